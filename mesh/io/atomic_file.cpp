@@ -1,0 +1,53 @@
+#include "mesh/io/atomic_file.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <fstream>
+#include <stdexcept>
+#include <system_error>
+
+namespace geobem {
+
+namespace {
+std::filesystem::path make_temporary_name(const std::filesystem::path& final_path) {
+  static std::atomic<int> counter{0};
+  // Keep the extension last: some writers pick their format from it.
+  const std::string name = "." + final_path.stem().string() + ".partial-" + std::to_string(::getpid()) + "-" +
+                           std::to_string(counter++) + final_path.extension().string();
+  return final_path.parent_path() / name;
+}
+}  // namespace
+
+AtomicFile::AtomicFile(std::filesystem::path final_path)
+    : final_(std::move(final_path)), temporary_(make_temporary_name(final_)) {}
+
+AtomicFile::~AtomicFile() {
+  if (!committed_) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary_, ignored);
+  }
+}
+
+void AtomicFile::commit() {
+  std::error_code error;
+  std::filesystem::rename(temporary_, final_, error);
+  if (error)
+    throw std::runtime_error("cannot rename '" + temporary_.string() + "' to '" + final_.string() +
+                             "': " + error.message());
+  committed_ = true;
+}
+
+void write_text_file_atomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write) {
+  AtomicFile file(path);
+  {
+    std::ofstream stream(file.temporary_path());
+    if (!stream) throw std::runtime_error("cannot open '" + file.temporary_path().string() + "' for writing");
+    write(stream);
+    stream.flush();
+    if (!stream) throw std::runtime_error("error while writing '" + path.string() + "'");
+  }
+  file.commit();
+}
+
+}  // namespace geobem

@@ -1,0 +1,37 @@
+#pragma once
+#include <filesystem>
+#include <functional>
+#include <ostream>
+#include <string>
+
+namespace geobem {
+
+/// A file written under a temporary name in the final file's folder and
+/// renamed over the final name by commit() (DESIGN.md "File formats"): an
+/// interrupted or failed write never leaves a truncated file under the final
+/// name, and an existing file is replaced only by a complete one. The
+/// destructor removes the temporary if commit() was not reached.
+class AtomicFile {
+ public:
+  explicit AtomicFile(std::filesystem::path final_path);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  /// Where to write now (same folder and extension as the final path).
+  const std::filesystem::path& temporary_path() const { return temporary_; }
+  const std::filesystem::path& final_path() const { return final_; }
+  /// Renames the temporary over the final path; throws std::runtime_error
+  /// naming both paths if the temporary is missing or the rename fails.
+  void commit();
+
+ private:
+  std::filesystem::path final_, temporary_;
+  bool committed_ = false;
+};
+
+/// Writes a text file atomically: `write` fills the stream; throws
+/// std::runtime_error naming the path when the file cannot be opened or written.
+void write_text_file_atomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write);
+
+}  // namespace geobem

@@ -1,0 +1,34 @@
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace geobem {
+
+/// A numeric CSV table: a header line of column names, then rows of numbers.
+/// Blank lines and lines whose first non-blank character is `#` are skipped.
+/// Every row remembers its 1-based line number in the file for messages.
+struct CsvTable {
+  std::string source;                        ///< file name, for messages
+  std::vector<std::string> columns;          ///< header names, trimmed
+  std::vector<std::vector<double>> rows;     ///< rows[i][j]: row i, column j
+  std::vector<std::size_t> line_numbers;     ///< line of rows[i] in the file
+
+  /// Index of a column; throws std::runtime_error "FILE: missing column 'NAME'
+  /// (header has: ...)" when absent.
+  std::size_t column(const std::string& name) const;
+  /// "FILE:LINE" of row i, for messages.
+  std::string where(std::size_t row) const;
+};
+
+/// Reads a numeric CSV file. Throws std::runtime_error with FILE:LINE for a
+/// missing or unreadable file, an empty file, a row whose field count differs
+/// from the header, a field that is not a number (quoted, text, empty), and
+/// non-finite values unless `allow_non_finite`.
+CsvTable read_csv_table(const std::string& path, bool allow_non_finite = false);
+
+/// Requires the header to contain `required` (in any order); throws naming the
+/// file and the first missing column.
+void require_columns(const CsvTable& table, const std::vector<std::string>& required);
+
+}  // namespace geobem

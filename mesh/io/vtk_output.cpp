@@ -1,0 +1,98 @@
+#include "mesh/io/vtk_output.hpp"
+
+#include <vtkDataObject.h>
+#include <vtkFieldData.h>
+#include <vtkImageData.h>
+#include <vtkPolyData.h>
+#include <vtkRectilinearGrid.h>
+#include <vtkStringArray.h>
+#include <vtkStructuredGrid.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLGenericDataObjectReader.h>
+#include <vtkXMLImageDataWriter.h>
+#include <vtkXMLPolyDataWriter.h>
+#include <vtkXMLRectilinearGridWriter.h>
+#include <vtkXMLStructuredGridWriter.h>
+#include <vtkXMLUnstructuredGridWriter.h>
+#include <vtkXMLWriter.h>
+
+#include <iomanip>
+#include <sstream>
+#include <stdexcept>
+
+#include "mesh/io/atomic_file.hpp"
+
+namespace geobem {
+
+void add_units_field_data(vtkDataObject* data, const std::vector<std::pair<std::string, std::string>>& units) {
+  auto array = vtkSmartPointer<vtkStringArray>::New();
+  array->SetName("units");
+  for (const auto& [name, unit] : units) array->InsertNextValue(name + "=" + unit);
+  data->GetFieldData()->AddArray(array);
+}
+
+std::vector<std::pair<std::string, std::string>> read_units_field_data(vtkDataObject* data) {
+  std::vector<std::pair<std::string, std::string>> units;
+  auto* array = vtkStringArray::SafeDownCast(data->GetFieldData()->GetAbstractArray("units"));
+  if (!array) return units;
+  for (vtkIdType i = 0; i < array->GetNumberOfValues(); ++i) {
+    const std::string entry = array->GetValue(i);
+    const auto equals = entry.find('=');
+    if (equals != std::string::npos) units.emplace_back(entry.substr(0, equals), entry.substr(equals + 1));
+  }
+  return units;
+}
+
+namespace {
+vtkSmartPointer<vtkXMLWriter> writer_for(vtkDataObject* data, const std::string& extension) {
+  if (extension == ".vts" && vtkStructuredGrid::SafeDownCast(data)) return vtkSmartPointer<vtkXMLStructuredGridWriter>::New();
+  if (extension == ".vtu" && vtkUnstructuredGrid::SafeDownCast(data)) return vtkSmartPointer<vtkXMLUnstructuredGridWriter>::New();
+  if (extension == ".vtr" && vtkRectilinearGrid::SafeDownCast(data)) return vtkSmartPointer<vtkXMLRectilinearGridWriter>::New();
+  if (extension == ".vtp" && vtkPolyData::SafeDownCast(data)) return vtkSmartPointer<vtkXMLPolyDataWriter>::New();
+  if (extension == ".vti" && vtkImageData::SafeDownCast(data)) return vtkSmartPointer<vtkXMLImageDataWriter>::New();
+  return nullptr;
+}
+}  // namespace
+
+void write_vtk_xml(vtkDataObject* data, const std::filesystem::path& path) {
+  auto writer = writer_for(data, path.extension().string());
+  if (!writer)
+    throw std::runtime_error("cannot write a " + std::string(data->GetClassName()) + " as '" + path.string() +
+                             "': the extension does not match the data type");
+  AtomicFile file(path);
+  writer->SetInputData(data);
+  writer->SetFileName(file.temporary_path().c_str());
+  writer->SetDataModeToAppended();
+  writer->SetCompressorTypeToZLib();
+  if (writer->Write() != 1 || writer->GetErrorCode() != 0)
+    throw std::runtime_error("VTK could not write '" + path.string() + "'");
+  file.commit();
+}
+
+vtkSmartPointer<vtkDataObject> read_vtk_xml(const std::filesystem::path& path) {
+  if (!std::filesystem::exists(path)) throw std::runtime_error(path.string() + ": no such file");
+  auto reader = vtkSmartPointer<vtkXMLGenericDataObjectReader>::New();
+  reader->SetFileName(path.c_str());
+  reader->Update();
+  vtkDataObject* output = reader->GetOutputDataObject(0);
+  if (!output || reader->GetErrorCode() != 0)
+    throw std::runtime_error(path.string() + ": VTK could not read this file as VTK XML");
+  vtkSmartPointer<vtkDataObject> result;
+  result.TakeReference(output->NewInstance());
+  result->DeepCopy(output);
+  return result;
+}
+
+void write_pvd_collection(const std::filesystem::path& path,
+                          const std::vector<std::pair<double, std::string>>& timesteps) {
+  write_text_file_atomically(path, [&](std::ostream& out) {
+    out << "<?xml version=\"1.0\"?>\n"
+        << "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n  <Collection>\n";
+    out << std::setprecision(17);
+    for (const auto& [time, file] : timesteps)
+      out << "    <DataSet timestep=\"" << time << "\" group=\"\" part=\"0\" file=\"" << file << "\"/>\n";
+    out << "  </Collection>\n</VTKFile>\n";
+  });
+}
+
+}  // namespace geobem

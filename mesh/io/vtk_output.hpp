@@ -1,0 +1,37 @@
+#pragma once
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <vtkSmartPointer.h>
+
+class vtkDataObject;
+
+namespace geobem {
+
+/// Attaches the units of the named arrays as VTK field data: a string array
+/// `units` whose entries read "ARRAY=UNIT" (e.g. "g_z=mGal"), per DESIGN.md.
+void add_units_field_data(vtkDataObject* data, const std::vector<std::pair<std::string, std::string>>& units);
+
+/// Reads the `units` field data back as (array, unit) pairs; empty if absent.
+std::vector<std::pair<std::string, std::string>> read_units_field_data(vtkDataObject* data);
+
+/// Writes a VTK XML file (.vts, .vtu, .vtr, .vtp or .vti: the extension must
+/// match the data set's type) through VTK's XML writers, compressed binary,
+/// atomically (temporary name, then rename). Throws std::runtime_error naming
+/// the path on a mismatched extension or a failed write.
+void write_vtk_xml(vtkDataObject* data, const std::filesystem::path& path);
+
+/// Reads any VTK XML data file through VTK; throws std::runtime_error naming
+/// the path when it is missing or VTK cannot read it.
+vtkSmartPointer<vtkDataObject> read_vtk_xml(const std::filesystem::path& path);
+
+/// Writes a ParaView .pvd collection (time series): one DataSet entry per
+/// (time in seconds, file name relative to the .pvd's folder). VTK has a
+/// reader for this format (vtkXMLCollectionReader) but no writer, so the
+/// short XML is written here; atomically.
+void write_pvd_collection(const std::filesystem::path& path,
+                          const std::vector<std::pair<double, std::string>>& timesteps);
+
+}  // namespace geobem

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian packages geobem needs (only those missing), then
+# configures and builds into build/. Idempotent; safe to rerun.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(cmake g++ make pkg-config libvtk9-dev libboost-program-options-dev libgtest-dev
+          libopenmpi-dev openmpi-bin libeigen3-dev liblapacke-dev libgsl-dev libgmsh-dev
+          libfftw3-dev libcubature-dev libbenchmark-dev)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then export PATH=/usr/local/cuda/bin:$PATH; fi
+command -v nvcc >/dev/null || { echo "setup: nvcc not found (CUDA toolkit expected at /usr/local/cuda)" >&2; exit 1; }
+
+jobs=$(nproc)
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" >/dev/null
+cmake --build build -j "$jobs"

@@ -1,0 +1,111 @@
+#include <gtest/gtest.h>
+
+#include <vtkDoubleArray.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkStructuredGrid.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "mesh/io/atomic_file.hpp"
+#include "mesh/io/csv_table.hpp"
+#include "mesh/io/vtk_output.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path scratch(const std::string& name) {
+  fs::path dir = fs::temp_directory_path() / ("geobem_test_io_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir / name;
+}
+
+std::string read_all(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
+
+TEST(AtomicFile, FailedWriteKeepsOldFileAndLeavesNoTemporary) {
+  const auto path = scratch("keep.txt");
+  write(path, "old");
+  EXPECT_THROW(geobem::write_text_file_atomically(path, [](std::ostream& out) {
+                 out << "half";
+                 throw std::runtime_error("interrupted");
+               }),
+               std::runtime_error);
+  EXPECT_EQ(read_all(path), "old");
+  for (const auto& entry : fs::directory_iterator(path.parent_path()))
+    EXPECT_EQ(entry.path().filename().string().find(".partial-"), std::string::npos) << entry.path();
+  geobem::write_text_file_atomically(path, [](std::ostream& out) { out << "new"; });
+  EXPECT_EQ(read_all(path), "new");
+}
+
+TEST(CsvTable, ReadsHeaderCommentsAndRows) {
+  const auto path = scratch("ok.csv");
+  write(path, "# comment\na, b ,c\n1,2.5,-3e2\n\n  # another\n4,5,6\n");
+  const auto table = geobem::read_csv_table(path.string());
+  ASSERT_EQ(table.rows.size(), 2u);
+  EXPECT_EQ(table.column("b"), 1u);
+  EXPECT_DOUBLE_EQ(table.rows[0][2], -300.0);
+  EXPECT_EQ(table.line_numbers[1], 6u);
+  EXPECT_EQ(table.where(1), path.string() + ":6");
+}
+
+void expect_error_containing(const fs::path& path, const std::string& text, const std::string& expected) {
+  write(path, text);
+  try {
+    geobem::read_csv_table(path.string());
+    FAIL() << "no error for " << text;
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find(expected), std::string::npos) << error.what();
+  }
+}
+
+TEST(CsvTable, BrokenFilesNameFileAndLine) {
+  const auto path = scratch("bad.csv");
+  expect_error_containing(path, "a,b\n1,2\n3\n", ":3: expected 2 fields");
+  expect_error_containing(path, "a,b\n1,x\n", ":2: column 'b': 'x' is not a number");
+  expect_error_containing(path, "a,b\n1,\n", ":2: column 'b'");
+  expect_error_containing(path, "a,b\n1,nan\n", "not finite");
+  expect_error_containing(path, "# only a comment\n", "empty file");
+  EXPECT_THROW(geobem::read_csv_table(scratch("missing.csv").string()), std::runtime_error);
+  write(path, "a,b\n1,2\n");
+  EXPECT_THROW(geobem::read_csv_table(path.string()).column("c"), std::runtime_error);
+}
+
+TEST(VtkOutput, StructuredGridRoundTripWithUnits) {
+  auto grid = vtkSmartPointer<vtkStructuredGrid>::New();
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  auto values = vtkSmartPointer<vtkDoubleArray>::New();
+  values->SetName("g_z");
+  for (int j = 0; j < 2; ++j)
+    for (int i = 0; i < 3; ++i) {
+      points->InsertNextPoint(i, j, 0.0);
+      values->InsertNextValue(i + 10.0 * j);
+    }
+  grid->SetDimensions(3, 2, 1);
+  grid->SetPoints(points);
+  grid->GetPointData()->AddArray(values);
+  geobem::add_units_field_data(grid, {{"g_z", "mGal"}});
+  const auto path = scratch("grid.vts");
+  geobem::write_vtk_xml(grid, path);
+  const auto data = geobem::read_vtk_xml(path);
+  auto* back = vtkStructuredGrid::SafeDownCast(data);
+  ASSERT_NE(back, nullptr);
+  EXPECT_EQ(back->GetNumberOfPoints(), 6);
+  EXPECT_DOUBLE_EQ(back->GetPointData()->GetArray("g_z")->GetTuple1(5), 12.0);
+  const auto units = geobem::read_units_field_data(back);
+  ASSERT_EQ(units.size(), 1u);
+  EXPECT_EQ(units[0].second, "mGal");
+  EXPECT_THROW(geobem::write_vtk_xml(grid, scratch("grid.vtu")), std::runtime_error);
+  EXPECT_THROW(geobem::read_vtk_xml(scratch("absent.vts")), std::runtime_error);
+}
+
+}  // namespace
