@@ -1,0 +1,46 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "gpu/core/device.hpp"
+#include "gpu/gravity/prism.hpp"
+
+namespace geobem::gravity {
+
+/// The ten gravity fields, in the column order of gravity.csv (DESIGN.md).
+enum class Field { potential, g_e, g_n, g_z, g_ee, g_en, g_ez, g_nn, g_nz, g_zz };
+inline constexpr int field_count = 10;
+
+/// "potential", "g_e", ... as in DESIGN.md.
+const char* field_name(Field field);
+/// "J/kg" for the potential, "mGal" for g_e/g_n/g_z, "Eotvos" for the tensor.
+const char* field_unit(Field field);
+/// "all" or a comma-separated list of field names, returned in canonical
+/// order without repeats; throws std::invalid_argument naming an unknown name.
+std::vector<Field> parse_fields(const std::string& list);
+
+enum class Precision { Double, Single };
+/// "double" or "single"; throws std::invalid_argument naming the value otherwise.
+Precision parse_precision(const std::string& text);
+
+struct ForwardOptions {
+  ComputeDevice device = ComputeDevice::Cpu;
+  Precision precision = Precision::Double;
+  bool quiet = false;  ///< no progress lines on stderr
+};
+
+/// values[f][s]: field `fields[f]` at station s, in field_unit(fields[f]).
+struct ForwardResult {
+  std::vector<Field> fields;
+  std::vector<std::vector<double>> values;
+};
+
+/// Gravity of a prism ensemble at stations: the sum over prisms of the closed
+/// forms of Nagy et al. (2000, 2002) with the cancellation-free logarithm and
+/// principal-value arctangent (Fukushima 2020). Signs and units follow
+/// Harmonica (g_z positive downward). Throws std::invalid_argument for an
+/// empty field list, geobem::DeviceError for a failing CUDA call.
+ForwardResult forward_model(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
+                            const std::vector<Field>& fields, const ForwardOptions& options);
+
+}  // namespace geobem::gravity
