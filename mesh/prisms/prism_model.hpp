@@ -1,0 +1,71 @@
+#pragma once
+// A prism model as the gravity stages use it: the list of prisms passed to the
+// compute library and, when the model is a regular (rectilinear) grid, the grid
+// itself (a later stage evaluates voxel grids faster than prism lists).
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpu/gravity/prism.hpp"
+
+namespace geobem::prisms {
+
+using gravity::Prism;
+
+/// A rectilinear grid of cells with one density per cell. Edges are strictly
+/// increasing, in metres (upward: bottom to top); `density` holds
+/// (easting_edges.size()-1)·(northing_edges.size()-1)·(upward_edges.size()-1)
+/// values in kg/m³, easting fastest, then northing, then upward (bottom layer
+/// first) — the cell order of vtkRectilinearGrid / vtkImageData.
+struct PrismGrid {
+  std::vector<double> easting_edges, northing_edges, upward_edges;
+  std::vector<double> density;
+
+  std::size_t cells_e() const { return easting_edges.size() - 1; }
+  std::size_t cells_n() const { return northing_edges.size() - 1; }
+  std::size_t cells_u() const { return upward_edges.size() - 1; }
+  std::size_t cell_count() const { return cells_e() * cells_n() * cells_u(); }
+  /// Index into `density` of cell (i_e, i_n, i_u).
+  std::size_t index(std::size_t i_e, std::size_t i_n, std::size_t i_u) const {
+    return i_e + cells_e() * (i_n + cells_n() * i_u);
+  }
+};
+
+/// A model read or generated: its prisms, the grid when the source was one,
+/// and where it came from. Grid models list only their non-zero cells as
+/// prisms; list models (CSV, .vtu) keep zero densities until drop_zero_density.
+struct PrismModel {
+  std::string source;  ///< file name or generator, for messages
+  std::vector<Prism> prisms;
+  std::optional<PrismGrid> grid;
+  std::size_t zero_density_dropped = 0;  ///< prisms or cells left out for a zero density
+};
+
+/// Throws std::runtime_error "WHERE: ..." when a prism is not a box
+/// (west ≥ east, south ≥ north, bottom ≥ top, naming both values) or has a
+/// non-finite bound or density.
+void check_prism(const Prism& prism, const std::string& where);
+
+/// Checks the grid (at least 1 cell per axis, finite strictly increasing edges,
+/// as many finite densities as cells) and throws std::runtime_error naming
+/// `source` and the offending edge or cell (i_e, i_n, i_u) otherwise.
+void check_grid(const PrismGrid& grid, const std::string& source);
+
+/// One prism per grid cell of non-zero density, in the grid's cell order
+/// (a zero density adds nothing to any field).
+std::vector<Prism> grid_prisms(const PrismGrid& grid);
+
+/// Wraps a checked grid as a model: prisms = grid_prisms(grid), and the
+/// zero-density cells counted in zero_density_dropped.
+PrismModel model_from_grid(PrismGrid grid, std::string source);
+
+/// Removes prisms whose density is exactly zero (they add nothing to any
+/// field) and adds their count to model.zero_density_dropped; returns how
+/// many were removed now. The order of the others is kept.
+std::size_t drop_zero_density(PrismModel& model);
+
+/// Sum of the prisms' volumes, m³.
+double total_volume(const std::vector<Prism>& prisms);
+
+}  // namespace geobem::prisms

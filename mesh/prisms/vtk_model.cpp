@@ -1,0 +1,151 @@
+#include "mesh/prisms/vtk_model.hpp"
+
+#include <vtkCellData.h>
+#include <vtkCellType.h>
+#include <vtkDataArray.h>
+#include <vtkDoubleArray.h>
+#include <vtkIdList.h>
+#include <vtkImageData.h>
+#include <vtkMatrix3x3.h>
+#include <vtkPoints.h>
+#include <vtkRectilinearGrid.h>
+#include <vtkUnstructuredGrid.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "mesh/io/vtk_output.hpp"
+
+namespace geobem::prisms {
+
+namespace {
+
+vtkDataArray* density_array(vtkDataSet* data, const std::string& path) {
+  vtkDataArray* density = data->GetCellData()->GetArray("density");
+  if (density && density->GetNumberOfComponents() == 1) return density;
+  std::string names;
+  for (int i = 0; i < data->GetCellData()->GetNumberOfArrays(); ++i) {
+    const char* name = data->GetCellData()->GetArrayName(i);
+    names += (names.empty() ? "" : ", ") + std::string(name ? name : "(unnamed)");
+  }
+  throw std::runtime_error(path + ": no one-component cell array 'density' (cell arrays: " +
+                           (names.empty() ? "none" : names) + ")");
+}
+
+std::vector<double> coordinates(vtkDataArray* array) {
+  std::vector<double> values(static_cast<std::size_t>(array->GetNumberOfTuples()));
+  for (vtkIdType i = 0; i < array->GetNumberOfTuples(); ++i) values[i] = array->GetComponent(i, 0);
+  return values;
+}
+
+void fill_density(PrismGrid& grid, vtkDataArray* density, const std::string& path) {
+  if (static_cast<std::size_t>(density->GetNumberOfTuples()) != grid.cell_count())
+    throw std::runtime_error(path + ": 'density' has " + std::to_string(density->GetNumberOfTuples()) +
+                             " values for " + std::to_string(grid.cell_count()) + " cells");
+  grid.density.resize(grid.cell_count());
+  for (std::size_t i = 0; i < grid.cell_count(); ++i) grid.density[i] = density->GetComponent(i, 0);
+}
+
+PrismModel read_rectilinear(vtkRectilinearGrid* data, const std::string& path) {
+  PrismGrid grid;
+  grid.easting_edges = coordinates(data->GetXCoordinates());
+  grid.northing_edges = coordinates(data->GetYCoordinates());
+  grid.upward_edges = coordinates(data->GetZCoordinates());
+  fill_density(grid, density_array(data, path), path);
+  check_grid(grid, path);
+  return model_from_grid(std::move(grid), path);
+}
+
+PrismModel read_image(vtkImageData* data, const std::string& path) {
+  vtkMatrix3x3* direction = data->GetDirectionMatrix();
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      if (direction->GetElement(i, j) != (i == j ? 1.0 : 0.0))
+        throw std::runtime_error(path + ": rotated images (non-identity direction matrix) are not prism models");
+  int extent[6];
+  double origin[3], spacing[3];
+  data->GetExtent(extent);
+  data->GetOrigin(origin);
+  data->GetSpacing(spacing);
+  PrismGrid grid;
+  std::vector<double>* axes[3] = {&grid.easting_edges, &grid.northing_edges, &grid.upward_edges};
+  for (int a = 0; a < 3; ++a)
+    for (int i = extent[2 * a]; i <= extent[2 * a + 1]; ++i) axes[a]->push_back(origin[a] + i * spacing[a]);
+  fill_density(grid, density_array(data, path), path);
+  check_grid(grid, path);
+  return model_from_grid(std::move(grid), path);
+}
+
+PrismModel read_hexahedra(vtkUnstructuredGrid* data, const std::string& path) {
+  vtkDataArray* density = density_array(data, path);
+  PrismModel model;
+  model.source = path;
+  model.prisms.reserve(static_cast<std::size_t>(data->GetNumberOfCells()));
+  auto ids = vtkSmartPointer<vtkIdList>::New();
+  for (vtkIdType cell = 0; cell < data->GetNumberOfCells(); ++cell) {
+    const std::string where = path + ": cell " + std::to_string(cell);
+    const int type = data->GetCellType(cell);
+    if (type != VTK_HEXAHEDRON && type != VTK_VOXEL)
+      throw std::runtime_error(where + ": cell type " + std::to_string(type) + " is not a hexahedron or voxel");
+    double bounds[6];
+    data->GetCellBounds(cell, bounds);
+    // Axis-aligned box: every corner point lies on the bounding box's corners.
+    data->GetCellPoints(cell, ids);
+    const double tolerance = 1e-9 * (std::abs(bounds[1] - bounds[0]) + std::abs(bounds[3] - bounds[2]) +
+                                     std::abs(bounds[5] - bounds[4]));
+    for (vtkIdType k = 0; k < ids->GetNumberOfIds(); ++k) {
+      double point[3];
+      data->GetPoint(ids->GetId(k), point);
+      for (int a = 0; a < 3; ++a)
+        if (std::abs(point[a] - bounds[2 * a]) > tolerance && std::abs(point[a] - bounds[2 * a + 1]) > tolerance)
+          throw std::runtime_error(where + ": not an axis-aligned box (a corner lies inside its bounds)");
+    }
+    const Prism prism{bounds[0], bounds[1], bounds[2], bounds[3], bounds[4], bounds[5], density->GetComponent(cell, 0)};
+    check_prism(prism, where);
+    model.prisms.push_back(prism);
+  }
+  return model;
+}
+
+}  // namespace
+
+PrismModel read_vtk_model(const std::string& path) {
+  const auto data = read_vtk_xml(path);
+  if (auto* rectilinear = vtkRectilinearGrid::SafeDownCast(data)) return read_rectilinear(rectilinear, path);
+  if (auto* image = vtkImageData::SafeDownCast(data)) return read_image(image, path);
+  if (auto* unstructured = vtkUnstructuredGrid::SafeDownCast(data)) return read_hexahedra(unstructured, path);
+  throw std::runtime_error(path + ": a " + std::string(data->GetClassName()) +
+                           " is not a prism model (use .vtr, .vti or a .vtu of hexahedra)");
+}
+
+void write_prism_vtu(const std::filesystem::path& path, const std::vector<Prism>& prisms) {
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  points->SetDataTypeToDouble();
+  points->SetNumberOfPoints(static_cast<vtkIdType>(8 * prisms.size()));
+  auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
+  grid->Allocate(static_cast<vtkIdType>(prisms.size()));
+  auto density = vtkSmartPointer<vtkDoubleArray>::New();
+  density->SetName("density");
+  density->SetNumberOfValues(static_cast<vtkIdType>(prisms.size()));
+  for (std::size_t c = 0; c < prisms.size(); ++c) {
+    const Prism& p = prisms[c];
+    // VTK_HEXAHEDRON order: bottom face counter-clockwise seen from above, then the top face.
+    const double corners[8][3] = {{p.west, p.south, p.bottom}, {p.east, p.south, p.bottom},
+                                  {p.east, p.north, p.bottom}, {p.west, p.north, p.bottom},
+                                  {p.west, p.south, p.top},    {p.east, p.south, p.top},
+                                  {p.east, p.north, p.top},    {p.west, p.north, p.top}};
+    vtkIdType ids[8];
+    for (int k = 0; k < 8; ++k) {
+      ids[k] = static_cast<vtkIdType>(8 * c + k);
+      points->SetPoint(ids[k], corners[k]);
+    }
+    grid->InsertNextCell(VTK_HEXAHEDRON, 8, ids);
+    density->SetValue(static_cast<vtkIdType>(c), p.density);
+  }
+  grid->SetPoints(points);
+  grid->GetCellData()->AddArray(density);
+  add_units_field_data(grid, {{"density", "kg/m^3"}});
+  write_vtk_xml(grid, path);
+}
+
+}  // namespace geobem::prisms

@@ -1,0 +1,25 @@
+#pragma once
+// Prism models as VTK XML files: a rectilinear grid (.vtr) or image (.vti)
+// with cell array `density`, or an unstructured grid (.vtu) of axis-aligned
+// hexahedra or voxels with cell array `density` (kg/m³).
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "mesh/prisms/prism_model.hpp"
+
+namespace geobem::prisms {
+
+/// Reads a .vtr/.vti (grid model: prisms and grid) or .vtu (prism list) with
+/// cell array `density`; zero densities kept. Throws std::runtime_error naming
+/// the file for a missing file, an unreadable or unsupported data set, a
+/// missing `density` cell array, a rotated image, decreasing coordinates, a
+/// cell that is not an axis-aligned hexahedron/voxel, or a non-finite density
+/// (naming the cell).
+PrismModel read_vtk_model(const std::string& path);
+
+/// Writes prisms as a .vtu of VTK_HEXAHEDRON cells (8 own points each) with
+/// cell array `density` and units field data "density=kg/m^3", atomically.
+void write_prism_vtu(const std::filesystem::path& path, const std::vector<Prism>& prisms);
+
+}  // namespace geobem::prisms
