@@ -1,0 +1,134 @@
+// geobem-gravity: potential, field and gradient tensor of a prism model on a
+// station grid or scattered stations. Reads and checks every input before
+// computing, computes before writing: bad input writes nothing.
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gpu/core/device.hpp"
+#include "gpu/gravity/gravity.hpp"
+#include "mesh/prisms/gravity_output.hpp"
+#include "mesh/prisms/read_prism_model.hpp"
+#include "mesh/prisms/stations.hpp"
+#include "stages/cli/stage_options.hpp"
+
+namespace po = boost::program_options;
+namespace gravity = geobem::gravity;
+using namespace geobem::prisms;
+
+namespace {
+
+const char* const grid_options[] = {"grid-west", "grid-east", "grid-south", "grid-north", "grid-shape"};
+
+/// "NE,NN" (or "NE NN") as two non-negative integers; a usage error otherwise.
+std::pair<std::size_t, std::size_t> parse_shape(const std::string& text) {
+  std::string spaced = text;
+  for (char& c : spaced)
+    if (c == ',') c = ' ';
+  std::istringstream stream(spaced);
+  double e = -1, n = -1;
+  std::string rest;
+  if (!(stream >> e >> n) || (stream >> rest) || e < 0 || n < 0 || e != std::floor(e) || n != std::floor(n) ||
+      e > 1e8 || n > 1e8)
+    throw po::error("--grid-shape '" + text + "': expected two non-negative integers NE,NN");
+  return {static_cast<std::size_t>(e), static_cast<std::size_t>(n)};
+}
+
+std::optional<StationGrid> station_grid_from(const po::variables_map& vm) {
+  std::size_t given = 0;
+  for (const char* name : grid_options) given += vm.count(name);
+  if (vm.count("stations")) {
+    if (given > 0) throw po::error("give either --stations or the --grid-* options, not both");
+    return std::nullopt;
+  }
+  if (given < std::size(grid_options)) {
+    std::string missing;
+    for (const char* name : grid_options)
+      if (!vm.count(name)) missing += std::string(missing.empty() ? "" : ", ") + "--" + name;
+    throw po::error("stations: give --stations FILE.csv or a grid (missing " + missing + ")");
+  }
+  const auto [shape_e, shape_n] = parse_shape(vm["grid-shape"].as<std::string>());
+  StationGrid grid{vm["grid-west"].as<double>(), vm["grid-east"].as<double>(), vm["grid-south"].as<double>(),
+                   vm["grid-north"].as<double>(), shape_e, shape_n, vm["grid-upward"].as<double>()};
+  try {
+    check_station_grid(grid);
+  } catch (const std::invalid_argument& error) {
+    throw po::error(error.what());
+  }
+  return grid;
+}
+
+int run(int argc, char** argv) {
+  po::options_description options("Options");
+  geobem::cli::add_common_options(options);
+  geobem::cli::add_device_option(options);
+  options.add_options()
+    ("prisms", po::value<std::string>()->required(),
+     "prism model: .csv (prism CSV), .vtr/.vti/.vtu (cell 'density'), or a UBC-GIF mesh file with --ubc-model")
+    ("ubc-model", po::value<std::string>(), "UBC-GIF model file (densities, kg/m^3) of the --prisms mesh file")
+    ("stations", po::value<std::string>(), "station CSV (easting,northing,upward in m); writes gravity.vtu")
+    ("grid-west", po::value<double>(), "station grid: west edge (m)")
+    ("grid-east", po::value<double>(), "station grid: east edge (m)")
+    ("grid-south", po::value<double>(), "station grid: south edge (m)")
+    ("grid-north", po::value<double>(), "station grid: north edge (m)")
+    ("grid-shape", po::value<std::string>(), "station grid: NE,NN stations (east-west, south-north)")
+    ("grid-upward", po::value<double>()->default_value(0.0), "station grid: elevation (m, upward)")
+    ("fields", po::value<std::string>()->default_value("all"),
+     "all, or a comma-separated list of potential,g_e,g_n,g_z,g_ee,g_en,g_ez,g_nn,g_nz,g_zz")
+    ("precision", po::value<std::string>()->default_value("double"), "double or single (kernel arithmetic)")
+    ("out", po::value<std::string>()->default_value("."), "output folder for gravity.csv and gravity.vts/.vtu");
+  const auto parsed = geobem::cli::parse_stage_options(
+      argc, argv, "geobem-gravity",
+      "Gravity potential, field (mGal) and gradient tensor (Eotvos) of a prism model on stations.", options);
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
+  const bool quiet = vm["quiet"].as<bool>();
+
+  // Check every option and read every input before computing or writing.
+  gravity::ForwardOptions forward;
+  forward.quiet = quiet;
+  std::vector<gravity::Field> fields;
+  try {
+    fields = gravity::parse_fields(vm["fields"].as<std::string>());
+    forward.precision = gravity::parse_precision(vm["precision"].as<std::string>());
+    forward.device = geobem::resolve_device(geobem::parse_device_choice(vm["device"].as<std::string>()));
+  } catch (const std::invalid_argument& error) {
+    throw po::error(error.what());
+  }
+  const std::optional<StationGrid> grid = station_grid_from(vm);
+  const std::vector<Station> stations =
+      grid ? grid_stations(*grid) : read_station_csv(vm["stations"].as<std::string>());
+  PrismModel model =
+      read_prism_model(vm["prisms"].as<std::string>(), vm.count("ubc-model") ? vm["ubc-model"].as<std::string>() : "");
+  drop_zero_density(model);
+  if (!quiet)
+    std::fprintf(stderr, "geobem-gravity: %zu prisms from %s (%zu of zero density left out), %zu stations, %zu fields, %s\n",
+                 model.prisms.size(), model.source.c_str(), model.zero_density_dropped, stations.size(), fields.size(),
+                 geobem::to_string(forward.device).c_str());
+
+  std::vector<GravityColumn> columns;
+  if (model.prisms.empty()) {
+    // No mass: every field is zero (the compute library is not called).
+    for (const auto field : fields)
+      columns.push_back({gravity::field_name(field), gravity::field_unit(field), std::vector<double>(stations.size())});
+  } else {
+    gravity::ForwardResult result = gravity::forward_model(model.prisms, stations, fields, forward);
+    for (std::size_t f = 0; f < result.fields.size(); ++f)
+      columns.push_back({gravity::field_name(result.fields[f]), gravity::field_unit(result.fields[f]),
+                         std::move(result.values[f])});
+  }
+
+  const auto written = write_gravity_outputs(vm["out"].as<std::string>(), stations, grid, columns);
+  if (!quiet)
+    for (const auto& path : written) std::fprintf(stderr, "geobem-gravity: wrote %s\n", path.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return geobem::cli::run_stage("geobem-gravity", [&] { return run(argc, argv); });
+}
