@@ -1,0 +1,85 @@
+// geobem-model as a user runs it: generated and converted models, bad input.
+#include <gtest/gtest.h>
+
+#include <vtkUnstructuredGrid.h>
+
+#include "mesh/io/vtk_output.hpp"
+#include "mesh/prisms/prism_csv.hpp"
+#include "mesh/prisms/vtk_model.hpp"
+#include "tests/stages_gravity/stage_runner.hpp"
+
+namespace fs = std::filesystem;
+using namespace geobem::test;
+
+namespace {
+
+const std::string model_exe = GEOBEM_MODEL_EXE;
+
+TEST(ModelStage, BlocksWriteMatchingCsvAndVtu) {
+  const auto out = scratch("blocks");
+  const auto run = run_command(model_exe + " --generate blocks --block 0,10,0,20,-30,0,500 --block 20,30,0,10,-5,0,-200"
+                                           " --block 40,41,0,1,-1,0,0 --out " + out.string());
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  EXPECT_NE(run.errors.find("2 prisms (1 of zero density left out)"), std::string::npos) << run.errors;
+  const auto csv = geobem::prisms::read_prism_csv((out / "prisms.csv").string()).prisms;
+  ASSERT_EQ(csv.size(), 2u);
+  EXPECT_EQ(csv[1].density, -200);
+  EXPECT_EQ(csv[1].west, 20);
+  const auto vtu = geobem::prisms::read_vtk_model((out / "model.vtu").string()).prisms;
+  ASSERT_EQ(vtu.size(), 2u);
+  EXPECT_DOUBLE_EQ(geobem::prisms::total_volume(vtu), 10 * 20 * 30 + 10 * 10 * 5);
+}
+
+TEST(ModelStage, ConvertsUbcFilesGivenInAConfigFile) {
+  const auto mesh = write_text("stage.msh", "2 1 1\n0 0 0\n2*10\n5\n3\n");
+  const auto model = write_text("stage.den", "100\n0\n");
+  const auto config = write_text("convert.ini", "input = " + mesh.string() + "\nubc-model = " + model.string() + "\n");
+  const auto out = scratch("converted");
+  const auto run = run_command(model_exe + " --config " + config.string() + " --quiet --out " + out.string());
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  EXPECT_EQ(run.errors, "");  // --quiet
+  const auto prisms = geobem::prisms::read_prism_csv((out / "prisms.csv").string()).prisms;
+  ASSERT_EQ(prisms.size(), 1u);
+  EXPECT_EQ(prisms[0].east, 10);
+  EXPECT_EQ(prisms[0].bottom, -3);
+  EXPECT_EQ(prisms[0].density, 100);
+}
+
+struct BadModelRun {
+  const char* name;
+  const char* arguments;
+  int exit_code;
+  const char* expected;
+};
+
+class ModelStageBad : public ::testing::TestWithParam<BadModelRun> {};
+
+TEST_P(ModelStageBad, ExitsNonZeroNamesTheProblemWritesNothing) {
+  const auto out = scratch(std::string("bad_model_") + GetParam().name);
+  fs::create_directories(out);
+  std::ofstream(out / "prisms.csv") << "old\n";
+  const auto bad_csv = write_text("bad_model_input.csv", "west,east,south,north,bottom,top,density\n0,1,0,1,-1,0,1\n"
+                                                         "0,1,0,1,-1,0,inf\n");
+  std::string arguments = GetParam().arguments;
+  const auto at = arguments.find("BAD_CSV");
+  if (at != std::string::npos) arguments.replace(at, 7, bad_csv.string());
+  const auto run = run_command(model_exe + " " + arguments + " --out " + out.string());
+  EXPECT_EQ(run.exit_code, GetParam().exit_code) << run.errors;
+  EXPECT_NE(run.errors.find(GetParam().expected), std::string::npos) << run.errors;
+  EXPECT_EQ(read_text(out / "prisms.csv"), "old\n");
+  EXPECT_FALSE(fs::exists(out / "model.vtu"));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ModelStageBad,
+    ::testing::Values(
+        BadModelRun{"west_east", "--generate blocks --block 5,1,0,1,-1,0,10", 1, "block 1: west (5) must be less than east (1)"},
+        BadModelRun{"block_text", "--generate blocks --block 0,1,0,1,-1,0,rock", 2, "'rock' is not a finite number"},
+        BadModelRun{"non_finite", "--input BAD_CSV", 1, "bad_model_input.csv:3: column 'density'"},
+        BadModelRun{"missing", "--input /nonexistent/model.csv", 1, "/nonexistent/model.csv: cannot open"},
+        BadModelRun{"zero_cells", "--generate spheres --cells 0,10,10", 2, "--cells '0,10,10'"},
+        BadModelRun{"unknown", "--generate cubes", 2, "--generate 'cubes'"},
+        BadModelRun{"both", "--generate spheres --input x.csv", 2, "exactly one of --generate and --input"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
