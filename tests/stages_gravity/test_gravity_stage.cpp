@@ -1,0 +1,120 @@
+// geobem-gravity as a user runs it: every bad-input case of issue 2 item 7
+// (message, non-zero exit, nothing written or overwritten) and small runs
+// checked against the far field of a point mass.
+#include <gtest/gtest.h>
+
+#include <vtkCellType.h>
+#include <vtkPointData.h>
+#include <vtkUnstructuredGrid.h>
+
+#include <cmath>
+
+#include "mesh/io/csv_table.hpp"
+#include "mesh/io/vtk_output.hpp"
+#include "tests/stages_gravity/stage_runner.hpp"
+
+namespace fs = std::filesystem;
+using namespace geobem::test;
+
+namespace {
+
+const std::string gravity_exe = GEOBEM_GRAVITY_EXE;
+const char* const header = "west,east,south,north,bottom,top,density\n";
+
+struct BadGravityRun {
+  const char* name;
+  const char* prisms_rows;  // rows after the header and one good row (bad row on line 3)
+  const char* arguments;    // besides --prisms and --out
+  int exit_code;
+  const char* expected;     // part of the message; PRISMS stands for the prism file's name
+};
+
+class GravityStageBad : public ::testing::TestWithParam<BadGravityRun> {};
+
+TEST_P(GravityStageBad, ExitsNonZeroNamesTheProblemWritesNothing) {
+  const BadGravityRun& c = GetParam();
+  const auto prisms = write_text(std::string("bad_gravity_") + c.name + ".csv",
+                                 std::string(header) + "0,10,0,10,-10,0,100\n" + c.prisms_rows);
+  const auto out = scratch(std::string("bad_gravity_out_") + c.name);
+  fs::create_directories(out);
+  std::ofstream(out / "gravity.csv") << "old\n";
+  std::string prisms_argument = prisms.string();
+  if (std::string(c.name) == "missing_prisms") prisms_argument = "/nonexistent/prisms.csv";
+  const auto run = run_command(gravity_exe + " --prisms " + prisms_argument + " --out " + out.string() +
+                               " --device cpu " + c.arguments);
+  std::string expected = c.expected;
+  if (const auto at = expected.find("PRISMS"); at != std::string::npos) expected.replace(at, 6, prisms.string());
+  EXPECT_EQ(run.exit_code, c.exit_code) << run.errors;
+  EXPECT_NE(run.errors.find(expected), std::string::npos) << run.errors;
+  EXPECT_EQ(read_text(out / "gravity.csv"), "old\n");
+  EXPECT_FALSE(fs::exists(out / "gravity.vts"));
+  EXPECT_FALSE(fs::exists(out / "gravity.vtu"));
+}
+
+const char* const grid = "--grid-west 0 --grid-east 10 --grid-south 0 --grid-north 10 --grid-shape 3,3 --grid-upward 5";
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, GravityStageBad,
+    ::testing::Values(
+        BadGravityRun{"west_east", "5,1,0,10,-10,0,100\n", grid, 1, "PRISMS:3: west (5) must be less than east (1)"},
+        BadGravityRun{"south_north", "0,1,10,10,-10,0,100\n", grid, 1, "PRISMS:3: south (10) must be less than north (10)"},
+        BadGravityRun{"bottom_top", "0,1,0,1,0,-10,100\n", grid, 1, "PRISMS:3: bottom (0) must be less than top (-10)"},
+        BadGravityRun{"non_finite", "0,1,0,1,-1,0,nan\n", grid, 1, "PRISMS:3: column 'density': value 'nan' is not finite"},
+        BadGravityRun{"malformed", "0,1,0,1,-1\n", grid, 1, "PRISMS:3: expected 7 fields, found 5"},
+        BadGravityRun{"missing_prisms", "", grid, 1, "/nonexistent/prisms.csv: cannot open"},
+        BadGravityRun{"missing_stations", "", "--stations /nonexistent/stations.csv", 1,
+                      "/nonexistent/stations.csv: cannot open"},
+        BadGravityRun{"zero_grid", "",
+                      "--grid-west 0 --grid-east 10 --grid-south 0 --grid-north 10 --grid-shape 0,100", 2,
+                      "shape 0,100 has no stations"},
+        BadGravityRun{"unknown_field", "", "--fields g_z,g_q " "--grid-west 0 --grid-east 10 --grid-south 0 "
+                      "--grid-north 10 --grid-shape 3,3", 2, "g_q"},
+        BadGravityRun{"bad_precision", "", "--precision quad --grid-west 0 --grid-east 10 --grid-south 0 "
+                      "--grid-north 10 --grid-shape 3,3", 2, "quad"},
+        BadGravityRun{"no_stations", "", "--grid-west 0", 2, "missing --grid-east"},
+        BadGravityRun{"both_stations", "", "--stations s.csv --grid-west 0", 2, "either --stations or the --grid-*"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(GravityStage, CubeFarAwayActsLikeAPointMass) {
+  // A 100 m cube of 1000 kg/m³ centred at (0, 0, -50); stations 10 km away.
+  // A cube has no quadrupole moment, so the point-mass field G·M/r² holds to
+  // about (a/r)⁴ = 1e-8 relative.
+  const auto prisms = write_text("cube.csv", std::string(header) + "-50,50,-50,50,-100,0,1000\n");
+  const auto stations = write_text("far.csv", "easting,northing,upward\n0,0,9950\n10000,0,-50\n");
+  const auto out = scratch("cube_out");
+  const auto run = run_command(gravity_exe + " --quiet --device cpu --fields g_z,potential,g_e --prisms " +
+                               prisms.string() + " --stations " + stations.string() + " --out " + out.string());
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  const geobem::CsvTable table = geobem::read_csv_table((out / "gravity.csv").string());
+  EXPECT_EQ(table.columns, (std::vector<std::string>{"easting", "northing", "upward", "potential", "g_e", "g_z"}));
+  ASSERT_EQ(table.rows.size(), 2u);
+  const double gm = 6.67430e-11 * 1000 * 1e6, r = 1e4;
+  EXPECT_NEAR(table.rows[0][3] / (gm / r), 1.0, 1e-6);              // potential, J/kg
+  EXPECT_NEAR(table.rows[0][5] / (-gm / (r * r) * 1e5), 1.0, 1e-6);  // station above: g_z (down) is negative
+  EXPECT_NEAR(table.rows[1][4] / (-gm / (r * r) * 1e5), 1.0, 1e-6);  // station east: g_e points west
+  EXPECT_NEAR(table.rows[1][5], 0.0, 1e-9);
+
+  const auto data = geobem::read_vtk_xml(out / "gravity.vtu");
+  auto* vtu = vtkUnstructuredGrid::SafeDownCast(data);
+  ASSERT_NE(vtu, nullptr);
+  ASSERT_EQ(vtu->GetNumberOfCells(), 2);
+  EXPECT_EQ(vtu->GetCellType(0), VTK_VERTEX);
+  EXPECT_EQ(vtu->GetPointData()->GetArray("g_z")->GetComponent(0, 0), table.rows[0][5]);
+  EXPECT_FALSE(fs::exists(out / "gravity.vts"));
+}
+
+TEST(GravityStage, ZeroDensityModelGivesZeroFields) {
+  const auto prisms = write_text("empty.csv", std::string(header) + "0,1,0,1,-1,0,0\n");
+  const auto out = scratch("empty_out");
+  const auto run = run_command(gravity_exe + " --device cpu --prisms " + prisms.string() + " --out " + out.string() +
+                               " --grid-west 0 --grid-east 1 --grid-south 0 --grid-north 1 --grid-shape 2,2");
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  EXPECT_NE(run.errors.find("0 prisms"), std::string::npos) << run.errors;
+  EXPECT_NE(run.errors.find("1 of zero density left out"), std::string::npos) << run.errors;
+  const geobem::CsvTable table = geobem::read_csv_table((out / "gravity.csv").string());
+  ASSERT_EQ(table.columns.size(), 13u);
+  for (const auto& row : table.rows)
+    for (std::size_t j = 3; j < row.size(); ++j) EXPECT_EQ(row[j], 0.0);
+}
+
+}  // namespace
