@@ -90,7 +90,7 @@ TEST(GravityStage, CubeFarAwayActsLikeAPointMass) {
   ASSERT_EQ(table.rows.size(), 2u);
   const double gm = 6.67430e-11 * 1000 * 1e6, r = 1e4;
   EXPECT_NEAR(table.rows[0][3] / (gm / r), 1.0, 1e-6);              // potential, J/kg
-  EXPECT_NEAR(table.rows[0][5] / (-gm / (r * r) * 1e5), 1.0, 1e-6);  // station above: g_z (down) is negative
+  EXPECT_NEAR(table.rows[0][5] / (gm / (r * r) * 1e5), 1.0, 1e-6);   // station above: pull down, g_z > 0
   EXPECT_NEAR(table.rows[1][4] / (-gm / (r * r) * 1e5), 1.0, 1e-6);  // station east: g_e points west
   EXPECT_NEAR(table.rows[1][5], 0.0, 1e-9);
 

@@ -38,7 +38,8 @@ TEST(GravitySpheresWorkflow, StagesWriteConsistentFiles) {
   // Model: the .vtu and the CSV hold the same prisms, all of them non-zero.
   const auto prisms = geobem::prisms::read_prism_csv((out / "prisms.csv").string()).prisms;
   ASSERT_GT(prisms.size(), 100u);
-  auto* model = vtkUnstructuredGrid::SafeDownCast(geobem::read_vtk_xml(out / "model.vtu"));
+  const auto model_data = geobem::read_vtk_xml(out / "model.vtu");
+  auto* model = vtkUnstructuredGrid::SafeDownCast(model_data);
   ASSERT_NE(model, nullptr);
   ASSERT_EQ(static_cast<std::size_t>(model->GetNumberOfCells()), prisms.size());
   vtkDataArray* density = model->GetCellData()->GetArray("density");
