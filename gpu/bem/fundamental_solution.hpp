@@ -1,0 +1,154 @@
+#pragma once
+// Laplace-domain fundamental solutions of 3D isotropic elastodynamics,
+// U*(r, s) and T*(r, s), split into their static (Kelvin) parts U0, T0 and the
+// remainders U* − U0, T* − T0, which stay bounded as r → 0 and are evaluated
+// without cancellation (series in z = s·r/c for |z| < 2).
+//
+// Form (Domínguez 1993, "Boundary Elements in Dynamics", eqs. 2.176–2.178;
+// Schanz & Antes 1997, Comput. Mech. 20, eq. 8):
+//   U*_ij = 1/(4πμ) [ψ δ_ij − χ r_,i r_,j],  r = x − ξ,  k1 = s/c1, k2 = s/c2, q = (c2/c1)²
+//   ψ·r = e^{−k2 r}(1 + 1/(k2 r) + 1/(k2 r)²) − q e^{−k1 r}(1/(k1 r) + 1/(k1 r)²)
+//   χ·r = e^{−k2 r}(1 + 3/(k2 r) + 3/(k2 r)²) − q e^{−k1 r}(1 + 3/(k1 r) + 3/(k1 r)²)
+// T*_ij is the traction at x (unit normal n) in direction j of the field of a
+// unit point load at ξ in direction i, formed here from Hooke's law applied to
+// U*_ij (σ_jk = λ δ_jk u_m,m + μ(u_j,k + u_k,j), t_j = σ_jk n_k) with
+// u_j = a δ_ij − b r_,i r_,j (a = ψ/4πμ, b = χ/4πμ):
+//   t_j = λ n_j (a' − b' − 2b/r) r_,i + μ[a'(r_n δ_ij + r_,j n_i) − 2 b' r_n r_,i r_,j
+//         − (b/r)((n_i − r_,i r_n) r_,j + 2 r_,i (n_j − r_,j r_n) + (δ_ij − r_,i r_,j) r_n)]
+// The same expression with the static ψ0 = (1 + q)/(2r), χ0 = −(1 − q)/(2r)
+// is the Kelvin solution; with ψ − ψ0, χ − χ0 it is the bounded remainder.
+#include "gpu/bem/complex.hpp"
+#include "gpu/bem/vec3.hpp"
+#include "gpu/core/host_device.hpp"
+
+namespace geobem::bem {
+
+/// Isotropic linear elastic material: density ρ (kg/m³), Lamé λ and shear
+/// modulus μ (Pa), and the P and S wave speeds c1, c2 (m/s).
+struct Material {
+  double density = 0.0, lame_lambda = 0.0, shear_modulus = 0.0, p_wave_speed = 0.0, s_wave_speed = 0.0;
+};
+
+/// Material from Young's modulus E (Pa), Poisson's ratio ν (−1 < ν < 0.5) and
+/// density ρ (kg/m³). Throws std::invalid_argument naming the bad value.
+Material material_from_young(double young_modulus, double poisson_ratio, double density);
+
+// Blocks are [i][j]: i the load direction, j the component.
+
+namespace detail {
+
+/// Radial functions of z (complex) used by the remainders (|z| < 2 by their
+/// power series, else in closed form):
+///   A(z) = e^{−z} − 1 + B(z),  B(z) = e^{−z}(1/z + 1/z²) − 1/z² + 1/2,
+///   C(z) = e^{−z}(1 + 3/z + 3/z²) − 3/z² + 1/2,
+/// and for each f the combination z f'(z) − f(z) that enters r·d/dr(f/r).
+/// Series: e^{−z}(1/z + 1/z²) = 1/z² + Σ_{m≥2} (−1)^m (1 − m) z^{m−2}/m!,
+///         e^{−z}(1 + 3/z + 3/z²) = 3/z² + Σ_{m≥2} (−1)^m (m − 1)(m − 3) z^{m−2}/m!.
+struct RadialRemainders {
+  Complex a, b, c, ga, gb, gc;
+};
+
+GEOBEM_HD inline RadialRemainders radial_remainders(Complex z) {
+  RadialRemainders out;
+  if (abs(z) < 2.0) {
+    // w_m = (−z)^m / m! / z², starting at m = 3; 30 terms reach 2^28/30! ≈ 1e-24.
+    Complex w = Complex(-1.0 / 6.0) * z;
+    Complex b, c, gb, gc;
+    for (int m = 3; m < 33; ++m) {
+      b += (1.0 - m) * w;
+      c += double((m - 1) * (m - 3)) * w;
+      gb += double((1 - m) * (m - 3)) * w;
+      gc += double((m - 1) * (m - 3) * (m - 3)) * w;
+      w = w * (-1.0 / (m + 1)) * z;
+    }
+    // e^{−z} − 1 = Σ_{m≥1} (−z)^m/m!; z·d/dz − 1 multiplies its term by (m − 1).
+    Complex e = -z, em1, gem1;
+    for (int m = 1; m < 36; ++m) {
+      em1 += e;
+      gem1 += double(m - 1) * e;
+      e = e * (-1.0 / (m + 1)) * z;
+    }
+    out.a = em1 + b;
+    out.b = b;
+    out.c = c;
+    out.ga = gem1 + gb;
+    out.gb = gb;
+    out.gc = gc;
+    return out;
+  }
+  const Complex e = exp(-z), iz = 1.0 / z, iz2 = iz * iz;
+  out.b = e * (iz + iz2) - iz2 + 0.5;
+  const Complex zb = -(e * (1.0 + 2.0 * iz + 2.0 * iz2)) + 2.0 * iz2;  // z·B'(z)
+  out.gb = zb - out.b;
+  out.a = expm1(-z) + out.b;
+  out.ga = -(z * e) + zb - out.a;
+  out.c = e * (1.0 + 3.0 * iz + 3.0 * iz2) - 3.0 * iz2 + 0.5;
+  const Complex zc = -(e * (z + 3.0 + 6.0 * iz + 6.0 * iz2)) + 6.0 * iz2;  // z·C'(z)
+  out.gc = zc - out.c;
+  return out;
+}
+
+/// Traction of u_j = a δ_ij − b r_,i r_,j (header formula) from the radial
+/// pieces psi_r = 4πμ·a', chi_r = 4πμ·b', chi_over_r = 4πμ·b/r; the result is
+/// divided by 4πμ. Works for real (static) and Complex coefficients.
+template <typename Scalar>
+GEOBEM_HD inline void traction_from_radial(const double rd[3], const double n[3], double rn, Scalar psi_r,
+                                           Scalar chi_r, Scalar chi_over_r, double lambda, double mu,
+                                           Scalar out[3][3]) {
+  const double inv = 1.0 / (4.0 * 3.14159265358979323846 * mu);
+  const Scalar dilatation = psi_r - chi_r - 2.0 * chi_over_r;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const double dij = i == j ? 1.0 : 0.0;
+      Scalar t = (lambda * n[j] * rd[i]) * dilatation;
+      Scalar shear = (rn * dij + rd[j] * n[i]) * psi_r;
+      shear -= (2.0 * rn * rd[i] * rd[j]) * chi_r;
+      shear -= ((n[i] - rd[i] * rn) * rd[j] + 2.0 * rd[i] * (n[j] - rd[j] * rn) + (dij - rd[i] * rd[j]) * rn) *
+               chi_over_r;
+      t += mu * shear;
+      out[i][j] = inv * t;
+    }
+}
+
+}  // namespace detail
+
+/// Kelvin solution U0 (m/N) and T0 (1/m²) at x − ξ = `r_vec` (m, nonzero) with
+/// unit normal `normal` at x: the s → 0 limit of the header formulas.
+GEOBEM_HD inline void kelvin_solution(Vec3 r_vec, Vec3 normal, const Material& m, double u0[3][3], double t0[3][3]) {
+  const double r = norm(r_vec);
+  const double rd[3] = {r_vec.x / r, r_vec.y / r, r_vec.z / r};
+  const double n[3] = {normal.x, normal.y, normal.z};
+  const double rn = rd[0] * n[0] + rd[1] * n[1] + rd[2] * n[2];
+  const double q = (m.s_wave_speed / m.p_wave_speed) * (m.s_wave_speed / m.p_wave_speed);
+  const double inv = 1.0 / (4.0 * 3.14159265358979323846 * m.shear_modulus);
+  // ψ0 = P0/r, χ0 = Q0/r.
+  const double p0 = 0.5 * (1.0 + q), q0 = -0.5 * (1.0 - q);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) u0[i][j] = inv * ((i == j ? p0 : 0.0) - q0 * rd[i] * rd[j]) / r;
+  detail::traction_from_radial<double>(rd, n, rn, -p0 / (r * r), -q0 / (r * r), q0 / (r * r), m.lame_lambda,
+                                       m.shear_modulus, t0);
+}
+
+/// The bounded remainders U* − U0 (m/N) and T* − T0 (1/m²) at x − ξ = `r_vec`
+/// (m, nonzero), unit normal `normal` at x, Laplace parameter s (1/s, Re s ≥ 0).
+GEOBEM_HD inline void dynamic_remainders(Vec3 r_vec, Vec3 normal, Complex s, const Material& m, Complex u[3][3],
+                                         Complex t[3][3]) {
+  const double r = norm(r_vec);
+  const double rd[3] = {r_vec.x / r, r_vec.y / r, r_vec.z / r};
+  const double n[3] = {normal.x, normal.y, normal.z};
+  const double rn = rd[0] * n[0] + rd[1] * n[1] + rd[2] * n[2];
+  const double q = (m.s_wave_speed / m.p_wave_speed) * (m.s_wave_speed / m.p_wave_speed);
+  const double inv = 1.0 / (4.0 * 3.14159265358979323846 * m.shear_modulus);
+  // ψ − ψ0 = (A(z2) − q B(z1))/r, χ − χ0 = (C(z2) − q C(z1))/r, and r²·d/dr
+  // of each is z f'(z) − f(z) of the same combination.
+  const Complex z1 = (r / m.p_wave_speed) * s, z2 = (r / m.s_wave_speed) * s;
+  const detail::RadialRemainders f1 = detail::radial_remainders(z1), f2 = detail::radial_remainders(z2);
+  const Complex psi = (f2.a - q * f1.b) / r, chi = (f2.c - q * f1.c) / r;
+  const double r2 = r * r;
+  const Complex psi_r = (f2.ga - q * f1.gb) / r2, chi_r = (f2.gc - q * f1.gc) / r2;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) u[i][j] = inv * ((i == j ? psi : Complex()) - rd[i] * rd[j] * chi);
+  detail::traction_from_radial<Complex>(rd, n, rn, psi_r, chi_r, chi / r, m.lame_lambda, m.shear_modulus, t);
+}
+
+}  // namespace geobem::bem

@@ -1,0 +1,39 @@
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "gpu/bem/fundamental_solution.hpp"
+#include "gpu/bem/triangle_quadrature.hpp"
+#include "gpu/core/gauss_legendre.hpp"
+
+namespace geobem::bem {
+
+Material material_from_young(double young_modulus, double poisson_ratio, double density) {
+  if (!(young_modulus > 0.0) || !std::isfinite(young_modulus))
+    throw std::invalid_argument("Young's modulus " + std::to_string(young_modulus) + " Pa: must be positive");
+  if (!(poisson_ratio > -1.0 && poisson_ratio < 0.5))
+    throw std::invalid_argument("Poisson's ratio " + std::to_string(poisson_ratio) + ": must lie in (-1, 0.5)");
+  if (!(density > 0.0) || !std::isfinite(density))
+    throw std::invalid_argument("density " + std::to_string(density) + " kg/m^3: must be positive");
+  Material m;
+  m.density = density;
+  m.shear_modulus = young_modulus / (2.0 * (1.0 + poisson_ratio));
+  m.lame_lambda = young_modulus * poisson_ratio / ((1.0 + poisson_ratio) * (1.0 - 2.0 * poisson_ratio));
+  m.p_wave_speed = std::sqrt((m.lame_lambda + 2.0 * m.shear_modulus) / density);
+  m.s_wave_speed = std::sqrt(m.shear_modulus / density);
+  return m;
+}
+
+QuadratureTable make_quadrature_table() {
+  QuadratureTable table{};
+  for (int n = 1; n <= QuadratureTable::max_order; ++n) {
+    const GaussLegendreRule rule = gauss_legendre_rule(n);
+    for (int i = 0; i < n; ++i) {
+      table.node[n * (n - 1) / 2 + i] = 0.5 * (rule.nodes[i] + 1.0);
+      table.weight[n * (n - 1) / 2 + i] = 0.5 * rule.weights[i];
+    }
+  }
+  return table;
+}
+
+}  // namespace geobem::bem
