@@ -1,0 +1,308 @@
+#include "mesh/surface/mesh_checks.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <queue>
+#include <sstream>
+#include <stdexcept>
+#include <unordered_map>
+#include <utility>
+
+#include "mesh/surface/mesh_geometry.hpp"
+
+namespace geobem::surface {
+
+namespace {
+
+/// One use of an undirected edge by a triangle: `forward` when the triangle
+/// runs from the smaller node index to the larger.
+struct EdgeUse {
+  int triangle;
+  bool forward;
+};
+
+using EdgeKey = std::uint64_t;
+
+EdgeKey edge_key(int a, int b) {
+  const auto lo = static_cast<std::uint64_t>(std::min(a, b)), hi = static_cast<std::uint64_t>(std::max(a, b));
+  return lo << 32 | hi;
+}
+
+std::string edge_name(EdgeKey key) {
+  return "(" + std::to_string(key >> 32) + ", " + std::to_string(key & 0xffffffffu) + ")";
+}
+
+/// Every undirected edge with the triangles that use it.
+std::unordered_map<EdgeKey, std::vector<EdgeUse>> edge_uses(const SurfaceMesh& mesh) {
+  std::unordered_map<EdgeKey, std::vector<EdgeUse>> uses;
+  uses.reserve(mesh.triangles.size() * 2);
+  for (int t = 0; t < static_cast<int>(mesh.triangles.size()); ++t) {
+    const auto& tri = mesh.triangles[t];
+    for (int k = 0; k < 3; ++k) {
+      const int a = tri[k], b = tri[(k + 1) % 3];
+      uses[edge_key(a, b)].push_back({t, a < b});
+    }
+  }
+  return uses;
+}
+
+/// Collects problems of one kind, listing the first few and counting the rest.
+class ProblemList {
+ public:
+  explicit ProblemList(std::vector<std::string>& out) : out_(out) {}
+  void add(const std::string& line) {
+    if (++count_ <= listed_) out_.push_back(line);
+  }
+  ~ProblemList() {
+    if (count_ > listed_) out_.push_back("... and " + std::to_string(count_ - listed_) + " more of the kind above");
+  }
+  int count() const { return count_; }
+
+ private:
+  static constexpr int listed_ = 5;
+  std::vector<std::string>& out_;
+  int count_ = 0;
+};
+
+std::string triangle_name(const SurfaceMesh& mesh, int t) {
+  const auto& [a, b, c] = mesh.triangles[t];
+  return "triangle " + std::to_string(t) + " (nodes " + std::to_string(a) + ", " + std::to_string(b) + ", " +
+         std::to_string(c) + ")";
+}
+
+std::string format_number(double value) {
+  std::ostringstream text;
+  text.precision(6);
+  text << value;
+  return text.str();
+}
+
+/// Connected components of triangles joined by edges that exactly two
+/// triangles share; component id per triangle, ids 0..count−1.
+std::vector<int> triangle_components(const SurfaceMesh& mesh,
+                                     const std::unordered_map<EdgeKey, std::vector<EdgeUse>>& uses, int& count) {
+  std::vector<std::vector<int>> neighbours(mesh.triangles.size());
+  for (const auto& [key, list] : uses)
+    if (list.size() == 2) {
+      neighbours[list[0].triangle].push_back(list[1].triangle);
+      neighbours[list[1].triangle].push_back(list[0].triangle);
+    }
+  std::vector<int> component(mesh.triangles.size(), -1);
+  count = 0;
+  for (int seed = 0; seed < static_cast<int>(mesh.triangles.size()); ++seed) {
+    if (component[seed] >= 0) continue;
+    std::queue<int> queue;
+    queue.push(seed);
+    component[seed] = count;
+    while (!queue.empty()) {
+      const int t = queue.front();
+      queue.pop();
+      for (int n : neighbours[t])
+        if (component[n] < 0) {
+          component[n] = count;
+          queue.push(n);
+        }
+    }
+    ++count;
+  }
+  return component;
+}
+
+/// Enclosed volume (m³) of each component, relative to one node per mesh.
+std::vector<double> component_volumes(const SurfaceMesh& mesh, const std::vector<int>& component, int count) {
+  std::vector<double> six_volume(count, 0.0);
+  if (mesh.nodes.empty()) return six_volume;
+  const Vector3 r = mesh.nodes.front();
+  for (int t = 0; t < static_cast<int>(mesh.triangles.size()); ++t) {
+    const auto& [ia, ib, ic] = mesh.triangles[t];
+    const Vector3 &a = mesh.nodes[ia], &b = mesh.nodes[ib], &c = mesh.nodes[ic];
+    const double ax = a[0] - r[0], ay = a[1] - r[1], az = a[2] - r[2];
+    const double bx = b[0] - r[0], by = b[1] - r[1], bz = b[2] - r[2];
+    const double cx = c[0] - r[0], cy = c[1] - r[1], cz = c[2] - r[2];
+    six_volume[component[t]] += ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx);
+  }
+  for (double& v : six_volume) v /= 6;
+  return six_volume;
+}
+
+}  // namespace
+
+std::string MeshCheckReport::message() const {
+  std::string text;
+  for (const auto& line : problems) text += (text.empty() ? "" : "\n") + line;
+  return text;
+}
+
+MeshCheckReport check_surface_mesh(const SurfaceMesh& mesh, double degenerate_tolerance) {
+  MeshCheckReport report;
+  auto& problems = report.problems;
+  const int triangle_count = static_cast<int>(mesh.triangles.size());
+  const int node_count = static_cast<int>(mesh.nodes.size());
+  if (triangle_count == 0) {
+    problems.push_back("the mesh has no triangles");
+    return report;
+  }
+  {
+    ProblemList bad_index(problems);
+    for (int t = 0; t < triangle_count; ++t)
+      for (int node : mesh.triangles[t])
+        if (node < 0 || node >= node_count) {
+          bad_index.add(triangle_name(mesh, t) + " refers to node " + std::to_string(node) + " of " +
+                        std::to_string(node_count));
+          break;
+        }
+    if (bad_index.count() > 0) return report;  // nothing else can be checked safely
+  }
+
+  {
+    ProblemList degenerate(problems);
+    for (int t = 0; t < triangle_count; ++t) {
+      const auto& tri = mesh.triangles[t];
+      double longest = 0;
+      for (int k = 0; k < 3; ++k) {
+        const auto &p = mesh.nodes[tri[k]], &q = mesh.nodes[tri[(k + 1) % 3]];
+        longest = std::max(longest, std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]));
+      }
+      const double area = triangle_area(mesh, t);
+      if (!(area >= degenerate_tolerance * longest * longest) || longest == 0)
+        degenerate.add("degenerate " + triangle_name(mesh, t) + ": area " + format_number(area) + " m^2 < " +
+                       format_number(degenerate_tolerance) + " x (longest edge " + format_number(longest) + " m)^2");
+    }
+  }
+
+  const auto uses = edge_uses(mesh);
+  bool closed_and_consistent = true;
+  {
+    ProblemList open(problems), non_manifold(problems), inconsistent(problems);
+    // Sorted keys keep the report the same from run to run.
+    std::vector<EdgeKey> keys;
+    keys.reserve(uses.size());
+    for (const auto& entry : uses) keys.push_back(entry.first);
+    std::sort(keys.begin(), keys.end());
+    for (EdgeKey key : keys) {
+      const auto& list = uses.at(key);
+      if (list.size() == 1) {
+        open.add("open surface: edge " + edge_name(key) + " of triangle " + std::to_string(list[0].triangle) +
+                 " belongs to no other triangle");
+      } else if (list.size() > 2) {
+        std::string triangles;
+        for (const auto& use : list) triangles += (triangles.empty() ? "" : ", ") + std::to_string(use.triangle);
+        non_manifold.add("non-manifold edge " + edge_name(key) + ": shared by " + std::to_string(list.size()) +
+                         " triangles (" + triangles + ")");
+      } else if (list[0].forward == list[1].forward) {
+        inconsistent.add("inconsistent orientation: triangles " + std::to_string(list[0].triangle) + " and " +
+                         std::to_string(list[1].triangle) + " run along edge " + edge_name(key) +
+                         " in the same direction");
+      }
+    }
+    closed_and_consistent = open.count() + non_manifold.count() + inconsistent.count() == 0;
+  }
+
+  if (closed_and_consistent) {
+    int count = 0;
+    const auto component = triangle_components(mesh, uses, count);
+    const auto volume = component_volumes(mesh, component, count);
+    ProblemList inward(problems);
+    for (int c = 0; c < count; ++c)
+      if (!(volume[c] > 0)) {
+        const int first = static_cast<int>(std::find(component.begin(), component.end(), c) - component.begin());
+        inward.add("inward normals: the closed surface containing triangle " + std::to_string(first) +
+                   " encloses volume " + format_number(volume[c]) + " m^3 (outward normals give a positive volume)");
+      }
+  }
+
+  if (mesh.group_of_triangle.size() != mesh.triangles.size()) {
+    problems.push_back("boundary groups: " + std::to_string(mesh.group_of_triangle.size()) + " group ids for " +
+                       std::to_string(triangle_count) + " triangles");
+  } else {
+    const int group_count = static_cast<int>(mesh.group_names.size());
+    ProblemList no_group(problems);
+    for (int t = 0; t < triangle_count; ++t) {
+      const int g = mesh.group_of_triangle[t];
+      if (g < 0 || g >= group_count)
+        no_group.add(triangle_name(mesh, t) + " is in no boundary group (group id " + std::to_string(g) + ", " +
+                     std::to_string(group_count) + " groups)");
+    }
+  }
+  for (std::size_t g = 0; g < mesh.group_names.size(); ++g) {
+    if (mesh.group_names[g].empty()) problems.push_back("boundary group " + std::to_string(g) + " has no name");
+    for (std::size_t h = 0; h < g; ++h)
+      if (!mesh.group_names[g].empty() && mesh.group_names[g] == mesh.group_names[h])
+        problems.push_back("boundary groups " + std::to_string(h) + " and " + std::to_string(g) +
+                           " have the same name '" + mesh.group_names[g] + "'");
+  }
+  return report;
+}
+
+void require_valid_surface_mesh(const SurfaceMesh& mesh, const std::string& source, double degenerate_tolerance) {
+  const auto report = check_surface_mesh(mesh, degenerate_tolerance);
+  if (!report.ok()) throw std::runtime_error(source + ": invalid surface mesh:\n" + report.message());
+}
+
+int orient_outward(SurfaceMesh& mesh) {
+  const int triangle_count = static_cast<int>(mesh.triangles.size());
+  for (int t = 0; t < triangle_count; ++t)
+    for (int node : mesh.triangles[t])
+      if (node < 0 || node >= static_cast<int>(mesh.nodes.size()))
+        throw std::runtime_error("cannot orient the surface: triangle " + std::to_string(t) + " refers to node " +
+                                 std::to_string(node) + " of " + std::to_string(mesh.nodes.size()));
+  const auto uses = edge_uses(mesh);
+  std::vector<std::vector<std::pair<int, EdgeKey>>> neighbours(triangle_count);
+  for (const auto& [key, list] : uses) {
+    if (list.size() != 2)
+      throw std::runtime_error("cannot orient the surface: edge " + edge_name(key) + " is shared by " +
+                               std::to_string(list.size()) + " triangle(s), so the surface is " +
+                               (list.size() == 1 ? "open" : "non-manifold"));
+    neighbours[list[0].triangle].push_back({list[1].triangle, key});
+    neighbours[list[1].triangle].push_back({list[0].triangle, key});
+  }
+  // Direction in which triangle t, once reversed as `reversed[t]` says, runs
+  // along the edge `key`.
+  std::vector<int> reversed(triangle_count, -1);
+  auto forward_along = [&](int t, EdgeKey key) {
+    bool forward = false;
+    for (const auto& use : uses.at(key))
+      if (use.triangle == t) forward = use.forward;
+    return forward != (reversed[t] == 1);
+  };
+  std::vector<int> component(triangle_count, -1);
+  int count = 0;
+  for (int seed = 0; seed < triangle_count; ++seed) {
+    if (reversed[seed] >= 0) continue;
+    reversed[seed] = 0;
+    component[seed] = count;
+    std::queue<int> queue;
+    queue.push(seed);
+    while (!queue.empty()) {
+      const int t = queue.front();
+      queue.pop();
+      for (const auto& [n, key] : neighbours[t]) {
+        if (reversed[n] < 0) {
+          reversed[n] = 0;
+          // The neighbour must run along the shared edge against t.
+          if (forward_along(n, key) == forward_along(t, key)) reversed[n] = 1;
+          component[n] = count;
+          queue.push(n);
+        } else if (forward_along(n, key) == forward_along(t, key)) {
+          throw std::runtime_error("cannot orient the surface: it is not orientable (triangles " +
+                                   std::to_string(t) + " and " + std::to_string(n) + " at edge " + edge_name(key) +
+                                   ")");
+        }
+      }
+    }
+    ++count;
+  }
+  for (int t = 0; t < triangle_count; ++t)
+    if (reversed[t] == 1) std::swap(mesh.triangles[t][1], mesh.triangles[t][2]);
+  const auto volume = component_volumes(mesh, component, count);
+  int flipped = 0;
+  for (int t = 0; t < triangle_count; ++t) {
+    const bool turn = volume[component[t]] < 0;
+    if (turn) std::swap(mesh.triangles[t][1], mesh.triangles[t][2]);
+    flipped += (reversed[t] == 1) != turn;
+  }
+  return flipped;
+}
+
+}  // namespace geobem::surface

@@ -1,0 +1,32 @@
+#pragma once
+#include <array>
+
+#include "mesh/surface/surface_mesh.hpp"
+
+namespace geobem::surface {
+
+using Vector3 = std::array<double, 3>;
+
+/// (b − a) × (c − a) of triangle t: twice its area times its unit normal
+/// (m²), pointing out of the body for a counter-clockwise triangle.
+Vector3 triangle_area_vector(const SurfaceMesh& mesh, int t);
+
+/// Area of triangle t (m²).
+double triangle_area(const SurfaceMesh& mesh, int t);
+
+/// Unit normal of triangle t; zero for a degenerate triangle.
+Vector3 triangle_normal(const SurfaceMesh& mesh, int t);
+
+/// Centroid of triangle t (m).
+Vector3 triangle_centroid(const SurfaceMesh& mesh, int t);
+
+/// Total area of the surface (m²).
+double surface_area(const SurfaceMesh& mesh);
+
+/// Volume enclosed by a closed, consistently oriented surface (m³), by the
+/// divergence theorem with the field (x − r)/3, r any point:
+/// V = (1/6) Σ_t (a − r)·((b − r) × (c − r)), r = the first node. Positive
+/// when the normals point outward, negative when they point inward.
+double enclosed_volume(const SurfaceMesh& mesh);
+
+}  // namespace geobem::surface

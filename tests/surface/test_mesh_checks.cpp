@@ -1,0 +1,102 @@
+// The mesh checks on broken meshes built by hand, each with its documented
+// message, and the orientation fix.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "mesh/surface/box_generator.hpp"
+#include "mesh/surface/mesh_checks.hpp"
+#include "mesh/surface/mesh_geometry.hpp"
+
+using namespace geobem::surface;
+
+namespace {
+
+/// The unit tetrahedron (0,0,0), (1,0,0), (0,1,0), (0,0,1), outward, one group.
+SurfaceMesh tetrahedron() {
+  SurfaceMesh mesh;
+  mesh.nodes = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  mesh.triangles = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}};
+  mesh.group_of_triangle = {0, 0, 0, 0};
+  mesh.group_names = {"all"};
+  return mesh;
+}
+
+bool mentions(const MeshCheckReport& report, const std::string& text) {
+  return report.message().find(text) != std::string::npos;
+}
+
+}  // namespace
+
+TEST(MeshChecks, TetrahedronIsValidWithItsVolume) {
+  const auto mesh = tetrahedron();
+  EXPECT_TRUE(check_surface_mesh(mesh).ok()) << check_surface_mesh(mesh).message();
+  EXPECT_NEAR(enclosed_volume(mesh), 1.0 / 6, 1e-15);
+  EXPECT_NEAR(surface_area(mesh), 1.5 + std::sqrt(3.0) / 2, 1e-15);
+}
+
+TEST(MeshChecks, OpenSurface) {
+  auto mesh = tetrahedron();
+  mesh.triangles.pop_back();
+  mesh.group_of_triangle.pop_back();
+  const auto report = check_surface_mesh(mesh);
+  ASSERT_FALSE(report.ok());
+  EXPECT_TRUE(mentions(report, "open surface: edge (1, 2) of triangle 0 belongs to no other triangle"))
+      << report.message();
+  EXPECT_THROW(orient_outward(mesh), std::runtime_error);
+}
+
+TEST(MeshChecks, NonManifoldEdge) {
+  // A second tetrahedron hinged on the edge (0, 1): four triangles share it.
+  auto mesh = tetrahedron();
+  mesh.nodes.push_back({0.5, -1, -1});
+  mesh.nodes.push_back({0.5, -1, 0});
+  mesh.triangles.insert(mesh.triangles.end(), {{0, 1, 4}, {0, 5, 1}, {0, 4, 5}, {1, 5, 4}});
+  mesh.group_of_triangle.resize(mesh.triangles.size(), 0);
+  const auto report = check_surface_mesh(mesh);
+  EXPECT_TRUE(mentions(report, "non-manifold edge (0, 1): shared by 4 triangles (0, 1, 4, 5)")) << report.message();
+}
+
+TEST(MeshChecks, DegenerateTriangleNamesItsNodes) {
+  auto mesh = tetrahedron();
+  mesh.nodes[3] = {0.5, 0.5, 0};  // on the hypotenuse of the base: three faces collapse
+  const auto report = check_surface_mesh(mesh);
+  EXPECT_TRUE(mentions(report, "degenerate triangle 3 (nodes 1, 2, 3): area 0 m^2")) << report.message();
+}
+
+TEST(MeshChecks, InwardAndInconsistentNormals) {
+  auto inward = tetrahedron();
+  for (auto& tri : inward.triangles) std::swap(tri[1], tri[2]);
+  const auto report = check_surface_mesh(inward);
+  EXPECT_TRUE(mentions(report, "inward normals: the closed surface containing triangle 0 encloses volume -0.166667"))
+      << report.message();
+  EXPECT_EQ(orient_outward(inward), 4);
+  EXPECT_TRUE(check_surface_mesh(inward).ok());
+
+  auto mixed = generate_box_surface({2, 1, 1}, {0, 0, 0}, 0.5);
+  for (std::size_t t = 0; t < mixed.triangles.size(); t += 3) std::swap(mixed.triangles[t][1], mixed.triangles[t][2]);
+  EXPECT_TRUE(mentions(check_surface_mesh(mixed), "inconsistent orientation: triangles"));
+  const int flipped = orient_outward(mixed);
+  EXPECT_EQ(flipped, static_cast<int>((mixed.triangles.size() + 2) / 3));
+  EXPECT_TRUE(check_surface_mesh(mixed).ok()) << check_surface_mesh(mixed).message();
+  EXPECT_NEAR(enclosed_volume(mixed), 2.0, 1e-13);
+}
+
+TEST(MeshChecks, MissingGroup) {
+  auto mesh = tetrahedron();
+  mesh.group_of_triangle[2] = -1;
+  EXPECT_TRUE(mentions(check_surface_mesh(mesh), "triangle 2 (nodes 0, 3, 2) is in no boundary group (group id -1, 1 groups)"));
+  mesh.group_of_triangle.pop_back();
+  EXPECT_TRUE(mentions(check_surface_mesh(mesh), "boundary groups: 3 group ids for 4 triangles"));
+}
+
+TEST(MeshChecks, RequireThrowsWithTheSource) {
+  auto mesh = tetrahedron();
+  mesh.triangles[0][0] = 7;
+  try {
+    require_valid_surface_mesh(mesh, "model.msh");
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& error) {
+    EXPECT_STREQ(error.what(), "model.msh: invalid surface mesh:\ntriangle 0 (nodes 7, 2, 1) refers to node 7 of 4");
+  }
+}
