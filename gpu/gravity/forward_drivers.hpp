@@ -1,0 +1,35 @@
+#pragma once
+// The two drivers behind forward_model(): an OpenMP loop (forward_cpu.cpp)
+// and a CUDA launcher (forward_cuda.cu) over the same point kernel
+// prism_fields() of prism_kernels.hpp. Exposed so that tests and benchmarks
+// can call each path directly.
+#include <vector>
+
+#include "gpu/core/progress.hpp"
+#include "gpu/gravity/gravity.hpp"
+
+namespace geobem::gravity {
+
+/// Raw sums Σ_prisms density·kernel for the fields of `mask` (FieldBit):
+/// sums[f * stations.size() + s] for Field index f (10 rows; rows not in the
+/// mask are zero). Multiply by G and the unit factor (field_scale). The kernel
+/// runs in `precision` (station-relative coordinates formed in double), the
+/// sums are accumulated in double. `progress` advances in prism–station pairs.
+/// forward_cpu uses all OpenMP threads; forward_cuda the current CUDA device
+/// (throws geobem::DeviceError on a failing CUDA call).
+std::vector<double> forward_cpu(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
+                                unsigned mask, Precision precision, ProgressReporter& progress);
+std::vector<double> forward_cuda(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
+                                 unsigned mask, Precision precision, ProgressReporter& progress);
+
+/// Number of OpenMP threads that took part in the last forward_cpu call of
+/// this process (lets tests check that the CPU path really runs in parallel).
+int last_cpu_thread_count();
+
+/// G times the unit factor of the field: 1 (J/kg), 1e5 (mGal) or 1e9 (Eötvös).
+double field_scale(Field field);
+
+/// FieldBit mask of a field list.
+unsigned field_mask(const std::vector<Field>& fields);
+
+}  // namespace geobem::gravity
