@@ -1,0 +1,70 @@
+#pragma once
+// The discrete collocation BEM model of a closed surface mesh with mixed
+// boundary conditions: displacement linear and continuous (nodal unknowns),
+// traction constant per element. Collocation points are the nodes where the
+// displacement is unknown and the centroids of the elements where the
+// traction is unknown (REFERENCES.md, "Mixed boundary conditions"), so the
+// system is square. At the rod's edges and corners a node carries one
+// displacement while the adjacent faces keep their own element tractions, so
+// discontinuous normals need no special treatment.
+#include <array>
+#include <string>
+#include <vector>
+
+#include "gpu/bem/fundamental_solution.hpp"
+#include "gpu/bem/vec3.hpp"
+#include "mesh/surface/surface_mesh.hpp"
+
+namespace geobem::bem {
+
+/// Condition on one boundary group: `fixed` (u = 0) or a prescribed traction
+/// vector (Pa) times the load history (traction-free: the zero vector).
+struct GroupCondition {
+  std::string group;
+  bool fixed = false;
+  std::array<double, 3> traction{0.0, 0.0, 0.0};
+};
+
+/// Plain arrays of a BemModel that a kernel reads (host or device pointers).
+struct ModelView {
+  int node_count = 0, element_count = 0, collocation_count = 0, free_node_count = 0, unknown_count = 0;
+  const Vec3* nodes = nullptr;
+  const int* triangles = nullptr;          ///< 3 node ids per element
+  const Vec3* normals = nullptr;           ///< outward unit normal per element
+  const double* areas = nullptr;           ///< m²
+  const double* longest_edges = nullptr;   ///< m
+  const Vec3* centroids = nullptr;
+  const Vec3* collocation_points = nullptr;
+  const int* collocation_node = nullptr;     ///< node id, −1 for an element centroid
+  const int* collocation_element = nullptr;  ///< element id, −1 for a node
+  const int* node_block = nullptr;           ///< unknown block of a free node, −1 for a fixed node
+  const int* element_block = nullptr;        ///< unknown block of a fixed element's traction, −1 if prescribed
+  const Vec3* element_traction = nullptr;    ///< prescribed traction amplitude (Pa), zero on fixed elements
+  Material material;
+};
+
+/// Unknown block b (3 unknowns 3b..3b+2, and the 3 equations of collocation
+/// point b): blocks 0..free_node_count−1 are free-node displacements,
+/// the rest fixed-element tractions.
+struct BemModel {
+  Material material;
+  std::vector<Vec3> nodes, normals, centroids, collocation_points, element_traction;
+  std::vector<int> triangles, collocation_node, collocation_element, node_block, element_block;
+  std::vector<double> areas, longest_edges;
+  std::vector<int> free_nodes, fixed_elements;
+  std::vector<std::string> group_names;
+  std::vector<int> group_of_element;
+  int unknown_count() const { return 3 * static_cast<int>(collocation_points.size()); }
+  ModelView view() const;
+  /// Smallest longest-edge over the elements (m), for the CQ stability ratio.
+  double smallest_element_size() const;
+};
+
+/// Builds the model. Every group of the mesh needs exactly one condition and
+/// every condition names a group of the mesh; throws std::invalid_argument
+/// naming the group otherwise, and for a mesh with no fixed group (the
+/// traction problem is singular up to rigid motions) or a degenerate triangle.
+BemModel make_bem_model(const surface::SurfaceMesh& mesh, const std::vector<GroupCondition>& conditions,
+                        const Material& material);
+
+}  // namespace geobem::bem

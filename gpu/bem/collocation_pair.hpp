@@ -1,0 +1,142 @@
+#pragma once
+// Integrals of one (collocation point, element) pair at one Laplace parameter
+// s, and where they go in the mixed system: the point kernel that the OpenMP
+// loop (assembly_cpu.cpp) and the CUDA launcher (assembly_cuda.cu) share.
+//
+// Row p (3 equations) of  c u(ξ) + Σ_e ∫_e T* u dΓ = Σ_e ∫_e U* t dΓ  with u
+// linear (shape functions = barycentric λ_b) and t constant per element:
+//   V_e = ∫_e U* dΓ,  K_eb = ∫_e T* λ_b dΓ.
+// The strongly singular part and the free term c at a node ξ = node a come
+// from the rigid-body condition of statics (Brebbia & Dominguez 1992, §5.6;
+// interior problem: c + PV∫_Γ T0 dΓ = 0), so
+//   c + PV Σ_{e∋a} ∫_e T0 λ_a = −S0(ξ),  S0 = Σ_e ∫_e T0 dΓ less the λ_a parts,
+// and the own column keeps only the bounded dynamic remainder T* − T0
+// (Schanz & Antes 1997). At a centroid ξ of a fixed element (u = 0 there) only
+// V and the columns of free nodes are needed, none of which lie on that element.
+#include <cmath>
+
+#include "gpu/bem/bem_model.hpp"
+#include "gpu/bem/complex.hpp"
+#include "gpu/bem/fundamental_solution.hpp"
+#include "gpu/bem/triangle_quadrature.hpp"
+
+namespace geobem::bem {
+
+/// e^{−36} ≈ 2e−16: beyond this many decay lengths (Re s/c1 times the distance)
+/// a pair's dynamic integrals vanish in double precision and are skipped.
+constexpr double decayed_exponent = 36.0;
+
+/// Accumulates V_e and K_eb (blocks [i][j]) at quadrature points.
+struct DynamicIntegrand {
+  Vec3 xi, normal;
+  Complex s;
+  Material material;
+  int singular_vertex = -1;  ///< local vertex at ξ, or −1
+  bool need_k = true;
+  Complex v[3][3];
+  Complex k[3][3][3];
+  GEOBEM_HD void operator()(Vec3 x, double w, const double lam[3]) {
+    double u0[3][3], t0[3][3];
+    Complex ud[3][3], td[3][3];
+    kelvin_solution(x - xi, normal, material, u0, t0);
+    dynamic_remainders(x - xi, normal, s, material, ud, td);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        v[i][j] += w * (ud[i][j] + u0[i][j]);
+        if (!need_k) continue;
+        const Complex t = td[i][j] + t0[i][j];
+        for (int b = 0; b < 3; ++b) k[b][i][j] += (w * lam[b]) * (b == singular_vertex ? td[i][j] : t);
+      }
+  }
+};
+
+/// Accumulates the static rigid-body sum S0 of one pair (blocks [i][j]).
+struct StaticIntegrand {
+  Vec3 xi, normal;
+  Material material;
+  int singular_vertex = -1;
+  double s0[3][3] = {};
+  GEOBEM_HD void operator()(Vec3 x, double w, const double lam[3]) {
+    double u0[3][3], t0[3][3];
+    kelvin_solution(x - xi, normal, material, u0, t0);
+    const double f = singular_vertex >= 0 ? w * (1.0 - lam[singular_vertex]) : w;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) s0[i][j] += f * t0[i][j];
+  }
+};
+
+/// Local vertex of element e at collocation point p's node, or −1.
+GEOBEM_HD inline int singular_vertex_of(const ModelView& mv, int p, int e) {
+  const int node = mv.collocation_node[p];
+  for (int k = 0; k < 3; ++k)
+    if (mv.triangles[3 * e + k] == node) return k;
+  return -1;
+}
+
+/// Integrates pair (p, e) at s into `out` (fields set here). Returns false
+/// when the pair is decayed at s (nothing to add).
+GEOBEM_HD inline bool integrate_pair(const ModelView& mv, int p, int e, Complex s, const QuadratureTable& table,
+                                     DynamicIntegrand& out) {
+  const Vec3 xi = mv.collocation_points[p];
+  const int vertex = singular_vertex_of(mv, p, e);
+  const bool inner = mv.collocation_element[p] == e;
+  const double edge = mv.longest_edges[e];
+  const double distance = norm(xi - mv.centroids[e]);
+  if (vertex < 0 && !inner && s.re / mv.material.p_wave_speed * (distance - edge) > decayed_exponent) return false;
+  out.xi = xi;
+  out.normal = mv.normals[e];
+  out.s = s;
+  out.material = mv.material;
+  out.singular_vertex = vertex;
+  out.need_k = false;
+  if (!inner)
+    for (int k = 0; k < 3; ++k) out.need_k = out.need_k || mv.node_block[mv.triangles[3 * e + k]] >= 0;
+  const Vec3 v[3] = {mv.nodes[mv.triangles[3 * e]], mv.nodes[mv.triangles[3 * e + 1]],
+                     mv.nodes[mv.triangles[3 * e + 2]]};
+  const double kappa = abs(s) * edge / mv.material.s_wave_speed;
+  const QuadraturePlan plan = quadrature_plan(distance, edge, kappa, vertex >= 0 || inner);
+  const double third[3] = {1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0};
+  integrate_triangle(v, mv.areas[e], vertex, inner, third, plan, table, out);
+  return true;
+}
+
+/// Static rigid-body sum of pair (p, e) for a node collocation point p.
+GEOBEM_HD inline void integrate_pair_static(const ModelView& mv, int p, int e, const QuadratureTable& table,
+                                            StaticIntegrand& out) {
+  out.xi = mv.collocation_points[p];
+  out.normal = mv.normals[e];
+  out.material = mv.material;
+  out.singular_vertex = singular_vertex_of(mv, p, e);
+  const Vec3 v[3] = {mv.nodes[mv.triangles[3 * e]], mv.nodes[mv.triangles[3 * e + 1]],
+                     mv.nodes[mv.triangles[3 * e + 2]]};
+  const QuadraturePlan plan =
+      quadrature_plan(norm(out.xi - mv.centroids[e]), mv.longest_edges[e], 0.0, out.singular_vertex >= 0);
+  integrate_triangle(v, mv.areas[e], out.singular_vertex, false, nullptr, plan, table, out);
+}
+
+/// Adds pair (p, e) to the system: `add.matrix(row, column, value)` and
+/// `add.rhs(row, value)` (plain adds on the CPU, atomics on the GPU). Unknown
+/// fixed-element tractions move V to the left (−V); prescribed tractions
+/// (amplitude × `load`, the transformed load history) go to the right.
+template <class Adder>
+GEOBEM_HD inline void scatter_pair(const ModelView& mv, int p, int e, const DynamicIntegrand& r, Complex load,
+                                   Adder& add) {
+  const int block = mv.element_block[e];
+  if (block >= 0) {
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) add.matrix(3 * p + i, 3 * block + j, -r.v[i][j]);
+  } else {
+    const Vec3 t = mv.element_traction[e];
+    if (t.x != 0.0 || t.y != 0.0 || t.z != 0.0)
+      for (int i = 0; i < 3; ++i) add.rhs(3 * p + i, load * (r.v[i][0] * t.x + r.v[i][1] * t.y + r.v[i][2] * t.z));
+  }
+  if (!r.need_k) return;
+  for (int b = 0; b < 3; ++b) {
+    const int column = mv.node_block[mv.triangles[3 * e + b]];
+    if (column < 0) continue;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) add.matrix(3 * p + i, 3 * column + j, r.k[b][i][j]);
+  }
+}
+
+}  // namespace geobem::bem

@@ -1,0 +1,99 @@
+#include "gpu/bem/convolution_quadrature.hpp"
+
+#include <fftw3.h>
+
+#include <cmath>
+#include <cstdio>
+#include <mutex>
+#include <stdexcept>
+
+namespace geobem::bem {
+
+namespace {
+constexpr double two_pi = 6.283185307179586476925286766559;
+// FFTW's planner is not thread-safe.
+std::mutex fftw_planner_mutex;
+}  // namespace
+
+void check_cq_settings(const CqSettings& s) {
+  if (s.steps < 1) throw std::invalid_argument("CQ steps " + std::to_string(s.steps) + ": must be at least 1");
+  if (!(s.time_step > 0.0) || !std::isfinite(s.time_step))
+    throw std::invalid_argument("CQ time step " + std::to_string(s.time_step) + " s: must be positive");
+  if (!(s.epsilon > 0.0 && s.epsilon < 1.0))
+    throw std::invalid_argument("CQ epsilon " + std::to_string(s.epsilon) + ": must lie in (0, 1)");
+}
+
+int cq_frequency_count(const CqSettings& s) { return (s.steps + 1) / 2 + 1; }
+
+double cq_radius(const CqSettings& s) { return std::pow(s.epsilon, 1.0 / (2.0 * s.steps)); }
+
+Complex cq_laplace_point(const CqSettings& s, int l) {
+  const double radius = cq_radius(s), angle = two_pi * l / (s.steps + 1);
+  const Complex zeta{radius * std::cos(angle), radius * std::sin(angle)};
+  return (1.5 - 2.0 * zeta + 0.5 * (zeta * zeta)) / s.time_step;
+}
+
+std::vector<Complex> cq_forward_transform(const std::vector<double>& history, const CqSettings& s) {
+  const int length = s.steps + 1;
+  if (static_cast<int>(history.size()) != length)
+    throw std::invalid_argument("load history has " + std::to_string(history.size()) + " values, expected N + 1 = " +
+                                std::to_string(length));
+  std::vector<double> scaled(length);
+  const double radius = cq_radius(s);
+  for (int j = 0; j < length; ++j) scaled[j] = std::pow(radius, j) * history[j];
+  std::vector<Complex> out(length / 2 + 1);
+  fftw_plan plan;
+  {
+    std::lock_guard<std::mutex> lock(fftw_planner_mutex);
+    plan = fftw_plan_dft_r2c_1d(length, scaled.data(), reinterpret_cast<fftw_complex*>(out.data()), FFTW_ESTIMATE);
+  }
+  fftw_execute(plan);
+  {
+    std::lock_guard<std::mutex> lock(fftw_planner_mutex);
+    fftw_destroy_plan(plan);
+  }
+  // FFTW's forward sign is e^{−2πi jl/L}; the CQ transform uses e^{+…}: conjugate (real input).
+  for (auto& value : out) value = conj(value);
+  return out;
+}
+
+std::vector<double> cq_inverse_transform(const std::vector<Complex>& transformed, int columns, const CqSettings& s) {
+  const int length = s.steps + 1, frequencies = cq_frequency_count(s);
+  if (static_cast<long>(transformed.size()) != static_cast<long>(frequencies) * columns)
+    throw std::invalid_argument("inverse CQ transform: expected " + std::to_string(frequencies) + " x " +
+                                std::to_string(columns) + " values");
+  // Σ_l x̂_l e^{−2πi nl/L} is real, so equals Σ_l conj(x̂_l) e^{+2πi nl/L}: FFTW's c2r of the conjugates.
+  std::vector<Complex> input(transformed.size());
+  for (std::size_t k = 0; k < input.size(); ++k) input[k] = conj(transformed[k]);
+  std::vector<double> out(static_cast<std::size_t>(length) * columns);
+  fftw_plan plan;
+  {
+    std::lock_guard<std::mutex> lock(fftw_planner_mutex);
+    plan = fftw_plan_many_dft_c2r(1, &length, columns, reinterpret_cast<fftw_complex*>(input.data()), nullptr,
+                                  columns, 1, out.data(), nullptr, columns, 1, FFTW_ESTIMATE);
+  }
+  fftw_execute(plan);
+  {
+    std::lock_guard<std::mutex> lock(fftw_planner_mutex);
+    fftw_destroy_plan(plan);
+  }
+  const double radius = cq_radius(s);
+  for (int n = 0; n < length; ++n) {
+    const double scale = std::pow(radius, -n) / length;
+    for (int c = 0; c < columns; ++c) out[static_cast<std::size_t>(n) * columns + c] *= scale;
+  }
+  return out;
+}
+
+std::string cq_step_warning(double wave_speed, double time_step, double element_size) {
+  const double beta = wave_speed * time_step / element_size;
+  if (beta >= 0.1 && beta <= 0.3) return "";
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "CQ step ratio beta = c*dt/h = %.3g (c = %.6g m/s, dt = %.6g s, h = %.6g m) lies outside the stable "
+                "range 0.1-0.3",
+                beta, wave_speed, time_step, element_size);
+  return text;
+}
+
+}  // namespace geobem::bem

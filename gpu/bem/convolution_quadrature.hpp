@@ -1,0 +1,43 @@
+#pragma once
+// Convolution quadrature (Lubich 1988, Numer. Math. 52, "Convolution
+// quadrature and discretized operational calculus I/II"; Lubich 1994) with
+// BDF2: γ(ζ) = 3/2 − 2ζ + ζ²/2, L = N + 1, ζ_l = R e^{2πi l/L},
+// s_l = γ(ζ_l)/Δt, R = ε^{1/(2N)}. Forward ĝ_l = Σ_j R^j g_j e^{+2πi jl/L};
+// inverse x_n = R^{−n}/L Σ_l x̂_l e^{−2πi nl/L}. Real data make
+// x̂_{L−l} = conj(x̂_l), so only l = 0…⌊L/2⌋ are kept.
+#include <string>
+#include <vector>
+
+#include "gpu/bem/complex.hpp"
+
+namespace geobem::bem {
+
+struct CqSettings {
+  int steps = 0;            ///< N: the solution is returned at t_n = nΔt, n = 0…N
+  double time_step = 0.0;   ///< Δt (s)
+  double epsilon = 1e-10;   ///< ε of R = ε^{1/(2N)}
+};
+
+/// Throws std::invalid_argument naming the value for N < 1, Δt ≤ 0 or ε ∉ (0, 1).
+void check_cq_settings(const CqSettings& settings);
+/// ⌊L/2⌋ + 1: the Laplace parameters whose systems are solved.
+int cq_frequency_count(const CqSettings& settings);
+/// R = ε^{1/(2N)}.
+double cq_radius(const CqSettings& settings);
+/// s_l = γ(ζ_l)/Δt (1/s).
+Complex cq_laplace_point(const CqSettings& settings, int l);
+
+/// ĝ_l, l = 0…⌊L/2⌋, of the real series g_0…g_N (FFTW). Throws
+/// std::invalid_argument unless g has N + 1 values.
+std::vector<Complex> cq_forward_transform(const std::vector<double>& history, const CqSettings& settings);
+
+/// x_n (row n = 0…N, `columns` values each, row-major) from x̂ given as
+/// cq_frequency_count() rows of `columns` values (FFTW, one batched c2r).
+std::vector<double> cq_inverse_transform(const std::vector<Complex>& transformed, int columns,
+                                         const CqSettings& settings);
+
+/// β = c·Δt/h, the CQ stability ratio; stable steps lie around 0.1–0.3
+/// (REFERENCES.md). Returns a warning text naming β when outside [0.1, 0.3], else "".
+std::string cq_step_warning(double wave_speed, double time_step, double element_size);
+
+}  // namespace geobem::bem

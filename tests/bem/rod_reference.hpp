@@ -1,0 +1,24 @@
+#pragma once
+// Closed forms of the 1D rod (REFERENCES.md, "Rod benchmark"): fixed at x = 0,
+// traction p·H(t) on x = l, ν = 0, c = √(E/ρ).
+#include <cmath>
+
+namespace geobem::bem::test {
+
+/// Free-end displacement u(l, t) = (p c/E)[t H(t) + 2 Σ_{n≥1} (−1)^n (t − 2nl/c) H(t − 2nl/c)] (m).
+inline double rod_free_end_displacement(double t, double p, double young, double density, double length) {
+  const double c = std::sqrt(young / density);
+  double sum = t > 0 ? t : 0.0;
+  for (int n = 1; 2.0 * n * length / c < t; ++n) sum += 2.0 * (n % 2 ? -1.0 : 1.0) * (t - 2.0 * n * length / c);
+  return p * c / young * sum;
+}
+
+/// Fixed-end stress σ_xx(0, t) = 2p Σ_{n≥0} (−1)^n H(t − (2n+1)l/c) (Pa).
+inline double rod_fixed_end_stress(double t, double p, double young, double density, double length) {
+  const double c = std::sqrt(young / density);
+  double sum = 0.0;
+  for (int n = 0; (2.0 * n + 1.0) * length / c < t; ++n) sum += 2.0 * p * (n % 2 ? -1.0 : 1.0);
+  return sum;
+}
+
+}  // namespace geobem::bem::test
