@@ -1,0 +1,103 @@
+// Stations on a vertex, an edge or a face of the prism: the documented
+// results of prism_kernels.hpp (finite limits for the potential and g, the
+// mean of the one-sided limits for a diagonal term on a face, NaN where a
+// tensor term is undefined).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "gravity_test_support.hpp"
+
+namespace geobem::gravity {
+namespace {
+
+const Prism prism{-34, 5, -18, 14, -345, -146, 2670};
+constexpr double delta = 1e-6;  // m, distance of the nearby stations
+
+/// Mean of the fields at the 8 stations (±δ, ±δ, ±δ) around `at`.
+std::vector<double> mean_around(const Station& at) {
+  std::vector<Station> around;
+  for (int i : {-1, 1})
+    for (int j : {-1, 1})
+      for (int k : {-1, 1}) around.push_back({at.easting + i * delta, at.northing + j * delta, at.upward + k * delta});
+  const auto v = test::all_fields({prism}, around);
+  std::vector<double> mean(10, 0.0);
+  for (int f = 0; f < 10; ++f)
+    for (double x : v[f]) mean[f] += x / 8;
+  return mean;
+}
+
+/// Potential and g at `at` are finite and equal the limit (nearby values).
+void expect_continuous_potential_and_g(const Station& at) {
+  const auto v = test::all_fields({prism}, {at});
+  const auto near = mean_around(at);
+  for (int f = 0; f < 4; ++f) {
+    SCOPED_TRACE(field_name(static_cast<Field>(f)));
+    ASSERT_TRUE(std::isfinite(v[f][0]));
+    EXPECT_NEAR(v[f][0], near[f], 1e-6 * std::abs(near[f]) + 1e-12);
+  }
+}
+
+TEST(PrismSingular, VertexGivesLimitsAndUndefinedTensor) {
+  const Station vertex{5, 14, -146};  // east, north, top
+  expect_continuous_potential_and_g(vertex);
+  const auto v = test::all_fields({prism}, {vertex});
+  for (int f = 4; f < 10; ++f) EXPECT_TRUE(std::isnan(v[f][0])) << field_name(static_cast<Field>(f));
+}
+
+TEST(PrismSingular, EdgeParallelToEasting) {
+  const Station edge{-10, -18, -345};  // south-bottom edge, along easting
+  expect_continuous_potential_and_g(edge);
+  const auto v = test::all_fields({prism}, {edge});
+  // Undefined: g_nn, g_zz (axes perpendicular to the edge) and g_nz (log-divergent).
+  EXPECT_TRUE(std::isnan(v[7][0]));
+  EXPECT_TRUE(std::isnan(v[9][0]));
+  EXPECT_TRUE(std::isnan(v[8][0]));
+  // Defined and continuous: g_ee, g_en, g_ez.
+  const auto near = mean_around(edge);
+  for (int f : {4, 5, 6}) {
+    ASSERT_TRUE(std::isfinite(v[f][0])) << f;
+    EXPECT_NEAR(v[f][0], near[f], 1e-5 * std::abs(near[f])) << field_name(static_cast<Field>(f));
+  }
+}
+
+TEST(PrismSingular, EdgeParallelToUpward) {
+  const Station edge{-34, 14, -200};  // west-north edge, vertical
+  expect_continuous_potential_and_g(edge);
+  const auto v = test::all_fields({prism}, {edge});
+  EXPECT_TRUE(std::isnan(v[4][0]));  // g_ee
+  EXPECT_TRUE(std::isnan(v[7][0]));  // g_nn
+  EXPECT_TRUE(std::isnan(v[5][0]));  // g_en diverges
+  EXPECT_TRUE(std::isfinite(v[9][0]) && std::isfinite(v[6][0]) && std::isfinite(v[8][0]));
+}
+
+TEST(PrismSingular, TopFaceGivesMeanOfOneSidedLimits) {
+  const Station face{-10, 0, -146};
+  expect_continuous_potential_and_g(face);
+  const auto v = test::all_fields({prism}, {face});
+  const auto sides = test::all_fields({prism}, {{-10, 0, -146 + delta}, {-10, 0, -146 - delta}});
+  for (int f = 4; f < 10; ++f) {
+    SCOPED_TRACE(field_name(static_cast<Field>(f)));
+    const double mean = 0.5 * (sides[f][0] + sides[f][1]);
+    EXPECT_NEAR(v[f][0], mean, 1e-6 * std::abs(mean) + 1e-9);
+  }
+  // g_zz jumps by 4πGρ across the face (Poisson's equation): above minus below.
+  const double jump = 4 * M_PI * gravitational_constant * prism.density * si_to_eotvos;
+  EXPECT_NEAR(sides[9][0] - sides[9][1], jump, 1e-5 * jump);
+}
+
+TEST(PrismSingular, ProlongationOfAVerticalEdgeIsRegular) {
+  // Above the prism on the line of its west-north edge: every field is smooth
+  // there; the log singularities of the edge's two vertices cancel.
+  const Station above{-34, 14, 30};
+  const auto v = test::all_fields({prism}, {above});
+  const auto near = mean_around(above);
+  for (int f = 0; f < 10; ++f) {
+    SCOPED_TRACE(field_name(static_cast<Field>(f)));
+    ASSERT_TRUE(std::isfinite(v[f][0]));
+    EXPECT_NEAR(v[f][0], near[f], 1e-6 * std::abs(near[f]) + 1e-12);
+  }
+}
+
+}  // namespace
+}  // namespace geobem::gravity
