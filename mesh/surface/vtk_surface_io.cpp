@@ -1,0 +1,146 @@
+#include "mesh/surface/vtk_surface_io.hpp"
+
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include <vtkCellData.h>
+#include <vtkCellType.h>
+#include <vtkDataArray.h>
+#include <vtkDataSet.h>
+#include <vtkDoubleArray.h>
+#include <vtkFieldData.h>
+#include <vtkIdList.h>
+#include <vtkIntArray.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkSTLReader.h>
+#include <vtkStringArray.h>
+#include <vtkUnstructuredGrid.h>
+
+#include "mesh/io/vtk_output.hpp"
+#include "mesh/surface/mesh_geometry.hpp"
+
+namespace geobem::surface {
+
+namespace {
+
+/// The triangles and points of any VTK data set; refuses other cells.
+SurfaceMesh triangles_of(vtkDataSet* data, const std::string& name) {
+  SurfaceMesh mesh;
+  const vtkIdType point_count = data->GetNumberOfPoints();
+  mesh.nodes.resize(point_count);
+  for (vtkIdType p = 0; p < point_count; ++p) data->GetPoint(p, mesh.nodes[p].data());
+  auto ids = vtkSmartPointer<vtkIdList>::New();
+  const vtkIdType cell_count = data->GetNumberOfCells();
+  mesh.triangles.reserve(cell_count);
+  for (vtkIdType c = 0; c < cell_count; ++c) {
+    const int type = data->GetCellType(c);
+    data->GetCellPoints(c, ids);
+    const bool triangle = type == VTK_TRIANGLE || (type == VTK_POLYGON && ids->GetNumberOfIds() == 3);
+    if (!triangle)
+      throw std::runtime_error(name + ": cell " + std::to_string(c) + " has VTK cell type " + std::to_string(type) +
+                               " with " + std::to_string(ids->GetNumberOfIds()) +
+                               " points; only triangles (type 5) are supported");
+    mesh.triangles.push_back({static_cast<int>(ids->GetId(0)), static_cast<int>(ids->GetId(1)),
+                              static_cast<int>(ids->GetId(2))});
+  }
+  if (mesh.triangles.empty()) throw std::runtime_error(name + ": no triangles in the file");
+  return mesh;
+}
+
+}  // namespace
+
+vtkSmartPointer<vtkUnstructuredGrid> surface_to_vtk(const SurfaceMesh& mesh) {
+  auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  points->SetDataTypeToDouble();
+  points->SetNumberOfPoints(static_cast<vtkIdType>(mesh.nodes.size()));
+  for (std::size_t p = 0; p < mesh.nodes.size(); ++p) points->SetPoint(static_cast<vtkIdType>(p), mesh.nodes[p].data());
+  grid->SetPoints(points);
+  const auto triangle_count = static_cast<vtkIdType>(mesh.triangles.size());
+  grid->Allocate(triangle_count);
+  auto group = vtkSmartPointer<vtkIntArray>::New();
+  group->SetName("group");
+  group->SetNumberOfTuples(triangle_count);
+  auto normal = vtkSmartPointer<vtkDoubleArray>::New();
+  normal->SetName("normal");
+  normal->SetNumberOfComponents(3);
+  normal->SetNumberOfTuples(triangle_count);
+  auto area = vtkSmartPointer<vtkDoubleArray>::New();
+  area->SetName("area");
+  area->SetNumberOfTuples(triangle_count);
+  for (vtkIdType t = 0; t < triangle_count; ++t) {
+    const auto& tri = mesh.triangles[t];
+    const vtkIdType corners[3] = {tri[0], tri[1], tri[2]};
+    grid->InsertNextCell(VTK_TRIANGLE, 3, corners);
+    group->SetValue(t, t < static_cast<vtkIdType>(mesh.group_of_triangle.size()) ? mesh.group_of_triangle[t] : -1);
+    normal->SetTuple(t, triangle_normal(mesh, static_cast<int>(t)).data());
+    area->SetValue(t, triangle_area(mesh, static_cast<int>(t)));
+  }
+  grid->GetCellData()->AddArray(group);
+  grid->GetCellData()->AddArray(normal);
+  grid->GetCellData()->AddArray(area);
+  auto names = vtkSmartPointer<vtkStringArray>::New();
+  names->SetName("group_names");
+  for (const auto& n : mesh.group_names) names->InsertNextValue(n);
+  grid->GetFieldData()->AddArray(names);
+  add_units_field_data(grid, {{"coordinates", "m"}, {"normal", "1"}, {"area", "m^2"}});
+  return grid;
+}
+
+void write_surface_vtu(const SurfaceMesh& mesh, const std::filesystem::path& path) {
+  write_vtk_xml(surface_to_vtk(mesh), path);
+}
+
+SurfaceMesh read_vtk_surface(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  auto object = read_vtk_xml(path);
+  auto* data = vtkDataSet::SafeDownCast(object);
+  if (!data) throw std::runtime_error(name + ": not a VTK data set with cells (expected .vtu or .vtp)");
+  SurfaceMesh mesh = triangles_of(data, name);
+
+  vtkDataArray* group = data->GetCellData()->GetArray("group");
+  if (!group) return mesh;
+  if (group->GetNumberOfComponents() != 1)
+    throw std::runtime_error(name + ": cell array 'group' has " + std::to_string(group->GetNumberOfComponents()) +
+                             " components; expected 1 (a group id per cell)");
+  auto* names = vtkStringArray::SafeDownCast(data->GetFieldData()->GetAbstractArray("group_names"));
+  std::map<long long, int> group_of_value;
+  if (names)
+    for (vtkIdType g = 0; g < names->GetNumberOfValues(); ++g) {
+      mesh.group_names.push_back(names->GetValue(g));
+      group_of_value[g] = static_cast<int>(g);
+    }
+  else {
+    for (vtkIdType c = 0; c < group->GetNumberOfTuples(); ++c) group_of_value[std::llround(group->GetTuple1(c))] = 0;
+    for (auto& [value, id] : group_of_value) {
+      id = static_cast<int>(mesh.group_names.size());
+      mesh.group_names.push_back("group_" + std::to_string(value));
+    }
+  }
+  for (vtkIdType c = 0; c < group->GetNumberOfTuples(); ++c) {
+    const double value = group->GetTuple1(c);
+    auto it = group_of_value.find(std::llround(value));
+    if (it == group_of_value.end() || value != std::round(value))
+      throw std::runtime_error(name + ": cell " + std::to_string(c) + " has group " + std::to_string(value) +
+                               ", not an index of the " + std::to_string(mesh.group_names.size()) +
+                               " names in field data 'group_names'");
+    mesh.group_of_triangle.push_back(it->second);
+  }
+  return mesh;
+}
+
+SurfaceMesh read_stl_surface(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  if (!std::filesystem::is_regular_file(path)) throw std::runtime_error(name + ": no such file");
+  auto reader = vtkSmartPointer<vtkSTLReader>::New();
+  reader->SetFileName(name.c_str());
+  reader->MergingOn();
+  reader->Update();
+  if (reader->GetErrorCode() != 0 || !reader->GetOutput())
+    throw std::runtime_error(name + ": VTK cannot read it as STL");
+  return triangles_of(reader->GetOutput(), name);
+}
+
+}  // namespace geobem::surface
