@@ -1,0 +1,104 @@
+#pragma once
+// Built-in integrand families for Longman's method (functor concept in
+// longman.hpp). Each functor holds one integral's parameters; the closed forms
+// quoted are what the tests check against.
+#include <cmath>
+
+#include "gpu/core/host_device.hpp"
+#include "gpu/transform/bessel.hpp"
+
+namespace geobem::transform {
+
+/// Panels that keep Gauss-Legendre accurate where the amplitude varies on a
+/// scale shorter than a half cycle: about one panel per `scale` of length,
+/// at most 32.
+GEOBEM_HD inline int panels_for_scale(double lo, double hi, double scale) {
+  const double count = ceil((hi - lo) / scale);
+  return count < 1.0 ? 1 : (count > 32.0 ? 32 : static_cast<int>(count));
+}
+
+/// e^{-lambda x} cos(omega x) on [0, inf): the test of Mesquita et al.;
+/// integral lambda / (lambda^2 + omega^2). lambda >= 0, omega > 0.
+/// Zeros (n + 1/2) pi / omega.
+struct ExponentialCosine {
+  double lambda, omega;
+  GEOBEM_HD double operator()(double x) const { return exp(-lambda * x) * cos(omega * x); }
+  GEOBEM_HD double lower() const { return 0.0; }
+  GEOBEM_HD double partition(int n) const { return (n + 0.5) * 3.14159265358979323846 / omega; }
+  GEOBEM_HD int panels(double lo, double hi) const { return panels_for_scale(lo, hi, 2.0 / fmax(lambda, 1e-300)); }
+};
+
+/// e^{-a x} sin(omega x) on [0, inf) (Fourier sine transform of e^{-a x});
+/// integral omega / (a^2 + omega^2). a >= 0, omega > 0. Zeros n pi / omega, n >= 1.
+struct ExponentialSine {
+  double a, omega;
+  GEOBEM_HD double operator()(double x) const { return exp(-a * x) * sin(omega * x); }
+  GEOBEM_HD double lower() const { return 0.0; }
+  GEOBEM_HD double partition(int n) const { return (n + 1) * 3.14159265358979323846 / omega; }
+  GEOBEM_HD int panels(double lo, double hi) const { return panels_for_scale(lo, hi, 2.0 / fmax(a, 1e-300)); }
+};
+
+/// cos(omega x) / (1 + x^2) on [0, inf) (Fourier cosine transform of the
+/// Lorentzian); integral (pi/2) e^{-omega} (Gradshteyn & Ryzhik 3.723.2). omega > 0.
+/// Panels no longer than the distance |x - i| to the poles at +-i.
+struct LorentzianCosine {
+  double omega;
+  GEOBEM_HD double operator()(double x) const { return cos(omega * x) / (1.0 + x * x); }
+  GEOBEM_HD double lower() const { return 0.0; }
+  GEOBEM_HD double partition(int n) const { return (n + 0.5) * 3.14159265358979323846 / omega; }
+  GEOBEM_HD int panels(double lo, double hi) const { return panels_for_scale(lo, hi, sqrt(1.0 + lo * lo)); }
+};
+
+/// x sin(omega x) / (1 + x^2) on [0, inf) (Fourier sine transform of x/(1+x^2),
+/// amplitude decaying only like 1/x); integral (pi/2) e^{-omega}
+/// (Gradshteyn & Ryzhik 3.723.3). omega > 0.
+struct LorentzianSine {
+  double omega;
+  GEOBEM_HD double operator()(double x) const { return x * sin(omega * x) / (1.0 + x * x); }
+  GEOBEM_HD double lower() const { return 0.0; }
+  GEOBEM_HD double partition(int n) const { return (n + 1) * 3.14159265358979323846 / omega; }
+  GEOBEM_HD int panels(double lo, double hi) const { return panels_for_scale(lo, hi, sqrt(1.0 + lo * lo)); }
+};
+
+/// Hankel transform of an exponential, int_0^inf e^{-a k} J_nu(k r) k^m dk,
+/// nu, m in {0, 1}, a >= 0 (a > 0 when m = 1), r > 0. Closed forms
+/// (Gradshteyn & Ryzhik 6.611.1, and its derivative in a; Watson 13.2):
+/// nu=0,m=0: 1/sqrt(a^2+r^2); nu=0,m=1: a/(a^2+r^2)^{3/2};
+/// nu=1,m=0: (1 - a/sqrt(a^2+r^2))/r; nu=1,m=1: r/(a^2+r^2)^{3/2}.
+/// Partition: zeros of J_nu(k r), from bessel_zero.
+struct HankelExponential {
+  int nu, m;
+  double a, r;
+  GEOBEM_HD double operator()(double k) const {
+    double j0, j1;
+    bessel_j01(k * r, j0, j1);
+    return exp(-a * k) * (nu == 0 ? j0 : j1) * (m == 0 ? 1.0 : k);
+  }
+  GEOBEM_HD double lower() const { return 0.0; }
+  GEOBEM_HD double partition(int n) const { return bessel_zero(nu, n + 1) / r; }
+  GEOBEM_HD int panels(double lo, double hi) const { return panels_for_scale(lo, hi, 2.0 / fmax(a, 1e-300)); }
+};
+
+/// Half-space kernel of a uniform pressure on a disk of radius a_disk seen at
+/// radius r: int_0^inf J1(k a) J0(k r) / k dk (Timoshenko & Goodier; the
+/// vertical surface displacement is 2(1-nu^2) p a / E times this). a > 0, r >= 0.
+/// Partition: zeros of the faster factor, J0(k r) for r > a, else J1(k a); near
+/// r = a the two frequencies a + r and |r - a| beat slowly and every
+/// accelerator needs many areas.
+struct HalfSpaceDisk {
+  double a, r;
+  GEOBEM_HD double operator()(double k) const {
+    if (k == 0.0) return 0.5 * a;  // J1(ka)/k -> a/2
+    double j0a, j1a, j0r, j1r;
+    bessel_j01(k * a, j0a, j1a);
+    bessel_j01(k * r, j0r, j1r);
+    return j1a * j0r / k;
+  }
+  GEOBEM_HD double lower() const { return 0.0; }
+  GEOBEM_HD double partition(int n) const {
+    return r > a ? bessel_zero(0, n + 1) / r : bessel_zero(1, n + 1) / a;
+  }
+  GEOBEM_HD int panels(double, double) const { return 1; }
+};
+
+}  // namespace geobem::transform

@@ -1,0 +1,165 @@
+#include "gpu/transform/transform.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "gpu/core/gauss_legendre.hpp"
+#include "gpu/core/progress.hpp"
+#include "gpu/transform/family_dispatch.hpp"
+#include "gpu/transform/longman_cpu.hpp"
+
+namespace geobem::transform {
+
+const std::vector<FamilyDescription>& transform_families() {
+  static const std::vector<FamilyDescription> families{
+      {TransformFamily::ExponentialCosine, "exp-cos", {"lambda", "omega"},
+       "int_0^inf exp(-lambda x) cos(omega x) dx  (lambda >= 0, omega > 0)"},
+      {TransformFamily::ExponentialSine, "exp-sin", {"a", "omega"},
+       "int_0^inf exp(-a x) sin(omega x) dx  (a >= 0, omega > 0)"},
+      {TransformFamily::LorentzianCosine, "lorentzian-cos", {"omega"},
+       "int_0^inf cos(omega x)/(1+x^2) dx  (omega > 0)"},
+      {TransformFamily::LorentzianSine, "lorentzian-sin", {"omega"},
+       "int_0^inf x sin(omega x)/(1+x^2) dx  (omega > 0)"},
+      {TransformFamily::HankelExponential, "hankel-exp", {"nu", "m", "a", "r"},
+       "int_0^inf exp(-a k) J_nu(k r) k^m dk  (nu, m in {0,1}; a >= 0, a > 0 if m = 1; r > 0)"},
+      {TransformFamily::HalfSpaceDisk, "halfspace-disk", {"a", "r"},
+       "int_0^inf J1(k a) J0(k r) / k dk  (a > 0, r >= 0): disk load on a half-space"},
+  };
+  return families;
+}
+
+const FamilyDescription& describe(TransformFamily family) {
+  for (const auto& description : transform_families())
+    if (description.family == family) return description;
+  throw std::logic_error("transform family without a description");
+}
+
+TransformFamily parse_transform_family(const std::string& name) {
+  std::string known;
+  for (const auto& description : transform_families()) {
+    if (description.name == name) return description.family;
+    known += (known.empty() ? "" : ", ") + description.name;
+  }
+  throw std::invalid_argument("unknown family '" + name + "' (known: " + known + ")");
+}
+
+Accelerator parse_accelerator(const std::string& name) {
+  if (name == "euler") return Accelerator::Euler;
+  if (name == "epsilon") return Accelerator::Epsilon;
+  if (name == "mw") return Accelerator::SidiMW;
+  throw std::invalid_argument("unknown accelerator '" + name + "' (known: euler, epsilon, mw)");
+}
+
+std::string to_string(Accelerator accelerator) {
+  switch (accelerator) {
+    case Accelerator::Euler: return "euler";
+    case Accelerator::Epsilon: return "epsilon";
+    case Accelerator::SidiMW: return "mw";
+  }
+  return "unknown";
+}
+
+std::string to_string(LongmanStatus status) {
+  switch (status) {
+    case LongmanStatus::Converged: return "converged";
+    case LongmanStatus::CapReached: return "cap-reached";
+    case LongmanStatus::NonFinite: return "non-finite";
+    case LongmanStatus::RoundingLimited: return "rounding-limited";
+  }
+  return "unknown";
+}
+
+GaussRule make_gauss_rule(int order) {
+  if (order < 1 || order > kMaxGaussOrder)
+    throw std::invalid_argument("quadrature order must be in 1.." + std::to_string(kMaxGaussOrder) + ", got " +
+                                std::to_string(order));
+  const GaussLegendreRule points = gauss_legendre_rule(order);
+  GaussRule rule;
+  rule.order = order;
+  for (int i = 0; i < order; ++i) {
+    rule.nodes[i] = points.nodes[i];
+    rule.weights[i] = points.weights[i];
+  }
+  return rule;
+}
+
+void validate_options(const LongmanOptions& options) {
+  if (!std::isfinite(options.relative_tolerance) || options.relative_tolerance <= 0.0) {
+    std::ostringstream message;
+    message << "tolerance must be finite and > 0, got " << options.relative_tolerance;
+    throw std::invalid_argument(message.str());
+  }
+  if (!std::isfinite(options.absolute_tolerance) || options.absolute_tolerance < 0.0) {
+    std::ostringstream message;
+    message << "absolute tolerance must be finite and >= 0, got " << options.absolute_tolerance;
+    throw std::invalid_argument(message.str());
+  }
+  if (options.max_areas < 1 || options.max_areas > kMaxAreas)
+    throw std::invalid_argument("max-areas must be in 1.." + std::to_string(kMaxAreas) + ", got " +
+                                std::to_string(options.max_areas));
+  if (options.min_areas < 1 || options.min_areas > options.max_areas)
+    throw std::invalid_argument("min-areas must be in 1..max-areas (" + std::to_string(options.max_areas) +
+                                "), got " + std::to_string(options.min_areas));
+}
+
+namespace {
+
+std::string describe_value(const std::string& name, double value, const std::string& requirement) {
+  std::ostringstream message;
+  message << name << " = " << value << " " << requirement;
+  return message.str();
+}
+
+}  // namespace
+
+std::string check_parameters(TransformFamily family, const double* p) {
+  const auto& names = describe(family).parameters;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (!std::isfinite(p[i])) return describe_value(names[i], p[i], "is not finite");
+  auto positive = [&](std::size_t i) { return p[i] > 0 ? "" : describe_value(names[i], p[i], "must be > 0"); };
+  auto non_negative = [&](std::size_t i) { return p[i] >= 0 ? "" : describe_value(names[i], p[i], "must be >= 0"); };
+  std::string problem;
+  switch (family) {
+    case TransformFamily::ExponentialCosine:
+    case TransformFamily::ExponentialSine:
+      problem = non_negative(0);
+      return problem.empty() ? positive(1) : problem;
+    case TransformFamily::LorentzianCosine:
+    case TransformFamily::LorentzianSine:
+      return positive(0);
+    case TransformFamily::HankelExponential:
+      if (p[0] != 0 && p[0] != 1) return describe_value("nu", p[0], "must be 0 or 1");
+      if (p[1] != 0 && p[1] != 1) return describe_value("m", p[1], "must be 0 or 1");
+      if (p[1] == 1 && !(p[2] > 0)) return describe_value("a", p[2], "must be > 0 when m = 1 (else the integral diverges)");
+      problem = non_negative(2);
+      return problem.empty() ? positive(3) : problem;
+    case TransformFamily::HalfSpaceDisk:
+      problem = positive(0);
+      return problem.empty() ? non_negative(1) : problem;
+  }
+  return "";
+}
+
+std::vector<LongmanResult> integrate_family(TransformFamily family, const std::vector<double>& parameters,
+                                            std::size_t count, const LongmanOptions& options, int quadrature_order,
+                                            ComputeDevice device, bool progress_quiet, LongmanTimings* timings) {
+  validate_options(options);
+  if (parameters.size() < count * describe(family).parameters.size())
+    throw std::invalid_argument("integrate_family: fewer parameters than count x parameters per integral");
+  const GaussRule rule = make_gauss_rule(quadrature_order);
+  std::vector<LongmanResult> results(count);
+  if (device == ComputeDevice::Cuda) {
+    detail::integrate_family_cuda(family, parameters, count, rule, options, results.data(), timings);
+    return results;
+  }
+  ProgressReporter progress("longman " + describe(family).name, count, "integrals", progress_quiet);
+  detail::with_family_functors(family, parameters, count, [&](auto& items) {
+    longman_integrate_cpu(items.data(), count, rule, options, results.data(), &progress);
+  });
+  progress.finish();
+  if (timings) *timings = LongmanTimings{};
+  return results;
+}
+
+}  // namespace geobem::transform
