@@ -1,11 +1,14 @@
 #pragma once
 // Helpers of the surface tests: a per-process scratch folder, text files,
-// and the message of an expected exception.
+// the message of an expected exception, and running a stage command line.
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <sstream>
 #include <string>
 
 namespace geobem::test {
@@ -30,6 +33,21 @@ inline std::string error_of(const std::function<void()>& call) {
     return error.what();
   }
   return "";
+}
+
+struct StageRun {
+  int exit_code;
+  std::string errors;  ///< everything the command wrote on stderr
+};
+
+/// Runs `command` (shell syntax) with stdout discarded; its status and stderr.
+inline StageRun run_command(const std::string& command) {
+  const auto errors = scratch("stderr.txt");
+  const int status = std::system((command + " >/dev/null 2>" + errors.string()).c_str());
+  std::ifstream in(errors);
+  std::stringstream text;
+  text << in.rdbuf();
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
 }
 
 }  // namespace geobem::test

@@ -1,0 +1,164 @@
+// geobem-mesh: the surface mesh of the elastodynamic BEM. Generates a box
+// (the rod) or converts a .msh/.vtu/.vtp/.stl file, assigns boundary groups,
+// makes the normals outward (or only checks them), checks the mesh and writes
+// it as .vtu (cell `group`, `normal`, `area`; field data `group_names`).
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "mesh/surface/box_generator.hpp"
+#include "mesh/surface/group_selection.hpp"
+#include "mesh/surface/mesh_checks.hpp"
+#include "mesh/surface/mesh_geometry.hpp"
+#include "mesh/surface/read_surface_mesh.hpp"
+#include "mesh/surface/vtk_surface_io.hpp"
+#include "stages/cli/stage_options.hpp"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+using namespace geobem::surface;
+
+namespace {
+
+/// "a,b,c" as three finite numbers; a usage error naming the option otherwise.
+std::array<double, 3> parse_triple(const std::string& text, const std::string& option) {
+  std::array<double, 3> values{};
+  std::stringstream stream(text);
+  std::string field;
+  std::size_t count = 0;
+  while (std::getline(stream, field, ',')) {
+    std::size_t used = 0;
+    double value = 0;
+    try {
+      value = std::stod(field, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != field.size() || !std::isfinite(value))
+      throw po::error("--" + option + " '" + text + "': '" + field + "' is not a finite number");
+    if (count < 3) values[count] = value;
+    ++count;
+  }
+  if (count != 3) throw po::error("--" + option + " '" + text + "': expected three numbers X,Y,Z");
+  return values;
+}
+
+int run(int argc, char** argv) {
+  po::options_description options("Options");
+  geobem::cli::add_common_options(options);
+  options.add_options()
+    ("box-lengths", po::value<std::string>(), "generate a box: lengths LX,LY,LZ (m); the rod is 3,1,1")
+    ("box-origin", po::value<std::string>()->default_value("0,0,0"), "box corner of smallest coordinates X,Y,Z (m)")
+    ("element-size", po::value<double>(), "box: target element size h (m), the longest triangle edge; "
+                                          "rod: 0.25 gives 960 triangles, 0.24 gives 1008")
+    ("input", po::value<std::string>(), "convert a mesh: .msh (Gmsh 2.2/4.x; physical surfaces are the groups), "
+                                        ".vtu/.vtp (cell array 'group'), .stl")
+    ("group", po::value<std::vector<std::string>>()->composing(),
+     "for an --input without groups: NAME=x|y|z=VALUE[:TOL] (a plane) or "
+     "NAME=box:XMIN,XMAX,YMIN,YMAX,ZMIN,ZMAX[:TOL]; triangles whose three nodes lie inside join group NAME; "
+     "repeat for several (TOL in m, default 1e-6 x the bounding-box diagonal)")
+    ("default-group", po::value<std::string>(), "group of the triangles in no group (without it they are an error)")
+    ("orientation", po::value<std::string>()->default_value("fix"),
+     "fix: make the normals consistent and outward (flood fill, then the sign of the enclosed volume); "
+     "check: refuse a mesh whose normals are not")
+    ("degenerate-tolerance", po::value<double>()->default_value(default_degenerate_tolerance),
+     "a triangle is degenerate when its area < this x (longest edge)^2")
+    ("out", po::value<std::string>(), "output surface mesh (.vtu)");
+  const auto parsed = geobem::cli::parse_stage_options(
+      argc, argv, "geobem-mesh",
+      "Generate (--box-lengths, --element-size) or convert (--input) a closed triangle surface mesh with boundary "
+      "groups, check it, and write it as .vtu.",
+      options);
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
+  const bool quiet = vm["quiet"].as<bool>();
+  if (vm.count("box-lengths") == vm.count("input")) throw po::error("give exactly one of --box-lengths and --input");
+  if (vm.count("box-lengths") && !vm.count("element-size")) throw po::error("--box-lengths needs --element-size");
+  if (vm.count("element-size") && !vm.count("box-lengths")) throw po::error("--element-size goes with --box-lengths");
+  if (vm.count("group") && !vm.count("input")) throw po::error("--group goes with --input");
+  if (!vm.count("out")) throw po::error("--out FILE.vtu is required");
+  const fs::path out = vm["out"].as<std::string>();
+  if (out.extension() != ".vtu") throw po::error("--out '" + out.string() + "': the output must be a .vtu file");
+  const std::string orientation = vm["orientation"].as<std::string>();
+  if (orientation != "fix" && orientation != "check")
+    throw po::error("--orientation '" + orientation + "': expected fix or check");
+  const double tolerance = vm["degenerate-tolerance"].as<double>();
+  if (!(tolerance >= 0) || !std::isfinite(tolerance))
+    throw po::error("--degenerate-tolerance must be a finite number >= 0");
+
+  // Everything is built and checked before anything is written.
+  SurfaceMesh mesh;
+  std::string source;
+  if (vm.count("input")) {
+    source = vm["input"].as<std::string>();
+    std::vector<GroupSelection> selections;
+    if (vm.count("group"))
+      for (const auto& text : vm["group"].as<std::vector<std::string>>()) {
+        try {
+          selections.push_back(parse_group_selection(text));
+        } catch (const std::invalid_argument& error) {
+          throw po::error(std::string("--group: ") + error.what());
+        }
+      }
+    mesh = read_surface_mesh(source);
+    const std::optional<std::string> default_group =
+        vm.count("default-group") ? std::optional<std::string>(vm["default-group"].as<std::string>()) : std::nullopt;
+    try {
+      assign_groups(mesh, selections, default_group);
+    } catch (const std::invalid_argument& error) {
+      throw std::runtime_error(source + ": " + error.what());
+    }
+  } else {
+    const auto lengths = parse_triple(vm["box-lengths"].as<std::string>(), "box-lengths");
+    const auto origin = parse_triple(vm["box-origin"].as<std::string>(), "box-origin");
+    try {
+      mesh = generate_box_surface(lengths, origin, vm["element-size"].as<double>());
+    } catch (const std::invalid_argument& error) {
+      throw po::error(error.what());
+    }
+    std::ostringstream name;
+    name << "box " << vm["box-lengths"].as<std::string>() << " m, h = " << vm["element-size"].as<double>() << " m";
+    source = name.str();
+  }
+
+  int reversed = 0;
+  if (orientation == "fix") {
+    try {
+      reversed = orient_outward(mesh);
+    } catch (const std::runtime_error&) {
+      // An open or non-manifold surface: the full check below names every
+      // problem; only a mesh that passes it would need this error itself.
+      if (check_surface_mesh(mesh, tolerance).ok()) throw;
+    }
+  }
+  require_valid_surface_mesh(mesh, source, tolerance);
+
+  if (!out.parent_path().empty()) fs::create_directories(out.parent_path());
+  write_surface_vtu(mesh, out);
+  if (!quiet) {
+    std::fprintf(stderr, "geobem-mesh: %s: %zu triangles, %zu nodes, area %.6g m^2, enclosed volume %.6g m^3%s\n",
+                 source.c_str(), mesh.triangles.size(), mesh.nodes.size(), surface_area(mesh), enclosed_volume(mesh),
+                 reversed ? (", " + std::to_string(reversed) + " triangles reversed to face outward").c_str() : "");
+    std::vector<std::size_t> count(mesh.group_names.size(), 0);
+    std::vector<double> area(mesh.group_names.size(), 0.0);
+    for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+      ++count[mesh.group_of_triangle[t]];
+      area[mesh.group_of_triangle[t]] += triangle_area(mesh, static_cast<int>(t));
+    }
+    for (std::size_t g = 0; g < mesh.group_names.size(); ++g)
+      std::fprintf(stderr, "geobem-mesh:   group %zu '%s': %zu triangles, area %.6g m^2\n", g,
+                   mesh.group_names[g].c_str(), count[g], area[g]);
+    std::fprintf(stderr, "geobem-mesh: wrote %s\n", out.c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return geobem::cli::run_stage("geobem-mesh", [&] { return run(argc, argv); });
+}

@@ -1,0 +1,118 @@
+// geobem-mesh run as a user would: exit codes, messages, the .vtu written
+// (or not) and read back.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "mesh/surface/mesh_checks.hpp"
+#include "mesh/surface/mesh_geometry.hpp"
+#include "mesh/surface/read_surface_mesh.hpp"
+#include "tests/surface/mesh_texts.hpp"
+#include "tests/surface/scratch.hpp"
+
+using namespace geobem::surface;
+using namespace geobem::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string exe = GEOBEM_MESH_EXE;
+
+StageRun mesh_stage(const std::string& arguments) { return run_command(exe + " " + arguments); }
+
+bool has(const StageRun& run, const std::string& text) { return run.errors.find(text) != std::string::npos; }
+
+/// A fresh output path (no file there yet).
+fs::path output(const std::string& name) {
+  const auto path = scratch(name);
+  fs::remove(path);
+  return path;
+}
+
+}  // namespace
+
+TEST(MeshStage, GeneratesTheRod) {
+  const auto out = output("rod.vtu");
+  const auto run = mesh_stage("--box-lengths 3,1,1 --element-size 0.25 --out " + out.string());
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  EXPECT_TRUE(has(run, "960 triangles")) << run.errors;
+  const SurfaceMesh rod = read_surface_mesh(out);
+  EXPECT_EQ(rod.triangles.size(), 960u);
+  EXPECT_EQ(rod.group_names, (std::vector<std::string>{"x_min", "x_max", "y_min", "y_max", "z_min", "z_max"}));
+  EXPECT_TRUE(check_surface_mesh(rod).ok());
+  EXPECT_NEAR(enclosed_volume(rod), 3.0, 1e-12);
+  EXPECT_NEAR(surface_area(rod), 14.0, 1e-12);
+}
+
+TEST(MeshStage, ReadsItsOptionsFromAnIniFile) {
+  const auto out = output("ini.vtu");
+  const auto ini = write_file("mesh.ini", "box-lengths = 2,1,1\nelement-size = 0.5\nout = " + out.string() + "\n");
+  const auto run = mesh_stage("--quiet --config " + ini.string());
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  EXPECT_TRUE(run.errors.empty()) << run.errors;
+  EXPECT_NEAR(enclosed_volume(read_surface_mesh(out)), 2.0, 1e-13);
+}
+
+TEST(MeshStage, ConvertsStlWithSelectionsAndFixesInwardNormals) {
+  // The cube's STL turned inside out: every facet reversed.
+  SurfaceMesh inside_out = cube();
+  for (auto& tri : inside_out.triangles) std::swap(tri[1], tri[2]);
+  const auto stl = write_file("inward.stl", ascii_stl(inside_out));
+  const auto out = output("cube.vtu");
+  const std::string groups = " --group fixed=x=0 --group loaded=box:0.9,1.1,-1,2,-1,2 --default-group free";
+
+  const auto refused = mesh_stage("--orientation check --input " + stl.string() + groups + " --out " + out.string());
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_TRUE(has(refused, "invalid surface mesh:\ninward normals: the closed surface containing triangle 0 "
+                           "encloses volume -1 m^3"))
+      << refused.errors;
+  EXPECT_FALSE(fs::exists(out));
+
+  const auto fixed = mesh_stage("--input " + stl.string() + groups + " --out " + out.string());
+  ASSERT_EQ(fixed.exit_code, 0) << fixed.errors;
+  EXPECT_TRUE(has(fixed, "12 triangles reversed to face outward")) << fixed.errors;
+  const SurfaceMesh mesh = read_surface_mesh(out);
+  EXPECT_NEAR(enclosed_volume(mesh), 1.0, 1e-14);
+  EXPECT_EQ(mesh.group_names, (std::vector<std::string>{"fixed", "loaded", "free"}));
+  EXPECT_EQ(std::count(mesh.group_of_triangle.begin(), mesh.group_of_triangle.end(), 0), 2);
+  EXPECT_EQ(std::count(mesh.group_of_triangle.begin(), mesh.group_of_triangle.end(), 1), 2);
+  EXPECT_EQ(std::count(mesh.group_of_triangle.begin(), mesh.group_of_triangle.end(), 2), 8);
+}
+
+TEST(MeshStage, BrokenMeshesWriteNothing) {
+  const auto out = output("broken.vtu");
+  SurfaceMesh open = cube();
+  open.triangles.pop_back();
+  open.group_of_triangle.pop_back();
+  auto run = mesh_stage("--input " + write_file("open.msh", msh22(open)).string() + " --out " + out.string());
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_TRUE(has(run, "open.msh: invalid surface mesh:\nopen surface: edge")) << run.errors;
+
+  SurfaceMesh degenerate = cube();
+  degenerate.nodes[7] = degenerate.nodes[6];  // two corners at one point
+  run = mesh_stage("--input " + write_file("degenerate.msh", msh22(degenerate)).string() + " --out " + out.string());
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_TRUE(has(run, "degenerate triangle")) << run.errors;
+
+  // Unassigned STL triangles without --default-group.
+  run = mesh_stage("--input " + write_file("plain.stl", ascii_stl(cube())).string() +
+                   " --group fixed=x=0 --out " + out.string());
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_TRUE(has(run, "10 of 12 triangles are in no boundary group")) << run.errors;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(MeshStage, UsageErrors) {
+  const auto out = output("usage.vtu");
+  EXPECT_EQ(mesh_stage("--box-lengths 3,1,1 --input a.stl --element-size 1 --out " + out.string()).exit_code, 2);
+  auto run = mesh_stage("--box-lengths 3,1 --element-size 1 --out " + out.string());
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_TRUE(has(run, "--box-lengths '3,1': expected three numbers X,Y,Z")) << run.errors;
+  run = mesh_stage("--box-lengths 3,1,1 --element-size 1 --out " + scratch("rod.vtk").string());
+  EXPECT_EQ(run.exit_code, 2);
+  run = mesh_stage("--input x.stl --group nothing --out " + out.string());
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_TRUE(has(run, "--group: group selection 'nothing': no group name")) << run.errors;
+  EXPECT_FALSE(fs::exists(out));
+}
