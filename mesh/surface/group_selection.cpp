@@ -141,7 +141,9 @@ void assign_groups(SurfaceMesh& mesh, const std::vector<GroupSelection>& selecti
                 point_text(triangle_centroid(mesh, unassigned[k])) + ")";
   throw std::invalid_argument(std::to_string(unassigned.size()) + " of " + std::to_string(triangle_count) +
                               " triangles are in no boundary group, e.g. " + examples +
-                              "; select them with --group or name a --default-group");
+                              (selections.empty() && !mesh.group_names.empty()
+                                   ? "; name a --default-group for them"
+                                   : "; select them with --group or name a --default-group"));
 }
 
 }  // namespace geobem::surface

@@ -200,6 +200,43 @@ MeshCheckReport check_surface_mesh(const SurfaceMesh& mesh, double degenerate_to
   }
 
   if (closed_and_consistent) {
+    // Every edge is shared by two triangles, yet two closed sheets may still
+    // touch at a single node: then the triangles around that node form
+    // several fans instead of one.
+    std::vector<std::vector<int>> triangles_at(mesh.nodes.size());
+    for (int t = 0; t < triangle_count; ++t)
+      for (int node : mesh.triangles[t]) triangles_at[node].push_back(t);
+    ProblemList pinched(problems);
+    for (int node = 0; node < node_count; ++node) {
+      const auto& fan = triangles_at[node];
+      if (fan.empty()) continue;
+      std::vector<int> reached(fan.size(), 0);
+      std::vector<std::size_t> stack{0};
+      reached[0] = 1;
+      std::size_t reached_count = 1;
+      while (!stack.empty()) {
+        const int t = fan[stack.back()];
+        stack.pop_back();
+        for (int other : mesh.triangles[t]) {
+          if (other == node) continue;
+          for (const auto& use : uses.at(edge_key(node, other))) {
+            const auto k = static_cast<std::size_t>(std::find(fan.begin(), fan.end(), use.triangle) - fan.begin());
+            if (!reached[k]) {
+              reached[k] = 1;
+              ++reached_count;
+              stack.push_back(k);
+            }
+          }
+        }
+      }
+      if (reached_count != fan.size())
+        pinched.add("non-manifold node " + std::to_string(node) + ": its " + std::to_string(fan.size()) +
+                    " triangles form separate fans (surfaces touching at one point)");
+    }
+    closed_and_consistent = pinched.count() == 0;
+  }
+
+  if (closed_and_consistent) {
     int count = 0;
     const auto component = triangle_components(mesh, uses, count);
     const auto volume = component_volumes(mesh, component, count);

@@ -25,7 +25,8 @@ struct MeshCheckReport {
 ///  - node indices in range; group_of_triangle as long as triangles;
 ///  - no degenerate triangle: area ≥ tolerance × (longest edge)²;
 ///  - closed and manifold: every edge shared by exactly two triangles
-///    ("open surface" for one, "non-manifold edge" for three or more);
+///    ("open surface" for one, "non-manifold edge" for three or more), and
+///    the triangles around each node form one fan ("non-manifold node");
 ///  - consistent orientation: the two triangles of an edge traverse it in
 ///    opposite directions;
 ///  - outward normals: once closed and consistent, each connected component

@@ -57,6 +57,24 @@ TEST(MeshChecks, NonManifoldEdge) {
   EXPECT_TRUE(mentions(report, "non-manifold edge (0, 1): shared by 4 triangles (0, 1, 4, 5)")) << report.message();
 }
 
+TEST(MeshChecks, TwoTetrahedraTouchingAtANode) {
+  // The tetrahedron and its point reflection through node 0 (reflection
+  // reverses orientation, so the copies' triangles are reversed back).
+  auto mesh = tetrahedron();
+  for (int k = 1; k < 4; ++k) mesh.nodes.push_back({-mesh.nodes[k][0], -mesh.nodes[k][1], -mesh.nodes[k][2]});
+  const auto first = mesh.triangles;
+  for (auto tri : first) {
+    for (int& n : tri)
+      if (n > 0) n += 3;
+    mesh.triangles.push_back({tri[0], tri[2], tri[1]});
+    mesh.group_of_triangle.push_back(0);
+  }
+  const auto report = check_surface_mesh(mesh);
+  EXPECT_EQ(report.message(), "non-manifold node 0: its 6 triangles form separate fans (surfaces touching at one point)");
+  // Each tetrahedron alone encloses 1/6 m³ outward.
+  EXPECT_NEAR(enclosed_volume(mesh), 1.0 / 3, 1e-15);
+}
+
 TEST(MeshChecks, DegenerateTriangleNamesItsNodes) {
   auto mesh = tetrahedron();
   mesh.nodes[3] = {0.5, 0.5, 0};  // on the hypotenuse of the base: three faces collapse
