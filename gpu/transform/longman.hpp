@@ -101,14 +101,18 @@ GEOBEM_HD LongmanResult longman_integrate(const F& f, const GaussRule& rule, con
   double x_low = f.partition(0);
   const double initial = x_low > a ? gauss_area(f, rule, a, x_low, f.panels(a, x_low), evaluations) : 0.0;
   double partial = initial;  // int_a^{x_n}
-  // Rounding floor: every area carries a relative rounding error of a few ulp
-  // (cos/sin of rounded arguments), so cancellation between areas bounds the
-  // attainable absolute accuracy by ~eps * sum |V_n|.
-  double magnitude = fabs(initial);
+  // Rounding floor: the integrand at a rounded node x carries an error of
+  // about eps * |x f'(x)|, i.e. eps * (phase) * |f| with a phase of about
+  // (n + 1) pi in area n, so cancellation between areas bounds the attainable
+  // absolute accuracy. Those errors are uncorrelated between nodes and areas,
+  // so they add in quadrature: floor = 2 eps sqrt(sum_n ((1 + (n + 1) pi) V_n)^2).
+  const double pi = 3.14159265358979323846;
+  double magnitude_squared = 4.0 * initial * initial;
   for (int n = 0; n < options.max_areas; ++n) {
     const double x_high = f.partition(n + 1);
     const double area = gauss_area(f, rule, x_low, x_high, f.panels(x_low, x_high), evaluations);
-    magnitude += fabs(area);
+    const double weighted = (1.0 + (n + 1) * pi) * area;
+    magnitude_squared += weighted * weighted;
     double value, error;
     switch (options.accelerator) {
       case Accelerator::Euler:
@@ -130,7 +134,7 @@ GEOBEM_HD LongmanResult longman_integrate(const F& f, const GaussRule& rule, con
         break;
     }
     x_low = x_high;
-    const double rounding = 4.0 * 2.220446049250313e-16 * magnitude;
+    const double rounding = 2.0 * 2.220446049250313e-16 * sqrt(magnitude_squared);
     result.value = value;
     result.error = error + rounding;
     result.areas = n + 1;
