@@ -1,0 +1,132 @@
+#include "gpu/quadrature/cubature.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "gpu/quadrature/cubature_cpu.hpp"
+#include "gpu/quadrature/cubature_cuda.hpp"
+
+namespace geobem::quadrature {
+
+std::string to_string(CubatureStatus status) {
+  switch (status) {
+    case CubatureStatus::Converged: return "converged";
+    case CubatureStatus::EvaluationCapReached: return "evaluation_cap_reached";
+    case CubatureStatus::NotConverged: return "not_converged";
+  }
+  return "unknown";
+}
+
+void check_cubature_options(const CubatureOptions& o) {
+  if (o.dim < kMinCubatureDim || o.dim > kMaxCubatureDim)
+    throw std::invalid_argument("dimension " + std::to_string(o.dim) + " out of range " +
+                                std::to_string(kMinCubatureDim) + ".." + std::to_string(kMaxCubatureDim));
+  if (!(o.rel_tol >= 0.0) || !(o.abs_tol >= 0.0) || !std::isfinite(o.rel_tol) || !std::isfinite(o.abs_tol))
+    throw std::invalid_argument("tolerances must be finite and >= 0 (rel_tol " + std::to_string(o.rel_tol) +
+                                ", abs_tol " + std::to_string(o.abs_tol) + ")");
+  if (o.rel_tol == 0.0 && o.abs_tol == 0.0) throw std::invalid_argument("rel_tol and abs_tol are both 0");
+  if (!o.lower.empty() || !o.upper.empty()) {
+    if (o.lower.size() != static_cast<std::size_t>(o.dim) || o.upper.size() != o.lower.size())
+      throw std::invalid_argument("box bounds need " + std::to_string(o.dim) + " lower and upper values");
+    for (int i = 0; i < o.dim; ++i)
+      if (!std::isfinite(o.lower[i]) || !std::isfinite(o.upper[i]) || !(o.lower[i] < o.upper[i]))
+        throw std::invalid_argument("box side " + std::to_string(i) + " [" + std::to_string(o.lower[i]) + ", " +
+                                    std::to_string(o.upper[i]) + "] is not a finite interval with lower < upper");
+  }
+  if (o.max_evaluations < static_cast<std::uint64_t>(genz_malik_point_count(o.dim)))
+    throw std::invalid_argument("max_evaluations " + std::to_string(o.max_evaluations) +
+                                " is below one rule application (" +
+                                std::to_string(genz_malik_point_count(o.dim)) + " points)");
+  if (o.min_regions == 0) throw std::invalid_argument("min_regions must be >= 1");
+}
+
+int minimum_levels(const CubatureOptions& options) {
+  int levels = 0;
+  while (levels < options.dim && (std::size_t{2} << levels) <= options.min_regions) ++levels;
+  return levels;
+}
+
+double cubature_target(const CubatureOptions& options, double estimate) {
+  return std::max(options.abs_tol, options.rel_tol * std::fabs(estimate));
+}
+
+std::vector<double> phase_two_budgets(const CubaturePhaseOne& phase_one, const CubatureOptions& options) {
+  const std::size_t count = phase_one.regions.size();
+  // A margin below the target leaves room for the sum of many budgets
+  // against a final estimate that differs slightly from phase one's.
+  const double target = 0.9 * cubature_target(options, phase_one.estimate);
+  const double even_share = target / count;
+  double settled = 0.0;
+  std::size_t open = 0;
+  for (const auto& region : phase_one.regions) {
+    if (region.error <= even_share)
+      settled += region.error;
+    else
+      ++open;
+  }
+  const double open_share = open ? (target - settled) / open : 0.0;
+  std::vector<double> budgets(count);
+  for (std::size_t r = 0; r < count; ++r)
+    budgets[r] = phase_one.regions[r].error <= even_share ? phase_one.regions[r].error : open_share;
+  return budgets;
+}
+
+CubatureResult combine_phases(const CubaturePhaseOne& one, const CubaturePhaseTwo& two,
+                              const CubatureOptions& options) {
+  CubatureResult result;
+  result.evaluations = one.evaluations;
+  if (two.estimate.empty()) {
+    result.estimate = one.estimate;
+    result.error = one.error;
+    result.regions = one.regions.size();
+  } else {
+    for (std::size_t r = 0; r < one.regions.size(); ++r) {
+      result.estimate += two.estimate[r];
+      result.error += two.error[r];
+      result.evaluations += two.evaluations[r];
+      result.regions += two.regions[r];
+    }
+  }
+  if (result.error <= cubature_target(options, result.estimate))
+    result.status = CubatureStatus::Converged;
+  else if (one.capped || two.capped)
+    result.status = CubatureStatus::EvaluationCapReached;
+  else
+    result.status = CubatureStatus::NotConverged;
+  return result;
+}
+
+CubatureRegion initial_region(const CubatureOptions& options) {
+  CubatureRegion region{};
+  for (int i = 0; i < options.dim; ++i) {
+    const double lower = options.lower.empty() ? 0.0 : options.lower[i];
+    const double upper = options.upper.empty() ? 1.0 : options.upper[i];
+    region.center[i] = 0.5 * (lower + upper);
+    region.halfwidth[i] = 0.5 * (upper - lower);
+  }
+  return region;
+}
+
+CubaturePhaseOne cubature_phase_one(const CubatureIntegrand& f, const CubatureOptions& options,
+                                    ComputeDevice device) {
+  check_cubature_options(options);
+  return device == ComputeDevice::Cuda ? cuda_cubature_phase_one(f, options) : cpu_cubature_phase_one(f, options);
+}
+
+CubaturePhaseTwo cubature_phase_two(const CubatureIntegrand& f, const CubatureOptions& options,
+                                    const CubaturePhaseOne& phase_one, const std::vector<std::size_t>& indices,
+                                    std::uint64_t evaluation_cap, ComputeDevice device) {
+  return device == ComputeDevice::Cuda ? cuda_cubature_phase_two(f, options, phase_one, indices, evaluation_cap)
+                                       : cpu_cubature_phase_two(f, options, phase_one, indices, evaluation_cap);
+}
+
+CubatureResult integrate_cubature(const CubatureIntegrand& f, const CubatureOptions& options, ComputeDevice device) {
+  const CubaturePhaseOne one = cubature_phase_one(f, options, device);
+  if (one.converged || one.capped) return combine_phases(one, CubaturePhaseTwo{}, options);
+  std::vector<std::size_t> all(one.regions.size());
+  for (std::size_t r = 0; r < all.size(); ++r) all[r] = r;
+  return combine_phases(one, cubature_phase_two(f, options, one, all, options.max_evaluations - one.evaluations, device),
+                        options);
+}
+
+}  // namespace geobem::quadrature

@@ -1,0 +1,17 @@
+// CUDA phases of the cubature for the catalogue integrand.
+#include "gpu/quadrature/cubature_cuda.cuh"
+#include "gpu/quadrature/cubature_cuda.hpp"
+
+namespace geobem::quadrature {
+
+CubaturePhaseOne cuda_cubature_phase_one(const CubatureIntegrand& f, const CubatureOptions& options) {
+  return cuda_cubature_phase_one_for(f, options);
+}
+
+CubaturePhaseTwo cuda_cubature_phase_two(const CubatureIntegrand& f, const CubatureOptions& options,
+                                         const CubaturePhaseOne& phase_one, const std::vector<std::size_t>& indices,
+                                         std::uint64_t evaluation_cap) {
+  return cuda_cubature_phase_two_for(f, options, phase_one, indices, evaluation_cap);
+}
+
+}  // namespace geobem::quadrature

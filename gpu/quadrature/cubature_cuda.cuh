@@ -1,0 +1,406 @@
+#pragma once
+// CUDA driver of the two-phase cubature for any GEOBEM_HD integrand functor
+// (include from a .cu file). One thread block applies the Genz–Malik rule to
+// a region with its threads spread over the rule's points.
+//
+// Phase one (Arumugam et al. 2013, section III.A): every live region gets one
+// block; the host sums the results (in region order, like the CPU path) and
+// the device splits all regions, until ≥ min_regions regions live.
+// Phase two (section III.B): a persistent grid; each block takes phase-one
+// regions from an atomic counter and refines one at a time, splitting its
+// largest-error subregion, with up to kSharedRecords subregions in shared
+// memory. When the shared list is full its smallest-error record spills to
+// the block's slice of global memory; when that slice is full too the record
+// is retired (its estimate and error stay in the totals, it is not refined again).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "gpu/core/cuda_check.hpp"
+#include "gpu/core/progress.hpp"
+#include "gpu/quadrature/cubature.hpp"
+
+namespace geobem::quadrature::cuda_detail {
+
+constexpr int kBlockThreads = 128;   // a power of two: tree reductions below
+constexpr int kSharedRecords = 64;
+
+/// Scratch a block needs to apply the rule to up to two regions at once.
+struct RuleScratch {
+  GenzMalikValues values[2];
+  double reduce[4 * kBlockThreads];
+};
+
+/// Applies the rule to regions[0..m) (m ≤ 2, in shared memory) with the whole block.
+template <class Integrand>
+__device__ void block_apply_rule(const Integrand& f, int n, CubatureRegion* regions, int m, RuleScratch& s) {
+  const int points = genz_malik_point_count(n);
+  const int t = threadIdx.x;
+  double pair[2] = {0.0, 0.0}, vertex[2] = {0.0, 0.0};
+  double x[kMaxCubatureDim];
+  for (int k = t; k < m * points; k += kBlockThreads) {
+    const int c = k / points, p = k % points;
+    genz_malik_point(p, n, regions[c], x);
+    const double v = f(x, n);
+    int slot = 0;
+    switch (genz_malik_class(p, n, &slot)) {
+      case GenzMalikClass::Center: s.values[c].center = v; break;
+      case GenzMalikClass::Axis2: s.values[c].axis2[slot] = v; break;
+      case GenzMalikClass::Axis4: s.values[c].axis4[slot] = v; break;
+      case GenzMalikClass::Pair: pair[c] += v; break;
+      case GenzMalikClass::Vertex: vertex[c] += v; break;
+    }
+  }
+  for (int c = 0; c < 2; ++c) {
+    s.reduce[(2 * c) * kBlockThreads + t] = pair[c];
+    s.reduce[(2 * c + 1) * kBlockThreads + t] = vertex[c];
+  }
+  __syncthreads();
+  for (int stride = kBlockThreads / 2; stride > 0; stride >>= 1) {
+    if (t < stride)
+      for (int j = 0; j < 2 * m; ++j) s.reduce[j * kBlockThreads + t] += s.reduce[j * kBlockThreads + t + stride];
+    __syncthreads();
+  }
+  if (t < m) {
+    s.values[t].pair_sum = s.reduce[(2 * t) * kBlockThreads];
+    s.values[t].vertex_sum = s.reduce[(2 * t + 1) * kBlockThreads];
+    genz_malik_combine(n, s.values[t], regions[t]);
+  }
+  __syncthreads();
+}
+
+/// Phase one: block b applies the rule to regions[b].
+template <class Integrand>
+__global__ void apply_rule_kernel(Integrand f, int n, CubatureRegion* regions) {
+  __shared__ CubatureRegion region;
+  __shared__ RuleScratch scratch;
+  if (threadIdx.x == 0) region = regions[blockIdx.x];
+  __syncthreads();
+  block_apply_rule(f, n, &region, 1, scratch);
+  if (threadIdx.x == 0) regions[blockIdx.x] = region;
+}
+
+/// Phase one: parents[r] → children[2r], children[2r+1].
+__global__ inline void split_kernel(int n, const CubatureRegion* parents, int count, CubatureRegion* children) {
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < count) split_region(n, parents[r], children[2 * r], children[2 * r + 1]);
+}
+
+/// Block-wide arg-max (largest = true) or arg-min of error over list[0..count).
+__device__ inline int block_arg_extreme(const CubatureRegion* list, int count, bool largest, double* values,
+                                        int* indices, double* extreme) {
+  const int t = threadIdx.x;
+  double best = largest ? -1.0 : 1e308;
+  int at = -1;
+  for (int i = t; i < count; i += kBlockThreads) {
+    const double e = list[i].error;
+    if (largest ? e > best : e < best) {
+      best = e;
+      at = i;
+    }
+  }
+  values[t] = best;
+  indices[t] = at;
+  __syncthreads();
+  for (int stride = kBlockThreads / 2; stride > 0; stride >>= 1) {
+    if (t < stride) {
+      const double other = values[t + stride];
+      if (largest ? other > values[t] : other < values[t]) {
+        values[t] = other;
+        indices[t] = indices[t + stride];
+      }
+    }
+    __syncthreads();
+  }
+  const int result = indices[0];
+  if (extreme) *extreme = values[0];
+  __syncthreads();
+  return result;
+}
+
+/// What a phase-two block writes per phase-one region.
+struct RegionOutcome {
+  double estimate, error;
+  unsigned long long evaluations, regions;
+};
+
+/// Phase two (see the file comment).
+template <class Integrand>
+__global__ void refine_kernel(Integrand f, int n, const CubatureRegion* initial, const unsigned long long* indices,
+                              int index_count, const double* budgets, int* next_item, int* finished,
+                              unsigned long long* used, unsigned long long cap, int* capped, CubatureRegion* spill_all,
+                              int spill_capacity, RegionOutcome* outcomes) {
+  __shared__ CubatureRegion list[kSharedRecords];
+  __shared__ CubatureRegion children[2];
+  __shared__ CubatureRegion parent_of_children;
+  __shared__ RuleScratch scratch;
+  __shared__ double reduce_values[kBlockThreads];
+  __shared__ int reduce_indices[kBlockThreads];
+  __shared__ int item, count, spill_count, take_from_spill, stop;
+  __shared__ double total_error, retired_estimate, retired_error, spill_max;
+  __shared__ bool spill_max_known;
+  __shared__ unsigned long long evaluations, leaves;
+  CubatureRegion* spill = spill_all + static_cast<size_t>(blockIdx.x) * spill_capacity;
+  const int t = threadIdx.x;
+  const unsigned long long points = genz_malik_point_count(n);
+  while (true) {
+    if (t == 0) item = atomicAdd(next_item, 1);
+    __syncthreads();
+    if (item >= index_count) return;
+    const unsigned long long r = indices[item];
+    const double budget = budgets[r];
+    if (t == 0) {
+      list[0] = initial[r];
+      count = 1;
+      spill_count = 0;
+      total_error = list[0].error;
+      retired_estimate = retired_error = 0.0;
+      spill_max = 0.0;
+      spill_max_known = true;
+      evaluations = 0;
+      leaves = 1;
+    }
+    __syncthreads();
+    while (true) {
+      if (t == 0) {
+        stop = total_error <= budget;
+        if (!stop && atomicAdd(used, 2 * points) + 2 * points > cap) {
+          stop = 1;
+          *capped = 1;
+        }
+      }
+      __syncthreads();
+      if (stop) break;
+      double list_max = 0.0;
+      const int best = block_arg_extreme(list, count, true, reduce_values, reduce_indices, &list_max);
+      int spill_best = -1;
+      if (spill_count > 0 && (!spill_max_known || spill_max > list_max)) {
+        double found = 0.0;
+        spill_best = block_arg_extreme(spill, spill_count, true, reduce_values, reduce_indices, &found);
+        if (t == 0) {
+          spill_max = found;
+          spill_max_known = true;
+          take_from_spill = found > list_max;
+        }
+        __syncthreads();
+        if (!take_from_spill) spill_best = -1;
+      }
+      if (t == 0) {
+        CubatureRegion parent;
+        if (spill_best >= 0) {
+          parent = spill[spill_best];
+          spill[spill_best] = spill[--spill_count];
+          spill_max_known = false;
+        } else {
+          parent = list[best];
+          list[best] = list[--count];
+        }
+        split_region(n, parent, children[0], children[1]);
+        parent_of_children = parent;
+        total_error -= parent.error;
+      }
+      __syncthreads();
+      block_apply_rule(f, n, children, 2, scratch);
+      // Room for both children: move the smallest-error records out.
+      while (count + 2 > kSharedRecords) {
+        const int smallest = block_arg_extreme(list, count, false, reduce_values, reduce_indices, nullptr);
+        if (t == 0) {
+          const CubatureRegion out = list[smallest];
+          list[smallest] = list[--count];
+          if (spill_count < spill_capacity) {
+            spill[spill_count++] = out;
+            if (spill_max_known) spill_max = fmax(spill_max, out.error);
+          } else {
+            retired_estimate += out.estimate;
+            retired_error += out.error;
+          }
+        }
+        __syncthreads();
+      }
+      if (t == 0) {
+        apply_two_level_error(parent_of_children, children[0], children[1]);
+        list[count++] = children[0];
+        list[count++] = children[1];
+        total_error += children[0].error + children[1].error;
+        evaluations += 2 * points;
+        leaves += 1;
+      }
+      __syncthreads();
+    }
+    // The region's totals: retired records plus the shared list and the spill.
+    double estimate = 0.0, error = 0.0;
+    for (int i = t; i < count; i += kBlockThreads) {
+      estimate += list[i].estimate;
+      error += list[i].error;
+    }
+    for (int i = t; i < spill_count; i += kBlockThreads) {
+      estimate += spill[i].estimate;
+      error += spill[i].error;
+    }
+    scratch.reduce[t] = estimate;
+    scratch.reduce[kBlockThreads + t] = error;
+    __syncthreads();
+    for (int stride = kBlockThreads / 2; stride > 0; stride >>= 1) {
+      if (t < stride) {
+        scratch.reduce[t] += scratch.reduce[t + stride];
+        scratch.reduce[kBlockThreads + t] += scratch.reduce[kBlockThreads + t + stride];
+      }
+      __syncthreads();
+    }
+    if (t == 0) {
+      outcomes[r] = RegionOutcome{scratch.reduce[0] + retired_estimate, scratch.reduce[kBlockThreads] + retired_error,
+                                  evaluations, leaves};
+      atomicAdd(finished, 1);
+    }
+    __syncthreads();
+  }
+}
+
+/// A device buffer freed on scope exit.
+template <class T>
+struct DeviceBuffer {
+  T* data = nullptr;
+  explicit DeviceBuffer(size_t count) {
+    if (count) GEOBEM_CUDA_CHECK(cudaMalloc(&data, count * sizeof(T)));
+  }
+  ~DeviceBuffer() { cudaFree(data); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+};
+
+}  // namespace geobem::quadrature::cuda_detail
+
+namespace geobem::quadrature {
+
+/// Phase one on the current CUDA device for any GEOBEM_HD functor.
+template <class Integrand>
+CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureOptions& options) {
+  using namespace cuda_detail;
+  check_cubature_options(options);
+  const int n = options.dim;
+  const std::uint64_t points = genz_malik_point_count(n);
+  CubaturePhaseOne out;
+  std::vector<CubatureRegion> live{initial_region(options)};
+  // Room for the last doubling past min_regions.
+  size_t capacity = 1;
+  while (capacity < options.min_regions) capacity *= 2;
+  DeviceBuffer<CubatureRegion> a(capacity), b(capacity);
+  CubatureRegion* current = a.data;
+  CubatureRegion* next = b.data;
+  GEOBEM_CUDA_CHECK(cudaMemcpy(current, live.data(), sizeof(CubatureRegion), cudaMemcpyHostToDevice));
+  size_t count = 1;
+  int levels = 0;
+  while (true) {
+    if (out.evaluations + points * count > options.max_evaluations) {
+      out.capped = true;
+      break;
+    }
+    apply_rule_kernel<<<static_cast<unsigned>(count), kBlockThreads>>>(f, n, current);
+    GEOBEM_CUDA_CHECK_LAUNCH();
+    live.resize(count);
+    GEOBEM_CUDA_CHECK(cudaMemcpy(live.data(), current, count * sizeof(CubatureRegion), cudaMemcpyDeviceToHost));
+    if (levels > 0)
+      for (size_t r = 0; r < count / 2; ++r) apply_two_level_error(out.regions[r], live[2 * r], live[2 * r + 1]);
+    out.evaluations += points * count;
+    out.estimate = out.error = 0.0;
+    for (const auto& region : live) {
+      out.estimate += region.estimate;
+      out.error += region.error;
+    }
+    out.regions = live;
+    out.converged = levels >= minimum_levels(options) && out.error <= cubature_target(options, out.estimate);
+    if (out.converged || count >= options.min_regions) break;
+    ++levels;
+    split_kernel<<<static_cast<unsigned>((count + 127) / 128), 128>>>(n, current, static_cast<int>(count), next);
+    GEOBEM_CUDA_CHECK_LAUNCH();
+    std::swap(current, next);
+    count *= 2;
+  }
+  return out;
+}
+
+/// Phase two on the current CUDA device for any GEOBEM_HD functor.
+template <class Integrand>
+CubaturePhaseTwo cuda_cubature_phase_two_for(const Integrand& f, const CubatureOptions& options,
+                                             const CubaturePhaseOne& phase_one, const std::vector<std::size_t>& indices,
+                                             std::uint64_t evaluation_cap) {
+  using namespace cuda_detail;
+  const int n = options.dim;
+  const size_t total = phase_one.regions.size();
+  CubaturePhaseTwo out;
+  out.estimate.assign(total, 0.0);
+  out.error.assign(total, 0.0);
+  out.evaluations.assign(total, 0);
+  out.regions.assign(total, 0);
+  if (indices.empty()) return out;
+  const std::vector<double> budgets = phase_two_budgets(phase_one, options);
+  std::vector<unsigned long long> index_list(indices.begin(), indices.end());
+
+  int device = 0, sms = 0, per_sm = 0;
+  GEOBEM_CUDA_CHECK(cudaGetDevice(&device));
+  GEOBEM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  GEOBEM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, refine_kernel<Integrand>, kBlockThreads, 0));
+  const size_t grid = std::max<size_t>(1, std::min<size_t>(indices.size(), static_cast<size_t>(sms) * std::max(per_sm, 1)));
+  // The spill slices together stay within 1 GiB.
+  const size_t spill_capacity = std::max<size_t>(
+      16, std::min<size_t>(options.spill_records, (size_t{1} << 30) / (grid * sizeof(CubatureRegion))));
+
+  DeviceBuffer<CubatureRegion> d_initial(total);
+  DeviceBuffer<unsigned long long> d_indices(index_list.size());
+  DeviceBuffer<double> d_budgets(total);
+  DeviceBuffer<int> d_counters(3);  // next item, finished items, capped flag
+  DeviceBuffer<unsigned long long> d_used(1);
+  DeviceBuffer<CubatureRegion> d_spill(grid * spill_capacity);
+  DeviceBuffer<RegionOutcome> d_outcomes(total);
+  GEOBEM_CUDA_CHECK(cudaMemcpy(d_initial.data, phase_one.regions.data(), total * sizeof(CubatureRegion),
+                               cudaMemcpyHostToDevice));
+  GEOBEM_CUDA_CHECK(cudaMemcpy(d_indices.data, index_list.data(), index_list.size() * sizeof(unsigned long long),
+                               cudaMemcpyHostToDevice));
+  GEOBEM_CUDA_CHECK(cudaMemcpy(d_budgets.data, budgets.data(), total * sizeof(double), cudaMemcpyHostToDevice));
+  GEOBEM_CUDA_CHECK(cudaMemset(d_counters.data, 0, 3 * sizeof(int)));
+  GEOBEM_CUDA_CHECK(cudaMemset(d_used.data, 0, sizeof(unsigned long long)));
+  GEOBEM_CUDA_CHECK(cudaMemset(d_outcomes.data, 0, total * sizeof(RegionOutcome)));
+
+  cudaStream_t work, watch;
+  GEOBEM_CUDA_CHECK(cudaStreamCreateWithFlags(&work, cudaStreamNonBlocking));
+  GEOBEM_CUDA_CHECK(cudaStreamCreateWithFlags(&watch, cudaStreamNonBlocking));
+  refine_kernel<<<static_cast<unsigned>(grid), kBlockThreads, 0, work>>>(
+      f, n, d_initial.data, d_indices.data, static_cast<int>(index_list.size()), d_budgets.data, d_counters.data,
+      d_counters.data + 1, d_used.data, evaluation_cap, d_counters.data + 2, d_spill.data,
+      static_cast<int>(spill_capacity), d_outcomes.data);
+  GEOBEM_CUDA_CHECK_LAUNCH();
+  // Progress: poll the finished-items counter on a second stream while the kernel runs.
+  ProgressReporter progress("cubature phase two (cuda)", index_list.size(), "regions", options.quiet);
+  int reported = 0;
+  while (!options.quiet && cudaStreamQuery(work) == cudaErrorNotReady) {
+    int finished = 0;
+    GEOBEM_CUDA_CHECK(cudaMemcpyAsync(&finished, d_counters.data + 1, sizeof(int), cudaMemcpyDeviceToHost, watch));
+    GEOBEM_CUDA_CHECK(cudaStreamSynchronize(watch));
+    if (finished > reported) progress.advance(finished - reported);
+    reported = std::max(reported, finished);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  GEOBEM_CUDA_CHECK(cudaStreamSynchronize(work));
+  progress.advance(index_list.size() - reported);
+  progress.finish();
+  GEOBEM_CUDA_CHECK(cudaStreamDestroy(work));
+  GEOBEM_CUDA_CHECK(cudaStreamDestroy(watch));
+
+  std::vector<RegionOutcome> outcomes(total);
+  int counters[3];
+  GEOBEM_CUDA_CHECK(cudaMemcpy(outcomes.data(), d_outcomes.data, total * sizeof(RegionOutcome), cudaMemcpyDeviceToHost));
+  GEOBEM_CUDA_CHECK(cudaMemcpy(counters, d_counters.data, sizeof(counters), cudaMemcpyDeviceToHost));
+  for (size_t r : indices) {
+    out.estimate[r] = outcomes[r].estimate;
+    out.error[r] = outcomes[r].error;
+    out.evaluations[r] = outcomes[r].evaluations;
+    out.regions[r] = outcomes[r].regions;
+  }
+  out.capped = counters[2] != 0;
+  return out;
+}
+
+}  // namespace geobem::quadrature

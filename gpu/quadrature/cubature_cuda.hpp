@@ -1,0 +1,17 @@
+#pragma once
+// CUDA phases of the two-phase cubature for the catalogue integrand
+// (instantiations of the templates in cubature_cuda.cuh). Throw
+// geobem::DeviceError on CUDA failures.
+#include "gpu/quadrature/cubature.hpp"
+
+namespace geobem::quadrature {
+
+/// Phase one on the current CUDA device (see cubature_cuda.cuh).
+CubaturePhaseOne cuda_cubature_phase_one(const CubatureIntegrand& f, const CubatureOptions& options);
+
+/// Phase two on the current CUDA device for the listed phase-one regions.
+CubaturePhaseTwo cuda_cubature_phase_two(const CubatureIntegrand& f, const CubatureOptions& options,
+                                         const CubaturePhaseOne& phase_one, const std::vector<std::size_t>& indices,
+                                         std::uint64_t evaluation_cap);
+
+}  // namespace geobem::quadrature

@@ -1,0 +1,93 @@
+#include "gpu/quadrature/cubature_integrands.hpp"
+
+#include <stdexcept>
+
+namespace geobem::quadrature {
+
+namespace {
+const char* const kNames[] = {"f1",       "f2",       "f3",         "f4",         "oscillatory",
+                              "product_peak", "corner_peak", "gaussian", "continuous", "discontinuous"};
+}
+
+std::vector<std::string> cubature_family_names() { return {std::begin(kNames), std::end(kNames)}; }
+
+std::string to_string(CubatureFamily family) { return kNames[static_cast<int>(family)]; }
+
+CubatureFamily parse_cubature_family(const std::string& name) {
+  for (int i = 0; i < static_cast<int>(std::size(kNames)); ++i)
+    if (name == kNames[i]) return static_cast<CubatureFamily>(i);
+  std::string known;
+  for (const char* k : kNames) known += std::string(known.empty() ? "" : ", ") + k;
+  throw std::invalid_argument("unknown integrand '" + name + "' (known: " + known + ")");
+}
+
+CubatureIntegrand make_cubature_integrand(CubatureFamily family, int n, double a, double u) {
+  CubatureIntegrand integrand;
+  integrand.family = family;
+  for (int i = 0; i < n && i < kMaxCubatureDim; ++i) {
+    integrand.a[i] = a;
+    integrand.u[i] = u;
+  }
+  return integrand;
+}
+
+double genz_exact_integral(const CubatureIntegrand& f, int n) {
+  const double* a = f.a;
+  const double* u = f.u;
+  switch (f.family) {
+    case CubatureFamily::Oscillatory: {
+      // Re[e^{2πi u1} Π (e^{i a_j} − 1)/(i a_j)] = Π(2 sin(a_j/2)/a_j)·cos(2π u1 + Σ a_j/2).
+      double product = 1.0, phase = 2.0 * M_PI * u[0];
+      for (int j = 0; j < n; ++j) {
+        product *= 2.0 * std::sin(0.5 * a[j]) / a[j];
+        phase += 0.5 * a[j];
+      }
+      return product * std::cos(phase);
+    }
+    case CubatureFamily::ProductPeak: {
+      double product = 1.0;
+      for (int j = 0; j < n; ++j) product *= a[j] * (std::atan(a[j] * (1.0 - u[j])) + std::atan(a[j] * u[j]));
+      return product;
+    }
+    case CubatureFamily::CornerPeak: {
+      // n-fold antiderivative of (1 + a·x)^−(n+1): Σ_v (−1)^|v| (1 + a·v)^−1 / (n! Π a_j).
+      double sum = 0.0, scale = 1.0;
+      for (int j = 0; j < n; ++j) scale *= (j + 1) * a[j];
+      for (int v = 0; v < (1 << n); ++v) {
+        double s = 1.0;
+        int bits = 0;
+        for (int j = 0; j < n; ++j)
+          if ((v >> j) & 1) {
+            s += a[j];
+            ++bits;
+          }
+        sum += ((bits % 2) ? -1.0 : 1.0) / s;
+      }
+      return sum / scale;
+    }
+    case CubatureFamily::Gaussian: {
+      double product = 1.0;
+      for (int j = 0; j < n; ++j)
+        product *= std::sqrt(M_PI) / (2.0 * a[j]) * (std::erf(a[j] * (1.0 - u[j])) + std::erf(a[j] * u[j]));
+      return product;
+    }
+    case CubatureFamily::Continuous: {
+      double product = 1.0;
+      for (int j = 0; j < n; ++j)
+        product *= (2.0 - std::exp(-a[j] * u[j]) - std::exp(-a[j] * (1.0 - u[j]))) / a[j];
+      return product;
+    }
+    case CubatureFamily::Discontinuous: {
+      double product = 1.0;
+      for (int j = 0; j < n; ++j) {
+        const double upper = j < 2 ? u[j] : 1.0;
+        product *= std::expm1(a[j] * upper) / a[j];
+      }
+      return product;
+    }
+    default:
+      throw std::invalid_argument("integrand '" + to_string(f.family) + "' has no closed form");
+  }
+}
+
+}  // namespace geobem::quadrature
