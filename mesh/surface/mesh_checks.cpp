@@ -154,6 +154,15 @@ MeshCheckReport check_surface_mesh(const SurfaceMesh& mesh, double degenerate_to
         }
     if (bad_index.count() > 0) return report;  // nothing else can be checked safely
   }
+  {
+    ProblemList not_finite(problems);
+    for (int node = 0; node < node_count; ++node) {
+      const auto& x = mesh.nodes[node];
+      if (!std::isfinite(x[0]) || !std::isfinite(x[1]) || !std::isfinite(x[2]))
+        not_finite.add("node " + std::to_string(node) + " has a coordinate that is not a finite number");
+    }
+    if (not_finite.count() > 0) return report;
+  }
 
   {
     ProblemList degenerate(problems);

@@ -22,7 +22,8 @@ struct MeshCheckReport {
 
 /// Checks what the collocation BEM needs of a surface mesh and reports every
 /// violation with the triangle and node indices (0-based):
-///  - node indices in range; group_of_triangle as long as triangles;
+///  - node indices in range and finite node coordinates (else the report
+///    stops there); group_of_triangle as long as triangles;
 ///  - no degenerate triangle: area ≥ tolerance × (longest edge)²;
 ///  - closed and manifold: every edge shared by exactly two triangles
 ///    ("open surface" for one, "non-manifold edge" for three or more), and

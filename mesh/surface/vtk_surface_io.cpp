@@ -4,7 +4,11 @@
 #include <stdexcept>
 #include <string>
 
+#include <vtkAlgorithm.h>
+#include <vtkCallbackCommand.h>
 #include <vtkCellData.h>
+#include <vtkCommand.h>
+#include <vtkExecutive.h>
 #include <vtkCellType.h>
 #include <vtkDataArray.h>
 #include <vtkDataSet.h>
@@ -12,6 +16,7 @@
 #include <vtkFieldData.h>
 #include <vtkIdList.h>
 #include <vtkIntArray.h>
+#include <vtkNew.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkSTLReader.h>
@@ -24,6 +29,31 @@
 namespace geobem::surface {
 
 namespace {
+
+/// Collects the error messages of a VTK algorithm and its executive instead
+/// of letting VTK print them, so that the reader can throw them.
+class VtkErrorCollector {
+ public:
+  explicit VtkErrorCollector(vtkAlgorithm* algorithm) {
+    callback_->SetClientData(&message_);
+    callback_->SetCallback([](vtkObject*, unsigned long, void* client, void* call) {
+      auto& message = *static_cast<std::string*>(client);
+      if (message.empty() && call) message = static_cast<const char*>(call);
+    });
+    algorithm->AddObserver(vtkCommand::ErrorEvent, callback_);
+    algorithm->GetExecutive()->AddObserver(vtkCommand::ErrorEvent, callback_);
+  }
+  /// The first error, its trailing newline trimmed; empty when none.
+  std::string first_error() const {
+    std::string text = message_;
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    return text;
+  }
+
+ private:
+  vtkNew<vtkCallbackCommand> callback_;
+  std::string message_;
+};
 
 /// The triangles and points of any VTK data set; refuses other cells.
 SurfaceMesh triangles_of(vtkDataSet* data, const std::string& name) {
@@ -137,9 +167,11 @@ SurfaceMesh read_stl_surface(const std::filesystem::path& path) {
   auto reader = vtkSmartPointer<vtkSTLReader>::New();
   reader->SetFileName(name.c_str());
   reader->MergingOn();
+  VtkErrorCollector errors(reader);
   reader->Update();
-  if (reader->GetErrorCode() != 0 || !reader->GetOutput())
-    throw std::runtime_error(name + ": VTK cannot read it as STL");
+  if (!errors.first_error().empty() || reader->GetErrorCode() != 0 || !reader->GetOutput())
+    throw std::runtime_error(name + ": VTK cannot read it as STL" +
+                             (errors.first_error().empty() ? "" : ": " + errors.first_error()));
   return triangles_of(reader->GetOutput(), name);
 }
 

@@ -108,6 +108,12 @@ TEST(MeshChecks, MissingGroup) {
   EXPECT_TRUE(mentions(check_surface_mesh(mesh), "boundary groups: 3 group ids for 4 triangles"));
 }
 
+TEST(MeshChecks, NonFiniteCoordinates) {
+  auto mesh = tetrahedron();
+  mesh.nodes[2][1] = std::nan("");
+  EXPECT_EQ(check_surface_mesh(mesh).message(), "node 2 has a coordinate that is not a finite number");
+}
+
 TEST(MeshChecks, RequireThrowsWithTheSource) {
   auto mesh = tetrahedron();
   mesh.triangles[0][0] = 7;

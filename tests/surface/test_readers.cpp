@@ -147,6 +147,10 @@ TEST(SurfaceReaders, BadFilesNameTheFile) {
             std::string::npos);
   EXPECT_EQ(error_of([&] { read_surface_mesh("/nonexistent/cube.msh"); }), "/nonexistent/cube.msh: no such file");
   EXPECT_EQ(error_of([&] { read_surface_mesh("/nonexistent/cube.stl"); }), "/nonexistent/cube.stl: no such file");
+  const auto bad_stl = write_file("garbage.stl", "garbage\n");
+  const std::string stl_error = error_of([&] { read_surface_mesh(bad_stl); });
+  EXPECT_EQ(stl_error.rfind(bad_stl.string() + ": VTK cannot read it as STL: ", 0), 0u) << stl_error;
+  EXPECT_NE(stl_error.find("Expecting 'solid' found 'garbage'"), std::string::npos) << stl_error;
   EXPECT_EQ(error_of([&] { read_surface_mesh("cube.obj"); }),
             "cube.obj: unknown surface mesh format '.obj' (expected .msh, .vtu, .vtp or .stl)");
 
