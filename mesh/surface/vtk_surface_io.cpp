@@ -1,5 +1,6 @@
 #include "mesh/surface/vtk_surface_io.hpp"
 
+#include <cmath>
 #include <map>
 #include <stdexcept>
 #include <string>
