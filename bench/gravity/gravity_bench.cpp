@@ -1,0 +1,135 @@
+// gravity_bench: prism–station pairs per second of the OpenMP and CUDA
+// drivers, double and single, all ten fields and g_z alone, on the synthetic
+// case of Couder-Castañeda et al. (2013): 700 × 700 × 50 cells over
+// 22 km × 22 km × 8 km with seven spheres (mesh/prisms couder_spheres(),
+// 251,947 prisms) and 150 × 100 stations at 100 m (3.78e9 pairs).
+// CUDA times run from host vectors to host results (allocation, transfers,
+// kernels; the context is created by a warm-up call first), best of --repeat.
+// The CPU path times every k-th station only (--cpu-stations of them) and
+// reports pairs/s and the time extrapolated to the whole grid. The single
+// precision error is the largest |single - double| over the whole grid over
+// the field's largest magnitude (CUDA results).
+#include <boost/program_options.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <sstream>
+#include <vector>
+
+#include "gpu/core/device.hpp"
+#include "gpu/gravity/forward_drivers.hpp"
+#include "mesh/prisms/model_generators.hpp"
+#include "mesh/prisms/stations.hpp"
+
+namespace po = boost::program_options;
+using namespace geobem;
+using namespace geobem::gravity;
+
+namespace {
+
+/// Best wall time of `repeat` calls, seconds.
+double best_time(int repeat, const std::function<void()>& call) {
+  double best = 1e300;
+  for (int i = 0; i < repeat; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    call();
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  return best;
+}
+
+struct Case {
+  const char* fields;
+  unsigned mask;
+  Precision precision;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  po::options_description options("gravity_bench options");
+  std::size_t cells_e, cells_n, cells_u, shape_e, shape_n, cpu_stations;
+  int repeat;
+  options.add_options()("help", "this text")
+      ("cells", po::value<std::vector<std::size_t>>()->multitoken(), "model cells E N U (default 700 700 50)")
+      ("shape-e", po::value(&shape_e)->default_value(150), "stations along easting")
+      ("shape-n", po::value(&shape_n)->default_value(100), "stations along northing")
+      ("cpu-stations", po::value(&cpu_stations)->default_value(160), "stations timed on the CPU (0: skip the CPU)")
+      ("repeat", po::value(&repeat)->default_value(3), "CUDA runs per case (best is reported)");
+  po::variables_map vm;
+  try {
+    po::store(po::parse_command_line(argc, argv, options), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::fprintf(stderr, "gravity_bench: %s\n", e.what());
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::printf("%s", [&] { std::ostringstream s; s << options; return s.str(); }().c_str());
+    return 0;
+  }
+  cells_e = 700, cells_n = 700, cells_u = 50;
+  if (vm.count("cells")) {
+    const auto c = vm["cells"].as<std::vector<std::size_t>>();
+    if (c.size() != 3) {
+      std::fprintf(stderr, "gravity_bench: --cells needs three counts\n");
+      return 2;
+    }
+    cells_e = c[0], cells_n = c[1], cells_u = c[2];
+  }
+
+  const auto grid = prisms::sphere_grid(prisms::couder_grid(cells_e, cells_n, cells_u), prisms::couder_spheres());
+  const std::vector<Prism> prisms = prisms::grid_prisms(grid);
+  const std::vector<Station> stations = prisms::grid_stations({0, 22000, 0, 22000, shape_e, shape_n, 100});
+  const double pairs = double(prisms.size()) * double(stations.size());
+  std::printf("model %zux%zux%zu cells, %zu prisms; %zu stations; %.4g pairs\n", cells_e, cells_n, cells_u,
+              prisms.size(), stations.size(), pairs);
+
+  const Case cases[] = {{"all", 0x3ffu, Precision::Double},
+                        {"all", 0x3ffu, Precision::Single},
+                        {"g_z", unsigned(1u << 3), Precision::Double},
+                        {"g_z", unsigned(1u << 3), Precision::Single}};
+  ProgressReporter silent("bench", 0, "pairs", true);
+  std::printf("\n%-5s %-6s %-7s %12s %14s %12s\n", "path", "fields", "prec", "time_s", "pairs_per_s", "stations");
+
+  if (cpu_stations > 0) {
+    const std::size_t step = std::max<std::size_t>(1, stations.size() / cpu_stations);
+    std::vector<Station> subset;
+    for (std::size_t s = 0; s < stations.size(); s += step) subset.push_back(stations[s]);
+    const double sub_pairs = double(prisms.size()) * double(subset.size());
+    for (const Case& c : cases) {
+      const double t = best_time(1, [&] { forward_cpu(prisms, subset, c.mask, c.precision, silent); });
+      std::printf("%-5s %-6s %-7s %12.3f %14.4g %12zu  (whole grid: %.1f s, %d threads)\n", "cpu", c.fields,
+                  c.precision == Precision::Double ? "double" : "single", t, sub_pairs / t, subset.size(),
+                  t * pairs / sub_pairs, last_cpu_thread_count());
+    }
+  }
+
+  if (cuda_device_count() == 0) {
+    std::printf("no CUDA device: CUDA rows skipped\n");
+    return 0;
+  }
+  forward_cuda(prisms, {stations.front()}, 0x3ffu, Precision::Double, silent);  // context and module load
+  std::vector<double> sums[4];
+  for (int i = 0; i < 4; ++i) {
+    const Case& c = cases[i];
+    const double t = best_time(repeat, [&] { sums[i] = forward_cuda(prisms, stations, c.mask, c.precision, silent); });
+    std::printf("%-5s %-6s %-7s %12.4f %14.4g %12zu\n", "cuda", c.fields,
+                c.precision == Precision::Double ? "double" : "single", t, pairs / t, stations.size());
+  }
+  std::printf("\nsingle vs double (CUDA, whole grid): largest |difference| / largest |field|\n");
+  for (int f = 0; f < field_count; ++f) {
+    double largest = 0, diff = 0;
+    for (std::size_t s = 0; s < stations.size(); ++s) {
+      const double d = sums[0][f * stations.size() + s], x = sums[1][f * stations.size() + s];
+      largest = std::max(largest, std::abs(d));
+      diff = std::max(diff, std::abs(x - d));
+    }
+    std::printf("  %-9s %.3e (%.4g %s)\n", field_name(Field(f)), diff / largest, diff * field_scale(Field(f)),
+                field_unit(Field(f)));
+  }
+  return 0;
+}
