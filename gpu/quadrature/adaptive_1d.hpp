@@ -1,0 +1,70 @@
+#pragma once
+// Adaptive 1D quadrature by block cutting (Kern & Alaghband, parallel
+// block-cutting adaptive quadrature, PBCAQ): the integral is swept from the
+// lower to the upper limit in blocks; a block of width w is cut into α·β equal
+// subintervals that are integrated in parallel (one launch of α thread blocks
+// of β threads, or one OpenMP loop); the block passes when its summed error is
+// within its share of the tolerance, target·w/(b − a), and is then accepted and
+// the width expanded for the next block; otherwise the width is halved and the
+// block retried. The paper's trapezoid/Simpson pair is replaced by the
+// Gauss–Kronrod 7/15 pair (gauss_kronrod.hpp). Batched mode: many integrals,
+// each swept on its own by one thread block (β subintervals per step).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpu/core/device.hpp"
+#include "gpu/quadrature/adaptive_1d_state.hpp"
+#include "gpu/quadrature/cubature.hpp"
+
+namespace geobem::quadrature {
+
+struct Adaptive1DOptions {
+  double rel_tol = 1e-10;   ///< relative tolerance (≥ 0)
+  double abs_tol = 0.0;     ///< absolute tolerance (≥ 0); not both 0
+  int alpha = 64;           ///< thread blocks per launch (single mode)
+  int beta = 128;           ///< subintervals per thread block (a power of two, ≤ 1024)
+  ExpansionRule expansion = ExpansionRule::Double;
+  std::uint64_t max_evaluations = 1'000'000'000ULL;  ///< per integral
+  bool quiet = true;
+};
+
+/// Throws std::invalid_argument naming the value: tolerances < 0 or both 0,
+/// α < 1, β not a power of two in 1…1024, max_evaluations < 15.
+void check_adaptive_1d_options(const Adaptive1DOptions& options);
+
+/// One integral of the batch.
+struct Problem1D {
+  Integrand1D integrand;
+  double lower = 0.0, upper = 1.0;
+};
+
+struct Adaptive1DResult {
+  double estimate = 0.0;
+  double error = 0.0;             ///< sum of the accepted subintervals' |K15 − G7|
+  std::uint64_t evaluations = 0;  ///< integrand evaluations
+  std::uint64_t blocks = 0;       ///< accepted blocks
+  CubatureStatus status = CubatureStatus::NotConverged;
+};
+
+/// ∫_lower^upper f on `device`, α·β subintervals per step. Throws
+/// std::invalid_argument for bad options or limits (non-finite, lower ≥ upper).
+Adaptive1DResult integrate_adaptive_1d(const Integrand1D& f, double lower, double upper,
+                                       const Adaptive1DOptions& options, geobem::ComputeDevice device);
+
+/// Every problem integrated on its own (β subintervals per step); results in
+/// problem order. Throws std::invalid_argument naming the first bad problem.
+std::vector<Adaptive1DResult> integrate_adaptive_1d_batch(const std::vector<Problem1D>& problems,
+                                                          const Adaptive1DOptions& options,
+                                                          geobem::ComputeDevice device);
+
+/// The CUDA paths (adaptive_1d_cuda.cu); the checks are done by the callers above.
+Adaptive1DResult cuda_integrate_adaptive_1d(const Integrand1D& f, double lower, double upper,
+                                            const Adaptive1DOptions& options);
+std::vector<Adaptive1DResult> cuda_integrate_adaptive_1d_batch(const std::vector<Problem1D>& problems,
+                                                               const Adaptive1DOptions& options);
+
+/// Result of a finished sweep state.
+Adaptive1DResult adaptive_1d_result(const BlockCuttingState& state);
+
+}  // namespace geobem::quadrature

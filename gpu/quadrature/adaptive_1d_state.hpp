@@ -1,0 +1,117 @@
+#pragma once
+// GEOBEM_HD pieces of the block-cutting sweep shared by the CPU and CUDA
+// drivers: the built-in 1D integrands and the accept/cut/expand decision.
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "gpu/core/host_device.hpp"
+
+namespace geobem::quadrature {
+
+/// The four functions of Kern & Alaghband's Table 2 as families with
+/// parameters p (defaults = the paper's):
+///   ExpSin  e^{p0 x} sin(p1 x)            (2, 3)
+///   PolyCos p0 x cos(p1 x) − (x − p2)²    (4, 2, 2)
+///   ExpCos  e^{−p0 x} cos(p1 π x)         (3, 5)
+///   Sinc    sin(p0 π x)/(π x)             (10)
+enum class Integrand1DFamily { ExpSin, PolyCos, ExpCos, Sinc };
+
+struct Integrand1D {
+  Integrand1DFamily family = Integrand1DFamily::ExpSin;
+  double p[3] = {2.0, 3.0, 0.0};
+
+  GEOBEM_HD double operator()(double x) const {
+    switch (family) {
+      case Integrand1DFamily::ExpSin: return exp(p[0] * x) * sin(p[1] * x);
+      case Integrand1DFamily::PolyCos: return p[0] * x * cos(p[1] * x) - (x - p[2]) * (x - p[2]);
+      case Integrand1DFamily::ExpCos: return exp(-p[0] * x) * cos(p[1] * M_PI * x);
+      case Integrand1DFamily::Sinc: return sin(p[0] * M_PI * x) / (M_PI * x);
+    }
+    return 0.0;
+  }
+};
+
+/// "exp_sin", "poly_cos", "exp_cos", "sinc"; parse throws std::invalid_argument listing them.
+std::string to_string(Integrand1DFamily family);
+Integrand1DFamily parse_integrand_1d_family(const std::string& name);
+
+/// The family with the paper's parameters.
+Integrand1D table2_integrand(Integrand1DFamily family);
+
+/// Width of the next block after one passes (the paper's variants):
+/// Double = twice the passed width, Keep = the passed width, Reset = the whole interval.
+enum class ExpansionRule { Double, Keep, Reset };
+std::string to_string(ExpansionRule rule);
+ExpansionRule parse_expansion_rule(const std::string& name);
+
+/// Sweep state of one integral.
+struct BlockCuttingState {
+  double lower, upper;   ///< limits
+  double x;              ///< left end of the next block
+  double width;          ///< width of the next block
+  double target;         ///< max(abs_tol, rel_tol·|first estimate|); < 0 before the first step
+  double rel_tol, abs_tol;
+  double estimate, error;
+  std::uint64_t evaluations, blocks, max_evaluations;
+  int running;           ///< 1 while sweeping
+  int capped;            ///< the evaluation cap stopped the sweep
+  int expansion;         ///< ExpansionRule as int
+};
+
+GEOBEM_HD inline BlockCuttingState start_block_cutting(double lower, double upper, double rel_tol, double abs_tol,
+                                                       std::uint64_t max_evaluations, ExpansionRule expansion) {
+  BlockCuttingState s{};
+  s.lower = lower;
+  s.upper = upper;
+  s.x = lower;
+  s.width = upper - lower;
+  s.target = -1.0;
+  s.rel_tol = rel_tol;
+  s.abs_tol = abs_tol;
+  s.max_evaluations = max_evaluations;
+  s.running = 1;
+  s.expansion = static_cast<int>(expansion);
+  return s;
+}
+
+/// The block of the next step: [*a, *b] = [x, min(x + width, upper)].
+GEOBEM_HD inline void next_block(const BlockCuttingState& s, double* a, double* b) {
+  *a = s.x;
+  *b = s.x + s.width >= s.upper ? s.upper : s.x + s.width;
+}
+
+/// Decides on the block just integrated (its summed estimate and error over
+/// `subintervals` subintervals): accept and expand, or halve the width.
+GEOBEM_HD inline void block_cutting_step(BlockCuttingState& s, double block_estimate, double block_error,
+                                         int subintervals) {
+  double a, b;
+  next_block(s, &a, &b);
+  s.evaluations += 15ULL * subintervals;
+  if (s.target < 0.0) s.target = fmax(s.abs_tol, s.rel_tol * fabs(block_estimate));
+  const double share = s.target * (b - a) / (s.upper - s.lower);
+  // A block that cannot be halved any more in double precision is accepted
+  // as it is; the final status then tells whether the total met the tolerance.
+  const bool unsplittable = a + 0.5 * (b - a) / subintervals <= a;
+  if (block_error <= share || unsplittable) {
+    s.estimate += block_estimate;
+    s.error += block_error;
+    s.blocks += 1;
+    s.x = b;
+    if (s.expansion == static_cast<int>(ExpansionRule::Double))
+      s.width = 2.0 * (b - a);
+    else if (s.expansion == static_cast<int>(ExpansionRule::Keep))
+      s.width = b - a;
+    else
+      s.width = s.upper - s.lower;
+    if (b >= s.upper) s.running = 0;
+  } else {
+    s.width = 0.5 * (b - a);
+  }
+  if (s.running && s.evaluations + 15ULL * subintervals > s.max_evaluations) {
+    s.running = 0;
+    s.capped = 1;
+  }
+}
+
+}  // namespace geobem::quadrature

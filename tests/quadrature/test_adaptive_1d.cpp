@@ -1,0 +1,164 @@
+// Block-cutting adaptive 1D quadrature on the CPU: Kern & Alaghband's Table 2
+// functions against their antiderivatives, a Kahaner / Gander–Gautschi
+// battery with known values, batched mode, expansion variants, bad input.
+#include <gsl/gsl_sf_expint.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <stdexcept>
+
+#include "gpu/quadrature/adaptive_1d.hpp"
+#include "gpu/quadrature/adaptive_1d_cpu.hpp"
+
+using namespace geobem::quadrature;
+using geobem::ComputeDevice;
+
+namespace {
+
+/// Antiderivatives of the Table 2 families (p as in adaptive_1d_state.hpp).
+double antiderivative(const Integrand1D& f, double x) {
+  const double* p = f.p;
+  switch (f.family) {
+    case Integrand1DFamily::ExpSin:
+      return std::exp(p[0] * x) * (p[0] * std::sin(p[1] * x) - p[1] * std::cos(p[1] * x)) / (p[0] * p[0] + p[1] * p[1]);
+    case Integrand1DFamily::PolyCos:
+      return p[0] * (std::cos(p[1] * x) / (p[1] * p[1]) + x * std::sin(p[1] * x) / p[1]) -
+             std::pow(x - p[2], 3) / 3.0;
+    case Integrand1DFamily::ExpCos: {
+      const double k = p[1] * M_PI;
+      return std::exp(-p[0] * x) * (k * std::sin(k * x) - p[0] * std::cos(k * x)) / (p[0] * p[0] + k * k);
+    }
+    case Integrand1DFamily::Sinc: return gsl_sf_Si(p[0] * M_PI * x) / M_PI;  // Si from GSL
+  }
+  return 0.0;
+}
+
+struct Table2Case {
+  Integrand1DFamily family;
+  double lower, upper;
+};
+
+}  // namespace
+
+class Table2 : public ::testing::TestWithParam<Table2Case> {};
+
+TEST_P(Table2, MatchesAntiderivativeAtOneInTenBillion) {
+  const Table2Case c = GetParam();
+  const Integrand1D f = table2_integrand(c.family);
+  Adaptive1DOptions o;
+  o.rel_tol = 1e-10;
+  o.alpha = 8;
+  o.beta = 32;
+  const Adaptive1DResult r = integrate_adaptive_1d(f, c.lower, c.upper, o, ComputeDevice::Cpu);
+  const double exact = antiderivative(f, c.upper) - antiderivative(f, c.lower);
+  ASSERT_EQ(r.status, CubatureStatus::Converged) << to_string(c.family) << " to " << c.upper;
+  EXPECT_LE(std::fabs(r.estimate - exact), 1e-10 * std::fabs(exact)) << to_string(c.family) << " to " << c.upper;
+  EXPECT_LE(std::fabs(r.estimate - exact), r.error + 1e-15 * std::fabs(exact));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    KernAlaghband, Table2,
+    ::testing::Values(Table2Case{Integrand1DFamily::ExpSin, 0, 5}, Table2Case{Integrand1DFamily::ExpSin, 0, 6},
+                      Table2Case{Integrand1DFamily::ExpSin, 0, 7}, Table2Case{Integrand1DFamily::PolyCos, 0, 30},
+                      Table2Case{Integrand1DFamily::PolyCos, 0, 50}, Table2Case{Integrand1DFamily::PolyCos, 0, 70},
+                      Table2Case{Integrand1DFamily::ExpCos, 0, 10}, Table2Case{Integrand1DFamily::ExpCos, 0, 20},
+                      Table2Case{Integrand1DFamily::ExpCos, 0, 30}, Table2Case{Integrand1DFamily::Sinc, 1e-6, 10},
+                      Table2Case{Integrand1DFamily::Sinc, 1e-6, 15}, Table2Case{Integrand1DFamily::Sinc, 1e-6, 20}));
+
+TEST(Adaptive1D, KahanerGanderGautschiBattery) {
+  // Functions of Kahaner (1971) as used by Gander & Gautschi (2000), values in closed form.
+  struct Case {
+    std::function<double(double)> f;
+    double a, b, exact;
+  };
+  const Case cases[] = {
+      {[](double x) { return std::exp(x); }, 0, 1, std::exp(1.0) - 1.0},
+      {[](double x) { return x >= 0.3 ? 1.0 : 0.0; }, 0, 1, 0.7},
+      {[](double x) { return std::sqrt(x); }, 0, 1, 2.0 / 3.0},
+      {[](double x) { return 23.0 / 25.0 * std::cosh(x) - std::cos(x); }, -1, 1, 46.0 / 25.0 * std::sinh(1.0) - 2.0 * std::sin(1.0)},
+      {[](double x) { return 1.0 / (x * x * x * x + x * x + 0.9); }, -1, 1, 1.5822329637296729331},
+      {[](double x) { return std::pow(x, 1.5); }, 0, 1, 0.4},
+      {[](double x) { return 1.0 / (1.0 + x * x * x * x); }, 0, 1, (M_PI + 2.0 * std::log(1.0 + std::sqrt(2.0))) / (4.0 * std::sqrt(2.0))},
+      {[](double x) { return 2.0 / (2.0 + std::sin(10.0 * M_PI * x)); }, 0, 1, 2.0 / std::sqrt(3.0)},
+      {[](double x) { return 1.0 / (1.0 + x); }, 0, 1, std::log(2.0)},
+      {[](double x) { return 1.0 / (1.0 + std::exp(x)); }, 0, 1, 1.0 + std::log(2.0 / (1.0 + std::exp(1.0)))},
+      {[](double x) { return 50.0 / (M_PI * (2500.0 * x * x + 1.0)); }, 0, 1, std::atan(50.0) / M_PI},
+  };
+  Adaptive1DOptions o;
+  o.rel_tol = 1e-9;
+  o.alpha = 4;
+  o.beta = 16;
+  int index = 0;
+  for (const Case& c : cases) {
+    ++index;
+    const Adaptive1DResult r = cpu_integrate_adaptive_1d(c.f, c.a, c.b, o);
+    EXPECT_EQ(r.status, CubatureStatus::Converged) << "case " << index;
+    EXPECT_NEAR(r.estimate, c.exact, 1e-9 * std::fabs(c.exact)) << "case " << index;
+  }
+}
+
+TEST(Adaptive1D, ExpansionVariantsAgree) {
+  const Integrand1D f = table2_integrand(Integrand1DFamily::ExpCos);
+  const double exact = antiderivative(f, 20.0) - antiderivative(f, 0.0);
+  for (ExpansionRule rule : {ExpansionRule::Double, ExpansionRule::Keep, ExpansionRule::Reset}) {
+    Adaptive1DOptions o;
+    o.rel_tol = 1e-10;
+    o.alpha = 2;
+    o.beta = 16;
+    o.expansion = rule;
+    const Adaptive1DResult r = integrate_adaptive_1d(f, 0.0, 20.0, o, ComputeDevice::Cpu);
+    EXPECT_EQ(r.status, CubatureStatus::Converged) << to_string(rule);
+    EXPECT_NEAR(r.estimate, exact, 1e-10 * std::fabs(exact)) << to_string(rule);
+  }
+}
+
+TEST(Adaptive1D, BatchIntegratesEachProblemOnItsOwn) {
+  std::vector<Problem1D> problems;
+  for (int i = 0; i < 200; ++i) {
+    Problem1D p;
+    p.integrand = table2_integrand(Integrand1DFamily::ExpSin);
+    p.integrand.p[0] = -1.0 + 0.02 * i;
+    p.integrand.p[1] = 1.0 + 0.1 * i;
+    p.lower = 0.0;
+    p.upper = 1.0 + 0.03 * i;
+    problems.push_back(p);
+  }
+  Adaptive1DOptions o;
+  o.rel_tol = 1e-10;
+  o.beta = 32;
+  const auto results = integrate_adaptive_1d_batch(problems, o, ComputeDevice::Cpu);
+  ASSERT_EQ(results.size(), problems.size());
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    const auto& p = problems[i];
+    const double exact = antiderivative(p.integrand, p.upper) - antiderivative(p.integrand, p.lower);
+    EXPECT_EQ(results[i].status, CubatureStatus::Converged) << i;
+    EXPECT_NEAR(results[i].estimate, exact, 1e-10 * std::fabs(exact) + 1e-14) << i;
+  }
+}
+
+TEST(Adaptive1D, EvaluationCapGivesStatus) {
+  Adaptive1DOptions o;
+  o.rel_tol = 1e-14;
+  o.alpha = 1;
+  o.beta = 4;
+  o.max_evaluations = 600;
+  const Adaptive1DResult r =
+      integrate_adaptive_1d(table2_integrand(Integrand1DFamily::Sinc), 1e-6, 20.0, o, ComputeDevice::Cpu);
+  EXPECT_EQ(r.status, CubatureStatus::EvaluationCapReached);
+  EXPECT_LE(r.evaluations, 600u);
+}
+
+TEST(Adaptive1D, RejectsBadInput) {
+  const Integrand1D f = table2_integrand(Integrand1DFamily::ExpSin);
+  Adaptive1DOptions o;
+  EXPECT_THROW(integrate_adaptive_1d(f, 1.0, 0.0, o, ComputeDevice::Cpu), std::invalid_argument);
+  EXPECT_THROW(integrate_adaptive_1d(f, 0.0, INFINITY, o, ComputeDevice::Cpu), std::invalid_argument);
+  o.rel_tol = 0.0;
+  EXPECT_THROW(integrate_adaptive_1d(f, 0.0, 1.0, o, ComputeDevice::Cpu), std::invalid_argument);
+  o.rel_tol = 1e-8;
+  o.beta = 48;
+  EXPECT_THROW(integrate_adaptive_1d(f, 0.0, 1.0, o, ComputeDevice::Cpu), std::invalid_argument);
+  EXPECT_THROW(parse_integrand_1d_family("gauss"), std::invalid_argument);
+  EXPECT_THROW(parse_expansion_rule("triple"), std::invalid_argument);
+}
