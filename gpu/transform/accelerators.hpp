@@ -26,18 +26,29 @@ class EulerSum {
       diagonal_[m] = 0.5 * (previous_old + diagonal_[m - 1]);
       previous_old = old;
     }
-    last_term_ = 0.5 * diagonal_[count_];
-    sum_ += last_term_;
+    const double term = 0.5 * diagonal_[count_];
+    sum_ += term;
+    recent_[0] = recent_[1];
+    recent_[1] = fabs(term);
     ++count_;
   }
   GEOBEM_HD double value() const { return sum_; }
-  /// 2^-(N-1) |Delta^(N-1) v_0| = 2 |last term|: bounds the remainder of the
-  /// sum without its last term, so it is a conservative bound for this one.
-  GEOBEM_HD double error() const { return 2.0 * fabs(last_term_); }
+  /// 2^-(N-1) |Delta^(N-1) v_0| = 2 |last term| bounds the remainder of the sum
+  /// without its last term when the areas are completely monotone (Longman).
+  /// Areas that are not (early half cycles of 1/(1+x^2), Bessel phases) make
+  /// the terms oscillate, so the larger of the last two terms is used; and when
+  /// the terms shrink slowly (ratio rho of the last two above 1/2) the
+  /// geometric tail rho/(1-rho) of the terms, doubled, replaces the factor 2.
+  GEOBEM_HD double error() const {
+    const double largest = fmax(recent_[0], recent_[1]);
+    const double ratio = fmin(recent_[1] / recent_[0], 0.95);
+    return largest * fmax(2.0, 2.0 * ratio / (1.0 - ratio));
+  }
 
  private:
   double* diagonal_;
-  double sum_ = 0.0, last_term_ = 0.0;
+  double sum_ = 0.0;
+  double recent_[2] = {HUGE_VAL, HUGE_VAL};
   int count_ = 0;
 };
 
