@@ -1,0 +1,50 @@
+// The cubature on several MPI ranks (run with 2 ranks by CTest, label mpi):
+// every rank gets the same result, bit-identical to one rank, and it matches
+// the closed form.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+
+#include "gpu/quadrature/cubature.hpp"
+#include "gpu/quadrature/cubature_mpi.hpp"
+
+using namespace geobem::quadrature;
+using geobem::ComputeDevice;
+
+TEST(CubatureMpi, IdenticalToOneRankAndToClosedForm) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  CubatureOptions o;
+  o.dim = 4;
+  o.rel_tol = 1e-7;
+  o.min_regions = 128;
+  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::ProductPeak, 4, 4.0, 0.35);
+  const CubatureResult distributed = integrate_cubature_mpi(f, o, ComputeDevice::Cpu, MPI_COMM_WORLD);
+  const CubatureResult single = integrate_cubature(f, o, ComputeDevice::Cpu);
+  EXPECT_GE(size, 2) << "run with at least 2 ranks";
+  EXPECT_EQ(distributed.status, CubatureStatus::Converged);
+  EXPECT_EQ(distributed.estimate, single.estimate);  // bit-identical
+  EXPECT_EQ(distributed.error, single.error);
+  EXPECT_EQ(distributed.evaluations, single.evaluations);
+  EXPECT_EQ(distributed.regions, single.regions);
+  const double exact = genz_exact_integral(f, 4);
+  EXPECT_LE(std::fabs(distributed.estimate - exact), 1e-7 * exact);
+  double rank_estimate[2] = {distributed.estimate, -distributed.estimate};
+  MPI_Allreduce(MPI_IN_PLACE, rank_estimate, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  EXPECT_EQ(rank_estimate[0], -rank_estimate[1]) << "ranks disagree";
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0) delete ::testing::UnitTest::GetInstance()->listeners().Release(
+      ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
+  const int failed = RUN_ALL_TESTS();
+  int any_failed = failed;
+  MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return any_failed;
+}

@@ -1,0 +1,123 @@
+// CUDA paths against the CPU paths (label gpu; skipped without a device):
+// cubature phases and results, 1D single and batched sweeps.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "gpu/core/device.hpp"
+#include "gpu/quadrature/adaptive_1d.hpp"
+#include "gpu/quadrature/cubature.hpp"
+
+using namespace geobem::quadrature;
+using geobem::ComputeDevice;
+
+class QuadratureGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (geobem::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  }
+};
+
+TEST_F(QuadratureGpu, PhaseOneRegionsMatchCpu) {
+  CubatureOptions o;
+  o.dim = 5;
+  o.rel_tol = 1e-9;
+  o.min_regions = 256;
+  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::Gaussian, 5, 3.0, 0.4);
+  const CubaturePhaseOne cpu = cubature_phase_one(f, o, ComputeDevice::Cpu);
+  const CubaturePhaseOne gpu = cubature_phase_one(f, o, ComputeDevice::Cuda);
+  ASSERT_EQ(cpu.regions.size(), gpu.regions.size());
+  for (std::size_t r = 0; r < cpu.regions.size(); ++r) {
+    EXPECT_NEAR(gpu.regions[r].estimate, cpu.regions[r].estimate, 1e-13 * std::fabs(cpu.estimate)) << r;
+    EXPECT_EQ(gpu.regions[r].split_axis, cpu.regions[r].split_axis) << r;
+  }
+}
+
+TEST_F(QuadratureGpu, CubatureMatchesCpuAndClosedForm) {
+  struct Case {
+    CubatureFamily family;
+    int dim;
+    double a, u, rel_tol;
+  };
+  for (const Case c : {Case{CubatureFamily::Oscillatory, 6, 1.5, 0.2, 1e-8}, Case{CubatureFamily::ProductPeak, 3, 6.0, 0.3, 1e-8},
+                       Case{CubatureFamily::CornerPeak, 8, 0.4, 0.0, 1e-6}, Case{CubatureFamily::Gaussian, 10, 1.0, 0.5, 1e-6},
+                       Case{CubatureFamily::Discontinuous, 3, 1.0, 0.5, 1e-5}}) {
+    CubatureOptions o;
+    o.dim = c.dim;
+    o.rel_tol = c.rel_tol;
+    const CubatureIntegrand f = make_cubature_integrand(c.family, c.dim, c.a, c.u);
+    const CubatureResult cpu = integrate_cubature(f, o, ComputeDevice::Cpu);
+    const CubatureResult gpu = integrate_cubature(f, o, ComputeDevice::Cuda);
+    const double exact = genz_exact_integral(f, c.dim);
+    ASSERT_EQ(gpu.status, CubatureStatus::Converged) << to_string(c.family);
+    EXPECT_LE(std::fabs(gpu.estimate - exact), c.rel_tol * std::fabs(exact)) << to_string(c.family);
+    EXPECT_NEAR(gpu.estimate, cpu.estimate, c.rel_tol * std::fabs(exact)) << to_string(c.family);
+  }
+}
+
+TEST_F(QuadratureGpu, ArumugamFunctionsMatchCpu) {
+  for (const auto& [family, dim, tol] : {std::tuple{CubatureFamily::F1, 5, 1e-6}, std::tuple{CubatureFamily::F3, 3, 1e-6},
+                                          std::tuple{CubatureFamily::F4, 5, 1e-6}}) {
+    CubatureOptions o;
+    o.dim = dim;
+    o.rel_tol = tol;
+    const CubatureIntegrand f = make_cubature_integrand(family, dim);
+    const CubatureResult cpu = integrate_cubature(f, o, ComputeDevice::Cpu);
+    const CubatureResult gpu = integrate_cubature(f, o, ComputeDevice::Cuda);
+    EXPECT_EQ(gpu.status, CubatureStatus::Converged) << to_string(family);
+    EXPECT_NEAR(gpu.estimate, cpu.estimate, 2.0 * tol * std::fabs(cpu.estimate)) << to_string(family);
+  }
+}
+
+TEST_F(QuadratureGpu, SpillAndRetireKeepTheTotals) {
+  // A tiny spill slice forces records out of shared memory and then retires them.
+  CubatureOptions o;
+  o.dim = 3;
+  o.rel_tol = 1e-9;
+  o.min_regions = 8;
+  o.spill_records = 16;
+  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::ProductPeak, 3, 8.0, 0.3);
+  const CubatureResult gpu = integrate_cubature(f, o, ComputeDevice::Cuda);
+  const double exact = genz_exact_integral(f, 3);
+  EXPECT_EQ(gpu.status, CubatureStatus::Converged);
+  EXPECT_LE(std::fabs(gpu.estimate - exact), 1e-9 * exact);
+}
+
+TEST_F(QuadratureGpu, EvaluationCapGivesStatus) {
+  CubatureOptions o;
+  o.dim = 6;
+  o.rel_tol = 1e-12;
+  o.max_evaluations = 3'000'000;
+  const CubatureResult gpu = integrate_cubature(make_cubature_integrand(CubatureFamily::F1, 6), o, ComputeDevice::Cuda);
+  EXPECT_EQ(gpu.status, CubatureStatus::EvaluationCapReached);
+  EXPECT_LE(gpu.evaluations, o.max_evaluations);
+}
+
+TEST_F(QuadratureGpu, Adaptive1DSingleAndBatchMatchCpu) {
+  Adaptive1DOptions o;
+  o.rel_tol = 1e-10;
+  for (Integrand1DFamily family : {Integrand1DFamily::ExpSin, Integrand1DFamily::PolyCos, Integrand1DFamily::ExpCos,
+                                   Integrand1DFamily::Sinc}) {
+    const Integrand1D f = table2_integrand(family);
+    const double lower = family == Integrand1DFamily::Sinc ? 1e-6 : 0.0;
+    const Adaptive1DResult cpu = integrate_adaptive_1d(f, lower, 20.0, o, ComputeDevice::Cpu);
+    const Adaptive1DResult gpu = integrate_adaptive_1d(f, lower, 20.0, o, ComputeDevice::Cuda);
+    EXPECT_EQ(gpu.status, CubatureStatus::Converged);
+    EXPECT_EQ(gpu.blocks, cpu.blocks) << to_string(family);
+    EXPECT_NEAR(gpu.estimate, cpu.estimate, 1e-12 * std::fabs(cpu.estimate)) << to_string(family);
+  }
+  std::vector<Problem1D> problems;
+  for (int i = 0; i < 1000; ++i) {
+    Problem1D p;
+    p.integrand = table2_integrand(Integrand1DFamily::ExpCos);
+    p.integrand.p[0] = 0.5 + 0.01 * i;
+    p.upper = 1.0 + 0.02 * i;
+    problems.push_back(p);
+  }
+  const auto cpu = integrate_adaptive_1d_batch(problems, o, ComputeDevice::Cpu);
+  const auto gpu = integrate_adaptive_1d_batch(problems, o, ComputeDevice::Cuda);
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    EXPECT_EQ(gpu[i].status, CubatureStatus::Converged) << i;
+    EXPECT_NEAR(gpu[i].estimate, cpu[i].estimate, 1e-12 * std::fabs(cpu[i].estimate) + 1e-16) << i;
+  }
+}
