@@ -1,0 +1,131 @@
+// geobem-integrate cubature: one n-dimensional integral of a built-in
+// integrand over a box by the two-phase adaptive Genz–Malik cubature
+// (gpu/quadrature). Started under mpirun it splits phase two over the ranks
+// (one GPU each) and rank 0 writes the result. The result CSV is written
+// atomically; bad options write nothing.
+#include <chrono>
+#include <cstdlib>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <mpi.h>
+
+#include "gpu/core/device.hpp"
+#include "gpu/quadrature/cubature.hpp"
+#include "gpu/quadrature/cubature_mpi.hpp"
+#include "mesh/io/atomic_file.hpp"
+#include "stages/cli/stage_options.hpp"
+#include "stages/integrate/integrate_command.hpp"
+
+namespace po = boost::program_options;
+namespace q = geobem::quadrature;
+
+namespace {
+
+/// "a,b,c" (or spaces) as exactly `count` numbers; a usage error otherwise.
+std::vector<double> parse_list(const std::string& option, const std::string& text, int count) {
+  std::string spaced = text;
+  for (char& c : spaced)
+    if (c == ',') c = ' ';
+  std::istringstream stream(spaced);
+  std::vector<double> values;
+  double v;
+  while (stream >> v) values.push_back(v);
+  if (!stream.eof() || static_cast<int>(values.size()) != count)
+    throw po::error("--" + option + " '" + text + "': expected " + std::to_string(count) + " numbers");
+  return values;
+}
+
+/// Started by mpirun (Open MPI or a PMI launcher)?
+bool under_mpirun() { return std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMI_SIZE"); }
+
+int run_cubature(int argc, const char* const argv[]) {
+  po::options_description options("Options");
+  geobem::cli::add_common_options(options);
+  geobem::cli::add_device_option(options);
+  std::string names;
+  for (const auto& name : q::cubature_family_names()) names += (names.empty() ? "" : ", ") + name;
+  options.add_options()
+    ("integrand", po::value<std::string>()->required(), ("built-in integrand: " + names).c_str())
+    ("dim", po::value<int>()->required(), "dimension n (2..10)")
+    ("rel-tol", po::value<double>()->default_value(1e-6), "relative tolerance (>= 0)")
+    ("abs-tol", po::value<double>()->default_value(0.0), "absolute tolerance (>= 0; not both 0)")
+    ("max-evals", po::value<double>()->default_value(2e9), "cap on integrand evaluations")
+    ("min-regions", po::value<int>()->default_value(2048), "L_max: regions after phase one")
+    ("lower", po::value<std::string>(), "box lower corner, n comma-separated values (default 0,...,0)")
+    ("upper", po::value<std::string>(), "box upper corner, n comma-separated values (default 1,...,1)")
+    ("genz-a", po::value<double>()->default_value(5.0), "Genz families: a_i (difficulty) for every i")
+    ("genz-u", po::value<double>()->default_value(0.5), "Genz families: u_i (offset/peak) for every i")
+    ("output", po::value<std::string>()->required(),
+     "result CSV: integrand,dim,rel_tol,abs_tol,estimate,error,evaluations,regions,status,seconds");
+  const auto parsed = geobem::cli::parse_stage_options(
+      argc, argv, argv[0], "Integrates a built-in integrand over a box (two-phase adaptive cubature).", options);
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
+
+  q::CubatureOptions settings;
+  q::CubatureIntegrand integrand;
+  geobem::DeviceChoice choice;
+  try {
+    const q::CubatureFamily family = q::parse_cubature_family(vm["integrand"].as<std::string>());
+    settings.dim = vm["dim"].as<int>();
+    settings.rel_tol = vm["rel-tol"].as<double>();
+    settings.abs_tol = vm["abs-tol"].as<double>();
+    const double cap = vm["max-evals"].as<double>();
+    if (!(cap >= 1.0 && cap < 1.8e19)) throw std::invalid_argument("--max-evals " + std::to_string(cap) + " out of range");
+    settings.max_evaluations = static_cast<std::uint64_t>(cap);
+    if (vm["min-regions"].as<int>() < 1) throw std::invalid_argument("--min-regions must be >= 1");
+    settings.min_regions = vm["min-regions"].as<int>();
+    if (vm.count("lower")) settings.lower = parse_list("lower", vm["lower"].as<std::string>(), settings.dim);
+    if (vm.count("upper")) settings.upper = parse_list("upper", vm["upper"].as<std::string>(), settings.dim);
+    if (settings.lower.empty() != settings.upper.empty()) throw std::invalid_argument("give both --lower and --upper");
+    q::check_cubature_options(settings);
+    integrand = q::make_cubature_integrand(family, settings.dim, vm["genz-a"].as<double>(), vm["genz-u"].as<double>());
+    choice = geobem::parse_device_choice(vm["device"].as<std::string>());
+  } catch (const std::invalid_argument& error) {
+    throw po::error(error.what());
+  }
+  const geobem::ComputeDevice device = geobem::resolve_device(choice);
+  settings.quiet = vm["quiet"].as<bool>();
+
+  int rank = 0;
+  const bool distributed = under_mpirun();
+  if (distributed) MPI_Init(nullptr, nullptr);
+  const double start = distributed ? MPI_Wtime() : 0.0;
+  const auto clock_start = std::chrono::steady_clock::now();
+  q::CubatureResult result;
+  if (distributed) {
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    result = q::integrate_cubature_mpi(integrand, settings, device, MPI_COMM_WORLD);
+  } else {
+    result = q::integrate_cubature(integrand, settings, device);
+  }
+  const double seconds = distributed ? MPI_Wtime() - start
+                                     : std::chrono::duration<double>(std::chrono::steady_clock::now() - clock_start).count();
+  if (distributed) MPI_Finalize();
+  if (rank != 0) return 0;
+  geobem::write_text_file_atomically(vm["output"].as<std::string>(), [&](std::ostream& out) {
+    out << "# geobem-integrate cubature on " << geobem::to_string(device)
+        << "\n# status: 0 converged, 1 evaluation cap reached, 2 not converged\n"
+        << "integrand,dim,rel_tol,abs_tol,estimate,error,evaluations,regions,status,seconds\n"
+        << std::setprecision(17) << vm["integrand"].as<std::string>() << "," << settings.dim << ","
+        << settings.rel_tol << "," << settings.abs_tol << "," << result.estimate << "," << result.error << ","
+        << result.evaluations << "," << result.regions << "," << static_cast<int>(result.status) << "," << seconds
+        << "\n";
+  });
+  if (result.status != q::CubatureStatus::Converged)
+    std::cerr << argv[0] << ": warning: " << q::to_string(result.status) << ": error estimate " << result.error
+              << " above the tolerance (status column)\n";
+  return 0;
+}
+
+const geobem::cli::IntegrateCommandRegistrar registrar{
+    "cubature", {"n-dimensional adaptive cubature of a built-in integrand (two-phase Genz-Malik, CPU/CUDA/MPI)",
+                 [](int argc, const char* const argv[]) {
+                   return geobem::cli::run_stage(argv[0], [&] { return run_cubature(argc, argv); });
+                 }}};
+
+}  // namespace
