@@ -56,8 +56,10 @@ class EulerSum {
 /// safeguards in the spirit of QUADPACK's QELG (Piessens et al. 1983, sec. 2.2.3)
 /// but written here: the table is cut at the first column whose difference
 /// vanishes to rounding (that column has converged), it keeps at most
-/// kMaxColumns columns, and the error estimate is the spread of the last three
-/// extrapolated values, floored at 50 ulp of the value. The recursion is
+/// kMaxColumns columns, and the error estimate is the summed distance of the
+/// latest extrapolated value to the four before it (QUADPACK uses the last
+/// three; the Bessel-product kernel, whose extrapolants drift slowly, needs
+/// more), floored at 50 ulp of the value. The recursion is
 /// eps_{k+1}^(n) = eps_{k-1}^(n+1) + 1/(eps_k^(n+1) - eps_k^(n)); only the latest
 /// antidiagonal e[k] = eps_k^(n-k) is stored.
 class WynnEpsilon {
@@ -84,23 +86,21 @@ class WynnEpsilon {
     length_ = length;
     ++count_;
     const double estimate = diagonal_[(length_ - 1) & ~1];  // highest even column
-    history_[0] = history_[1];
-    history_[1] = history_[2];
-    history_[2] = estimate;
-    if (count_ >= 3) {
-      error_ = fabs(estimate - history_[1]) + fabs(estimate - history_[0]);
-    } else {
-      error_ = HUGE_VAL;
-    }
+    for (int i = 0; i + 1 < kHistory; ++i) history_[i] = history_[i + 1];
+    history_[kHistory - 1] = estimate;
+    error_ = 0.0;
+    for (int i = 0; i + 1 < kHistory; ++i) error_ += fabs(estimate - history_[i]);
+    if (count_ < kHistory) error_ = HUGE_VAL;
     const double floor = 50.0 * 2.220446049250313e-16 * fabs(estimate);
     if (error_ < floor) error_ = floor;
   }
-  GEOBEM_HD double value() const { return history_[2]; }
+  GEOBEM_HD double value() const { return history_[kHistory - 1]; }
   GEOBEM_HD double error() const { return error_; }
 
  private:
   double* diagonal_;
-  double history_[3] = {0.0, 0.0, 0.0};
+  static constexpr int kHistory = 5;
+  double history_[kHistory] = {};
   double error_ = HUGE_VAL;
   int count_ = 0, length_ = 0;
 };

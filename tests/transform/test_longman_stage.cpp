@@ -1,0 +1,161 @@
+// geobem-integrate longman and the halfspace-load workflow run as a user
+// would: exit codes, messages naming the row, files written or not, values
+// read back and compared with closed forms.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "closed_forms.hpp"
+#include "mesh/io/csv_table.hpp"
+#include "mesh/io/vtk_output.hpp"
+
+#include <vtkDataObject.h>
+#include <vtkPointData.h>
+#include <vtkStructuredGrid.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct StageRun {
+  int exit_code;
+  std::string errors;
+};
+
+fs::path scratch(const std::string& name) {
+  const auto dir = fs::temp_directory_path() / ("geobem_test_longman_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir / name;
+}
+
+fs::path write(const std::string& name, const std::string& text) {
+  const auto path = scratch(name);
+  std::ofstream(path) << text;
+  return path;
+}
+
+StageRun run(const std::string& command) {
+  const auto errors = scratch("stderr.txt");
+  const int status = std::system((command + " >/dev/null 2>" + errors.string()).c_str());
+  std::ifstream in(errors);
+  std::stringstream text;
+  text << in.rdbuf();
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
+}
+
+std::string longman(const std::string& arguments) {
+  return std::string(GEOBEM_INTEGRATE_EXE) + " longman --device cpu " + arguments;
+}
+
+}  // namespace
+
+TEST(LongmanStage, WritesOneResultRowPerInputRow) {
+  const auto input = write("paper.csv", "# the paper's test\nlambda,omega,id\n0.5,10,1\n1,1,2\n2,30,3\n");
+  const auto output = scratch("paper_out.csv");
+  const StageRun result = run(longman("--family exp-cos --accelerator euler --input " + input.string() + " --output " +
+                                 output.string() + " --quiet"));
+  ASSERT_EQ(result.exit_code, 0) << result.errors;
+  const auto table = geobem::read_csv_table(output.string());
+  ASSERT_EQ(table.rows.size(), 3u);
+  for (const auto& row : table.rows) {
+    const double exact = geobem::test::exponential_cosine(row[table.column("lambda")], row[table.column("omega")]);
+    EXPECT_NEAR(row[table.column("value")], exact, 1e-12 * exact);
+    EXPECT_LE(std::fabs(row[table.column("value")] - exact), row[table.column("error")] + 1e-12 * exact);
+    EXPECT_GT(row[table.column("evaluations")], 0);
+    EXPECT_EQ(row[table.column("status")], 0);
+  }
+  EXPECT_EQ(table.rows[2][table.column("id")], 3);
+}
+
+TEST(LongmanStage, HankelFromConfigFile) {
+  const auto input = write("hankel.csv", "nu,m,a,r\n0,0,0,1\n0,0,0.5,2\n0,1,0.5,2\n");
+  const auto output = scratch("hankel_out.csv");
+  const auto config = write("hankel.ini", "family = hankel-exp\ntolerance = 1e-11\naccelerator = mw\n");
+  const StageRun result = run(longman("--config " + config.string() + " --input " + input.string() + " --output " +
+                                 output.string() + " --quiet"));
+  ASSERT_EQ(result.exit_code, 0) << result.errors;
+  const auto table = geobem::read_csv_table(output.string());
+  const double expected[] = {1.0, geobem::test::hankel_exponential(0, 0, 0.5, 2), geobem::test::hankel_exponential(0, 1, 0.5, 2)};
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(table.rows[i][table.column("value")], expected[i], 1e-10 * expected[i]);
+}
+
+TEST(LongmanStage, BadInputNamesTheRowAndWritesNothing) {
+  const auto good = write("good.csv", "lambda,omega\n0.5,10\n");
+  const auto output = scratch("never.csv");
+  struct Case {
+    std::string arguments, message;
+    int exit_code;
+  };
+  const Case cases[] = {
+      {"--family exp-cos --input " + write("nan.csv", "lambda,omega\n0.5,10\n0.5,nan\n").string(), "nan.csv:3: omega", 1},
+      {"--family exp-cos --input " + write("neg.csv", "lambda,omega\n0.5,-2\n").string(), "neg.csv:2: omega = -2", 1},
+      {"--family exp-cos --input " + write("short.csv", "lambda,omega\n0.5,10\n1\n").string(), "short.csv:3", 1},
+      {"--family exp-cos --input " + write("text.csv", "lambda,omega\n0.5,ten\n").string(), "text.csv:2", 1},
+      {"--family exp-cos --input " + write("cols.csv", "lambda,frequency\n0.5,10\n").string(), "omega", 1},
+      {"--family hankel-exp --input " + write("nu.csv", "nu,m,a,r\n0,0,1,1\n3,0,1,1\n").string(), "nu.csv:3: nu = 3", 1},
+      {"--family exp-cos --tolerance 0 --input " + good.string(), "tolerance", 2},
+      {"--family exp-cos --tolerance -1e-9 --input " + good.string(), "tolerance", 2},
+      {"--family fourier --input " + good.string(), "unknown family 'fourier'", 2},
+      {"--family exp-cos --accelerator aitken --input " + good.string(), "aitken", 2},
+      {"--family exp-cos --max-areas 100000 --input " + good.string(), "max-areas", 2},
+      {"--family exp-cos --input " + scratch("missing.csv").string(), "missing.csv", 1},
+  };
+  for (const auto& c : cases) {
+    const StageRun result = run(longman(c.arguments + " --output " + output.string()));
+    EXPECT_EQ(result.exit_code, c.exit_code) << c.arguments << "\n" << result.errors;
+    EXPECT_NE(result.errors.find(c.message), std::string::npos) << c.arguments << "\n" << result.errors;
+    EXPECT_FALSE(fs::exists(output)) << c.arguments;
+  }
+}
+
+TEST(HalfSpaceWorkflow, RunsAndMatchesTimoshenkoGoodier) {
+  const auto out = scratch("halfspace");
+  fs::remove_all(out);
+  const std::string script = std::string(GEOBEM_SOURCE_DIR) + "/workflows/halfspace-load/run.sh";
+  const std::string environment = "GEOBEM_BIN=" + std::string(GEOBEM_BIN_DIR) + " ";
+  StageRun result = run(environment + script + " --out " + out.string());
+  ASSERT_EQ(result.exit_code, 0) << result.errors;
+  for (const char* name : {"radii.csv", "integrals.csv", "displacement.csv", "displacement.vts"})
+    EXPECT_TRUE(fs::exists(out / name)) << name;
+
+  // Settlement under the centre and the profile: 2(1-nu^2) p a / E times the
+  // closed form (config: a = 100 m, p = 1e5 Pa, E = 5e7 Pa, nu = 0.3).
+  const double scale = 2.0 * (1.0 - 0.09) * 1e5 * 100.0 / 5e7;
+  const auto table = geobem::read_csv_table((out / "displacement.csv").string());
+  ASSERT_EQ(table.rows.size(), 6400u);
+  std::size_t far = 0;
+  for (const auto& row : table.rows) {
+    const double r = std::hypot(row[table.column("easting")], row[table.column("northing")]);
+    EXPECT_NEAR(row[table.column("r")], r, 1e-9);
+    if (std::fabs(r / 100.0 - 1.0) < 0.2) continue;  // the rim: slower, documented
+    const double exact = scale * geobem::test::halfspace_disk(100.0, r);
+    EXPECT_NEAR(row[table.column("u_z")], exact, 1e-8 * exact) << "r = " << r;
+    ++far;
+  }
+  EXPECT_GT(far, 5000u);
+
+  auto data = geobem::read_vtk_xml(out / "displacement.vts");
+  auto* grid = vtkStructuredGrid::SafeDownCast(data);
+  ASSERT_NE(grid, nullptr);
+  EXPECT_EQ(grid->GetNumberOfPoints(), 6400);
+  ASSERT_NE(grid->GetPointData()->GetArray("u_z"), nullptr);
+  bool has_units = false;
+  for (const auto& [array, unit] : geobem::read_units_field_data(data)) has_units |= array == "u_z" && unit == "m";
+  EXPECT_TRUE(has_units);
+
+  // --only displacement with stale integrals (another disk radius) fails and
+  // leaves the previous results in place.
+  const auto before = fs::last_write_time(out / "displacement.csv");
+  result = run(environment + script + " --out " + out.string() + " --only displacement -- --disk-radius 50");
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_NE(result.errors.find("stale"), std::string::npos) << result.errors;
+  EXPECT_EQ(fs::last_write_time(out / "displacement.csv"), before);
+  fs::remove_all(out);
+}
