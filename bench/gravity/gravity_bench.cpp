@@ -113,12 +113,21 @@ int main(int argc, char** argv) {
     return 0;
   }
   forward_cuda(prisms, {stations.front()}, 0x3ffu, Precision::Double, silent);  // context and module load
+  // Rows for each launch choice of CudaTuning; the first is the default.
+  const CudaTuning tunings[] = {CudaTuning{}, CudaTuning{true, 32}, CudaTuning{false, 8}};
+  const char* tuning_names[] = {"default (inline pairs, 32 blocks/SM)", "out-of-line pairs", "8 blocks/SM"};
   std::vector<double> sums[4];
-  for (int i = 0; i < 4; ++i) {
-    const Case& c = cases[i];
-    const double t = best_time(repeat, [&] { sums[i] = forward_cuda(prisms, stations, c.mask, c.precision, silent); });
-    std::printf("%-5s %-6s %-7s %12.4f %14.4g %12zu\n", "cuda", c.fields,
-                c.precision == Precision::Double ? "double" : "single", t, pairs / t, stations.size());
+  for (int k = 0; k < 3; ++k) {
+    std::printf("cuda launch: %s\n", tuning_names[k]);
+    for (int i = 0; i < 4; ++i) {
+      const Case& c = cases[i];
+      std::vector<double> result;
+      const double t = best_time(
+          repeat, [&] { result = forward_cuda(prisms, stations, c.mask, c.precision, silent, tunings[k]); });
+      if (k == 0) sums[i] = std::move(result);
+      std::printf("%-5s %-6s %-7s %12.4f %14.4g %12zu\n", "cuda", c.fields,
+                  c.precision == Precision::Double ? "double" : "single", t, pairs / t, stations.size());
+    }
   }
   std::printf("\nsingle vs double (CUDA, whole grid): largest |difference| / largest |field|\n");
   for (int f = 0; f < field_count; ++f) {

@@ -18,10 +18,23 @@ namespace {
 
 constexpr int block_size = 128;  // threads per block = prisms per shared-memory tile
 
+/// CudaTuning::out_of_line_pairs: one copy of each pair function in the
+/// kernel, reached by calls.
+struct OutOfLinePairs {
+  template <typename Real>
+  __device__ __noinline__ static Real log_pair(Real u1, Real u2, Real h, Real r1, Real r2, Real rho2) {
+    return pair_log(u1, u2, h, r1, r2, rho2);
+  }
+  template <typename Real>
+  __device__ __noinline__ static Real atan_pair(Real u1, Real u2, Real h, Real v, Real w, Real r1, Real r2) {
+    return pair_atan(u1, u2, h, v, w, r1, r2);
+  }
+};
+
 /// Adds Σ density·kernel over prisms [first + y·span, first + (y+1)·span) ∩
 /// [first, first + count) to sums[f·n_stations + s]. GzOnly fixes the mask at
 /// compile time so that the g_z-only kernel carries no unused terms.
-template <typename Real, bool GzOnly>
+template <typename Real, bool GzOnly, typename Pairs>
 __global__ void __launch_bounds__(block_size)
     prism_sums_kernel(const Prism* __restrict__ prisms, std::int64_t first, std::int64_t count, std::int64_t span,
                       const Station* __restrict__ stations, int n_stations, unsigned runtime_mask,
@@ -46,7 +59,7 @@ __global__ void __launch_bounds__(block_size)
         const RelativePrism<Real> rel =
             relative_prism<Real>(prism.west, prism.east, prism.south, prism.north, prism.bottom, prism.top,
                                  station.easting, station.northing, station.upward);
-        prism_fields(rel, mask, values);
+        prism_fields<Real, Pairs>(rel, mask, values);
 #pragma unroll
         for (int f = 0; f < 10; ++f)
           if (mask & (1u << f)) acc[f] += prism.density * static_cast<double>(values[f]);
@@ -77,20 +90,33 @@ class DeviceArray {
   std::size_t n_;
 };
 
-template <typename Real>
+template <typename Real, typename Pairs>
 void launch(bool gz_only, dim3 grid, const Prism* prisms, std::int64_t first, std::int64_t count, std::int64_t span,
             const Station* stations, int n_stations, unsigned mask, double* sums) {
   if (gz_only)
-    prism_sums_kernel<Real, true><<<grid, block_size>>>(prisms, first, count, span, stations, n_stations, mask, sums);
+    prism_sums_kernel<Real, true, Pairs>
+        <<<grid, block_size>>>(prisms, first, count, span, stations, n_stations, mask, sums);
   else
-    prism_sums_kernel<Real, false><<<grid, block_size>>>(prisms, first, count, span, stations, n_stations, mask, sums);
+    prism_sums_kernel<Real, false, Pairs>
+        <<<grid, block_size>>>(prisms, first, count, span, stations, n_stations, mask, sums);
   GEOBEM_CUDA_CHECK_LAUNCH();
+}
+
+template <typename Real>
+void launch(const CudaTuning& tuning, bool gz_only, dim3 grid, const Prism* prisms, std::int64_t first,
+            std::int64_t count, std::int64_t span, const Station* stations, int n_stations, unsigned mask,
+            double* sums) {
+  if (tuning.out_of_line_pairs)
+    launch<Real, OutOfLinePairs>(gz_only, grid, prisms, first, count, span, stations, n_stations, mask, sums);
+  else
+    launch<Real, InlinePairs>(gz_only, grid, prisms, first, count, span, stations, n_stations, mask, sums);
 }
 
 }  // namespace
 
 std::vector<double> forward_cuda(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
-                                 unsigned mask, Precision precision, ProgressReporter& progress) {
+                                 unsigned mask, Precision precision, ProgressReporter& progress,
+                                 const CudaTuning& tuning) {
   const std::size_t n_stations = stations.size();
   std::vector<double> sums(10 * n_stations, 0.0);
   if (prisms.empty() || n_stations == 0) return sums;
@@ -115,18 +141,19 @@ std::vector<double> forward_cuda(const std::vector<Prism>& prisms, const std::ve
   const bool gz_only = mask == unsigned(bit_g_z);
   for (std::int64_t first = 0; first < n_prisms; first += chunk) {
     const std::int64_t count = std::min(chunk, n_prisms - first);
-    // Split the prisms of this launch over enough blocks for ~8 waves of
-    // blocks, each split at least one tile long.
+    // Split the prisms of this launch over tuning.blocks_per_sm blocks per
+    // SM in all, each split at least one tile long.
     const std::int64_t tiles = (count + block_size - 1) / block_size;
-    const std::int64_t wanted = (8 * static_cast<std::int64_t>(sm_count) + station_blocks - 1) / station_blocks;
+    const std::int64_t wanted =
+        (std::max(1, tuning.blocks_per_sm) * static_cast<std::int64_t>(sm_count) + station_blocks - 1) / station_blocks;
     const std::int64_t splits = std::max<std::int64_t>(1, std::min<std::int64_t>({wanted, tiles, 65535}));
     const std::int64_t span = ((tiles + splits - 1) / splits) * block_size;
     const dim3 grid(station_blocks, static_cast<unsigned>((count + span - 1) / span));
     if (precision == Precision::Single)
-      launch<float>(gz_only, grid, d_prisms.get(), first, count, span, d_stations.get(), static_cast<int>(n_stations),
+      launch<float>(tuning, gz_only, grid, d_prisms.get(), first, count, span, d_stations.get(), static_cast<int>(n_stations),
                     mask, d_sums.get());
     else
-      launch<double>(gz_only, grid, d_prisms.get(), first, count, span, d_stations.get(),
+      launch<double>(tuning, gz_only, grid, d_prisms.get(), first, count, span, d_stations.get(),
                      static_cast<int>(n_stations), mask, d_sums.get());
     GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
     progress.advance(static_cast<std::uint64_t>(count) * n_stations);

@@ -17,10 +17,21 @@ namespace geobem::gravity {
 /// sums are accumulated in double. `progress` advances in prism–station pairs.
 /// forward_cpu uses all OpenMP threads; forward_cuda the current CUDA device
 /// (throws geobem::DeviceError on a failing CUDA call).
+/// Launch choices of the CUDA driver, measured by bench/gravity (RESULTS.md).
+struct CudaTuning {
+  /// Call pair_log/pair_atan as out-of-line device functions: a kernel a few
+  /// times smaller (fewer instruction-cache misses) at the cost of calls.
+  bool out_of_line_pairs = false;
+  /// Blocks launched per SM per launch (prisms split over grid y to get
+  /// there): many short waves so the last, partial one costs little.
+  int blocks_per_sm = 32;
+};
+
 std::vector<double> forward_cpu(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
                                 unsigned mask, Precision precision, ProgressReporter& progress);
 std::vector<double> forward_cuda(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
-                                 unsigned mask, Precision precision, ProgressReporter& progress);
+                                 unsigned mask, Precision precision, ProgressReporter& progress,
+                                 const CudaTuning& tuning = {});
 
 /// Number of OpenMP threads that took part in the last forward_cpu call of
 /// this process (lets tests check that the CPU path really runs in parallel).

@@ -73,30 +73,47 @@ enum FieldBit : unsigned {
 template <typename Real>
 GEOBEM_HD inline Real pair_log(Real u1, Real u2, Real h, Real r1, Real r2, Real rho2) {
   using std::log1p;
+  // One quotient num/den per case and a single log1p call: each call site
+  // then inlines one log1p instead of three (instruction cache, registers).
   const Real rs = r1 + r2;
+  Real num, den;
   if (u2 >= Real(0)) {
-    if (r2 == Real(0)) return Real(0);
-    return log1p(h * (rs + u1 + u2) / (rs * (u2 + r2)));
+    num = h * (rs + u1 + u2);
+    den = rs * (u2 + r2);
+  } else if (u1 < Real(0)) {
+    num = h * (rs - u1 - u2);
+    den = rs * (r1 - u1);
+  } else {
+    const Real uu = u1 * u2, c = r1 * r2 + rho2;
+    num = (u1 * r2 - u2 * r1 - uu) * c + rho2 * (u1 * u1 + u2 * u2) + uu * uu;
+    den = rho2 * c;
   }
-  if (u1 < Real(0)) return log1p(h * (rs - u1 - u2) / (rs * (r1 - u1)));
-  if (rho2 == Real(0)) return Real(0);
-  const Real uu = u1 * u2;
-  const Real n = u1 * r2 - u2 * r1 - uu + (rho2 * (u1 * u1 + u2 * u2) + uu * uu) / (r1 * r2 + rho2);
-  return log1p(n / rho2);
+  // den = 0 only on the edge or at its vertex (rho2 = 0 with u2 <= 0 <= u1).
+  return den == Real(0) ? Real(0) : log1p(num / den);
 }
 
 /// arctan(u1·v / (w·r1)) − arctan(u2·v / (w·r2)) for the two vertices of an
 /// edge parallel to u (u1 > u2, h = u1 − u2; v, w the other two coordinates,
 /// shared): the difference of principal values is atan2(v·w·D, w²·r1·r2 +
 /// u1·u2·v²) with D = u1·r2 − u2·r1 = (v² + w²)·h·(u1 + u2)/(u1·r2 + u2·r1)
-/// when u1, u2 have the same sign (no cancellation). 0 when w = 0 (each
+/// when u1, u2 have the same sign (no cancellation; D >= 0 always). 0 when w = 0 (each
 /// arctangent of num/0 is taken as 0: the mean of its one-sided limits).
 template <typename Real>
 GEOBEM_HD inline Real pair_atan(Real u1, Real u2, Real h, Real v, Real w, Real r1, Real r2) {
   using std::atan2;
   if (w == Real(0)) return Real(0);
-  const Real d = (u1 * u2 > Real(0)) ? (v * v + w * w) * h * (u1 + u2) / (u1 * r2 + u2 * r1) : u1 * r2 - u2 * r1;
-  return atan2(v * w * d, w * w * r1 * r2 + u1 * u2 * v * v);
+  // D = d_num / d_den >= 0 with d_den > 0; both arguments of atan2 are
+  // scaled by d_den instead of dividing.
+  Real d_num, d_den;
+  if (u1 * u2 > Real(0)) {
+    const Real su = u1 + u2, sr = u1 * r2 + u2 * r1;  // same signs
+    d_num = (v * v + w * w) * h * (su > Real(0) ? su : -su);
+    d_den = sr > Real(0) ? sr : -sr;
+  } else {
+    d_num = u1 * r2 - u2 * r1;
+    d_den = Real(1);
+  }
+  return atan2(v * w * d_num, (w * w * r1 * r2 + u1 * u2 * v * v) * d_den);
 }
 
 /// Station-relative bounds of one prism: west/east minus the station's
@@ -127,6 +144,20 @@ GEOBEM_HD inline unsigned edges_through_station(const RelativePrism<Real>& p) {
   return edges;
 }
 
+/// How prism_fields() calls pair_log and pair_atan: inline, the default (the
+/// host driver, and the CUDA kernels when their code fits the instruction
+/// cache). The CUDA driver can pass a policy that calls them out of line.
+struct InlinePairs {
+  template <typename Real>
+  GEOBEM_HD static Real log_pair(Real u1, Real u2, Real h, Real r1, Real r2, Real rho2) {
+    return pair_log(u1, u2, h, r1, r2, rho2);
+  }
+  template <typename Real>
+  GEOBEM_HD static Real atan_pair(Real u1, Real u2, Real h, Real v, Real w, Real r1, Real r2) {
+    return pair_atan(u1, u2, h, v, w, r1, r2);
+  }
+};
+
 /// The fields selected by `mask` (FieldBit) of a unit-density prism at the
 /// station, without the factor G: out[f] for Field index f, in SI units per
 /// (G·kg/m³): potential m², g in m, tensor dimensionless. Multiply by
@@ -140,7 +171,7 @@ GEOBEM_HD inline unsigned edges_through_station(const RelativePrism<Real>& p) {
 /// (12 each for all fields instead of 24; g_z alone needs 8 and 4). Besides
 /// halving the transcendental calls this removes the largest cancellation:
 /// the pair values are O(size/distance) instead of O(ln distance).
-template <typename Real>
+template <typename Real, typename Pairs = InlinePairs>
 GEOBEM_HD inline void prism_fields(const RelativePrism<Real>& p, unsigned mask, Real out[10]) {
   using std::sqrt;
   const Real x[2] = {p.east, p.west};
@@ -162,7 +193,7 @@ GEOBEM_HD inline void prism_fields(const RelativePrism<Real>& p, unsigned mask, 
     for (int j = 0; j < 2; ++j)
       GEOBEM_GRAVITY_UNROLL
       for (int k = 0; k < 2; ++k) {
-        const Real l = pair_log(x[0], x[1], p.size_e, r[0][j][k], r[1][j][k], y[j] * y[j] + z[k] * z[k]);
+        const Real l = Pairs::log_pair(x[0], x[1], p.size_e, r[0][j][k], r[1][j][k], y[j] * y[j] + z[k] * z[k]);
         const Real s = sign[j] * sign[k];
         pot += s * y[j] * z[k] * l;
         kn -= s * z[k] * l;
@@ -176,7 +207,7 @@ GEOBEM_HD inline void prism_fields(const RelativePrism<Real>& p, unsigned mask, 
     for (int i = 0; i < 2; ++i)
       GEOBEM_GRAVITY_UNROLL
       for (int k = 0; k < 2; ++k) {
-        const Real l = pair_log(y[0], y[1], p.size_n, r[i][0][k], r[i][1][k], x[i] * x[i] + z[k] * z[k]);
+        const Real l = Pairs::log_pair(y[0], y[1], p.size_n, r[i][0][k], r[i][1][k], x[i] * x[i] + z[k] * z[k]);
         const Real s = sign[i] * sign[k];
         pot += s * z[k] * x[i] * l;
         ke -= s * z[k] * l;
@@ -190,7 +221,7 @@ GEOBEM_HD inline void prism_fields(const RelativePrism<Real>& p, unsigned mask, 
     for (int i = 0; i < 2; ++i)
       GEOBEM_GRAVITY_UNROLL
       for (int j = 0; j < 2; ++j) {
-        const Real l = pair_log(z[0], z[1], p.size_u, r[i][j][0], r[i][j][1], x[i] * x[i] + y[j] * y[j]);
+        const Real l = Pairs::log_pair(z[0], z[1], p.size_u, r[i][j][0], r[i][j][1], x[i] * x[i] + y[j] * y[j]);
         const Real s = sign[i] * sign[j];
         pot += s * x[i] * y[j] * l;
         ke -= s * y[j] * l;
@@ -204,7 +235,7 @@ GEOBEM_HD inline void prism_fields(const RelativePrism<Real>& p, unsigned mask, 
     for (int i = 0; i < 2; ++i)
       GEOBEM_GRAVITY_UNROLL
       for (int k = 0; k < 2; ++k) {
-        const Real a = pair_atan(y[0], y[1], p.size_n, z[k], x[i], r[i][0][k], r[i][1][k]);
+        const Real a = Pairs::atan_pair(y[0], y[1], p.size_n, z[k], x[i], r[i][0][k], r[i][1][k]);
         const Real s = sign[i] * sign[k];
         pot -= Real(0.5) * s * x[i] * x[i] * a;
         ke += s * x[i] * a;
@@ -217,7 +248,7 @@ GEOBEM_HD inline void prism_fields(const RelativePrism<Real>& p, unsigned mask, 
     for (int i = 0; i < 2; ++i)
       GEOBEM_GRAVITY_UNROLL
       for (int j = 0; j < 2; ++j) {
-        const Real a = pair_atan(z[0], z[1], p.size_u, x[i], y[j], r[i][j][0], r[i][j][1]);
+        const Real a = Pairs::atan_pair(z[0], z[1], p.size_u, x[i], y[j], r[i][j][0], r[i][j][1]);
         const Real s = sign[i] * sign[j];
         pot -= Real(0.5) * s * y[j] * y[j] * a;
         kn += s * y[j] * a;
@@ -230,7 +261,7 @@ GEOBEM_HD inline void prism_fields(const RelativePrism<Real>& p, unsigned mask, 
     for (int j = 0; j < 2; ++j)
       GEOBEM_GRAVITY_UNROLL
       for (int k = 0; k < 2; ++k) {
-        const Real a = pair_atan(x[0], x[1], p.size_e, y[j], z[k], r[0][j][k], r[1][j][k]);
+        const Real a = Pairs::atan_pair(x[0], x[1], p.size_e, y[j], z[k], r[0][j][k], r[1][j][k]);
         const Real s = sign[j] * sign[k];
         pot -= Real(0.5) * s * z[k] * z[k] * a;
         ku += s * z[k] * a;
