@@ -344,9 +344,11 @@ CubaturePhaseTwo cuda_cubature_phase_two_for(const Integrand& f, const CubatureO
   GEOBEM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   GEOBEM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, refine_kernel<Integrand>, kBlockThreads, 0));
   const size_t grid = std::max<size_t>(1, std::min<size_t>(indices.size(), static_cast<size_t>(sms) * std::max(per_sm, 1)));
-  // The spill slices together stay within 1 GiB.
+  // The spill slices together take at most 40% of the free device memory.
+  size_t free_bytes = 0, total_bytes = 0;
+  GEOBEM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   const size_t spill_capacity = std::max<size_t>(
-      16, std::min<size_t>(options.spill_records, (size_t{1} << 30) / (grid * sizeof(CubatureRegion))));
+      16, std::min<size_t>(options.spill_records, free_bytes / 5 * 2 / (grid * sizeof(CubatureRegion))));
 
   DeviceBuffer<CubatureRegion> d_initial(total);
   DeviceBuffer<unsigned long long> d_indices(index_list.size());
