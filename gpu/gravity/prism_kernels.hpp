@@ -4,11 +4,14 @@
 //
 // Method: the closed forms of Nagy, Papp & Benedek (2000, J. Geodesy 74,
 // eqs. 8, 9 and 11-13) and Nagy et al. (2002, J. Geodesy 76, the tensor terms),
-// evaluated per vertex with coordinates relative to the station and summed
-// with the signs (-1)^(i+j+k) (index 0 = east/north/top). The logarithm uses
-// the cancellation-free form of Fukushima (2020, Geophys. J. Int. 222):
+// with coordinates relative to the station and the vertex signs
+// (-1)^(i+j+k) (index 0 = east/north/top). The logarithm uses the
+// cancellation-free form of Fukushima (2020, Geophys. J. Int. 222):
 // ln(x + r) = ln((y² + z²) / (r − x)) for x < 0, and the arctangent is the
-// principal value arctan(num/den). Kernel conventions follow choclo
+// principal value arctan(num/den). The vertex sum is taken edge by edge: the
+// two vertices of an edge share each term's coefficient, so their logarithms
+// and arctangents combine into one log1p and one atan2 (pair_log, pair_atan),
+// written without cancellation. Kernel conventions follow choclo
 // (src/choclo/prism/_kernels.py); signs of the public fields follow Harmonica
 // (g_z and the z-derivatives taken positive downward).
 //
@@ -24,8 +27,8 @@
 //  * off-diagonal tensor terms g_en, g_ez, g_nz diverge logarithmically on an
 //    edge parallel to the third axis (z, n, e respectively; vertices included):
 //    NaN is returned. On the prolongation of such an edge, outside the prism,
-//    they are finite: the ln(y² + z²) part that cancels between the two
-//    vertices of the edge is dropped from both.
+//    they are finite: the divergent ln(y² + z²) parts of the edge's two
+//    vertices cancel inside pair_log.
 // forward_model() warns on stderr when a result contains NaN for this reason.
 #include <cmath>
 #include <limits>
