@@ -22,6 +22,8 @@ GEOBEM_HD inline int panels_for_scale(double lo, double hi, double scale) {
 /// Zeros (n + 1/2) pi / omega.
 struct ExponentialCosine {
   double lambda, omega;
+  /// From a parameter row (lambda, omega).
+  GEOBEM_HD static ExponentialCosine from_parameters(const double* p) { return {p[0], p[1]}; }
   GEOBEM_HD double operator()(double x) const { return exp(-lambda * x) * cos(omega * x); }
   GEOBEM_HD double lower() const { return 0.0; }
   GEOBEM_HD double partition(int n) const { return (n + 0.5) * 3.14159265358979323846 / omega; }
@@ -32,6 +34,8 @@ struct ExponentialCosine {
 /// integral omega / (a^2 + omega^2). a >= 0, omega > 0. Zeros n pi / omega, n >= 1.
 struct ExponentialSine {
   double a, omega;
+  /// From a parameter row (a, omega).
+  GEOBEM_HD static ExponentialSine from_parameters(const double* p) { return {p[0], p[1]}; }
   GEOBEM_HD double operator()(double x) const { return exp(-a * x) * sin(omega * x); }
   GEOBEM_HD double lower() const { return 0.0; }
   GEOBEM_HD double partition(int n) const { return (n + 1) * 3.14159265358979323846 / omega; }
@@ -43,6 +47,8 @@ struct ExponentialSine {
 /// Panels no longer than the distance |x - i| to the poles at +-i.
 struct LorentzianCosine {
   double omega;
+  /// From a parameter row (omega).
+  GEOBEM_HD static LorentzianCosine from_parameters(const double* p) { return {p[0]}; }
   GEOBEM_HD double operator()(double x) const { return cos(omega * x) / (1.0 + x * x); }
   GEOBEM_HD double lower() const { return 0.0; }
   GEOBEM_HD double partition(int n) const { return (n + 0.5) * 3.14159265358979323846 / omega; }
@@ -54,6 +60,8 @@ struct LorentzianCosine {
 /// (Gradshteyn & Ryzhik 3.723.3). omega > 0.
 struct LorentzianSine {
   double omega;
+  /// From a parameter row (omega).
+  GEOBEM_HD static LorentzianSine from_parameters(const double* p) { return {p[0]}; }
   GEOBEM_HD double operator()(double x) const { return x * sin(omega * x) / (1.0 + x * x); }
   GEOBEM_HD double lower() const { return 0.0; }
   GEOBEM_HD double partition(int n) const { return (n + 1) * 3.14159265358979323846 / omega; }
@@ -69,6 +77,10 @@ struct LorentzianSine {
 struct HankelExponential {
   int nu, m;
   double a, r;
+  /// From a parameter row (nu, m, a, r).
+  GEOBEM_HD static HankelExponential from_parameters(const double* p) {
+    return {static_cast<int>(p[0]), static_cast<int>(p[1]), p[2], p[3]};
+  }
   GEOBEM_HD double operator()(double k) const {
     double j0, j1;
     bessel_j01(k * r, j0, j1);
@@ -87,6 +99,8 @@ struct HankelExponential {
 /// accelerator needs many areas.
 struct HalfSpaceDisk {
   double a, r;
+  /// From a parameter row (a, r).
+  GEOBEM_HD static HalfSpaceDisk from_parameters(const double* p) { return {p[0], p[1]}; }
   GEOBEM_HD double operator()(double k) const {
     if (k == 0.0) return 0.5 * a;  // J1(ka)/k -> a/2
     double j0a, j1a, j0r, j1r;

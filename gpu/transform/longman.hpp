@@ -17,6 +17,8 @@
 //   GEOBEM_HD double lower() const;                // a
 //   GEOBEM_HD double partition(int n) const;       // x_n, n >= 0, increasing, x_0 >= a, x_n > 0
 //   GEOBEM_HD int panels(double lo, double hi) const;  // Gauss panels for [lo, hi] (>= 1)
+// and, for the parameter-table drivers (longman_integrate_cuda_rows):
+//   GEOBEM_HD static F from_parameters(const double* row);
 #include <cmath>
 #include <cstdint>
 

@@ -154,7 +154,11 @@ std::vector<LongmanResult> integrate_family(TransformFamily family, const std::v
     return results;
   }
   ProgressReporter progress("longman " + describe(family).name, count, "integrals", progress_quiet);
-  detail::with_family_functors(family, parameters, count, [&](auto& items) {
+  const std::size_t stride = describe(family).parameters.size();
+  detail::visit_family(family, [&](auto type) {
+    using F = typename decltype(type)::type;
+    std::vector<F> items(count);
+    for (std::size_t i = 0; i < count; ++i) items[i] = F::from_parameters(&parameters[i * stride]);
     longman_integrate_cpu(items.data(), count, rule, options, results.data(), &progress);
   });
   progress.finish();

@@ -1,5 +1,5 @@
-// CUDA path of integrate_family: the built-in families' functors through the
-// templated launcher.
+// CUDA path of integrate_family: the parameter rows go to the device as they
+// are and each thread builds its functor there (longman_integrate_cuda_rows).
 #include "gpu/transform/family_dispatch.hpp"
 #include "gpu/transform/longman_cuda.cuh"
 
@@ -8,8 +8,10 @@ namespace geobem::transform::detail {
 void integrate_family_cuda(TransformFamily family, const std::vector<double>& parameters, std::size_t count,
                            const GaussRule& rule, const LongmanOptions& options, LongmanResult* results,
                            LongmanTimings* timings) {
-  with_family_functors(family, parameters, count, [&](auto& items) {
-    longman_integrate_cuda(items.data(), count, rule, options, results, timings);
+  const std::size_t stride = describe(family).parameters.size();
+  visit_family(family, [&](auto type) {
+    using F = typename decltype(type)::type;
+    longman_integrate_cuda_rows<F>(parameters.data(), stride, count, rule, options, results, timings);
   });
 }
 
