@@ -44,7 +44,7 @@ int run_longman(int argc, const char* const argv[]) {
       "absolute-tolerance", po::value<double>()->default_value(0.0), "absolute tolerance per integral (>= 0)")(
       "accelerator", po::value<std::string>()->default_value("epsilon"),
       "euler (Longman's Euler differences), epsilon (Wynn), mw (Sidi)")(
-      "min-areas", po::value<int>()->default_value(4), "half-cycle areas always used")(
+      "min-areas", po::value<int>()->default_value(4), "half-cycle areas always used (at most max-areas)")(
       "max-areas", po::value<int>()->default_value(200), "cap on half-cycle areas per integral (<= 256)")(
       "quadrature-order", po::value<int>()->default_value(16), "Gauss-Legendre points per panel (1..64)");
   const auto parsed = geobem::cli::parse_stage_options(
