@@ -139,7 +139,11 @@ GEOBEM_HD inline void genz_malik_combine(int n, const GenzMalikValues& values, C
     sum4 += s4;
     volume *= 2.0 * region.halfwidth[i];
     const double difference = fabs(s2 - 2.0 * values.center - ratio * (s4 - 2.0 * values.center));
-    if (difference > best) {
+    // Differences equal to rounding (symmetric integrands) count as ties and
+    // go to the wider axis, then the lower index, so that the CPU and the GPU
+    // (whose math libraries round differently) split alike.
+    const bool tie = fabs(difference - best) <= 1e-9 * best;
+    if ((!tie && difference > best) || (tie && region.halfwidth[i] > region.halfwidth[axis])) {
       best = difference;
       axis = i;
     }
