@@ -2,6 +2,7 @@
 // (the rod) or converts a .msh/.vtu/.vtp/.stl file, assigns boundary groups,
 // makes the normals outward (or only checks them), checks the mesh and writes
 // it as .vtu (cell `group`, `normal`, `area`; field data `group_names`).
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include "mesh/surface/mesh_geometry.hpp"
 #include "mesh/surface/read_surface_mesh.hpp"
 #include "mesh/surface/vtk_surface_io.hpp"
+#include "stages/cli/number_list.hpp"
 #include "stages/cli/stage_options.hpp"
 
 namespace po = boost::program_options;
@@ -26,25 +28,8 @@ namespace {
 
 /// "a,b,c" as three finite numbers; a usage error naming the option otherwise.
 std::array<double, 3> parse_triple(const std::string& text, const std::string& option) {
-  std::array<double, 3> values{};
-  std::stringstream stream(text);
-  std::string field;
-  std::size_t count = 0;
-  while (std::getline(stream, field, ',')) {
-    std::size_t used = 0;
-    double value = 0;
-    try {
-      value = std::stod(field, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != field.size() || !std::isfinite(value))
-      throw po::error("--" + option + " '" + text + "': '" + field + "' is not a finite number");
-    if (count < 3) values[count] = value;
-    ++count;
-  }
-  if (count != 3) throw po::error("--" + option + " '" + text + "': expected three numbers X,Y,Z");
-  return values;
+  const auto values = geobem::cli::parse_number_list(option, text, 3, "X,Y,Z");
+  return {values[0], values[1], values[2]};
 }
 
 int run(int argc, char** argv) {

@@ -1,10 +1,8 @@
 // geobem-model: generate or convert a prism model, write it for ParaView
 // (model.vtu, hexahedra with cell `density`) and for the gravity stage
 // (prisms.csv). Zero-density prisms are left out of both.
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -13,6 +11,7 @@
 #include "mesh/prisms/prism_csv.hpp"
 #include "mesh/prisms/read_prism_model.hpp"
 #include "mesh/prisms/vtk_model.hpp"
+#include "stages/cli/number_list.hpp"
 #include "stages/cli/stage_options.hpp"
 
 namespace po = boost::program_options;
@@ -21,44 +20,17 @@ using namespace geobem::prisms;
 
 namespace {
 
-/// Splits "a,b,c" into exactly `count` finite numbers; a usage error naming
-/// the option and the text otherwise.
-std::vector<double> parse_numbers(const std::string& text, std::size_t count, const std::string& option,
-                                  const std::string& form) {
-  std::vector<double> values;
-  std::stringstream stream(text);
-  std::string field;
-  while (std::getline(stream, field, ',')) {
-    std::size_t used = 0;
-    double value = 0;
-    try {
-      value = std::stod(field, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    while (used < field.size() && (field[used] == ' ' || field[used] == '\t')) ++used;
-    if (used == 0 || used != field.size() || !std::isfinite(value))
-      throw po::error("--" + option + " '" + text + "': '" + field + "' is not a finite number (expected " + form + ")");
-    values.push_back(value);
-  }
-  if (values.size() != count)
-    throw po::error("--" + option + " '" + text + "': expected " + std::to_string(count) + " values " + form);
-  return values;
-}
-
 GridSpec parse_cells(const std::string& text) {
-  const auto values = parse_numbers(text, 3, "cells", "NE,NN,NZ");
-  for (double v : values)
-    if (v < 1 || v != std::floor(v) || v > 1e5)
-      throw po::error("--cells '" + text + "': cell counts must be positive integers");
-  return couder_grid(static_cast<std::size_t>(values[0]), static_cast<std::size_t>(values[1]),
-                     static_cast<std::size_t>(values[2]));
+  const auto cells = geobem::cli::parse_count_list("cells", text, 3, "NE,NN,NZ", 1e5);
+  for (std::size_t count : cells)
+    if (count == 0) throw po::error("--cells '" + text + "': cell counts must be positive integers");
+  return couder_grid(cells[0], cells[1], cells[2]);
 }
 
 std::vector<Prism> parse_blocks(const std::vector<std::string>& texts) {
   std::vector<Prism> boxes;
   for (const auto& text : texts) {
-    const auto v = parse_numbers(text, 7, "block", "WEST,EAST,SOUTH,NORTH,BOTTOM,TOP,DENSITY");
+    const auto v = geobem::cli::parse_number_list("block", text, 7, "WEST,EAST,SOUTH,NORTH,BOTTOM,TOP,DENSITY");
     boxes.push_back(Prism{v[0], v[1], v[2], v[3], v[4], v[5], v[6]});
   }
   return boxes;

@@ -108,7 +108,7 @@ TEST(MeshStage, UsageErrors) {
   EXPECT_EQ(mesh_stage("--box-lengths 3,1,1 --input a.stl --element-size 1 --out " + out.string()).exit_code, 2);
   auto run = mesh_stage("--box-lengths 3,1 --element-size 1 --out " + out.string());
   EXPECT_EQ(run.exit_code, 2);
-  EXPECT_TRUE(has(run, "--box-lengths '3,1': expected three numbers X,Y,Z")) << run.errors;
+  EXPECT_TRUE(has(run, "--box-lengths '3,1': expected 3 values X,Y,Z")) << run.errors;
   run = mesh_stage("--box-lengths 3,1,1 --element-size 1 --out " + scratch("rod.vtk").string());
   EXPECT_EQ(run.exit_code, 2);
   run = mesh_stage("--input x.stl --group nothing --out " + out.string());

@@ -1,0 +1,55 @@
+#include "stages/cli/number_list.hpp"
+
+#include <boost/program_options/errors.hpp>
+#include <cmath>
+#include <sstream>
+
+namespace geobem::cli {
+
+namespace {
+
+std::string trimmed(const std::string& field) {
+  const auto first = field.find_first_not_of(" \t");
+  if (first == std::string::npos) return "";
+  return field.substr(first, field.find_last_not_of(" \t") - first + 1);
+}
+
+}  // namespace
+
+std::vector<double> parse_number_list(const std::string& option, const std::string& text, std::size_t count,
+                                      const std::string& form) {
+  const std::string prefix = "--" + option + " '" + text + "': ";
+  std::vector<double> values;
+  std::stringstream stream(text);
+  std::string field;
+  while (std::getline(stream, field, ',')) {
+    field = trimmed(field);
+    std::size_t used = 0;
+    double value = 0;
+    try {
+      value = std::stod(field, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (field.empty() || used != field.size() || !std::isfinite(value))
+      throw boost::program_options::error(prefix + "'" + field + "' is not a finite number (expected " + form + ")");
+    values.push_back(value);
+  }
+  if (values.size() != count)
+    throw boost::program_options::error(prefix + "expected " + std::to_string(count) + " values " + form);
+  return values;
+}
+
+std::vector<std::size_t> parse_count_list(const std::string& option, const std::string& text, std::size_t count,
+                                          const std::string& form, double largest) {
+  std::vector<std::size_t> counts;
+  for (double value : parse_number_list(option, text, count, form)) {
+    if (value < 0 || value != std::floor(value) || value > largest)
+      throw boost::program_options::error("--" + option + " '" + text + "': expected non-negative integers " + form +
+                                          " (at most " + std::to_string(static_cast<long long>(largest)) + ")");
+    counts.push_back(static_cast<std::size_t>(value));
+  }
+  return counts;
+}
+
+}  // namespace geobem::cli
