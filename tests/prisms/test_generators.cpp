@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "mesh/prisms/model_generators.hpp"
-#include "tests/prisms/scratch.hpp"
+#include "tests/support/test_files.hpp"
 
 using namespace geobem::prisms;
 

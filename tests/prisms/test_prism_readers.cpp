@@ -3,18 +3,18 @@
 
 #include "mesh/prisms/prism_csv.hpp"
 #include "mesh/prisms/read_prism_model.hpp"
-#include "tests/prisms/scratch.hpp"
+#include "tests/support/test_files.hpp"
 
 using namespace geobem::prisms;
 using geobem::test::error_of;
-using geobem::test::write_file;
+using geobem::test::write_text;
 
 namespace {
 
 const char* const header = "west,east,south,north,bottom,top,density\n";
 
 TEST(PrismCsv, ReadsRowsCommentsAndAnyColumnOrder) {
-  const auto path = write_file("order.csv",
+  const auto path = write_text("order.csv",
                                "# two prisms\n"
                                "density,top,bottom,north,south,east,west\n"
                                "2670,-146,-345,14,-18,5,-34\n"
@@ -63,7 +63,7 @@ struct BadCsv {
 class PrismCsvBad : public ::testing::TestWithParam<BadCsv> {};
 
 TEST_P(PrismCsvBad, MessageNamesFileLineAndProblem) {
-  const auto path = write_file(std::string("bad_") + GetParam().name + ".csv",
+  const auto path = write_text(std::string("bad_") + GetParam().name + ".csv",
                                std::string(header) + "0,1,0,1,-1,0,100\n" + GetParam().body);
   const std::string message = error_of([&] { read_prism_model(path.string()); });
   EXPECT_NE(message.find(path.string() + ":3"), std::string::npos) << message;
@@ -84,15 +84,15 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(PrismCsv, MissingFileAndColumnAreNamed) {
   const std::string missing = geobem::test::scratch("no_such_model.csv").string();
   EXPECT_NE(error_of([&] { read_prism_model(missing); }).find(missing + ": cannot open"), std::string::npos);
-  const auto path = write_file("no_top.csv", "west,east,south,north,bottom,density\n0,1,0,1,-1,5\n");
+  const auto path = write_text("no_top.csv", "west,east,south,north,bottom,density\n0,1,0,1,-1,5\n");
   EXPECT_NE(error_of([&] { read_prism_model(path.string()); }).find("missing column 'top'"), std::string::npos);
 }
 
 TEST(PrismModelFiles, UnknownTypeAndMisplacedUbcModelAreErrors) {
-  const auto path = write_file("model.txt", "1 1 1\n");
+  const auto path = write_text("model.txt", "1 1 1\n");
   EXPECT_NE(error_of([&] { read_prism_model(path.string()); }).find("unknown prism model type '.txt'"),
             std::string::npos);
-  const auto csv = write_file("with_ubc.csv", std::string(header));
+  const auto csv = write_text("with_ubc.csv", std::string(header));
   EXPECT_NE(error_of([&] { read_prism_model(csv.string(), path.string()); }).find("goes with a UBC mesh"),
             std::string::npos);
 }

@@ -10,12 +10,12 @@
 #include "mesh/io/csv_table.hpp"
 #include "mesh/io/vtk_output.hpp"
 #include "mesh/prisms/gravity_output.hpp"
-#include "tests/prisms/scratch.hpp"
+#include "tests/support/test_files.hpp"
 
 using namespace geobem::prisms;
 using geobem::test::error_of;
 using geobem::test::scratch;
-using geobem::test::write_file;
+using geobem::test::write_text;
 
 namespace {
 
@@ -41,14 +41,14 @@ TEST(StationGrid, ZeroSizeAndInvertedGridsAreErrors) {
 }
 
 TEST(StationCsv, ReadsAndRejectsBadRows) {
-  const auto good = write_file("stations.csv", "# stations\nupward,easting,northing\n100,-40,0\n100,40,0\n");
+  const auto good = write_text("stations.csv", "# stations\nupward,easting,northing\n100,-40,0\n100,40,0\n");
   const auto stations = read_station_csv(good.string());
   ASSERT_EQ(stations.size(), 2u);
   EXPECT_EQ(stations[1].easting, 40);
   EXPECT_EQ(stations[1].upward, 100);
-  const auto bad = write_file("stations_bad.csv", "easting,northing,upward\n1,2,3\n1,2\n");
+  const auto bad = write_text("stations_bad.csv", "easting,northing,upward\n1,2,3\n1,2\n");
   EXPECT_NE(error_of([&] { read_station_csv(bad.string()); }).find(bad.string() + ":3"), std::string::npos);
-  const auto empty = write_file("stations_empty.csv", "easting,northing,upward\n");
+  const auto empty = write_text("stations_empty.csv", "easting,northing,upward\n");
   EXPECT_NE(error_of([&] { read_station_csv(empty.string()); }).find("no stations"), std::string::npos);
 }
 

@@ -20,12 +20,12 @@
 #include "mesh/prisms/prism_csv.hpp"
 #include "mesh/prisms/read_prism_model.hpp"
 #include "mesh/prisms/vtk_model.hpp"
-#include "tests/prisms/scratch.hpp"
+#include "tests/support/test_files.hpp"
 
 using namespace geobem::prisms;
 using geobem::test::error_of;
 using geobem::test::scratch;
-using geobem::test::write_file;
+using geobem::test::write_text;
 
 namespace {
 
@@ -73,13 +73,13 @@ void expect_same_prisms(const std::vector<Prism>& actual, const std::vector<Pris
 }
 
 std::vector<Prism> reference_prisms() {
-  return read_prism_model(write_file("reference.csv", reference_csv()).string()).prisms;
+  return read_prism_model(write_text("reference.csv", reference_csv()).string()).prisms;
 }
 
 /// UBC files of the reference grid: widths top-down, model values with the
 /// vertical index fastest from the top, then easting, then northing.
 std::pair<std::string, std::string> reference_ubc(const std::string& name) {
-  const auto mesh = write_file(name + ".msh",
+  const auto mesh = write_text(name + ".msh",
                                "! UBC mesh of the reference grid\n"
                                "2 3 2\n"
                                "100 -20 0\n"
@@ -91,7 +91,7 @@ std::pair<std::string, std::string> reference_ubc(const std::string& name) {
   for (int i_n = 0; i_n < 3; ++i_n)
     for (int i_e = 0; i_e < 2; ++i_e)
       for (int k_top = 0; k_top < 2; ++k_top) model << reference_density(i_e, i_n, 1 - k_top) << '\n';
-  return {mesh.string(), write_file(name + ".den", model.str()).string()};
+  return {mesh.string(), write_text(name + ".den", model.str()).string()};
 }
 
 vtkSmartPointer<vtkDoubleArray> array_of(const char* name, const std::vector<double>& values) {
@@ -127,18 +127,18 @@ TEST(UbcModel, MatchesCsvOfTheSameModel) {
 
 TEST(UbcModel, BadFilesNameFileAndLine) {
   const auto [mesh, model_file] = reference_ubc("ubc_bad");
-  const auto short_model = write_file("short.den", "1\n2\n3\n");
+  const auto short_model = write_text("short.den", "1\n2\n3\n");
   EXPECT_NE(error_of([&] { read_prism_model(mesh, short_model.string()); }).find("3 values, but the mesh"),
             std::string::npos);
-  const auto text_model = write_file("text.den", "1\n2\nrock\n");
+  const auto text_model = write_text("text.den", "1\n2\nrock\n");
   EXPECT_NE(error_of([&] { read_prism_model(mesh, text_model.string()); }).find(text_model.string() + ":3: density 'rock'"),
             std::string::npos);
-  const auto nan_model = write_file("nan.den", "1\nnan\n");
+  const auto nan_model = write_text("nan.den", "1\nnan\n");
   EXPECT_NE(error_of([&] { read_prism_model(mesh, nan_model.string()); }).find("cell (0, 0, 1)"), std::string::npos);
-  const auto wide = write_file("wide.msh", "2 3 2\n100 -20 0\n3*50\n20 2*30\n100 200\n");
+  const auto wide = write_text("wide.msh", "2 3 2\n100 -20 0\n3*50\n20 2*30\n100 200\n");
   EXPECT_NE(error_of([&] { read_prism_model(wide.string(), model_file); }).find(wide.string() + ":3: '3*50' gives more"),
             std::string::npos);
-  const auto negative = write_file("negative.msh", "2 3 2\n100 -20 0\n50 100\n20 2*30\n100 -200\n");
+  const auto negative = write_text("negative.msh", "2 3 2\n100 -20 0\n50 100\n20 2*30\n100 -200\n");
   EXPECT_NE(error_of([&] { read_prism_model(negative.string(), model_file); }).find(":5: vertical cell width '-200' must be positive"),
             std::string::npos);
   const std::string missing = scratch("missing.den").string();
@@ -162,7 +162,7 @@ TEST(VtkModel, ImageDataMatchesCsv) {
   image->GetCellData()->AddArray(array_of("density", {1, 2, 3, 4, 5, 6}));
   const auto path = scratch("image.vti");
   geobem::write_vtk_xml(image, path);
-  const auto csv = write_file("image.csv",
+  const auto csv = write_text("image.csv",
                               "west,east,south,north,bottom,top,density\n"
                               "10,15,20,24,-30,-27,1\n15,20,20,24,-30,-27,2\n20,25,20,24,-30,-27,3\n"
                               "10,15,24,28,-30,-27,4\n15,20,24,28,-30,-27,5\n20,25,24,28,-30,-27,6\n");
@@ -184,7 +184,7 @@ TEST(VtkModel, HexahedraAndVoxelsMatchCsv) {
   grid->GetCellData()->AddArray(array_of("density", {-250, 300}));
   const auto path = scratch("cells.vtu");
   geobem::write_vtk_xml(grid, path);
-  const auto csv = write_file("cells.csv",
+  const auto csv = write_text("cells.csv",
                               "west,east,south,north,bottom,top,density\n0,1,0,3,-2,0,-250\n1,5,0,3,-2,0,300\n");
   expect_same_prisms(read_prism_model(path.string()).prisms, read_prism_model(csv.string()).prisms);
 }
@@ -241,7 +241,7 @@ TEST(VtkModel, BadFilesAreNamed) {
 
   const std::string missing = scratch("missing.vtr").string();
   EXPECT_NE(error_of([&] { read_prism_model(missing); }).find(missing + ": no such file"), std::string::npos);
-  const auto garbage = write_file("garbage.vtu", "not xml at all\n");
+  const auto garbage = write_text("garbage.vtu", "not xml at all\n");
   EXPECT_NE(error_of([&] { read_prism_model(garbage.string()); }).find(garbage.string()), std::string::npos);
 }
 

@@ -11,7 +11,7 @@
 #include "mesh/io/csv_table.hpp"
 #include "mesh/io/vtk_output.hpp"
 #include "mesh/prisms/prism_csv.hpp"
-#include "tests/stages_gravity/stage_runner.hpp"
+#include "tests/support/test_files.hpp"
 
 namespace fs = std::filesystem;
 using namespace geobem::test;

@@ -6,7 +6,7 @@
 #include "mesh/io/vtk_output.hpp"
 #include "mesh/prisms/prism_csv.hpp"
 #include "mesh/prisms/vtk_model.hpp"
-#include "tests/stages_gravity/stage_runner.hpp"
+#include "tests/support/test_files.hpp"
 
 namespace fs = std::filesystem;
 using namespace geobem::test;

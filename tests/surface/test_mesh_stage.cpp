@@ -9,7 +9,7 @@
 #include "mesh/surface/mesh_geometry.hpp"
 #include "mesh/surface/read_surface_mesh.hpp"
 #include "tests/surface/mesh_texts.hpp"
-#include "tests/surface/scratch.hpp"
+#include "tests/support/test_files.hpp"
 
 using namespace geobem::surface;
 using namespace geobem::test;
@@ -47,7 +47,7 @@ TEST(MeshStage, GeneratesTheRod) {
 
 TEST(MeshStage, ReadsItsOptionsFromAnIniFile) {
   const auto out = output("ini.vtu");
-  const auto ini = write_file("mesh.ini", "box-lengths = 2,1,1\nelement-size = 0.5\nout = " + out.string() + "\n");
+  const auto ini = write_text("mesh.ini", "box-lengths = 2,1,1\nelement-size = 0.5\nout = " + out.string() + "\n");
   const auto run = mesh_stage("--quiet --config " + ini.string());
   ASSERT_EQ(run.exit_code, 0) << run.errors;
   EXPECT_TRUE(run.errors.empty()) << run.errors;
@@ -58,7 +58,7 @@ TEST(MeshStage, ConvertsStlWithSelectionsAndFixesInwardNormals) {
   // The cube's STL turned inside out: every facet reversed.
   SurfaceMesh inside_out = cube();
   for (auto& tri : inside_out.triangles) std::swap(tri[1], tri[2]);
-  const auto stl = write_file("inward.stl", ascii_stl(inside_out));
+  const auto stl = write_text("inward.stl", ascii_stl(inside_out));
   const auto out = output("cube.vtu");
   const std::string groups = " --group fixed=x=0 --group loaded=box:0.9,1.1,-1,2,-1,2 --default-group free";
 
@@ -85,18 +85,18 @@ TEST(MeshStage, BrokenMeshesWriteNothing) {
   SurfaceMesh open = cube();
   open.triangles.pop_back();
   open.group_of_triangle.pop_back();
-  auto run = mesh_stage("--input " + write_file("open.msh", msh22(open)).string() + " --out " + out.string());
+  auto run = mesh_stage("--input " + write_text("open.msh", msh22(open)).string() + " --out " + out.string());
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_TRUE(has(run, "open.msh: invalid surface mesh:\nopen surface: edge")) << run.errors;
 
   SurfaceMesh degenerate = cube();
   degenerate.nodes[7] = degenerate.nodes[6];  // two corners at one point
-  run = mesh_stage("--input " + write_file("degenerate.msh", msh22(degenerate)).string() + " --out " + out.string());
+  run = mesh_stage("--input " + write_text("degenerate.msh", msh22(degenerate)).string() + " --out " + out.string());
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_TRUE(has(run, "degenerate triangle")) << run.errors;
 
   // Unassigned STL triangles without --default-group.
-  run = mesh_stage("--input " + write_file("plain.stl", ascii_stl(cube())).string() +
+  run = mesh_stage("--input " + write_text("plain.stl", ascii_stl(cube())).string() +
                    " --group fixed=x=0 --out " + out.string());
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_TRUE(has(run, "10 of 12 triangles are in no boundary group")) << run.errors;

@@ -23,7 +23,7 @@
 #include "mesh/surface/read_surface_mesh.hpp"
 #include "mesh/surface/vtk_surface_io.hpp"
 #include "tests/surface/mesh_texts.hpp"
-#include "tests/surface/scratch.hpp"
+#include "tests/support/test_files.hpp"
 
 using namespace geobem::surface;
 using geobem::test::ascii_stl;
@@ -31,7 +31,7 @@ using geobem::test::cube;
 using geobem::test::error_of;
 using geobem::test::msh22;
 using geobem::test::msh41;
-using geobem::test::write_file;
+using geobem::test::write_text;
 
 namespace {
 
@@ -93,10 +93,10 @@ TEST(SurfaceReaders, AllFormatsGiveTheSameCube) {
   const auto reference = canonical(expected);
   ASSERT_EQ(reference.size(), 12u);
 
-  SurfaceMesh from_msh22 = read_surface_mesh(write_file("cube22.msh", msh22(expected)));
-  SurfaceMesh from_msh41 = read_surface_mesh(write_file("cube41.msh", msh41(expected)));
+  SurfaceMesh from_msh22 = read_surface_mesh(write_text("cube22.msh", msh22(expected)));
+  SurfaceMesh from_msh41 = read_surface_mesh(write_text("cube41.msh", msh41(expected)));
   SurfaceMesh from_vtp = read_surface_mesh(write_vtp(expected, "cube.vtp"));
-  SurfaceMesh from_stl = read_surface_mesh(write_file("cube.stl", ascii_stl(expected)));
+  SurfaceMesh from_stl = read_surface_mesh(write_text("cube.stl", ascii_stl(expected)));
   EXPECT_TRUE(from_stl.group_names.empty());
   assign_groups(from_stl, cube_face_selections(), std::nullopt);
 
@@ -128,7 +128,7 @@ TEST(SurfaceReaders, VtuRoundTripKeepsGroupsAndWritesNormals) {
 
 TEST(SurfaceReaders, UntaggedGmshSurfaceNeedsGroups) {
   // A 2.2 file without physical groups: elementary tags only.
-  SurfaceMesh read = read_surface_mesh(write_file("untagged.msh", msh22(cube(), false)));
+  SurfaceMesh read = read_surface_mesh(write_text("untagged.msh", msh22(cube(), false)));
   EXPECT_TRUE(read.group_names.empty());
   // Triangle 0 is the generator's first on x_min: (0,0,0), (0,0,1), (0,1,1).
   const std::string message = error_of([&] { assign_groups(read, {}, std::nullopt); });
@@ -142,12 +142,12 @@ TEST(SurfaceReaders, UntaggedGmshSurfaceNeedsGroups) {
 }
 
 TEST(SurfaceReaders, BadFilesNameTheFile) {
-  const auto garbage = write_file("garbage.msh", "this is not a mesh\n");
+  const auto garbage = write_text("garbage.msh", "this is not a mesh\n");
   EXPECT_NE(error_of([&] { read_surface_mesh(garbage); }).find(garbage.string() + ": Gmsh cannot read it: "),
             std::string::npos);
   EXPECT_EQ(error_of([&] { read_surface_mesh("/nonexistent/cube.msh"); }), "/nonexistent/cube.msh: no such file");
   EXPECT_EQ(error_of([&] { read_surface_mesh("/nonexistent/cube.stl"); }), "/nonexistent/cube.stl: no such file");
-  const auto bad_stl = write_file("garbage.stl", "garbage\n");
+  const auto bad_stl = write_text("garbage.stl", "garbage\n");
   const std::string stl_error = error_of([&] { read_surface_mesh(bad_stl); });
   EXPECT_EQ(stl_error.rfind(bad_stl.string() + ": VTK cannot read it as STL: ", 0), 0u) << stl_error;
   EXPECT_NE(stl_error.find("Expecting 'solid' found 'garbage'"), std::string::npos) << stl_error;
@@ -158,7 +158,7 @@ TEST(SurfaceReaders, BadFilesNameTheFile) {
   const std::string quad =
       "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n4\n1 0 0 0\n2 1 0 0\n3 1 1 0\n4 0 1 0\n$EndNodes\n"
       "$Elements\n1\n7 3 2 1 1 1 2 3 4\n$EndElements\n";
-  const auto quad_path = write_file("quad.msh", quad);
+  const auto quad_path = write_text("quad.msh", quad);
   EXPECT_NE(error_of([&] { read_surface_mesh(quad_path); })
                 .find(quad_path.string() + ": element 7 of surface entity 1 is a Quadrilateral 4 (Gmsh type 3); "
                                            "only 3-node triangles are supported"),

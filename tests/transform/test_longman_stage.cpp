@@ -2,9 +2,6 @@
 // would: exit codes, messages naming the row, files written or not, values
 // read back and compared with closed forms.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -15,6 +12,7 @@
 #include "closed_forms.hpp"
 #include "mesh/io/csv_table.hpp"
 #include "mesh/io/vtk_output.hpp"
+#include "tests/support/test_files.hpp"
 
 #include <vtkDataObject.h>
 #include <vtkPointData.h>
@@ -24,31 +22,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct StageRun {
-  int exit_code;
-  std::string errors;
-};
-
-fs::path scratch(const std::string& name) {
-  const auto dir = fs::temp_directory_path() / ("geobem_test_longman_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir / name;
-}
-
-fs::path write(const std::string& name, const std::string& text) {
-  const auto path = scratch(name);
-  std::ofstream(path) << text;
-  return path;
-}
-
-StageRun run(const std::string& command) {
-  const auto errors = scratch("stderr.txt");
-  const int status = std::system((command + " >/dev/null 2>" + errors.string()).c_str());
-  std::ifstream in(errors);
-  std::stringstream text;
-  text << in.rdbuf();
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
-}
+using geobem::test::run_command;
+using geobem::test::scratch;
+using geobem::test::StageRun;
+using geobem::test::write_text;
 
 std::string longman(const std::string& arguments) {
   return std::string(GEOBEM_INTEGRATE_EXE) + " longman --device cpu " + arguments;
@@ -57,9 +34,9 @@ std::string longman(const std::string& arguments) {
 }  // namespace
 
 TEST(LongmanStage, WritesOneResultRowPerInputRow) {
-  const auto input = write("paper.csv", "# the paper's test\nlambda,omega,id\n0.5,10,1\n1,1,2\n2,30,3\n");
+  const auto input = write_text("paper.csv", "# the paper's test\nlambda,omega,id\n0.5,10,1\n1,1,2\n2,30,3\n");
   const auto output = scratch("paper_out.csv");
-  const StageRun result = run(longman("--family exp-cos --accelerator euler --input " + input.string() + " --output " +
+  const StageRun result = run_command(longman("--family exp-cos --accelerator euler --input " + input.string() + " --output " +
                                  output.string() + " --quiet"));
   ASSERT_EQ(result.exit_code, 0) << result.errors;
   const auto table = geobem::read_csv_table(output.string());
@@ -75,10 +52,10 @@ TEST(LongmanStage, WritesOneResultRowPerInputRow) {
 }
 
 TEST(LongmanStage, HankelFromConfigFile) {
-  const auto input = write("hankel.csv", "nu,m,a,r\n0,0,0,1\n0,0,0.5,2\n0,1,0.5,2\n");
+  const auto input = write_text("hankel.csv", "nu,m,a,r\n0,0,0,1\n0,0,0.5,2\n0,1,0.5,2\n");
   const auto output = scratch("hankel_out.csv");
-  const auto config = write("hankel.ini", "family = hankel-exp\ntolerance = 1e-11\naccelerator = mw\n");
-  const StageRun result = run(longman("--config " + config.string() + " --input " + input.string() + " --output " +
+  const auto config = write_text("hankel.ini", "family = hankel-exp\ntolerance = 1e-11\naccelerator = mw\n");
+  const StageRun result = run_command(longman("--config " + config.string() + " --input " + input.string() + " --output " +
                                  output.string() + " --quiet"));
   ASSERT_EQ(result.exit_code, 0) << result.errors;
   const auto table = geobem::read_csv_table(output.string());
@@ -87,19 +64,19 @@ TEST(LongmanStage, HankelFromConfigFile) {
 }
 
 TEST(LongmanStage, BadInputNamesTheRowAndWritesNothing) {
-  const auto good = write("good.csv", "lambda,omega\n0.5,10\n");
+  const auto good = write_text("good.csv", "lambda,omega\n0.5,10\n");
   const auto output = scratch("never.csv");
   struct Case {
     std::string arguments, message;
     int exit_code;
   };
   const Case cases[] = {
-      {"--family exp-cos --input " + write("nan.csv", "lambda,omega\n0.5,10\n0.5,nan\n").string(), "nan.csv:3: omega", 1},
-      {"--family exp-cos --input " + write("neg.csv", "lambda,omega\n0.5,-2\n").string(), "neg.csv:2: omega = -2", 1},
-      {"--family exp-cos --input " + write("short.csv", "lambda,omega\n0.5,10\n1\n").string(), "short.csv:3", 1},
-      {"--family exp-cos --input " + write("text.csv", "lambda,omega\n0.5,ten\n").string(), "text.csv:2", 1},
-      {"--family exp-cos --input " + write("cols.csv", "lambda,frequency\n0.5,10\n").string(), "omega", 1},
-      {"--family hankel-exp --input " + write("nu.csv", "nu,m,a,r\n0,0,1,1\n3,0,1,1\n").string(), "nu.csv:3: nu = 3", 1},
+      {"--family exp-cos --input " + write_text("nan.csv", "lambda,omega\n0.5,10\n0.5,nan\n").string(), "nan.csv:3: omega", 1},
+      {"--family exp-cos --input " + write_text("neg.csv", "lambda,omega\n0.5,-2\n").string(), "neg.csv:2: omega = -2", 1},
+      {"--family exp-cos --input " + write_text("short.csv", "lambda,omega\n0.5,10\n1\n").string(), "short.csv:3", 1},
+      {"--family exp-cos --input " + write_text("text.csv", "lambda,omega\n0.5,ten\n").string(), "text.csv:2", 1},
+      {"--family exp-cos --input " + write_text("cols.csv", "lambda,frequency\n0.5,10\n").string(), "omega", 1},
+      {"--family hankel-exp --input " + write_text("nu.csv", "nu,m,a,r\n0,0,1,1\n3,0,1,1\n").string(), "nu.csv:3: nu = 3", 1},
       {"--family exp-cos --tolerance 0 --input " + good.string(), "tolerance", 2},
       {"--family exp-cos --tolerance -1e-9 --input " + good.string(), "tolerance", 2},
       {"--family fourier --input " + good.string(), "unknown family 'fourier'", 2},
@@ -108,7 +85,7 @@ TEST(LongmanStage, BadInputNamesTheRowAndWritesNothing) {
       {"--family exp-cos --input " + scratch("missing.csv").string(), "missing.csv", 1},
   };
   for (const auto& c : cases) {
-    const StageRun result = run(longman(c.arguments + " --output " + output.string()));
+    const StageRun result = run_command(longman(c.arguments + " --output " + output.string()));
     EXPECT_EQ(result.exit_code, c.exit_code) << c.arguments << "\n" << result.errors;
     EXPECT_NE(result.errors.find(c.message), std::string::npos) << c.arguments << "\n" << result.errors;
     EXPECT_FALSE(fs::exists(output)) << c.arguments;
@@ -120,7 +97,7 @@ TEST(HalfSpaceWorkflow, RunsAndMatchesTimoshenkoGoodier) {
   fs::remove_all(out);
   const std::string script = std::string(GEOBEM_SOURCE_DIR) + "/workflows/halfspace-load/run.sh";
   const std::string environment = "GEOBEM_BIN=" + std::string(GEOBEM_BIN_DIR) + " ";
-  StageRun result = run(environment + script + " --out " + out.string());
+  StageRun result = run_command(environment + script + " --out " + out.string());
   ASSERT_EQ(result.exit_code, 0) << result.errors;
   for (const char* name : {"radii.csv", "integrals.csv", "displacement.csv", "displacement.vts"})
     EXPECT_TRUE(fs::exists(out / name)) << name;
@@ -153,7 +130,7 @@ TEST(HalfSpaceWorkflow, RunsAndMatchesTimoshenkoGoodier) {
   // --only displacement with stale integrals (another disk radius) fails and
   // leaves the previous results in place.
   const auto before = fs::last_write_time(out / "displacement.csv");
-  result = run(environment + script + " --out " + out.string() + " --only displacement -- --disk-radius 50");
+  result = run_command(environment + script + " --out " + out.string() + " --only displacement -- --disk-radius 50");
   EXPECT_NE(result.exit_code, 0);
   EXPECT_NE(result.errors.find("stale"), std::string::npos) << result.errors;
   EXPECT_EQ(fs::last_write_time(out / "displacement.csv"), before);

@@ -1,6 +1,7 @@
 #pragma once
-// Helpers of the surface tests: a per-process scratch folder, text files,
-// the message of an expected exception, and running a stage command line.
+// Helpers of the tests that touch files or run stage executables: a scratch
+// folder per test process, text files in and out, the message of an expected
+// exception, and a stage command line's exit status and stderr.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,13 +14,23 @@
 
 namespace geobem::test {
 
+/// `name` inside a folder of the temporary directory that belongs to this
+/// process (ctest runs every test in a process of its own).
 inline std::filesystem::path scratch(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("geobem_test_surface_" + std::to_string(::getpid()));
+  const auto dir = std::filesystem::temp_directory_path() / ("geobem_test_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   return dir / name;
 }
 
-inline std::filesystem::path write_file(const std::string& name, const std::string& text) {
+inline std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// Writes `text` to scratch(name) and returns that path.
+inline std::filesystem::path write_text(const std::string& name, const std::string& text) {
   const auto path = scratch(name);
   std::ofstream(path) << text;
   return path;
@@ -44,10 +55,7 @@ struct StageRun {
 inline StageRun run_command(const std::string& command) {
   const auto errors = scratch("stderr.txt");
   const int status = std::system((command + " >/dev/null 2>" + errors.string()).c_str());
-  std::ifstream in(errors);
-  std::stringstream text;
-  text << in.rdbuf();
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(errors)};
 }
 
 }  // namespace geobem::test
