@@ -117,10 +117,10 @@ GEOBEM_HD inline void integrate_pair_static(const ModelView& mv, int p, int e, c
 /// Adds pair (p, e) to the system: `add.matrix(row, column, value)` and
 /// `add.rhs(row, value)` (plain adds on the CPU, atomics on the GPU). Unknown
 /// fixed-element tractions move V to the left (−V); prescribed tractions
-/// (amplitude × `load`, the transformed load history) go to the right.
+/// (their amplitudes, a unit load: the solve multiplies the right-hand side
+/// by the transformed load history ĝ_l) go to the right.
 template <class Adder>
-GEOBEM_HD inline void scatter_pair(const ModelView& mv, int p, int e, const DynamicIntegrand& r, Complex load,
-                                   Adder& add) {
+GEOBEM_HD inline void scatter_pair(const ModelView& mv, int p, int e, const DynamicIntegrand& r, Adder& add) {
   const int block = mv.element_block[e];
   if (block >= 0) {
     for (int i = 0; i < 3; ++i)
@@ -128,7 +128,7 @@ GEOBEM_HD inline void scatter_pair(const ModelView& mv, int p, int e, const Dyna
   } else {
     const Vec3 t = mv.element_traction[e];
     if (t.x != 0.0 || t.y != 0.0 || t.z != 0.0)
-      for (int i = 0; i < 3; ++i) add.rhs(3 * p + i, load * (r.v[i][0] * t.x + r.v[i][1] * t.y + r.v[i][2] * t.z));
+      for (int i = 0; i < 3; ++i) add.rhs(3 * p + i, r.v[i][0] * t.x + r.v[i][1] * t.y + r.v[i][2] * t.z);
   }
   if (!r.need_k) return;
   for (int b = 0; b < 3; ++b) {

@@ -1,15 +1,19 @@
 // CUDA path: the pair kernel of collocation_pair.hpp on a grid of
 // (collocation point × element) threads per frequency (blockIdx.y), atomics
 // for the shared node columns; cuSOLVER getrf/getrs per frequency; cuFFT for
-// both CQ transforms.
+// both CQ transforms. DeviceCqSolve is the one solve/transform path, fed by
+// device-assembled batches (solve_cq) or by systems from the host
+// (solve_cq_systems, e.g. read from files).
 #include <cuda_runtime.h>
 #include <cufft.h>
 #include <cusolverDn.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "gpu/bem/collocation_pair.hpp"
 #include "gpu/bem/cq_solver.hpp"
@@ -36,6 +40,11 @@ struct DeviceArray {
   }
   DeviceArray(const DeviceArray&) = delete;
   DeviceArray& operator=(const DeviceArray&) = delete;
+  DeviceArray& operator=(DeviceArray&& other) noexcept {
+    std::swap(data, other.data);
+    std::swap(size, other.size);
+    return *this;
+  }
   ~DeviceArray() { cudaFree(data); }
 };
 
@@ -92,8 +101,8 @@ __global__ void rigid_body_kernel(ModelView mv, const QuadratureTable* table, do
 }
 
 /// Frequency f = blockIdx.y of the batch; thread = one (p, e) pair.
-__global__ void assembly_kernel(ModelView mv, const QuadratureTable* table, const Complex* s, const Complex* loads,
-                                Complex* matrices, Complex* rhs) {
+__global__ void assembly_kernel(ModelView mv, const QuadratureTable* table, const Complex* s, Complex* matrices,
+                                Complex* rhs) {
   const long pair = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x;
   if (pair >= static_cast<long>(mv.collocation_count) * mv.element_count) return;
   const int f = blockIdx.y;
@@ -102,7 +111,7 @@ __global__ void assembly_kernel(ModelView mv, const QuadratureTable* table, cons
   DynamicIntegrand integrand;
   if (!integrate_pair(mv, p, e, s[f], *table, integrand)) return;
   AtomicAdder adder{matrices + f * n * n, rhs + f * n, n};
-  scatter_pair(mv, p, e, integrand, loads[f], adder);
+  scatter_pair(mv, p, e, integrand, adder);
 }
 
 /// A(3p+i, 3p+j) −= S0_p[i][j] for the node rows of every matrix of the batch.
@@ -119,6 +128,12 @@ __global__ void conjugate_kernel(Complex* data, long count) {
   if (k < count) data[k].im = -data[k].im;
 }
 
+/// b *= ĝ_l (one value on the device): the unit-load right-hand side times the transformed load.
+__global__ void scale_by_load_kernel(Complex* b, long count, const Complex* load) {
+  const long k = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x;
+  if (k < count) b[k] = *load * b[k];
+}
+
 __global__ void scale_kernel(double* data, long count, double value) {
   const long k = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x;
   if (k < count) data[k] *= value;
@@ -132,12 +147,12 @@ unsigned blocks_for(long count, int threads) { return static_cast<unsigned>((cou
 
 /// Assembles `count` frequencies into device arrays (zeroed here).
 void launch_assembly(const DeviceModel& dm, const QuadratureTable* table, const double* sums, const Complex* s,
-                     const Complex* loads, int count, Complex* matrices, Complex* rhs) {
+                     int count, Complex* matrices, Complex* rhs) {
   const long n = dm.view.unknown_count;
   GEOBEM_CUDA_CHECK(cudaMemset(matrices, 0, sizeof(Complex) * n * n * count));
   GEOBEM_CUDA_CHECK(cudaMemset(rhs, 0, sizeof(Complex) * n * count));
   const long pairs = static_cast<long>(dm.view.collocation_count) * dm.view.element_count;
-  assembly_kernel<<<dim3(blocks_for(pairs, 128), count), 128>>>(dm.view, table, s, loads, matrices, rhs);
+  assembly_kernel<<<dim3(blocks_for(pairs, 128), count), 128>>>(dm.view, table, s, matrices, rhs);
   GEOBEM_CUDA_CHECK_LAUNCH();
   if (dm.view.free_node_count > 0) {
     free_term_kernel<<<dim3(blocks_for(9L * dm.view.free_node_count, 256), count), 256>>>(dm.view.free_node_count, n,
@@ -154,18 +169,147 @@ void compute_rigid_body_sums(const DeviceModel& dm, const QuadratureTable* table
   GEOBEM_CUDA_CHECK_LAUNCH();
 }
 
+std::size_t free_device_bytes() {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  GEOBEM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  return free_bytes;
+}
+
+std::size_t system_bytes(long n) { return sizeof(Complex) * static_cast<std::size_t>(n * n + n); }
+
+/// The solve and both transforms of the CUDA path: ĝ by cuFFT at
+/// construction, then solve(l, A, b) per frequency (b ← ĝ_l b, getrf, getrs,
+/// x̂_l kept on the device), then inverse_transform().
+class DeviceCqSolve {
+ public:
+  DeviceCqSolve(long n, const CqSettings& settings, const std::vector<double>& load_history, CqTimings& timings)
+      : n_(n), settings_(settings), frequencies_(cq_frequency_count(settings)), timings_(timings),
+        solutions_(static_cast<std::size_t>(frequencies_) * n), pivots_(n), info_(1) {
+    const int length = settings.steps + 1;
+    if (static_cast<int>(load_history.size()) != length)
+      throw std::invalid_argument("load history has " + std::to_string(load_history.size()) +
+                                  " values, expected N + 1 = " + std::to_string(length));
+    // Forward transform of the load history: ĝ_l = conj(D2Z(R^j g_j)).
+    const auto start = std::chrono::steady_clock::now();
+    const double radius = cq_radius(settings);
+    std::vector<double> scaled(length);
+    for (int j = 0; j < length; ++j) scaled[j] = std::pow(radius, j) * load_history[j];
+    DeviceArray<double> d_history(scaled);
+    loads_ = DeviceArray<Complex>(length / 2 + 1);
+    cufftHandle forward;
+    GEOBEM_CUFFT_CHECK(cufftPlan1d(&forward, length, CUFFT_D2Z, 1));
+    const cufftResult status =
+        cufftExecD2Z(forward, d_history.data, reinterpret_cast<cufftDoubleComplex*>(loads_.data));
+    cufftDestroy(forward);
+    GEOBEM_CUFFT_CHECK(status);
+    conjugate_kernel<<<blocks_for(frequencies_, 256), 256>>>(loads_.data, frequencies_);
+    GEOBEM_CUDA_CHECK_LAUNCH();
+    GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
+    timings_.transform_seconds += seconds_since(start);
+
+    GEOBEM_CUSOLVER_CHECK(cusolverDnCreate(&solver_));
+    int workspace_size = 0;
+    // Workspace query on a null matrix pointer is allowed for getrf's buffer size.
+    GEOBEM_CUSOLVER_CHECK(cusolverDnZgetrf_bufferSize(solver_, n, n, nullptr, n, &workspace_size));
+    workspace_ = DeviceArray<Complex>(std::max(1, workspace_size));
+  }
+  ~DeviceCqSolve() { cusolverDnDestroy(solver_); }
+  DeviceCqSolve(const DeviceCqSolve&) = delete;
+  DeviceCqSolve& operator=(const DeviceCqSolve&) = delete;
+
+  /// Device bytes this object holds besides the systems.
+  std::size_t bytes() const {
+    return sizeof(Complex) * (solutions_.size + workspace_.size + loads_.size) + sizeof(int) * (n_ + 1);
+  }
+
+  /// Solves A x̂_l = ĝ_l b in place (a: n×n column-major, b: n; device memory).
+  void solve(int l, Complex* a, Complex* b) {
+    const auto start = std::chrono::steady_clock::now();
+    scale_by_load_kernel<<<blocks_for(n_, 256), 256>>>(b, n_, loads_.data + l);
+    GEOBEM_CUDA_CHECK_LAUNCH();
+    auto* da = reinterpret_cast<cuDoubleComplex*>(a);
+    auto* db = reinterpret_cast<cuDoubleComplex*>(b);
+    GEOBEM_CUSOLVER_CHECK(cusolverDnZgetrf(solver_, n_, n_, da, n_,
+                                           reinterpret_cast<cuDoubleComplex*>(workspace_.data), pivots_.data,
+                                           info_.data));
+    int status = 0;
+    GEOBEM_CUDA_CHECK(cudaMemcpy(&status, info_.data, sizeof(int), cudaMemcpyDeviceToHost));
+    if (status != 0)
+      throw std::runtime_error("cuSOLVER getrf: singular BEM system at CQ frequency " + std::to_string(l) +
+                               " (info " + std::to_string(status) + ")");
+    GEOBEM_CUSOLVER_CHECK(cusolverDnZgetrs(solver_, CUBLAS_OP_N, n_, 1, da, n_, pivots_.data, db, n_, info_.data));
+    GEOBEM_CUDA_CHECK(cudaMemcpy(solutions_.data + static_cast<std::size_t>(l) * n_, b, sizeof(Complex) * n_,
+                                 cudaMemcpyDeviceToDevice));
+    GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
+    timings_.solve_seconds += seconds_since(start);
+  }
+
+  /// x_n = R^{−n}/L · Z2D(conj(x̂))_n, batched over the n unknowns; row-major (N+1)×n on the host.
+  std::vector<double> inverse_transform() {
+    const auto start = std::chrono::steady_clock::now();
+    const int length = settings_.steps + 1;
+    const double radius = cq_radius(settings_);
+    const long values = static_cast<long>(frequencies_) * n_;
+    conjugate_kernel<<<blocks_for(values, 256), 256>>>(solutions_.data, values);
+    GEOBEM_CUDA_CHECK_LAUNCH();
+    DeviceArray<double> d_time(static_cast<std::size_t>(length) * n_);
+    cufftHandle inverse;
+    int dims[1] = {length};
+    GEOBEM_CUFFT_CHECK(cufftPlanMany(&inverse, 1, dims, dims, static_cast<int>(n_), 1, dims, static_cast<int>(n_), 1,
+                                     CUFFT_Z2D, static_cast<int>(n_)));
+    const cufftResult status =
+        cufftExecZ2D(inverse, reinterpret_cast<cufftDoubleComplex*>(solutions_.data), d_time.data);
+    cufftDestroy(inverse);
+    GEOBEM_CUFFT_CHECK(status);
+    for (int t = 0; t < length; ++t) {
+      scale_kernel<<<blocks_for(n_, 256), 256>>>(d_time.data + static_cast<std::size_t>(t) * n_, n_,
+                                                std::pow(radius, -t) / length);
+      GEOBEM_CUDA_CHECK_LAUNCH();
+    }
+    std::vector<double> unknowns(static_cast<std::size_t>(length) * n_);
+    GEOBEM_CUDA_CHECK(
+        cudaMemcpy(unknowns.data(), d_time.data, sizeof(double) * unknowns.size(), cudaMemcpyDeviceToHost));
+    timings_.transform_seconds += seconds_since(start);
+    return unknowns;
+  }
+
+ private:
+  long n_;
+  CqSettings settings_;
+  int frequencies_;
+  CqTimings& timings_;
+  DeviceArray<Complex> solutions_;
+  DeviceArray<int> pivots_, info_;
+  DeviceArray<Complex> loads_, workspace_;
+  cusolverDnHandle_t solver_ = nullptr;
+};
+
+/// Frequencies per assembly batch: as many as fit in `fraction` of the free
+/// device memory after `reserved` bytes; refuses with the bytes needed when
+/// not even one does.
+int frequencies_per_batch(long n, int frequencies, std::size_t reserved, double fraction) {
+  const std::size_t free_bytes = free_device_bytes();
+  const std::size_t usable = static_cast<std::size_t>(fraction * static_cast<double>(free_bytes));
+  const std::size_t per_frequency = system_bytes(n);
+  if (reserved + per_frequency > usable)
+    throw std::runtime_error("the BEM system of " + std::to_string(n) + " unknowns needs " +
+                             std::to_string(per_frequency + reserved) + " bytes of device memory per frequency; " +
+                             std::to_string(free_bytes) + " bytes are free");
+  return static_cast<int>(std::min<std::size_t>(frequencies, (usable - reserved) / per_frequency));
+}
+
 }  // namespace
 
-void assemble_systems_cuda(const BemModel& model, const std::vector<Complex>& s, const std::vector<Complex>& loads,
+void assemble_systems_cuda(const BemModel& model, const std::vector<Complex>& s,
                            std::vector<std::vector<Complex>>& matrices, std::vector<std::vector<Complex>>& rhs) {
   const DeviceModel dm(model);
   const DeviceArray<QuadratureTable> table(std::vector<QuadratureTable>{make_quadrature_table()});
   const long n = model.unknown_count();
   const int count = static_cast<int>(s.size());
   DeviceArray<double> sums(9 * static_cast<std::size_t>(std::max(1, dm.view.free_node_count)));
-  DeviceArray<Complex> d_s(s), d_loads(loads), d_matrices(n * n * count), d_rhs(n * count);
+  DeviceArray<Complex> d_s(s), d_matrices(n * n * count), d_rhs(n * count);
   compute_rigid_body_sums(dm, table.data, sums.data);
-  launch_assembly(dm, table.data, sums.data, d_s.data, d_loads.data, count, d_matrices.data, d_rhs.data);
+  launch_assembly(dm, table.data, sums.data, d_s.data, count, d_matrices.data, d_rhs.data);
   matrices.assign(count, std::vector<Complex>(n * n));
   rhs.assign(count, std::vector<Complex>(n));
   for (int f = 0; f < count; ++f) {
@@ -175,121 +319,113 @@ void assemble_systems_cuda(const BemModel& model, const std::vector<Complex>& s,
   }
 }
 
-CqResult solve_cq_cuda(const BemModel& model, const CqSettings& settings, const std::vector<double>& load_history,
-                       const CqOptions& options) {
+CqTimings assemble_cq_systems_cuda(const BemModel& model, const CqSettings& settings, const CqOptions& options,
+                                   const CqSystemSink& sink) {
   check_cq_settings(settings);
-  const int length = settings.steps + 1, frequencies = cq_frequency_count(settings);
-  if (static_cast<int>(load_history.size()) != length)
-    throw std::invalid_argument("load history has " + std::to_string(load_history.size()) +
-                                " values, expected N + 1 = " + std::to_string(length));
-  CqResult result;
+  CqTimings timings;
   const long n = model.unknown_count();
-  const double radius = cq_radius(settings);
-
-  // Forward transform of the load history on the GPU: ĝ_l = conj(D2Z(R^j g_j)).
+  const int frequencies = cq_frequency_count(settings);
   auto start = std::chrono::steady_clock::now();
-  std::vector<double> scaled(length);
-  for (int j = 0; j < length; ++j) scaled[j] = std::pow(radius, j) * load_history[j];
-  DeviceArray<double> d_history(scaled);
-  DeviceArray<Complex> d_loads(length / 2 + 1);
-  cufftHandle forward;
-  GEOBEM_CUFFT_CHECK(cufftPlan1d(&forward, length, CUFFT_D2Z, 1));
-  GEOBEM_CUFFT_CHECK(cufftExecD2Z(forward, d_history.data, reinterpret_cast<cufftDoubleComplex*>(d_loads.data)));
-  GEOBEM_CUFFT_CHECK(cufftDestroy(forward));
-  conjugate_kernel<<<blocks_for(frequencies, 256), 256>>>(d_loads.data, frequencies);
-  GEOBEM_CUDA_CHECK_LAUNCH();
-  GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
-  result.timings.transform_seconds += seconds_since(start);
-
-  start = std::chrono::steady_clock::now();
   const DeviceModel dm(model);
   const DeviceArray<QuadratureTable> table(std::vector<QuadratureTable>{make_quadrature_table()});
   DeviceArray<double> sums(9 * static_cast<std::size_t>(std::max(1, dm.view.free_node_count)));
   compute_rigid_body_sums(dm, table.data, sums.data);
   std::vector<Complex> s(frequencies);
   for (int l = 0; l < frequencies; ++l) s[l] = cq_laplace_point(settings, l);
-  DeviceArray<Complex> d_s(s), d_solutions(static_cast<std::size_t>(frequencies) * n);
+  const DeviceArray<Complex> d_s(s);
+  // A quarter of the free memory: the batch is also copied to the host.
+  const int batch = frequencies_per_batch(n, frequencies, 0, 0.25);
+  DeviceArray<Complex> d_matrices(static_cast<std::size_t>(batch) * n * n), d_rhs(static_cast<std::size_t>(batch) * n);
+  GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
+  timings.assembly_seconds += seconds_since(start);
+  ProgressReporter progress("geobem-bem: CQ frequencies (assemble)", frequencies, "frequencies", options.quiet);
+  std::vector<Complex> matrix(n * n), rhs(n);
+  for (int first = 0; first < frequencies; first += batch) {
+    const int count = std::min(batch, frequencies - first);
+    start = std::chrono::steady_clock::now();
+    launch_assembly(dm, table.data, sums.data, d_s.data + first, count, d_matrices.data, d_rhs.data);
+    GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
+    timings.assembly_seconds += seconds_since(start);
+    timings.matrix_entries += static_cast<std::uint64_t>(count) * n * n;
+    for (int f = 0; f < count; ++f) {
+      GEOBEM_CUDA_CHECK(cudaMemcpy(matrix.data(), d_matrices.data + static_cast<std::size_t>(f) * n * n,
+                                   sizeof(Complex) * n * n, cudaMemcpyDeviceToHost));
+      GEOBEM_CUDA_CHECK(cudaMemcpy(rhs.data(), d_rhs.data + static_cast<std::size_t>(f) * n, sizeof(Complex) * n,
+                                   cudaMemcpyDeviceToHost));
+      sink(first + f, matrix, rhs);
+      progress.advance(1);
+    }
+  }
+  progress.finish();
+  return timings;
+}
+
+CqResult solve_cq_systems_cuda(int unknown_count, const CqSettings& settings, const std::vector<double>& load_history,
+                               const CqSystemSource& source, const CqOptions& options) {
+  check_cq_settings(settings);
+  CqResult result;
+  const long n = unknown_count;
+  const int frequencies = cq_frequency_count(settings);
+  DeviceCqSolve solver(n, settings, load_history, result.timings);
+  frequencies_per_batch(n, 1, solver.bytes(), 0.8);
+  DeviceArray<Complex> d_matrix(static_cast<std::size_t>(n) * n), d_rhs(n);
+  ProgressReporter progress("geobem-bem: CQ frequencies (solve)", frequencies, "frequencies", options.quiet);
+  std::vector<Complex> matrix, rhs;
+  for (int l = 0; l < frequencies; ++l) {
+    const auto start = std::chrono::steady_clock::now();
+    source(l, matrix, rhs);
+    if (matrix.size() != static_cast<std::size_t>(n) * n || rhs.size() != static_cast<std::size_t>(n))
+      throw std::invalid_argument("CQ frequency " + std::to_string(l) + ": system of " + std::to_string(rhs.size()) +
+                                  " rows, expected " + std::to_string(n));
+    GEOBEM_CUDA_CHECK(cudaMemcpy(d_matrix.data, matrix.data(), sizeof(Complex) * n * n, cudaMemcpyHostToDevice));
+    GEOBEM_CUDA_CHECK(cudaMemcpy(d_rhs.data, rhs.data(), sizeof(Complex) * n, cudaMemcpyHostToDevice));
+    result.timings.assembly_seconds += seconds_since(start);
+    result.timings.matrix_entries += static_cast<std::uint64_t>(n) * n;
+    solver.solve(l, d_matrix.data, d_rhs.data);
+    progress.advance(1);
+  }
+  progress.finish();
+  result.unknowns = solver.inverse_transform();
+  return result;
+}
+
+CqResult solve_cq_cuda(const BemModel& model, const CqSettings& settings, const std::vector<double>& load_history,
+                       const CqOptions& options) {
+  check_cq_settings(settings);
+  CqResult result;
+  const long n = model.unknown_count();
+  const int frequencies = cq_frequency_count(settings);
+  DeviceCqSolve solver(n, settings, load_history, result.timings);
+
+  auto start = std::chrono::steady_clock::now();
+  const DeviceModel dm(model);
+  const DeviceArray<QuadratureTable> table(std::vector<QuadratureTable>{make_quadrature_table()});
+  DeviceArray<double> sums(9 * static_cast<std::size_t>(std::max(1, dm.view.free_node_count)));
+  compute_rigid_body_sums(dm, table.data, sums.data);
+  std::vector<Complex> s(frequencies);
+  for (int l = 0; l < frequencies; ++l) s[l] = cq_laplace_point(settings, l);
+  const DeviceArray<Complex> d_s(s);
   GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
   result.timings.assembly_seconds += seconds_since(start);
 
-  cusolverDnHandle_t solver;
-  GEOBEM_CUSOLVER_CHECK(cusolverDnCreate(&solver));
-  int workspace_size = 0;
-  {
-    // Workspace query on a null matrix pointer is allowed for getrf's buffer size.
-    GEOBEM_CUSOLVER_CHECK(cusolverDnZgetrf_bufferSize(solver, n, n, nullptr, n, &workspace_size));
-  }
   // Batch as many frequencies as fit in 80% of free memory; refuse if one does not.
-  std::size_t free_bytes = 0, total_bytes = 0;
-  GEOBEM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const std::size_t per_frequency = sizeof(Complex) * (n * n + n);
-  const std::size_t fixed = sizeof(Complex) * static_cast<std::size_t>(workspace_size) + sizeof(int) * (n + 1);
-  if (per_frequency + fixed > free_bytes * 8 / 10) {
-    cusolverDnDestroy(solver);
-    throw std::runtime_error("the BEM system of " + std::to_string(n) + " unknowns needs " +
-                             std::to_string(per_frequency + fixed) + " bytes of device memory per frequency; " +
-                             std::to_string(free_bytes) + " bytes are free");
-  }
-  const int batch = static_cast<int>(
-      std::min<std::size_t>(frequencies, (free_bytes * 8 / 10 - fixed) / per_frequency));
-  DeviceArray<Complex> d_matrices(static_cast<std::size_t>(batch) * n * n), d_rhs(static_cast<std::size_t>(batch) * n),
-      workspace(std::max(1, workspace_size));
-  DeviceArray<int> pivots(n), info(1);
+  const int batch = frequencies_per_batch(n, frequencies, 0, 0.8);
+  DeviceArray<Complex> d_matrices(static_cast<std::size_t>(batch) * n * n), d_rhs(static_cast<std::size_t>(batch) * n);
   ProgressReporter progress("geobem-bem: CQ frequencies (assemble + solve)", frequencies, "frequencies", options.quiet);
   for (int first = 0; first < frequencies; first += batch) {
     const int count = std::min(batch, frequencies - first);
     start = std::chrono::steady_clock::now();
-    launch_assembly(dm, table.data, sums.data, d_s.data + first, d_loads.data + first, count, d_matrices.data,
-                    d_rhs.data);
+    launch_assembly(dm, table.data, sums.data, d_s.data + first, count, d_matrices.data, d_rhs.data);
     GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
     result.timings.assembly_seconds += seconds_since(start);
     result.timings.matrix_entries += static_cast<std::uint64_t>(count) * n * n;
-    start = std::chrono::steady_clock::now();
-    for (int f = 0; f < count; ++f) {
-      auto* a = reinterpret_cast<cuDoubleComplex*>(d_matrices.data + static_cast<std::size_t>(f) * n * n);
-      auto* b = reinterpret_cast<cuDoubleComplex*>(d_rhs.data + static_cast<std::size_t>(f) * n);
-      GEOBEM_CUSOLVER_CHECK(cusolverDnZgetrf(solver, n, n, a, n, reinterpret_cast<cuDoubleComplex*>(workspace.data),
-                                             pivots.data, info.data));
-      int status = 0;
-      GEOBEM_CUDA_CHECK(cudaMemcpy(&status, info.data, sizeof(int), cudaMemcpyDeviceToHost));
-      if (status != 0) {
-        cusolverDnDestroy(solver);
-        throw std::runtime_error("cuSOLVER getrf: singular BEM system at CQ frequency " +
-                                 std::to_string(first + f) + " (info " + std::to_string(status) + ")");
-      }
-      GEOBEM_CUSOLVER_CHECK(cusolverDnZgetrs(solver, CUBLAS_OP_N, n, 1, a, n, pivots.data, b, n, info.data));
-      GEOBEM_CUDA_CHECK(cudaMemcpy(d_solutions.data + static_cast<std::size_t>(first + f) * n, b,
-                                   sizeof(Complex) * n, cudaMemcpyDeviceToDevice));
-    }
-    GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
-    result.timings.solve_seconds += seconds_since(start);
+    for (int f = 0; f < count; ++f)
+      solver.solve(first + f, d_matrices.data + static_cast<std::size_t>(f) * n * n,
+                   d_rhs.data + static_cast<std::size_t>(f) * n);
     progress.advance(count);
   }
   progress.finish();
-  GEOBEM_CUSOLVER_CHECK(cusolverDnDestroy(solver));
-
-  // Inverse transform: x_n = R^{−n}/L · Z2D(conj(x̂))_n, batched over the n unknowns.
-  start = std::chrono::steady_clock::now();
-  const long values = static_cast<long>(frequencies) * n;
-  conjugate_kernel<<<blocks_for(values, 256), 256>>>(d_solutions.data, values);
-  GEOBEM_CUDA_CHECK_LAUNCH();
-  DeviceArray<double> d_time(static_cast<std::size_t>(length) * n);
-  cufftHandle inverse;
-  int dims[1] = {length};
-  GEOBEM_CUFFT_CHECK(cufftPlanMany(&inverse, 1, dims, dims, static_cast<int>(n), 1, dims, static_cast<int>(n), 1,
-                                   CUFFT_Z2D, static_cast<int>(n)));
-  GEOBEM_CUFFT_CHECK(
-      cufftExecZ2D(inverse, reinterpret_cast<cufftDoubleComplex*>(d_solutions.data), d_time.data));
-  GEOBEM_CUFFT_CHECK(cufftDestroy(inverse));
-  for (int t = 0; t < length; ++t) {
-    scale_kernel<<<blocks_for(n, 256), 256>>>(d_time.data + static_cast<std::size_t>(t) * n, n,
-                                              std::pow(radius, -t) / length);
-    GEOBEM_CUDA_CHECK_LAUNCH();
-  }
-  result.unknowns.resize(static_cast<std::size_t>(length) * n);
-  GEOBEM_CUDA_CHECK(cudaMemcpy(result.unknowns.data(), d_time.data, sizeof(double) * result.unknowns.size(),
-                               cudaMemcpyDeviceToHost));
-  result.timings.transform_seconds += seconds_since(start);
+  result.unknowns = solver.inverse_transform();
   return result;
 }
 
