@@ -1,0 +1,38 @@
+#pragma once
+// The elastodynamic CQ problem as the BEM stages take it from the command
+// line and record it in the manifest: boundary conditions per group,
+// material, CQ steps and the load history.
+#include <string>
+#include <vector>
+
+#include "gpu/bem/bem_model.hpp"
+#include "gpu/bem/convolution_quadrature.hpp"
+#include "stages/cli/stage_options.hpp"
+
+namespace geobem::cq_stage {
+
+/// Steel of the rod benchmark (REFERENCES.md): E (Pa), ρ (kg/m³); ν = 0.
+inline constexpr double steel_young_modulus = 2.1e11, steel_density = 7850.0;
+
+/// Boundary conditions as text: group names that are fixed (u = 0) or
+/// traction-free, and prescribed tractions "NAME=P:DX,DY,DZ" (magnitude P in
+/// Pa along the direction DX,DY,DZ, normalised here).
+struct ConditionTexts {
+  std::vector<std::string> fixed, free, traction;
+};
+
+/// The GroupConditions of the texts (a comma list of names counts as several
+/// groups). Throws cli::po::error naming the text for a malformed traction,
+/// a zero direction or a non-finite magnitude.
+std::vector<bem::GroupCondition> parse_conditions(const ConditionTexts& texts);
+
+/// Load history g_n = f(nΔt), n = 0…N, from "heaviside" (f = 1 for t ≥ 0)
+/// or "ramp:T" (f = min(t/T, 1), T > 0 in s). Throws cli::po::error naming
+/// the text otherwise.
+std::vector<double> load_history_values(const std::string& text, const bem::CqSettings& settings);
+
+/// "a;b;c" joined / split (the manifest's lists).
+std::string join(const std::vector<std::string>& items, char separator);
+std::vector<std::string> split(const std::string& text, char separator);
+
+}  // namespace geobem::cq_stage

@@ -1,0 +1,81 @@
+// The rod-cq workflow end to end on its default 112-triangle mesh with a
+// short simulated time (options after `--`), its files read back with VTK.
+#include <gtest/gtest.h>
+
+#include <vtkCellData.h>
+
+#include "tests/stages_bem/bem_stage_support.hpp"
+
+namespace fs = std::filesystem;
+using namespace geobem;
+using namespace geobem::test;
+
+namespace {
+
+const std::string run_sh = std::string(GEOBEM_SOURCE_DIR) + "/workflows/rod-cq/run.sh";
+
+std::string workflow(const fs::path& out, const std::string& arguments) {
+  return "GEOBEM_BIN=" + std::string(GEOBEM_BIN_DIR) + " " + run_sh + " --out " + out.string() + " " + arguments;
+}
+
+TEST(RodCqWorkflow, StagesWriteASeriesParaViewPlaysAndProbes) {
+  const auto out = scratch("rod_workflow");
+  auto run = run_command(workflow(out, "--only mesh"));
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  EXPECT_NE(run.errors.find("112 triangles"), std::string::npos) << run.errors;
+  // 0.5 ms instead of two periods: 19 steps, 10 frequencies.
+  run = run_command(workflow(out, "--only assemble -- --duration 0.0005 --device cpu"));
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  EXPECT_TRUE(fs::exists(out / "systems" / "system_0009.npy"));
+  EXPECT_FALSE(fs::exists(out / "solution.pvd"));  // --only assemble
+  run = run_command(workflow(out, "--from solve -- --device cpu"));
+  EXPECT_EQ(run.exit_code, 2) << run.errors;  // options after -- need --only
+  run = run_command(workflow(out, "--only solve -- --device cpu"));
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  for (const char* config : {"mesh.ini", "assemble.ini", "solve.ini"}) EXPECT_TRUE(fs::exists(out / config)) << config;
+
+  const std::string pvd = read_text(out / "solution.pvd");
+  std::size_t entries = 0;
+  for (auto at = pvd.find("<DataSet"); at != std::string::npos; at = pvd.find("<DataSet", at + 1)) ++entries;
+  EXPECT_EQ(entries, 20u);
+  const auto data = read_vtk_xml(out / "solution" / "step_00019.vtu");
+  auto* grid = vtkUnstructuredGrid::SafeDownCast(data);
+  ASSERT_NE(grid, nullptr);
+  ASSERT_EQ(grid->GetNumberOfCells(), 112);
+  vtkDataArray* traction = grid->GetCellData()->GetArray("traction");
+  vtkDataArray* group = grid->GetCellData()->GetArray("group");
+  ASSERT_NE(traction, nullptr);
+  ASSERT_NE(group, nullptr);
+  for (vtkIdType e = 0; e < 112; ++e)
+    if (group->GetComponent(e, 0) == 1) {  // x_max: the prescribed p H(t)
+      EXPECT_EQ(traction->GetComponent(e, 0), rod_pressure);
+      EXPECT_EQ(traction->GetComponent(e, 1), 0.0);
+    }
+  const auto u = step_displacement(out / "solution" / "step_00019.vtu");
+  ASSERT_EQ(u.size(), 3 * static_cast<std::size_t>(grid->GetNumberOfPoints()));
+  const auto units = read_units_field_data(data);
+  for (const auto& unit : {std::make_pair(std::string("displacement"), std::string("m")),
+                           std::make_pair(std::string("traction"), std::string("Pa"))})
+    EXPECT_NE(std::find(units.begin(), units.end(), unit), units.end()) << unit.first;
+
+  // Probes: the centre node and the mean of x = 3 m, and the closed form; the
+  // wave front reaches x = 3 m at once, so u_x > 0 there from the first step.
+  const CsvTable probes = read_csv_table((out / "probes.csv").string());
+  EXPECT_EQ(probes.columns, (std::vector<std::string>{"time", "probe0_u_x", "probe0_u_y", "probe0_u_z", "probe1_u_x",
+                                                      "probe1_u_y", "probe1_u_z", "closed_form"}));
+  ASSERT_EQ(probes.rows.size(), 20u);
+  const auto mean = column(probes, "probe1_u_x"), closed = column(probes, "closed_form");
+  EXPECT_GT(mean.back(), 0.0);
+  EXPECT_NEAR(mean.back(), closed.back(), 0.1 * closed.back());
+}
+
+TEST(RodCqWorkflow, SolveNeedsTheAssembleStageOutput) {
+  const auto out = scratch("rod_workflow_empty");
+  const auto run = run_command(workflow(out, "--only solve"));
+  EXPECT_NE(run.exit_code, 0);
+  EXPECT_NE(run.errors.find("systems/manifest.ini missing: run the assemble stage first"), std::string::npos)
+      << run.errors;
+  EXPECT_FALSE(fs::exists(out / "solution.pvd"));
+}
+
+}  // namespace

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# rod-cq: the rod benchmark (3 m x 1 m x 1 m steel, fixed at x = 0, traction p H(t) on x = 3 m) by CQ-BEM.
+# Usage: run.sh [--out DIR] [--from STAGE | --only STAGE [-- STAGE_OPTIONS...]]   STAGE: mesh, assemble, solve
+# Options after `--` go to the one stage of --only and win over its config.
+# Executables come from $GEOBEM_BIN, else build/bin of this repository.
+# Each stage copies its config into the output folder, runs from that copy,
+# and reads only the previous stage's files from the output folder.
+source "$(dirname "$0")/../lib/run_stages.sh"
+workflow=rod-cq
+stages=(mesh assemble solve)
+
+run_mesh() {
+  need geobem-mesh
+  copy_config mesh.ini
+  "$bin/geobem-mesh" --config "$out/mesh.ini" --out "$out/rod.vtu" ${extra[@]+"${extra[@]}"}
+}
+run_assemble() {
+  need geobem-assemble
+  need_file rod.vtu mesh
+  copy_config assemble.ini
+  "$bin/geobem-assemble" --config "$out/assemble.ini" --mesh "$out/rod.vtu" --out "$out/systems" \
+    ${extra[@]+"${extra[@]}"}
+}
+run_solve() {
+  need geobem-solve
+  need_file systems/manifest.ini assemble
+  copy_config solve.ini
+  "$bin/geobem-solve" --config "$out/solve.ini" --manifest "$out/systems/manifest.ini" --out "$out" \
+    ${extra[@]+"${extra[@]}"}
+}
+
+run_workflow "$@"
