@@ -5,6 +5,7 @@
 #include <vtkPointData.h>
 #include <vtkUnstructuredGrid.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -17,8 +18,15 @@
 
 namespace geobem::test {
 
-inline const std::string assemble_exe = GEOBEM_ASSEMBLE_EXE;
-inline const std::string solve_exe = GEOBEM_SOLVE_EXE;
+/// The stage executable: $GEOBEM_BIN/NAME when set (a bundle on the GPU
+/// machine, where the build folder's path does not exist), else `built`.
+inline std::string stage_exe(const char* name, const char* built) {
+  const char* bin = std::getenv("GEOBEM_BIN");
+  return bin ? std::string(bin) + "/" + name : built;
+}
+
+inline const std::string assemble_exe = stage_exe("geobem-assemble", GEOBEM_ASSEMBLE_EXE);
+inline const std::string solve_exe = stage_exe("geobem-solve", GEOBEM_SOLVE_EXE);
 
 constexpr double rod_young = 2.1e11, rod_density = 7850.0, rod_pressure = 1e6, rod_length = 3.0;
 /// The rod's boundary conditions on the command line (and as GroupConditions below).

@@ -15,7 +15,8 @@ namespace {
 const std::string run_sh = std::string(GEOBEM_SOURCE_DIR) + "/workflows/rod-cq/run.sh";
 
 std::string workflow(const fs::path& out, const std::string& arguments) {
-  return "GEOBEM_BIN=" + std::string(GEOBEM_BIN_DIR) + " " + run_sh + " --out " + out.string() + " " + arguments;
+  const char* bin = std::getenv("GEOBEM_BIN");
+  return "GEOBEM_BIN=" + std::string(bin ? bin : GEOBEM_BIN_DIR) + " " + run_sh + " --out " + out.string() + " " + arguments;
 }
 
 TEST(RodCqWorkflow, StagesWriteASeriesParaViewPlaysAndProbes) {
