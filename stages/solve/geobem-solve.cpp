@@ -68,6 +68,94 @@ RodClosedForm rod_closed_form_for(const CqManifest& manifest, const bem::BemMode
   return {p, high - low};
 }
 
+/// Writes OUT/solution/step_NNNNN.vtu for every `every`-th step (the mesh
+/// with point `displacement`, m, and cell `traction`, Pa: unknown on fixed
+/// elements, prescribed amplitude × load history elsewhere) and then
+/// OUT/solution.pvd listing them. Returns the number of steps written.
+std::size_t write_time_series(const fs::path& out, const surface::SurfaceMesh& mesh, const bem::BemModel& model,
+                              const CqManifest& manifest, const std::vector<double>& load,
+                              const std::vector<double>& unknowns, int every) {
+  const std::size_t n = manifest.unknowns;
+  fs::create_directories(out / "solution");
+  vtkSmartPointer<vtkUnstructuredGrid> grid = surface::surface_to_vtk(mesh);
+  add_units_field_data(grid, {{"coordinates", "m"}, {"normal", "1"}, {"area", "m^2"}, {"displacement", "m"},
+                              {"traction", "Pa"}, {"TimeValue", "s"}});
+  auto displacement = vtkSmartPointer<vtkDoubleArray>::New();
+  displacement->SetName("displacement");
+  displacement->SetNumberOfComponents(3);
+  displacement->SetNumberOfTuples(static_cast<vtkIdType>(mesh.nodes.size()));
+  grid->GetPointData()->AddArray(displacement);
+  auto traction = vtkSmartPointer<vtkDoubleArray>::New();
+  traction->SetName("traction");
+  traction->SetNumberOfComponents(3);
+  traction->SetNumberOfTuples(static_cast<vtkIdType>(mesh.triangles.size()));
+  grid->GetCellData()->AddArray(traction);
+  auto time_value = vtkSmartPointer<vtkDoubleArray>::New();
+  time_value->SetName("TimeValue");
+  time_value->SetNumberOfTuples(1);
+  grid->GetFieldData()->AddArray(time_value);
+
+  std::vector<std::pair<double, std::string>> series;
+  for (int step = 0; step <= manifest.cq.steps; step += every) {
+    const double* x = unknowns.data() + static_cast<std::size_t>(step) * n;
+    for (std::size_t k = 0; k < mesh.nodes.size(); ++k) {
+      const int block = model.node_block[k];
+      for (int c = 0; c < 3; ++c) displacement->SetComponent(k, c, block < 0 ? 0.0 : x[3 * block + c]);
+    }
+    for (std::size_t e = 0; e < mesh.triangles.size(); ++e) {
+      const int block = model.element_block[e];
+      const bem::Vec3 t = load[step] * model.element_traction[e];
+      const double prescribed[3] = {t.x, t.y, t.z};
+      for (int c = 0; c < 3; ++c) traction->SetComponent(e, c, block < 0 ? prescribed[c] : x[3 * block + c]);
+    }
+    displacement->Modified();
+    traction->Modified();
+    time_value->SetValue(0, step * manifest.cq.time_step);
+    char name[64];
+    std::snprintf(name, sizeof name, "solution/step_%05d.vtu", step);
+    write_vtk_xml(grid, out / name);
+    series.emplace_back(step * manifest.cq.time_step, name);
+  }
+  write_pvd_collection(out / "solution.pvd", series);
+  return series.size();
+}
+
+/// Writes the probe CSV atomically: `time`, then probeK_u_x/y/z per probe,
+/// then `closed_form` when `rod` is given; `#` lines say what each is.
+void write_probe_csv(const fs::path& path, const fs::path& manifest_path, const CqManifest& manifest,
+                     const bem::BemModel& model, const std::vector<double>& unknowns, const std::vector<Probe>& probes,
+                     const RodClosedForm* rod) {
+  write_text_file_atomically(path, [&](std::ostream& csv) {
+    csv << "# geobem-solve: displacement (m) over time (s) from " << manifest_path.string() << "\n";
+    for (std::size_t k = 0; k < probes.size(); ++k) csv << "# probe" << k << ": " << probes[k].description << "\n";
+    if (rod)
+      csv << "# closed_form: the rod's free-end displacement along the load (REFERENCES.md), p = " << rod->pressure
+          << " Pa, l = " << rod->length << " m, E = " << manifest.young_modulus << " Pa, rho = " << manifest.density
+          << " kg/m^3\n";
+    csv << "time";
+    for (std::size_t k = 0; k < probes.size(); ++k)
+      csv << ",probe" << k << "_u_x,probe" << k << "_u_y,probe" << k << "_u_z";
+    csv << (rod ? ",closed_form\n" : "\n");
+    char value[40];
+    for (int step = 0; step <= manifest.cq.steps; ++step) {
+      const double t = step * manifest.cq.time_step;
+      std::snprintf(value, sizeof value, "%.17g", t);
+      csv << value;
+      for (const Probe& probe : probes)
+        for (double u : probe_displacement(model, unknowns, step, probe)) {
+          std::snprintf(value, sizeof value, ",%.17g", u);
+          csv << value;
+        }
+      if (rod) {
+        std::snprintf(value, sizeof value, ",%.17g",
+                      rod_free_end_closed_form(t, rod->pressure, manifest.young_modulus, manifest.density, rod->length));
+        csv << value;
+      }
+      csv << "\n";
+    }
+  });
+}
+
 int run(int argc, char** argv) {
   po::options_description options("Options");
   cli::add_common_options(options);
@@ -179,83 +267,12 @@ int run(int argc, char** argv) {
                  manifest.in_memory ? "assembly" : "reading systems", result.timings.assembly_seconds,
                  result.timings.solve_seconds, result.timings.transform_seconds, to_string(device).c_str());
 
-  // Time series: the mesh with point displacement and cell traction per step.
   const fs::path out = vm["out"].as<std::string>();
-  fs::create_directories(out / "solution");
-  vtkSmartPointer<vtkUnstructuredGrid> grid = surface::surface_to_vtk(mesh);
-  add_units_field_data(grid, {{"coordinates", "m"}, {"normal", "1"}, {"area", "m^2"}, {"displacement", "m"},
-                              {"traction", "Pa"}, {"time", "s"}});
-  auto displacement = vtkSmartPointer<vtkDoubleArray>::New();
-  displacement->SetName("displacement");
-  displacement->SetNumberOfComponents(3);
-  displacement->SetNumberOfTuples(static_cast<vtkIdType>(mesh.nodes.size()));
-  grid->GetPointData()->AddArray(displacement);
-  auto traction = vtkSmartPointer<vtkDoubleArray>::New();
-  traction->SetName("traction");
-  traction->SetNumberOfComponents(3);
-  traction->SetNumberOfTuples(static_cast<vtkIdType>(mesh.triangles.size()));
-  grid->GetCellData()->AddArray(traction);
-  auto time_value = vtkSmartPointer<vtkDoubleArray>::New();
-  time_value->SetName("TimeValue");
-  time_value->SetNumberOfTuples(1);
-  grid->GetFieldData()->AddArray(time_value);
-
-  std::vector<std::pair<double, std::string>> series;
-  for (int step = 0; step <= manifest.cq.steps; step += every) {
-    const double t = step * manifest.cq.time_step;
-    const double* x = result.unknowns.data() + static_cast<std::size_t>(step) * n;
-    for (std::size_t k = 0; k < mesh.nodes.size(); ++k) {
-      const int block = model.node_block[k];
-      for (int c = 0; c < 3; ++c) displacement->SetComponent(k, c, block < 0 ? 0.0 : x[3 * block + c]);
-    }
-    for (std::size_t e = 0; e < mesh.triangles.size(); ++e) {
-      const int block = model.element_block[e];
-      const bem::Vec3 prescribed = model.element_traction[e];
-      const double values[3] = {prescribed.x * load[step], prescribed.y * load[step], prescribed.z * load[step]};
-      for (int c = 0; c < 3; ++c) traction->SetComponent(e, c, block < 0 ? values[c] : x[3 * block + c]);
-    }
-    displacement->Modified();
-    traction->Modified();
-    time_value->SetValue(0, t);
-    char name[64];
-    std::snprintf(name, sizeof name, "solution/step_%05d.vtu", step);
-    write_vtk_xml(grid, out / name);
-    series.emplace_back(t, name);
-  }
-  write_pvd_collection(out / "solution.pvd", series);
-
-  write_text_file_atomically(out / "probes.csv", [&](std::ostream& csv) {
-    csv << "# geobem-solve: displacement (m) over time (s) from " << manifest_path.string() << "\n";
-    for (std::size_t k = 0; k < probes.size(); ++k) csv << "# probe" << k << ": " << probes[k].description << "\n";
-    if (closed_form)
-      csv << "# closed_form: the rod's free-end displacement along the load (REFERENCES.md), p = " << rod.pressure
-          << " Pa, l = " << rod.length << " m, E = " << manifest.young_modulus << " Pa, rho = " << manifest.density
-          << " kg/m^3\n";
-    csv << "time";
-    for (std::size_t k = 0; k < probes.size(); ++k)
-      csv << ",probe" << k << "_u_x,probe" << k << "_u_y,probe" << k << "_u_z";
-    if (closed_form) csv << ",closed_form";
-    csv << "\n";
-    char value[40];
-    for (int step = 0; step <= manifest.cq.steps; ++step) {
-      const double t = step * manifest.cq.time_step;
-      std::snprintf(value, sizeof value, "%.17g", t);
-      csv << value;
-      for (const Probe& probe : probes)
-        for (double u : probe_displacement(model, result.unknowns, step, probe)) {
-          std::snprintf(value, sizeof value, ",%.17g", u);
-          csv << value;
-        }
-      if (closed_form) {
-        std::snprintf(value, sizeof value, ",%.17g",
-                      rod_free_end_closed_form(t, rod.pressure, manifest.young_modulus, manifest.density, rod.length));
-        csv << value;
-      }
-      csv << "\n";
-    }
-  });
+  const std::size_t written = write_time_series(out, mesh, model, manifest, load, result.unknowns, every);
+  write_probe_csv(out / "probes.csv", manifest_path, manifest, model, result.unknowns, probes,
+                  closed_form ? &rod : nullptr);
   if (!quiet)
-    std::fprintf(stderr, "geobem-solve: wrote %s (%zu steps), %s\n", (out / "solution.pvd").c_str(), series.size(),
+    std::fprintf(stderr, "geobem-solve: wrote %s (%zu steps), %s\n", (out / "solution.pvd").c_str(), written,
                  (out / "probes.csv").c_str());
   return 0;
 }
