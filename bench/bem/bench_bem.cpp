@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpu/bem/cq_solver.hpp"
+#include "gpu/bem/rod_closed_form.hpp"
 #include "gpu/core/device.hpp"
 #include "mesh/surface/box_generator.hpp"
 
@@ -26,13 +27,6 @@ BemModel rod(double element_size) {
                         {{"x_min", true, {}}, {"x_max", false, {pressure, 0, 0}}, {"y_min", false, {}},
                          {"y_max", false, {}}, {"z_min", false, {}}, {"z_max", false, {}}},
                         material_from_young(young, 0.0, density));
-}
-
-double free_end(double t) {
-  const double c = std::sqrt(young / density);
-  double sum = t;
-  for (int n = 1; 2.0 * n * rod_length / c < t; ++n) sum += 2.0 * (n % 2 ? -1.0 : 1.0) * (t - 2.0 * n * rod_length / c);
-  return pressure * c / young * sum;
 }
 
 int timing(geobem::ComputeDevice device, int max_solved) {
@@ -85,7 +79,7 @@ int rod_error(geobem::ComputeDevice device, double h, double beta, double period
         mean += r.unknowns[static_cast<std::size_t>(step) * n + 3 * p];
         ++count;
       }
-    const double ref = free_end(step * settings.time_step);
+    const double ref = rod_free_end_displacement(step * settings.time_step, pressure, young, density, rod_length);
     err2 += (mean / count - ref) * (mean / count - ref);
     ref2 += ref * ref;
   }

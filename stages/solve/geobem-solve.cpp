@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gpu/bem/cq_solver.hpp"
+#include "gpu/bem/rod_closed_form.hpp"
 #include "gpu/core/device.hpp"
 #include "mesh/io/atomic_file.hpp"
 #include "mesh/io/npy_file.hpp"
@@ -27,7 +28,6 @@
 #include "stages/cq_stage/cq_manifest.hpp"
 #include "stages/cq_stage/cq_problem.hpp"
 #include "stages/solve/probes.hpp"
-#include "stages/solve/rod_closed_form.hpp"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -148,7 +148,7 @@ void write_probe_csv(const fs::path& path, const fs::path& manifest_path, const 
         }
       if (rod) {
         std::snprintf(value, sizeof value, ",%.17g",
-                      rod_free_end_closed_form(t, rod->pressure, manifest.young_modulus, manifest.density, rod->length));
+                      bem::rod_free_end_displacement(t, rod->pressure, manifest.young_modulus, manifest.density, rod->length));
         csv << value;
       }
       csv << "\n";

@@ -11,7 +11,7 @@
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/core/device.hpp"
 #include "mesh/surface/box_generator.hpp"
-#include "tests/bem/rod_reference.hpp"
+#include "gpu/bem/rod_closed_form.hpp"
 
 namespace {
 
@@ -94,7 +94,7 @@ RodErrors solve_rod(double element_size, double beta, double periods, ComputeDev
         ++count;
       }
     mean /= count;
-    const double ref = test::rod_free_end_displacement(t, pressure, young, density, rod_length);
+    const double ref = rod_free_end_displacement(t, pressure, young, density, rod_length);
     err2 += (mean - ref) * (mean - ref);
     ref2 += ref * ref;
     // Traction on x = 0 (outward normal −x): t_x = −σ_xx; area-weighted mean over the face.
@@ -108,7 +108,7 @@ RodErrors solve_rod(double element_size, double beta, double periods, ComputeDev
     // Away from the jumps at t = (2k+1) l/c: more than 20% of l/c off.
     const double phase = std::fmod(t * c / rod_length, 2.0);
     if (t * c / rod_length > 1.0 && std::abs(phase - 1.0) > 0.2) {
-      traction_err += std::abs(-force / area - test::rod_fixed_end_stress(t, pressure, young, density, rod_length)) /
+      traction_err += std::abs(-force / area - rod_fixed_end_stress(t, pressure, young, density, rod_length)) /
                       (2.0 * pressure);
       ++traction_samples;
     }

@@ -1,6 +1,6 @@
 // geobem-assemble and geobem-solve as a user runs them: the results against
 // the library's solve_cq (same numbers through files) and the rod's closed
-// form (tests/bem/rod_reference.hpp), the in-memory fallback, and every bad
+// form (gpu/bem/rod_closed_form.hpp), the in-memory fallback, and every bad
 // input of issue 3 (message, exit status, nothing written).
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <fstream>
 
 #include "gpu/bem/cq_solver.hpp"
-#include "tests/bem/rod_reference.hpp"
+#include "gpu/bem/rod_closed_form.hpp"
 #include "tests/stages_bem/bem_stage_support.hpp"
 
 namespace fs = std::filesystem;
@@ -77,7 +77,7 @@ TEST(CqStages, FilesThroughBothStagesGiveSolveCqAndFollowTheClosedForm) {
   const std::vector<double> closed = column(probes, "closed_form");
   double err2 = 0, ref2 = 0;
   for (int step = 0; step <= steps; ++step) {
-    const double reference = bem::test::rod_free_end_displacement(time[step], rod_pressure, rod_young, rod_density,
+    const double reference = bem::rod_free_end_displacement(time[step], rod_pressure, rod_young, rod_density,
                                                                   rod_length);
     EXPECT_NEAR(closed[step], reference, 1e-12 * 2 * rod_pressure * rod_length / rod_young);
     err2 += (mean[step] - reference) * (mean[step] - reference);

@@ -1,9 +1,11 @@
 #pragma once
-// Closed forms of the 1D rod (REFERENCES.md, "Rod benchmark"): fixed at x = 0,
-// traction p·H(t) on x = l, ν = 0, c = √(E/ρ).
+// Closed forms of the 1D rod (REFERENCES.md, "Rod benchmark"; the 1D wave
+// equation, exact for the 3D rod when ν = 0): fixed at x = 0, traction p·H(t)
+// on x = l, c = √(E/ρ). The reference of the rod tests and benchmarks, and
+// the `closed_form` column of geobem-solve.
 #include <cmath>
 
-namespace geobem::bem::test {
+namespace geobem::bem {
 
 /// Free-end displacement u(l, t) = (p c/E)[t H(t) + 2 Σ_{n≥1} (−1)^n (t − 2nl/c) H(t − 2nl/c)] (m).
 inline double rod_free_end_displacement(double t, double p, double young, double density, double length) {
@@ -21,4 +23,4 @@ inline double rod_fixed_end_stress(double t, double p, double young, double dens
   return sum;
 }
 
-}  // namespace geobem::bem::test
+}  // namespace geobem::bem
