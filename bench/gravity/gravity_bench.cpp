@@ -9,6 +9,9 @@
 // reports pairs/s and the time extrapolated to the whole grid. The single
 // precision error is the largest |single - double| over the whole grid over
 // the field's largest magnitude (CUDA results).
+// --peer-case DIR instead writes the case, geobem's double results for all
+// ten fields and their times (all ten, g_z alone; CUDA, or the CPU where there
+// is no device) for bench/gravity/harmonica_peer.py (harmonica_case.hpp).
 #include <boost/program_options.hpp>
 
 #include <algorithm>
@@ -17,8 +20,10 @@
 #include <cstdio>
 #include <functional>
 #include <sstream>
+#include <string>
 #include <vector>
 
+#include "bench/gravity/harmonica_case.hpp"
 #include "gpu/core/device.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "mesh/prisms/model_generators.hpp"
@@ -53,12 +58,14 @@ int main(int argc, char** argv) {
   po::options_description options("gravity_bench options");
   std::size_t cells_e, cells_n, cells_u, shape_e, shape_n, cpu_stations;
   int repeat;
+  std::string peer_case;
   options.add_options()("help", "this text")
       ("cells", po::value<std::vector<std::size_t>>()->multitoken(), "model cells E N U (default 700 700 50)")
       ("shape-e", po::value(&shape_e)->default_value(150), "stations along easting")
       ("shape-n", po::value(&shape_n)->default_value(100), "stations along northing")
       ("cpu-stations", po::value(&cpu_stations)->default_value(160), "stations timed on the CPU (0: skip the CPU)")
-      ("repeat", po::value(&repeat)->default_value(3), "CUDA runs per case (best is reported)");
+      ("repeat", po::value(&repeat)->default_value(3), "CUDA runs per case (best is reported)")
+      ("peer-case", po::value(&peer_case), "write the case and double results for harmonica_peer.py to DIR, then stop");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, options), vm);
@@ -87,6 +94,26 @@ int main(int argc, char** argv) {
   const double pairs = double(prisms.size()) * double(stations.size());
   std::printf("model %zux%zux%zu cells, %zu prisms; %zu stations; %.4g pairs\n", cells_e, cells_n, cells_u,
               prisms.size(), stations.size(), pairs);
+
+  if (!peer_case.empty()) {
+    const bool cuda = cuda_device_count() > 0;
+    ProgressReporter quiet("bench", 0, "pairs", true);
+    const auto forward = [&](const std::vector<Station>& at, unsigned mask) {
+      return cuda ? forward_cuda(prisms, at, mask, Precision::Double, quiet)
+                  : forward_cpu(prisms, at, mask, Precision::Double, quiet);
+    };
+    forward({stations.front()}, 0x3ffu);  // CUDA context and module load
+    std::vector<double> fields;
+    const double all_s = best_time(repeat, [&] { fields = forward(stations, 0x3ffu); });
+    const double g_z_s = best_time(repeat, [&] { forward(stations, unsigned(1u << 3)); });
+    for (int f = 0; f < field_count; ++f)
+      for (std::size_t s = 0; s < stations.size(); ++s) fields[f * stations.size() + s] *= field_scale(Field(f));
+    const std::string driver = cuda ? "cuda" : "cpu";
+    bench::write_harmonica_case(peer_case, prisms, stations, fields, driver, {{"all", all_s}, {"g_z", g_z_s}});
+    std::printf("%s double, best of %d: all ten fields %.4f s, g_z %.4f s; case written to %s\n", driver.c_str(),
+                repeat, all_s, g_z_s, peer_case.c_str());
+    return 0;
+  }
 
   const Case cases[] = {{"all", 0x3ffu, Precision::Double},
                         {"all", 0x3ffu, Precision::Single},

@@ -1,0 +1,26 @@
+#pragma once
+// The case that bench/gravity/harmonica_peer.py reads to run Harmonica's
+// prism_gravity on the same prisms and stations as geobem (issue 6 item 7).
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpu/gravity/prism.hpp"
+
+namespace geobem::bench {
+
+/// Writes into `dir` (created if missing):
+///   prisms.npy   (P, 7) float64: west, east, south, north, bottom, top (m), density (kg/m³)
+///   stations.npy (S, 3) float64: easting, northing, upward (m)
+///   geobem.npy   (10, S) float64: `fields[f * S + s]`, field f in DESIGN.md's
+///                order and units (J/kg, mGal, Eötvös)
+///   geobem.txt   "driver DRIVER" (cuda or cpu), then one line "NAME SECONDS"
+///                per entry of `times`
+/// NumPy format 1.0, C order, little-endian. Throws std::runtime_error naming
+/// a file that cannot be written.
+void write_harmonica_case(const std::filesystem::path& dir, const std::vector<gravity::Prism>& prisms,
+                          const std::vector<gravity::Station>& stations, const std::vector<double>& fields,
+                          const std::string& driver, const std::vector<std::pair<std::string, double>>& times);
+
+}  // namespace geobem::bench
