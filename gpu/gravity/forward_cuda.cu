@@ -1,22 +1,26 @@
-// CUDA driver: each thread owns one station; the prisms stream through shared
-// memory in tiles of one block's width, and the kernel values are accumulated
-// in double in registers. Blocks are also split over ranges of prisms (grid y)
-// so that a station grid smaller than the GPU still fills it; the partial sums
-// meet with double atomicAdd. Device memory: prisms + stations + 10 sums per
-// station, O(prisms + stations).
+// CUDA driver: each thread owns one station; the sources (prisms, or weighted
+// grid nodes on the grid path) stream through shared memory in tiles of one
+// block's width, and the kernel values are accumulated in double in
+// registers. Blocks are also split over ranges of sources (grid y) so that a
+// station grid smaller than the GPU still fills it; the partial sums meet
+// with double atomicAdd. Device memory: sources + stations + 10 sums per
+// station, O(sources + stations); a problem larger than the memory budget
+// goes in chunks of sources and stations (chunk_plan.hpp).
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "gpu/core/cuda_check.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
-#include "gpu/gravity/prism_kernels.hpp"
+#include "gpu/gravity/chunk_plan.hpp"
+#include "gpu/gravity/source_fields.hpp"
 
 namespace geobem::gravity {
 namespace {
 
-constexpr int block_size = 128;  // threads per block = prisms per shared-memory tile
+constexpr int block_size = 128;  // threads per block = sources per shared-memory tile
 
 /// CudaTuning::out_of_line_pairs: one copy of each pair function in the
 /// kernel, reached by calls.
@@ -31,15 +35,15 @@ struct OutOfLinePairs {
   }
 };
 
-/// Adds Σ density·kernel over prisms [first + y·span, first + (y+1)·span) ∩
+/// Adds Σ weight·kernel over sources [first + y·span, first + (y+1)·span) ∩
 /// [first, first + count) to sums[f·n_stations + s]. GzOnly fixes the mask at
 /// compile time so that the g_z-only kernel carries no unused terms.
-template <typename Real, bool GzOnly, typename Pairs>
+template <typename Real, bool GzOnly, typename Pairs, typename Source>
 __global__ void __launch_bounds__(block_size)
-    prism_sums_kernel(const Prism* __restrict__ prisms, std::int64_t first, std::int64_t count, std::int64_t span,
-                      const Station* __restrict__ stations, int n_stations, unsigned runtime_mask,
-                      double* __restrict__ sums) {
-  __shared__ Prism tile[block_size];
+    source_sums_kernel(const Source* __restrict__ sources, std::int64_t first, std::int64_t count, std::int64_t span,
+                       const Station* __restrict__ stations, int n_stations, unsigned runtime_mask,
+                       double* __restrict__ sums) {
+  __shared__ Source tile[block_size];
   const unsigned mask = GzOnly ? unsigned(bit_g_z) : runtime_mask;
   const int s = blockIdx.x * block_size + threadIdx.x;
   const bool active = s < n_stations;
@@ -50,19 +54,15 @@ __global__ void __launch_bounds__(block_size)
   Real values[10] = {};
   for (std::int64_t base = begin; base < end; base += block_size) {
     const std::int64_t p = base + threadIdx.x;
-    if (p < end) tile[threadIdx.x] = prisms[p];
+    if (p < end) tile[threadIdx.x] = sources[p];
     __syncthreads();
     const int n = static_cast<int>(std::min<std::int64_t>(block_size, end - base));
     if (active) {
       for (int t = 0; t < n; ++t) {
-        const Prism& prism = tile[t];
-        const RelativePrism<Real> rel =
-            relative_prism<Real>(prism.west, prism.east, prism.south, prism.north, prism.bottom, prism.top,
-                                 station.easting, station.northing, station.upward);
-        prism_fields<Real, Pairs>(rel, mask, values);
+        const double weight = source_fields<Real, Pairs>(tile[t], station, mask, values);
 #pragma unroll
         for (int f = 0; f < 10; ++f)
-          if (mask & (1u << f)) acc[f] += prism.density * static_cast<double>(values[f]);
+          if (mask & (1u << f)) acc[f] += weight * static_cast<double>(values[f]);
       }
     }
     __syncthreads();
@@ -90,26 +90,99 @@ class DeviceArray {
   std::size_t n_;
 };
 
-template <typename Real, typename Pairs>
-void launch(bool gz_only, dim3 grid, const Prism* prisms, std::int64_t first, std::int64_t count, std::int64_t span,
+template <typename Real, typename Pairs, typename Source>
+void launch(bool gz_only, dim3 grid, const Source* sources, std::int64_t first, std::int64_t count, std::int64_t span,
             const Station* stations, int n_stations, unsigned mask, double* sums) {
   if (gz_only)
-    prism_sums_kernel<Real, true, Pairs>
-        <<<grid, block_size>>>(prisms, first, count, span, stations, n_stations, mask, sums);
+    source_sums_kernel<Real, true, Pairs>
+        <<<grid, block_size>>>(sources, first, count, span, stations, n_stations, mask, sums);
   else
-    prism_sums_kernel<Real, false, Pairs>
-        <<<grid, block_size>>>(prisms, first, count, span, stations, n_stations, mask, sums);
+    source_sums_kernel<Real, false, Pairs>
+        <<<grid, block_size>>>(sources, first, count, span, stations, n_stations, mask, sums);
   GEOBEM_CUDA_CHECK_LAUNCH();
 }
 
-template <typename Real>
-void launch(const CudaTuning& tuning, bool gz_only, dim3 grid, const Prism* prisms, std::int64_t first,
+template <typename Real, typename Source>
+void launch(const CudaTuning& tuning, bool gz_only, dim3 grid, const Source* sources, std::int64_t first,
             std::int64_t count, std::int64_t span, const Station* stations, int n_stations, unsigned mask,
             double* sums) {
-  if (tuning.out_of_line_pairs)
-    launch<Real, OutOfLinePairs>(gz_only, grid, prisms, first, count, span, stations, n_stations, mask, sums);
-  else
-    launch<Real, InlinePairs>(gz_only, grid, prisms, first, count, span, stations, n_stations, mask, sums);
+  // Out-of-line pairs only concern prisms; grid nodes have no edge pairs.
+  if constexpr (std::is_same<Source, Prism>::value)
+    if (tuning.out_of_line_pairs)
+      return launch<Real, OutOfLinePairs>(gz_only, grid, sources, first, count, span, stations, n_stations, mask,
+                                          sums);
+  launch<Real, InlinePairs>(gz_only, grid, sources, first, count, span, stations, n_stations, mask, sums);
+}
+
+/// Memory budget of one run: the tuning's limit, or 90% of the free memory.
+std::size_t memory_budget(const CudaTuning& tuning) {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  GEOBEM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::size_t available = free_bytes / 10 * 9;
+  return tuning.memory_limit_bytes > 0 ? std::min(tuning.memory_limit_bytes, available) : available;
+}
+
+template <typename Source>
+std::vector<double> run(const std::vector<Source>& sources, const std::vector<Station>& stations, unsigned mask,
+                        Precision precision, ProgressReporter& progress, const CudaTuning& tuning) {
+  const std::size_t n_stations = stations.size(), n_sources = sources.size();
+  std::vector<double> sums(10 * n_stations, 0.0);
+  if (n_sources == 0 || n_stations == 0) return sums;
+
+  const ChunkPlan plan = plan_chunks(n_sources, sizeof(Source), n_stations, memory_budget(tuning));
+  DeviceArray<Source> d_sources(plan.sources_per_chunk);
+  DeviceArray<Station> d_stations(plan.stations_per_chunk);
+  DeviceArray<double> d_sums(10 * plan.stations_per_chunk);
+  const bool sources_once = plan.sources_per_chunk == n_sources;
+  if (sources_once)
+    GEOBEM_CUDA_CHECK(cudaMemcpy(d_sources.get(), sources.data(), n_sources * sizeof(Source), cudaMemcpyHostToDevice));
+
+  int device = 0, sm_count = 0;
+  GEOBEM_CUDA_CHECK(cudaGetDevice(&device));
+  GEOBEM_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+  const bool gz_only = mask == unsigned(bit_g_z);
+
+  for (std::size_t s0 = 0; s0 < n_stations; s0 += plan.stations_per_chunk) {
+    const std::size_t ns = std::min(plan.stations_per_chunk, n_stations - s0);
+    GEOBEM_CUDA_CHECK(cudaMemcpy(d_stations.get(), stations.data() + s0, ns * sizeof(Station), cudaMemcpyHostToDevice));
+    GEOBEM_CUDA_CHECK(cudaMemset(d_sums.get(), 0, 10 * ns * sizeof(double)));
+    const unsigned station_blocks = static_cast<unsigned>((ns + block_size - 1) / block_size);
+    // Launches of about 2^31 pairs each: short enough for progress lines,
+    // long enough that launch overhead is negligible.
+    const std::int64_t launch_sources =
+        std::max<std::int64_t>(block_size, (std::int64_t(1) << 31) / static_cast<std::int64_t>(ns));
+    for (std::size_t p0 = 0; p0 < n_sources; p0 += plan.sources_per_chunk) {
+      const std::int64_t chunk = static_cast<std::int64_t>(std::min(plan.sources_per_chunk, n_sources - p0));
+      if (!sources_once)
+        GEOBEM_CUDA_CHECK(cudaMemcpy(d_sources.get(), sources.data() + p0, chunk * sizeof(Source),
+                                     cudaMemcpyHostToDevice));
+      for (std::int64_t first = 0; first < chunk; first += launch_sources) {
+        const std::int64_t count = std::min(launch_sources, chunk - first);
+        // Split the sources of this launch over tuning.blocks_per_sm blocks
+        // per SM in all, each split at least one tile long.
+        const std::int64_t tiles = (count + block_size - 1) / block_size;
+        const std::int64_t wanted =
+            (std::max(1, tuning.blocks_per_sm) * static_cast<std::int64_t>(sm_count) + station_blocks - 1) /
+            station_blocks;
+        const std::int64_t splits = std::max<std::int64_t>(1, std::min<std::int64_t>({wanted, tiles, 65535}));
+        const std::int64_t span = ((tiles + splits - 1) / splits) * block_size;
+        const dim3 grid(station_blocks, static_cast<unsigned>((count + span - 1) / span));
+        const std::int64_t offset = sources_once ? static_cast<std::int64_t>(p0) + first : first;
+        if (precision == Precision::Single)
+          launch<float>(tuning, gz_only, grid, d_sources.get(), offset, count, span, d_stations.get(),
+                        static_cast<int>(ns), mask, d_sums.get());
+        else
+          launch<double>(tuning, gz_only, grid, d_sources.get(), offset, count, span, d_stations.get(),
+                         static_cast<int>(ns), mask, d_sums.get());
+        GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
+        progress.advance(static_cast<std::uint64_t>(count) * ns);
+      }
+    }
+    // Rows of this station chunk into the full rows of the result.
+    GEOBEM_CUDA_CHECK(cudaMemcpy2D(sums.data() + s0, n_stations * sizeof(double), d_sums.get(), ns * sizeof(double),
+                                   ns * sizeof(double), 10, cudaMemcpyDeviceToHost));
+  }
+  return sums;
 }
 
 }  // namespace
@@ -117,49 +190,13 @@ void launch(const CudaTuning& tuning, bool gz_only, dim3 grid, const Prism* pris
 std::vector<double> forward_cuda(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
                                  unsigned mask, Precision precision, ProgressReporter& progress,
                                  const CudaTuning& tuning) {
-  const std::size_t n_stations = stations.size();
-  std::vector<double> sums(10 * n_stations, 0.0);
-  if (prisms.empty() || n_stations == 0) return sums;
+  return run(prisms, stations, mask, precision, progress, tuning);
+}
 
-  DeviceArray<Prism> d_prisms(prisms.size());
-  DeviceArray<Station> d_stations(n_stations);
-  DeviceArray<double> d_sums(sums.size());
-  GEOBEM_CUDA_CHECK(cudaMemcpy(d_prisms.get(), prisms.data(), d_prisms.bytes(), cudaMemcpyHostToDevice));
-  GEOBEM_CUDA_CHECK(cudaMemcpy(d_stations.get(), stations.data(), d_stations.bytes(), cudaMemcpyHostToDevice));
-  GEOBEM_CUDA_CHECK(cudaMemset(d_sums.get(), 0, d_sums.bytes()));
-
-  int device = 0, sm_count = 0;
-  GEOBEM_CUDA_CHECK(cudaGetDevice(&device));
-  GEOBEM_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-
-  const std::int64_t n_prisms = static_cast<std::int64_t>(prisms.size());
-  const unsigned station_blocks = static_cast<unsigned>((n_stations + block_size - 1) / block_size);
-  // Launches of about 2^31 pairs each: short enough for progress lines, long
-  // enough that launch overhead is negligible.
-  const std::int64_t chunk =
-      std::max<std::int64_t>(block_size, (std::int64_t(1) << 31) / static_cast<std::int64_t>(n_stations));
-  const bool gz_only = mask == unsigned(bit_g_z);
-  for (std::int64_t first = 0; first < n_prisms; first += chunk) {
-    const std::int64_t count = std::min(chunk, n_prisms - first);
-    // Split the prisms of this launch over tuning.blocks_per_sm blocks per
-    // SM in all, each split at least one tile long.
-    const std::int64_t tiles = (count + block_size - 1) / block_size;
-    const std::int64_t wanted =
-        (std::max(1, tuning.blocks_per_sm) * static_cast<std::int64_t>(sm_count) + station_blocks - 1) / station_blocks;
-    const std::int64_t splits = std::max<std::int64_t>(1, std::min<std::int64_t>({wanted, tiles, 65535}));
-    const std::int64_t span = ((tiles + splits - 1) / splits) * block_size;
-    const dim3 grid(station_blocks, static_cast<unsigned>((count + span - 1) / span));
-    if (precision == Precision::Single)
-      launch<float>(tuning, gz_only, grid, d_prisms.get(), first, count, span, d_stations.get(), static_cast<int>(n_stations),
-                    mask, d_sums.get());
-    else
-      launch<double>(tuning, gz_only, grid, d_prisms.get(), first, count, span, d_stations.get(),
-                     static_cast<int>(n_stations), mask, d_sums.get());
-    GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
-    progress.advance(static_cast<std::uint64_t>(count) * n_stations);
-  }
-  GEOBEM_CUDA_CHECK(cudaMemcpy(sums.data(), d_sums.get(), d_sums.bytes(), cudaMemcpyDeviceToHost));
-  return sums;
+std::vector<double> forward_cuda(const std::vector<GridNode>& nodes, const std::vector<Station>& stations,
+                                 unsigned mask, Precision precision, ProgressReporter& progress,
+                                 const CudaTuning& tuning) {
+  return run(nodes, stations, mask, precision, progress, tuning);
 }
 
 }  // namespace geobem::gravity

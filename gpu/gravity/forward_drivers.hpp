@@ -1,16 +1,19 @@
 #pragma once
 // The two drivers behind forward_model(): an OpenMP loop (forward_cpu.cpp)
-// and a CUDA launcher (forward_cuda.cu) over the same point kernel
-// prism_fields() of prism_kernels.hpp. Exposed so that tests and benchmarks
-// can call each path directly.
+// and a CUDA launcher (forward_cuda.cu) over the same point kernels
+// (source_fields.hpp: prisms for the general path, weighted grid nodes for the
+// grid path). Exposed so that tests and benchmarks can call each directly.
+#include <cstddef>
 #include <vector>
 
 #include "gpu/core/progress.hpp"
 #include "gpu/gravity/gravity.hpp"
+#include "gpu/gravity/grid_node_kernels.hpp"
 
 namespace geobem::gravity {
 
-/// Raw sums Σ_prisms density·kernel for the fields of `mask` (FieldBit):
+/// Raw sums Σ_sources weight·kernel (prisms: density × prism kernel; grid
+/// nodes: weight × corner function) for the fields of `mask` (FieldBit):
 /// sums[f * stations.size() + s] for Field index f (10 rows; rows not in the
 /// mask are zero). Multiply by G and the unit factor (field_scale). The kernel
 /// runs in `precision` (station-relative coordinates formed in double), the
@@ -25,11 +28,19 @@ struct CudaTuning {
   /// Blocks launched per SM per launch (prisms split over grid y to get
   /// there): many short waves so the last, partial one costs little.
   int blocks_per_sm = 32;
+  /// Device memory the driver may use, bytes; 0: 90% of the free memory.
+  /// Sources and stations beyond it are streamed in chunks (chunk_plan.hpp).
+  std::size_t memory_limit_bytes = 0;
 };
 
 std::vector<double> forward_cpu(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
                                 unsigned mask, Precision precision, ProgressReporter& progress);
 std::vector<double> forward_cuda(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
+                                 unsigned mask, Precision precision, ProgressReporter& progress,
+                                 const CudaTuning& tuning = {});
+std::vector<double> forward_cpu(const std::vector<GridNode>& nodes, const std::vector<Station>& stations,
+                                unsigned mask, Precision precision, ProgressReporter& progress);
+std::vector<double> forward_cuda(const std::vector<GridNode>& nodes, const std::vector<Station>& stations,
                                  unsigned mask, Precision precision, ProgressReporter& progress,
                                  const CudaTuning& tuning = {});
 

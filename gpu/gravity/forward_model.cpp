@@ -1,6 +1,8 @@
-// forward_model(): checks the input, drops zero-density prisms, dispatches to
-// the CPU or CUDA driver with a progress line, and scales the raw sums to the
-// units of DESIGN.md. Also the field and precision names.
+// forward_model() and forward_model_grid(): check the input, drop
+// zero-density prisms or build the weighted grid nodes, take this part's share
+// of them, dispatch to the CPU or CUDA driver with a progress line, and scale
+// the raw sums to the units of DESIGN.md. Also the field, precision and path
+// names.
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -8,6 +10,7 @@
 
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/gravity.hpp"
+#include "gpu/gravity/grid_nodes.hpp"
 #include "gpu/gravity/prism_kernels.hpp"
 
 namespace geobem::gravity {
@@ -34,6 +37,57 @@ void check_stations(const std::vector<Station>& stations) {
     if (!std::isfinite(s.easting) || !std::isfinite(s.northing) || !std::isfinite(s.upward))
       throw std::invalid_argument("forward_model: station " + std::to_string(i) + " has a non-finite coordinate");
   }
+}
+
+void check_options(const ForwardOptions& options) {
+  if (options.parts < 1 || options.part < 0 || options.part >= options.parts)
+    throw std::invalid_argument("forward_model: part " + std::to_string(options.part) + " of " +
+                                std::to_string(options.parts) + " does not exist");
+}
+
+/// Share options.part of options.parts contiguous shares of `sources`.
+template <typename Source>
+std::vector<Source> share_of(std::vector<Source> sources, const ForwardOptions& options) {
+  if (options.parts == 1) return sources;
+  const std::size_t n = sources.size(), parts = static_cast<std::size_t>(options.parts);
+  const std::size_t first = n * static_cast<std::size_t>(options.part) / parts;
+  const std::size_t last = n * static_cast<std::size_t>(options.part + 1) / parts;
+  return std::vector<Source>(sources.begin() + first, sources.begin() + last);
+}
+
+/// Raw sums of the drivers over `sources`, scaled to the field units.
+template <typename Source>
+ForwardResult evaluate(const std::vector<Source>& sources, const std::vector<Station>& stations,
+                       const std::vector<Field>& fields, const ForwardOptions& options, const char* label) {
+  const unsigned mask = field_mask(fields);
+  ProgressReporter progress(std::string("gravity ") + label + " (" + to_string(options.device) + ")",
+                            static_cast<std::uint64_t>(sources.size()) * stations.size(), "source-station pairs",
+                            options.quiet);
+  CudaTuning tuning;
+  tuning.memory_limit_bytes = options.device_memory_limit_bytes;
+  const std::vector<double> sums = options.device == ComputeDevice::Cuda
+                                       ? forward_cuda(sources, stations, mask, options.precision, progress, tuning)
+                                       : forward_cpu(sources, stations, mask, options.precision, progress);
+  progress.finish();
+
+  ForwardResult result;
+  for (int f = 0; f < field_count; ++f) {
+    if (!(mask & (1u << f))) continue;
+    const Field field = static_cast<Field>(f);
+    const double scale = field_scale(field);
+    std::vector<double> column(stations.size());
+    std::size_t undefined = 0;
+    for (std::size_t s = 0; s < stations.size(); ++s) {
+      column[s] = scale * sums[f * stations.size() + s];
+      if (std::isnan(column[s])) ++undefined;
+    }
+    if (undefined > 0 && !options.quiet)
+      std::fprintf(stderr, "warning: %s is undefined (NaN) at %zu station(s) on a prism edge or vertex\n",
+                   field_name(field), undefined);
+    result.fields.push_back(field);
+    result.values.push_back(std::move(column));
+  }
+  return result;
 }
 
 }  // namespace
@@ -90,43 +144,36 @@ unsigned field_mask(const std::vector<Field>& fields) {
   return mask;
 }
 
+ForwardPath parse_forward_path(const std::string& text) {
+  if (text == "auto") return ForwardPath::Auto;
+  if (text == "general") return ForwardPath::General;
+  if (text == "grid") return ForwardPath::Grid;
+  throw std::invalid_argument("unknown path '" + text + "' (expected auto, general or grid)");
+}
+
+const char* to_string(ForwardPath path) {
+  return path == ForwardPath::Auto ? "auto" : (path == ForwardPath::General ? "general" : "grid");
+}
+
 ForwardResult forward_model(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
                             const std::vector<Field>& fields, const ForwardOptions& options) {
   if (fields.empty()) throw std::invalid_argument("forward_model: the field list is empty");
+  check_options(options);
   check_prisms(prisms);
   check_stations(stations);
   std::vector<Prism> massive;
   massive.reserve(prisms.size());
   for (const Prism& p : prisms)
     if (p.density != 0.0) massive.push_back(p);
+  return evaluate(share_of(std::move(massive), options), stations, fields, options, "prisms");
+}
 
-  const unsigned mask = field_mask(fields);
-  ProgressReporter progress("gravity (" + to_string(options.device) + ")",
-                            static_cast<std::uint64_t>(massive.size()) * stations.size(), "prism-station pairs",
-                            options.quiet);
-  const std::vector<double> sums = options.device == ComputeDevice::Cuda
-                                       ? forward_cuda(massive, stations, mask, options.precision, progress)
-                                       : forward_cpu(massive, stations, mask, options.precision, progress);
-  progress.finish();
-
-  ForwardResult result;
-  for (int f = 0; f < field_count; ++f) {
-    if (!(mask & (1u << f))) continue;
-    const Field field = static_cast<Field>(f);
-    const double scale = field_scale(field);
-    std::vector<double> column(stations.size());
-    std::size_t undefined = 0;
-    for (std::size_t s = 0; s < stations.size(); ++s) {
-      column[s] = scale * sums[f * stations.size() + s];
-      if (std::isnan(column[s])) ++undefined;
-    }
-    if (undefined > 0 && !options.quiet)
-      std::fprintf(stderr, "warning: %s is undefined (NaN) at %zu station(s) on a prism edge or vertex\n",
-                   field_name(field), undefined);
-    result.fields.push_back(field);
-    result.values.push_back(std::move(column));
-  }
-  return result;
+ForwardResult forward_model_grid(const PrismGrid& grid, const std::vector<Station>& stations,
+                                 const std::vector<Field>& fields, const ForwardOptions& options) {
+  if (fields.empty()) throw std::invalid_argument("forward_model_grid: the field list is empty");
+  check_options(options);
+  check_stations(stations);
+  return evaluate(share_of(grid_nodes(grid), options), stations, fields, options, "grid nodes");
 }
 
 }  // namespace geobem::gravity

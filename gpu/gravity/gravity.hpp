@@ -23,10 +23,26 @@ enum class Precision { Double, Single };
 /// "double" or "single"; throws std::invalid_argument naming the value otherwise.
 Precision parse_precision(const std::string& text);
 
+/// How a grid model is evaluated: `general` sums over its non-zero cells as
+/// prisms, `grid` over its weighted nodes (grid_nodes.hpp), `auto` takes the
+/// grid path when grid_path_applies().
+enum class ForwardPath { Auto, General, Grid };
+/// "auto", "general" or "grid"; throws std::invalid_argument naming the value otherwise.
+ForwardPath parse_forward_path(const std::string& text);
+/// "auto", "general" or "grid".
+const char* to_string(ForwardPath path);
+
 struct ForwardOptions {
   ComputeDevice device = ComputeDevice::Cpu;
   Precision precision = Precision::Double;
   bool quiet = false;  ///< no progress lines on stderr
+  /// CUDA only: device memory to use at most, bytes (0: 90% of the free
+  /// memory); larger problems are streamed in chunks.
+  std::size_t device_memory_limit_bytes = 0;
+  /// Evaluate only share `part` of `parts` equal contiguous shares of the
+  /// sources (prisms, or grid nodes in layer order): one MPI rank's work,
+  /// summed over ranks by reduce_to_root (forward_mpi.hpp).
+  int part = 0, parts = 1;
 };
 
 /// values[f][s]: field `fields[f]` at station s, in field_unit(fields[f]).
@@ -35,12 +51,20 @@ struct ForwardResult {
   std::vector<std::vector<double>> values;
 };
 
-/// Gravity of a prism ensemble at stations: the sum over prisms of the closed
+/// Gravity of a prism ensemble at stations (the general path): the sum over prisms of the closed
 /// forms of Nagy et al. (2000, 2002) with the cancellation-free logarithm and
 /// principal-value arctangent (Fukushima 2020). Signs and units follow
 /// Harmonica (g_z positive downward). Throws std::invalid_argument for an
 /// empty field list, geobem::DeviceError for a failing CUDA call.
 ForwardResult forward_model(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
                             const std::vector<Field>& fields, const ForwardOptions& options);
+
+/// Gravity of a checked prism grid at stations by the grid path: the corner
+/// function once per grid node of non-zero weight (grid_nodes.hpp,
+/// grid_node_kernels.hpp), instead of 8 vertices per cell. Same fields, units
+/// and errors as forward_model; see grid_node_kernels.hpp for its rounding and
+/// for stations on a cell edge.
+ForwardResult forward_model_grid(const PrismGrid& grid, const std::vector<Station>& stations,
+                                 const std::vector<Field>& fields, const ForwardOptions& options);
 
 }  // namespace geobem::gravity

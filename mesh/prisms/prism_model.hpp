@@ -1,7 +1,8 @@
 #pragma once
 // A prism model as the gravity stages use it: the list of prisms passed to the
 // compute library and, when the model is a regular (rectilinear) grid, the grid
-// itself (a later stage evaluates voxel grids faster than prism lists).
+// itself (the gravity stage evaluates grids on grid nodes, gpu/gravity
+// grid_nodes.hpp).
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -12,25 +13,7 @@
 namespace geobem::prisms {
 
 using gravity::Prism;
-
-/// A rectilinear grid of cells with one density per cell. Edges are strictly
-/// increasing, in metres (upward: bottom to top); `density` holds
-/// (easting_edges.size()-1)·(northing_edges.size()-1)·(upward_edges.size()-1)
-/// values in kg/m³, easting fastest, then northing, then upward (bottom layer
-/// first) — the cell order of vtkRectilinearGrid / vtkImageData.
-struct PrismGrid {
-  std::vector<double> easting_edges, northing_edges, upward_edges;
-  std::vector<double> density;
-
-  std::size_t cells_e() const { return easting_edges.size() - 1; }
-  std::size_t cells_n() const { return northing_edges.size() - 1; }
-  std::size_t cells_u() const { return upward_edges.size() - 1; }
-  std::size_t cell_count() const { return cells_e() * cells_n() * cells_u(); }
-  /// Index into `density` of cell (i_e, i_n, i_u).
-  std::size_t index(std::size_t i_e, std::size_t i_n, std::size_t i_u) const {
-    return i_e + cells_e() * (i_n + cells_n() * i_u);
-  }
-};
+using gravity::PrismGrid;
 
 /// A model read or generated: its prisms, the grid when the source was one,
 /// and where it came from. Grid models list only their non-zero cells as

@@ -1,0 +1,186 @@
+// The grid path against the general path on the CPU: the corner function's
+// signed vertex sum equals the edge-pair kernel of one prism; the weighted
+// grid nodes of sphere grids and of random non-uniform grids give the
+// general path's fields to 1e-12 of each field's largest magnitude; node
+// weights and the automatic choice; shares of the sources add up to the whole;
+// the chunk plan of the CUDA driver.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "gpu/gravity/chunk_plan.hpp"
+#include "gpu/gravity/gravity.hpp"
+#include "gpu/gravity/grid_nodes.hpp"
+#include "mesh/prisms/model_generators.hpp"
+#include "mesh/prisms/stations.hpp"
+
+namespace geobem::gravity {
+namespace {
+
+ForwardOptions quiet_cpu() {
+  ForwardOptions options;
+  options.quiet = true;
+  return options;
+}
+
+/// Largest |a − b| over stations divided by the largest |b|, field by field.
+std::vector<double> relative_max_difference(const ForwardResult& a, const ForwardResult& b) {
+  std::vector<double> out;
+  for (std::size_t f = 0; f < a.values.size(); ++f) {
+    double largest = 0, diff = 0;
+    for (std::size_t s = 0; s < a.values[f].size(); ++s) {
+      largest = std::max(largest, std::abs(b.values[f][s]));
+      diff = std::max(diff, std::abs(a.values[f][s] - b.values[f][s]));
+    }
+    out.push_back(diff / largest);
+  }
+  return out;
+}
+
+TEST(GridPath, CornerSumEqualsEdgePairKernel) {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> where(-300, 300), size(1, 200), above(0.5, 100);
+  for (int trial = 0; trial < 200; ++trial) {
+    const double w = where(rng), s = where(rng), b = -size(rng) - 1;
+    const double x[2] = {w + size(rng), w}, y[2] = {s + size(rng), s}, z[2] = {b + size(rng), b};
+    const Station station{where(rng) / 2, where(rng) / 2, trial % 2 ? above(rng) : b + 0.5 * (z[0] - b)};
+    double corner_sum[10] = {}, values[10];
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j)
+        for (int k = 0; k < 2; ++k) {
+          corner_fields<double>(x[i] - station.easting, y[j] - station.northing, z[k] - station.upward, 0x3ffu, values);
+          const double sign = ((i + j + k) % 2 == 0) ? 1.0 : -1.0;
+          for (int f = 0; f < 10; ++f) corner_sum[f] += sign * values[f];
+        }
+    double pairs[10];
+    prism_fields(relative_prism<double>(x[1], x[0], y[1], y[0], z[1], z[0], station.easting, station.northing,
+                                        station.upward),
+                 0x3ffu, pairs);
+    for (int f = 0; f < 10; ++f)
+      EXPECT_NEAR(corner_sum[f], pairs[f], 1e-9 * std::max(1.0, std::abs(pairs[f]))) << field_name(Field(f));
+  }
+}
+
+TEST(GridPath, NodeWeightsOfOneCellAndTwoEqualCells) {
+  PrismGrid one{{0, 1}, {0, 2}, {-3, 0}, {5.0}};
+  const auto nodes = grid_nodes(one);
+  ASSERT_EQ(nodes.size(), 8u);
+  // A corner's sign in the vertex sum: + for each upper bound, − for each
+  // lower bound (east/north/top are index 0 of Nagy's sum).
+  for (const GridNode& n : nodes) {
+    const int lower = (n.easting == 0) + (n.northing == 0) + (n.upward == -3);
+    EXPECT_EQ(n.weight, lower % 2 == 0 ? 5.0 : -5.0);
+  }
+  // Two equal cells side by side: the shared face's nodes cancel.
+  PrismGrid two{{0, 1, 2}, {0, 1}, {-1, 0}, {7.0, 7.0}};
+  const auto merged = grid_nodes(two);
+  ASSERT_EQ(merged.size(), 8u);
+  for (const GridNode& n : merged) EXPECT_NE(n.easting, 1.0);
+}
+
+TEST(GridPath, SphereGridMatchesGeneralPath) {
+  const PrismGrid grid = prisms::sphere_grid(prisms::couder_grid(88, 88, 25), prisms::couder_spheres());
+  const auto prisms = prisms::grid_prisms(grid);
+  const auto stations = prisms::grid_stations({-1000, 23000, -1000, 23000, 13, 11, 100});
+  const auto fields = parse_fields("all");
+  const auto general = forward_model(prisms, stations, fields, quiet_cpu());
+  const auto on_grid = forward_model_grid(grid, stations, fields, quiet_cpu());
+  const auto diff = relative_max_difference(on_grid, general);
+  for (int f = 0; f < field_count; ++f) {
+    std::printf("%-9s grid vs general %.2e\n", field_name(Field(f)), diff[f]);
+    EXPECT_LE(diff[f], 1e-12) << field_name(Field(f));
+  }
+  EXPECT_LT(grid_nodes(grid).size(), 2 * prisms.size());
+}
+
+TEST(GridPath, RandomNonUniformGridMatchesGeneralPath) {
+  // Every cell a different density, a third of them zero, uneven edges:
+  // nearly every node carries a weight.
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> width(20, 120), rho(-600, 900);
+  PrismGrid grid;
+  std::vector<double>* axes[3] = {&grid.easting_edges, &grid.northing_edges, &grid.upward_edges};
+  const double origin[3] = {-700, -500, -900};
+  const int cells[3] = {12, 10, 8};
+  for (int a = 0; a < 3; ++a) {
+    axes[a]->push_back(origin[a]);
+    for (int i = 0; i < cells[a]; ++i) axes[a]->push_back(axes[a]->back() + width(rng));
+  }
+  for (std::size_t c = 0; c < grid.cell_count(); ++c) grid.density.push_back(c % 3 == 0 ? 0.0 : rho(rng));
+  std::vector<Prism> prisms;
+  for (std::size_t k = 0; k < grid.cells_u(); ++k)
+    for (std::size_t j = 0; j < grid.cells_n(); ++j)
+      for (std::size_t i = 0; i < grid.cells_e(); ++i)
+        prisms.push_back({grid.easting_edges[i], grid.easting_edges[i + 1], grid.northing_edges[j],
+                          grid.northing_edges[j + 1], grid.upward_edges[k], grid.upward_edges[k + 1],
+                          grid.density[grid.index(i, j, k)]});
+  std::uniform_real_distribution<double> where(-1500, 1500), height(5, 300);
+  std::vector<Station> stations;
+  for (int i = 0; i < 120; ++i) stations.push_back({where(rng), where(rng), grid.upward_edges.back() + height(rng)});
+  ASSERT_TRUE(grid_path_applies(grid, stations));
+  const auto fields = parse_fields("all");
+  const auto diff = relative_max_difference(forward_model_grid(grid, stations, fields, quiet_cpu()),
+                                            forward_model(prisms, stations, fields, quiet_cpu()));
+  for (int f = 0; f < field_count; ++f) EXPECT_LE(diff[f], 1e-12) << field_name(Field(f));
+}
+
+TEST(GridPath, AppliesOnlyToStationsOutsideTheGrid) {
+  const PrismGrid grid{{0, 10}, {0, 10}, {-10, 0}, {1.0}};
+  EXPECT_TRUE(grid_path_applies(grid, {{5, 5, 0.001}, {-1, 5, -5}}));
+  EXPECT_FALSE(grid_path_applies(grid, {{5, 5, 0.0}}));
+  EXPECT_FALSE(grid_path_applies(grid, {{20, 20, 1}, {10, 10, -10}}));
+}
+
+TEST(GridPath, SharesAddUpToTheWhole) {
+  // What every MPI rank computes (ForwardOptions::part/parts), summed.
+  const PrismGrid grid = prisms::sphere_grid(prisms::couder_grid(44, 44, 10), prisms::couder_spheres());
+  const auto prisms = prisms::grid_prisms(grid);
+  const auto stations = prisms::grid_stations({0, 22000, 0, 22000, 7, 5, 50});
+  const auto fields = parse_fields("g_z,g_zz");
+  for (const bool on_grid : {false, true}) {
+    ForwardOptions options = quiet_cpu();
+    const auto whole = on_grid ? forward_model_grid(grid, stations, fields, options)
+                               : forward_model(prisms, stations, fields, options);
+    ForwardResult sum = whole;
+    for (auto& column : sum.values) std::fill(column.begin(), column.end(), 0.0);
+    options.parts = 3;
+    for (options.part = 0; options.part < 3; ++options.part) {
+      const auto part = on_grid ? forward_model_grid(grid, stations, fields, options)
+                                : forward_model(prisms, stations, fields, options);
+      for (std::size_t f = 0; f < sum.values.size(); ++f)
+        for (std::size_t s = 0; s < stations.size(); ++s) sum.values[f][s] += part.values[f][s];
+    }
+    for (const double d : relative_max_difference(sum, whole)) EXPECT_LE(d, 1e-13) << (on_grid ? "grid" : "prisms");
+  }
+  ForwardOptions bad = quiet_cpu();
+  bad.parts = 2;
+  bad.part = 2;
+  EXPECT_THROW(forward_model(prisms, stations, fields, bad), std::invalid_argument);
+}
+
+TEST(ChunkPlan, EverythingAtOnceWhenItFits) {
+  const ChunkPlan plan = plan_chunks(1000, 56, 500, 1 << 20);
+  EXPECT_EQ(plan.sources_per_chunk, 1000u);
+  EXPECT_EQ(plan.stations_per_chunk, 500u);
+}
+
+TEST(ChunkPlan, ChunksStayWithinTheBudget) {
+  const std::size_t per_station = station_device_bytes();
+  for (const std::size_t budget : {std::size_t(4096), std::size_t(100000), std::size_t(1) << 24}) {
+    const ChunkPlan plan = plan_chunks(1000000, 56, 300000, budget);
+    EXPECT_LE(plan.sources_per_chunk * 56 + plan.stations_per_chunk * per_station, budget);
+    EXPECT_GE(plan.sources_per_chunk, 1u);
+    EXPECT_GE(plan.stations_per_chunk, 1u);
+    EXPECT_GE(plan.stations_per_chunk * per_station, budget / 2 - per_station);  // half the budget for stations
+  }
+  // Stations fit: all of them in one chunk, the sources share the rest.
+  const ChunkPlan few = plan_chunks(1000000, 56, 10, 56 * 1000 + 10 * per_station);
+  EXPECT_EQ(few.stations_per_chunk, 10u);
+  EXPECT_EQ(few.sources_per_chunk, 1000u);
+  EXPECT_THROW(plan_chunks(10, 56, 10, 56), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace geobem::gravity
