@@ -13,18 +13,17 @@
 // ln(u + r) (corner_asinh: the difference vanishes in the node sum), so that
 // the node sum equals the edge pair sums of prism_fields() up to rounding.
 //
-// Rounding: F grows like r²·ln r (potential), r·ln r (g) and ln r (tensor)
-// while the field of a small cell falls like 1/r, 1/r², 1/r³, so the node sum
-// cancels far more than the edge pairs of the general path; the error this
-// costs is measured against the general path in tests/gravity and
-// bench/RESULTS.md.
+// Rounding: the node sum cancels more than the edge pairs of the general
+// path (F is O(r²) for the potential, O(r) for g, O(1) for the tensor while a
+// far cell's field falls like 1/r, 1/r², 1/r³). With ln(u + r) in place of
+// asinh(u/ρ) its values carry an extra ln r and the node sum on the paper's
+// case is 2e-11 of the largest potential; with asinh 5e-13 (RESULTS.md).
 //
-// Singular stations: where the station lies on a node's axis-parallel line
-// (ρ = 0) asinh(u/ρ) is replaced by 0; that is the limit of
-// the potential's and g's terms (their factor vanishes), but the tensor terms
-// of a station on a cell edge are then not the general path's NaN. The stage
-// chooses the grid path automatically only for stations outside the grid's
-// closed bounding box (grid_path_applies, grid_nodes.hpp).
+// Singular stations: on a cell's edge (a node's axis-parallel line with nodes
+// on both sides of the station) the tensor terms are not the general path's
+// NaN but a finite value (corner_asinh). Automatic choice of the grid path
+// is therefore limited to stations outside the grid's closed bounding box
+// (grid_path_applies, grid_nodes.hpp).
 #include <cmath>
 
 #include "gpu/core/host_device.hpp"
@@ -41,7 +40,12 @@ struct GridNode {
 
 /// asinh(u/ρ) = ln(u + r) − ln ρ for the node-relative coordinate u along an
 /// axis, r the node's distance and rho2 = ρ² the squared distance from the
-/// axis-parallel line through the station; 0 where it diverges (ρ = 0).
+/// axis-parallel line through the station. On that line (ρ = 0) it diverges
+/// like ±(ln 2|u| − ln ρ); the value returned is ±ln 2|u|, the dropped ln ρ
+/// being the same for every node of the line when they all lie on one side of
+/// the station (any station outside the grid's closed bounding box), so that
+/// its node sum vanishes too: the edge pairs' finite limit on the prolongation
+/// of an edge (pair_log). 0 at the node itself.
 /// The corner function may use it in place of ln(u + r) because ln ρ does not
 /// depend on u: its node sum vanishes (the weights sum to zero along every
 /// grid line). It is odd in u and written as log1p(|u|(r + ρ + |u|) / (ρ(r + ρ)))
@@ -50,9 +54,10 @@ struct GridNode {
 /// near that of the edge pairs for stations near the grid's top.
 template <typename Real>
 GEOBEM_HD inline Real corner_asinh(Real u, Real r, Real rho2) {
+  using std::log;
   using std::log1p;
   using std::sqrt;
-  if (rho2 == Real(0)) return Real(0);
+  if (rho2 == Real(0)) return u == Real(0) ? Real(0) : (u < Real(0) ? -log(-2 * u) : log(2 * u));
   const Real rho = sqrt(rho2), a = u < Real(0) ? -u : u;
   const Real v = log1p(a * (r + rho + a) / (rho * (r + rho)));
   return u < Real(0) ? -v : v;

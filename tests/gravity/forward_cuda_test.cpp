@@ -1,7 +1,9 @@
 // The CUDA driver against the OpenMP driver (the same point kernel): random
 // prisms and stations to 1e-12 relative in double, the g_z-only kernel, a run
 // long enough to take several launches, and single precision within the bound
-// of the CPU test on the seed geometry.
+// of the CPU test on the seed geometry; the grid path on CUDA against the
+// CPU and against the general path; chunked streaming (a capped device
+// memory budget) against one chunk.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +15,7 @@
 #include "gpu/core/device.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/gravity.hpp"
+#include "gpu/gravity/grid_nodes.hpp"
 #include "gpu/gravity/prism_kernels.hpp"
 #include "mesh/prisms/model_generators.hpp"
 #include "mesh/prisms/stations.hpp"
@@ -141,6 +144,65 @@ TEST_F(ForwardCuda, SinglePrecisionOnTheSeedGeometry) {
                 vs_single[f]);
     EXPECT_LE(vs_double[f], 2e-5) << field_name(Field(f));  // the bound of forward_cpu_test.cpp
     EXPECT_LE(vs_single[f], 2e-5) << field_name(Field(f));
+  }
+}
+
+TEST_F(ForwardCuda, GridPathMatchesCpuAndGeneralPath) {
+  const PrismGrid grid = prisms::sphere_grid(prisms::couder_grid(175, 175, 25), prisms::couder_spheres());
+  const auto prisms = prisms::grid_prisms(grid);
+  const auto stations = prisms::grid_stations({-500, 22500, -500, 22500, 41, 37, 100});
+  ForwardOptions options;
+  options.quiet = true;
+  const auto fields = parse_fields("all");
+  const auto cpu_grid = forward_model_grid(grid, stations, fields, options);
+  options.device = ComputeDevice::Cuda;
+  const auto gpu_grid = forward_model_grid(grid, stations, fields, options);
+  const auto gpu_general = forward_model(prisms, stations, fields, options);
+  const auto vs_cpu = relative_max_difference(gpu_grid, cpu_grid);
+  const auto vs_general = relative_max_difference(gpu_grid, gpu_general);
+  for (int f = 0; f < field_count; ++f) {
+    std::printf("%-9s cuda grid vs cpu grid %.2e, vs cuda general %.2e\n", field_name(Field(f)), vs_cpu[f],
+                vs_general[f]);
+    EXPECT_LE(vs_cpu[f], 1e-12) << field_name(Field(f));
+    EXPECT_LE(vs_general[f], 1e-12) << field_name(Field(f));
+  }
+}
+
+TEST_F(ForwardCuda, ChunkedStreamingMatchesOneChunk) {
+  // A 64 KiB budget: 10,000 prisms (560 kB) and 3,000 stations (312 kB) go
+  // in about 30 source chunks for each of 10 station chunks.
+  std::mt19937_64 rng(5);
+  const auto prisms = random_prisms(10000, rng);
+  std::uniform_real_distribution<double> where(-2500, 2500), height(0, 200);
+  std::vector<Station> stations;
+  for (int i = 0; i < 3000; ++i) stations.push_back({where(rng), where(rng), height(rng)});
+  const PrismGrid grid = prisms::sphere_grid(prisms::couder_grid(100, 100, 20), prisms::couder_spheres());
+  const auto nodes = grid_nodes(grid);
+  const auto grid_stations = prisms::grid_stations({0, 22000, 0, 22000, 60, 50, 100});
+  ProgressReporter quiet("test", 0, "pairs", true);
+  CudaTuning capped;
+  capped.memory_limit_bytes = 64 * 1024;
+  for (const unsigned mask : {0x3ffu, unsigned(bit_g_z)}) {
+    const auto one = forward_cuda(prisms, stations, mask, Precision::Double, quiet);
+    const auto chunked = forward_cuda(prisms, stations, mask, Precision::Double, quiet, capped);
+    const auto one_grid = forward_cuda(nodes, grid_stations, mask, Precision::Double, quiet);
+    const auto chunked_grid = forward_cuda(nodes, grid_stations, mask, Precision::Double, quiet, capped);
+    const auto cpu_grid = forward_cpu(nodes, grid_stations, mask, Precision::Double, quiet);
+    for (int f = 0; f < field_count; ++f) {
+      if (!(mask & (1u << f))) continue;
+      SCOPED_TRACE(field_name(Field(f)));
+      const auto check = [&](const std::vector<double>& a, const std::vector<double>& b, std::size_t n) {
+        double largest = 0, diff = 0;
+        for (std::size_t s = 0; s < n; ++s) {
+          largest = std::max(largest, std::abs(b[f * n + s]));
+          diff = std::max(diff, std::abs(a[f * n + s] - b[f * n + s]));
+        }
+        EXPECT_LE(diff, 1e-12 * largest);
+      };
+      check(chunked, one, stations.size());
+      check(chunked_grid, one_grid, grid_stations.size());
+      check(chunked_grid, cpu_grid, grid_stations.size());
+    }
   }
 }
 

@@ -1,7 +1,8 @@
 // The grid path against the general path on the CPU: the corner function's
 // signed vertex sum equals the edge-pair kernel of one prism; the weighted
 // grid nodes of sphere grids and of random non-uniform grids give the
-// general path's fields to 1e-12 of each field's largest magnitude; node
+// general path's fields to 1e-12 of each field's largest magnitude, also at
+// stations on the prolongation of cell edges; node
 // weights and the automatic choice; shares of the sources add up to the whole;
 // the chunk plan of the CUDA driver.
 #include <gtest/gtest.h>
@@ -119,6 +120,27 @@ TEST(GridPath, RandomNonUniformGridMatchesGeneralPath) {
   std::uniform_real_distribution<double> where(-1500, 1500), height(5, 300);
   std::vector<Station> stations;
   for (int i = 0; i < 120; ++i) stations.push_back({where(rng), where(rng), grid.upward_edges.back() + height(rng)});
+  ASSERT_TRUE(grid_path_applies(grid, stations));
+  const auto fields = parse_fields("all");
+  const auto diff = relative_max_difference(forward_model_grid(grid, stations, fields, quiet_cpu()),
+                                            forward_model(prisms, stations, fields, quiet_cpu()));
+  for (int f = 0; f < field_count; ++f) EXPECT_LE(diff[f], 1e-12) << field_name(Field(f));
+}
+
+TEST(GridPath, StationsOnNodeLinesMatchGeneralPath) {
+  // Stations exactly above node columns and beside node rows: the general
+  // path's finite limit on the prolongation of an edge (g_en, g_ez, g_nz).
+  PrismGrid grid{{0, 50, 100, 150}, {0, 40, 80}, {-60, -30, 0}, {}};
+  for (std::size_t c = 0; c < grid.cell_count(); ++c) grid.density.push_back(100.0 * double(c % 5) - 150.0);
+  std::vector<Prism> prisms;
+  for (std::size_t k = 0; k < 2; ++k)
+    for (std::size_t j = 0; j < 2; ++j)
+      for (std::size_t i = 0; i < 3; ++i)
+        prisms.push_back({grid.easting_edges[i], grid.easting_edges[i + 1], grid.northing_edges[j],
+                          grid.northing_edges[j + 1], grid.upward_edges[k], grid.upward_edges[k + 1],
+                          grid.density[grid.index(i, j, k)]});
+  const std::vector<Station> stations{{50, 40, 10},  {100, 0, 5},   {0, 80, 1},    {150, 40, 20},
+                                      {-30, 40, -30}, {50, 120, -60}, {200, 0, -30}, {75, 60, 15}};
   ASSERT_TRUE(grid_path_applies(grid, stations));
   const auto fields = parse_fields("all");
   const auto diff = relative_max_difference(forward_model_grid(grid, stations, fields, quiet_cpu()),

@@ -1,0 +1,71 @@
+// The gravity fields on several MPI ranks (CTest runs 2, label mpi): each
+// rank evaluates its share of the prisms or grid nodes and rank 0's reduced
+// fields equal one process's to 1e-12 of each field's largest magnitude, for
+// the general and the grid path.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpu/gravity/forward_mpi.hpp"
+#include "gpu/gravity/gravity.hpp"
+#include "mesh/prisms/model_generators.hpp"
+#include "mesh/prisms/stations.hpp"
+
+namespace geobem::gravity {
+namespace {
+
+void expect_equal_on_root(const ForwardResult& distributed, const ForwardResult& single, int rank) {
+  if (rank != 0) return;
+  for (std::size_t f = 0; f < single.values.size(); ++f) {
+    double largest = 0, diff = 0;
+    for (std::size_t s = 0; s < single.values[f].size(); ++s) {
+      largest = std::max(largest, std::abs(single.values[f][s]));
+      diff = std::max(diff, std::abs(distributed.values[f][s] - single.values[f][s]));
+    }
+    EXPECT_LE(diff, 1e-12 * largest) << field_name(single.fields[f]);
+  }
+}
+
+TEST(ForwardMpi, RanksSumToOneProcess) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  EXPECT_GE(size, 2) << "run with at least 2 ranks";
+  const PrismGrid grid = prisms::sphere_grid(prisms::couder_grid(60, 60, 16), prisms::couder_spheres());
+  const auto prisms = prisms::grid_prisms(grid);
+  const auto stations = prisms::grid_stations({0, 22000, 0, 22000, 9, 7, 100});
+  const auto fields = parse_fields("all");
+  ForwardOptions one;
+  one.quiet = true;
+  const ForwardOptions mine = rank_options(one, rank, size);
+  EXPECT_EQ(mine.part, rank);
+  EXPECT_EQ(mine.parts, size);
+
+  ForwardResult general = forward_model(prisms, stations, fields, mine);
+  reduce_to_root(general, MPI_COMM_WORLD);
+  expect_equal_on_root(general, forward_model(prisms, stations, fields, one), rank);
+
+  ForwardResult on_grid = forward_model_grid(grid, stations, fields, mine);
+  reduce_to_root(on_grid, MPI_COMM_WORLD);
+  expect_equal_on_root(on_grid, forward_model_grid(grid, stations, fields, one), rank);
+}
+
+}  // namespace
+}  // namespace geobem::gravity
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0)
+    delete ::testing::UnitTest::GetInstance()->listeners().Release(
+        ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
+  const int failed = RUN_ALL_TESTS();
+  int any_failed = failed;
+  MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return any_failed;
+}
