@@ -50,25 +50,34 @@ double cubature_target(const CubatureOptions& options, double estimate) {
   return std::max(options.abs_tol, options.rel_tol * std::fabs(estimate));
 }
 
+double retirement_density(const CubatureOptions& options, int levels, double total_estimate, double retired_error,
+                          double live_volume) {
+  if (levels < minimum_levels(options) || !(live_volume > 0.0)) return -1.0;
+  return (0.9 * cubature_target(options, total_estimate) - retired_error) / live_volume;
+}
+
 std::vector<double> phase_two_budgets(const CubaturePhaseOne& phase_one, const CubatureOptions& options) {
-  const std::size_t count = phase_one.regions.size();
-  // A margin below the target leaves room for the sum of many budgets
-  // against a final estimate that differs slightly from phase one's.
-  const double target = 0.9 * cubature_target(options, phase_one.estimate);
-  const double even_share = target / count;
-  double settled = 0.0;
-  std::size_t open = 0;
-  for (const auto& region : phase_one.regions) {
-    if (region.error <= even_share)
-      settled += region.error;
-    else
-      ++open;
-  }
-  const double open_share = open ? (target - settled) / open : 0.0;
-  std::vector<double> budgets(count);
-  for (std::size_t r = 0; r < count; ++r)
-    budgets[r] = phase_one.regions[r].error <= even_share ? phase_one.regions[r].error : open_share;
+  const double budget =
+      std::max(0.0, 0.9 * cubature_target(options, phase_one.estimate) - phase_one.retired_error);
+  double live_error = 0.0;
+  for (const auto& region : phase_one.regions) live_error += region.error;
+  std::vector<double> budgets(phase_one.regions.size());
+  for (std::size_t r = 0; r < budgets.size(); ++r)
+    budgets[r] = live_error > 0.0 ? budget * (phase_one.regions[r].error / live_error) : budget / budgets.size();
   return budgets;
+}
+
+std::vector<std::uint64_t> phase_two_caps(const CubaturePhaseOne& phase_one, std::uint64_t remaining) {
+  const std::size_t count = phase_one.regions.size();
+  double live_error = 0.0;
+  for (const auto& region : phase_one.regions) live_error += region.error;
+  std::vector<std::uint64_t> caps(count);
+  for (std::size_t r = 0; r < count; ++r) {
+    const double share =
+        0.5 / count + (live_error > 0.0 ? 0.5 * phase_one.regions[r].error / live_error : 0.5 / count);
+    caps[r] = static_cast<std::uint64_t>(share * static_cast<double>(remaining));
+  }
+  return caps;
 }
 
 CubatureResult combine_phases(const CubaturePhaseOne& one, const CubaturePhaseTwo& two,
@@ -78,8 +87,11 @@ CubatureResult combine_phases(const CubaturePhaseOne& one, const CubaturePhaseTw
   if (two.estimate.empty()) {
     result.estimate = one.estimate;
     result.error = one.error;
-    result.regions = one.regions.size();
+    result.regions = one.retired_regions + one.live_regions;
   } else {
+    result.estimate = one.retired_estimate;
+    result.error = one.retired_error;
+    result.regions = one.retired_regions;
     for (std::size_t r = 0; r < one.regions.size(); ++r) {
       result.estimate += two.estimate[r];
       result.error += two.error[r];

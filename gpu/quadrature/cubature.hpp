@@ -1,12 +1,16 @@
 #pragma once
 // Two-phase adaptive cubature over a box (Arumugam, Godunov, Ranjan, Terzić &
 // Zubair, "A memory efficient algorithm for adaptive multidimensional
-// integration with multiple GPUs", HiPC 2013): phase one splits every region
-// breadth-first until at least `min_regions` (L_max) regions live or the
-// tolerance is met; phase two refines each of those regions on its own
-// (one CUDA thread block, or one OpenMP task, per region) until the region's
-// error is within its share of the tolerance. The rule is the degree-7
-// Genz–Malik rule (genz_malik_rule.hpp).
+// integration with multiple GPUs", HiPC 2013): phase one splits the live
+// regions breadth-first until at least `min_regions` (L_max) regions live or
+// the tolerance is met, retiring on the way every region whose error is
+// within its volume's share of the tolerance (its estimate and error are
+// final; it costs nothing more, as in PAGANI, Sakiotis et al. SC'21); phase two
+// refines each live region on its own (one CUDA thread block, or one OpenMP
+// task, per region) until its error is within its budget (its share of the
+// remaining tolerance, proportional to its error) or its own evaluation cap.
+// The rule is the degree-7 Genz–Malik rule with CUHRE's error estimate
+// (genz_malik_rule.hpp).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -34,7 +38,7 @@ struct CubatureOptions {
   double rel_tol = 1e-6;                ///< relative tolerance (≥ 0)
   double abs_tol = 0.0;                 ///< absolute tolerance (≥ 0); not both 0
   std::uint64_t max_evaluations = 2'000'000'000ULL;  ///< integrand evaluations cap (whole run, all ranks)
-  std::size_t min_regions = 2048;       ///< L_max: phase one stops at ≥ this many regions
+  std::size_t min_regions = 1 << 20;    ///< L_max: phase one stops at ≥ this many live regions
   std::size_t spill_records = 4096;     ///< CUDA phase two: global-memory records per thread block (≤ 40% of free memory in all)
   bool quiet = true;                    ///< no progress lines on stderr
 };
@@ -46,16 +50,20 @@ void check_cubature_options(const CubatureOptions& options);
 
 struct CubatureResult {
   double estimate = 0.0;
-  double error = 0.0;              ///< error estimate (sum of the regions' |I7 − I5|)
+  double error = 0.0;              ///< error estimate (sum of the regions' CUHRE estimates)
   std::uint64_t evaluations = 0;   ///< integrand evaluations
   std::uint64_t regions = 0;       ///< regions at the end (leaves of the subdivision)
   CubatureStatus status = CubatureStatus::NotConverged;
 };
 
-/// Phase one's outcome: the live regions (rule already applied) and totals.
+/// Phase one's outcome: the live regions (rule already applied; kept only
+/// when phase two follows) and totals, retired regions included.
 struct CubaturePhaseOne {
   std::vector<CubatureRegion> regions;
-  double estimate = 0.0, error = 0.0;
+  double estimate = 0.0, error = 0.0;      ///< retired plus live regions
+  double retired_estimate = 0.0, retired_error = 0.0;
+  std::uint64_t retired_regions = 0;
+  std::uint64_t live_regions = 0;          ///< live at the end (= regions.size() when kept)
   std::uint64_t evaluations = 0;
   bool converged = false;   ///< the tolerance is met: phase two is not needed
   bool capped = false;      ///< the evaluation cap stopped phase one
@@ -76,9 +84,23 @@ int minimum_levels(const CubatureOptions& options);
 /// max(abs_tol, rel_tol·|estimate|).
 double cubature_target(const CubatureOptions& options, double estimate);
 
-/// Each phase-one region's error budget for phase two: regions already below
-/// target/L keep their error; the rest of the target is shared evenly by the others.
+/// Phase one's retirement rule for one generation: a live region retires
+/// when its error ≤ density·volume, density = (0.9·target − retired error) /
+/// (volume of the live regions), so retired regions never take more than
+/// their volume's share of the tolerance. Negative (nothing retires) before
+/// minimum_levels splits.
+double retirement_density(const CubatureOptions& options, int levels, double total_estimate, double retired_error,
+                          double live_volume);
+
+/// Each live phase-one region's error budget for phase two: 0.9·target less
+/// the retired error, shared in proportion to the regions' errors.
 std::vector<double> phase_two_budgets(const CubaturePhaseOne& phase_one, const CubatureOptions& options);
+
+/// Each live phase-one region's evaluation cap for phase two: `remaining`
+/// shared half evenly, half in proportion to the regions' errors, so that no
+/// region can take all of it and the hardest get the most. Independent of
+/// which rank refines which region.
+std::vector<std::uint64_t> phase_two_caps(const CubaturePhaseOne& phase_one, std::uint64_t remaining);
 
 /// Sums phase two's per-region results in region order (so any split of the
 /// regions over ranks gives the same bits) and sets the status.
@@ -98,8 +120,9 @@ CubatureResult integrate_cubature(const CubatureIntegrand& integrand, const Cuba
 CubaturePhaseOne cubature_phase_one(const CubatureIntegrand& integrand, const CubatureOptions& options,
                                     ComputeDevice device);
 
-/// Phase two on `device` for the phase-one regions listed in `indices`, with
-/// at most `evaluation_cap` evaluations in all.
+/// Phase two on `device` for the phase-one regions listed in `indices`;
+/// `evaluation_cap` is what remains for ALL phase-one regions (every rank
+/// passes the same), shared out by phase_two_caps.
 CubaturePhaseTwo cubature_phase_two(const CubatureIntegrand& integrand, const CubatureOptions& options,
                                     const CubaturePhaseOne& phase_one, const std::vector<std::size_t>& indices,
                                     std::uint64_t evaluation_cap, ComputeDevice device);

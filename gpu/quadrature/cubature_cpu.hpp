@@ -12,15 +12,18 @@
 
 namespace geobem::quadrature {
 
-/// Phase one on the CPU: apply the rule to every live region, stop when the
-/// sum meets the tolerance or when ≥ min_regions regions live, else split all.
+/// Phase one on the CPU: apply the rule to every live region, retire those
+/// within their share (retirement_density), stop when the total meets the
+/// tolerance or when ≥ min_regions regions live, else split the live ones.
 template <class Integrand>
 CubaturePhaseOne cpu_cubature_phase_one(const Integrand& f, const CubatureOptions& options) {
   check_cubature_options(options);
   const int n = options.dim;
   const std::uint64_t points = genz_malik_point_count(n);
+  const GenzMalikWeights weights = genz_malik_weights(n);
   CubaturePhaseOne out;
   std::vector<CubatureRegion> live{initial_region(options)};
+  std::vector<double> parent_estimates;
   int levels = 0;
   while (true) {
     if (out.evaluations + points * live.size() > options.max_evaluations) {
@@ -29,28 +32,55 @@ CubaturePhaseOne cpu_cubature_phase_one(const Integrand& f, const CubatureOption
     }
     const long count = static_cast<long>(live.size());
 #pragma omp parallel for schedule(dynamic, 16)
-    for (long r = 0; r < count; ++r) apply_genz_malik(f, n, live[r]);
-    if (levels > 0)
-      for (long r = 0; r < count / 2; ++r) apply_two_level_error(out.regions[r], live[2 * r], live[2 * r + 1]);
+    for (long r = 0; r < count; ++r) apply_genz_malik(f, n, weights, live[r]);
+    for (std::size_t r = 0; r < parent_estimates.size(); ++r)
+      apply_two_level_error(parent_estimates[r], live[2 * r], live[2 * r + 1]);
     out.evaluations += points * live.size();
-    out.estimate = out.error = 0.0;
+    double estimate = 0.0, error = 0.0, volume = 0.0;
     for (const auto& region : live) {
-      out.estimate += region.estimate;
-      out.error += region.error;
+      estimate += region.estimate;
+      error += region.error;
+      volume += region_volume(n, region);
     }
-    out.regions = live;
+    out.estimate = out.retired_estimate + estimate;
+    out.error = out.retired_error + error;
+    out.live_regions = live.size();
     out.converged = levels >= minimum_levels(options) && out.error <= cubature_target(options, out.estimate);
-    if (out.converged || live.size() >= options.min_regions) break;
-    std::vector<CubatureRegion> children(2 * live.size());
+    if (out.converged) break;
+    const double density = retirement_density(options, levels, out.estimate, out.retired_error, volume);
+    std::vector<CubatureRegion> kept;
+    for (const auto& region : live) {
+      if (region.error <= density * region_volume(n, region)) {
+        out.retired_estimate += region.estimate;
+        out.retired_error += region.error;
+        ++out.retired_regions;
+      } else {
+        kept.push_back(region);
+      }
+    }
+    out.live_regions = kept.size();
+    if (kept.empty()) {  // everything retired within its share
+      out.converged = out.error <= cubature_target(options, out.estimate);
+      break;
+    }
+    if (kept.size() >= options.min_regions) {
+      out.regions = std::move(kept);
+      break;
+    }
+    live.assign(2 * kept.size(), CubatureRegion{});
+    parent_estimates.resize(kept.size());
     ++levels;
-    for (std::size_t r = 0; r < live.size(); ++r) split_region(n, live[r], children[2 * r], children[2 * r + 1]);
-    live.swap(children);
+    for (std::size_t r = 0; r < kept.size(); ++r) {
+      split_region(n, kept[r], live[2 * r], live[2 * r + 1]);
+      parent_estimates[r] = kept[r].estimate;
+    }
   }
   return out;
 }
 
 /// Phase two on the CPU: every listed region refined on its own (largest
-/// error first, kept in a heap) until its error is within its budget.
+/// error first, kept in a heap) until its error is within its budget or it
+/// reaches its evaluation cap (phase_two_budgets, phase_two_caps).
 template <class Integrand>
 CubaturePhaseTwo cpu_cubature_phase_two(const Integrand& f, const CubatureOptions& options,
                                         const CubaturePhaseOne& phase_one, const std::vector<std::size_t>& indices,
@@ -59,12 +89,13 @@ CubaturePhaseTwo cpu_cubature_phase_two(const Integrand& f, const CubatureOption
   const std::uint64_t points = genz_malik_point_count(n);
   const std::size_t total = phase_one.regions.size();
   const std::vector<double> budgets = phase_two_budgets(phase_one, options);
+  const std::vector<std::uint64_t> caps = phase_two_caps(phase_one, evaluation_cap);
+  const GenzMalikWeights weights = genz_malik_weights(n);
   CubaturePhaseTwo out;
   out.estimate.assign(total, 0.0);
   out.error.assign(total, 0.0);
   out.evaluations.assign(total, 0);
   out.regions.assign(total, 0);
-  std::atomic<std::uint64_t> used{0};
   std::atomic<bool> capped{false};
   ProgressReporter progress("cubature phase two", indices.size(), "regions", options.quiet);
   const auto by_error = [](const CubatureRegion& a, const CubatureRegion& b) { return a.error < b.error; };
@@ -76,7 +107,7 @@ CubaturePhaseTwo cpu_cubature_phase_two(const Integrand& f, const CubatureOption
     double error = heap.front().error;
     std::uint64_t evaluations = 0;
     while (error > budgets[r]) {
-      if (used.fetch_add(2 * points) + 2 * points > evaluation_cap) {
+      if (evaluations + 2 * points > caps[r]) {
         capped = true;
         break;
       }
@@ -85,9 +116,9 @@ CubaturePhaseTwo cpu_cubature_phase_two(const Integrand& f, const CubatureOption
       heap.pop_back();
       CubatureRegion lower, upper;
       split_region(n, parent, lower, upper);
-      apply_genz_malik(f, n, lower);
-      apply_genz_malik(f, n, upper);
-      apply_two_level_error(parent, lower, upper);
+      apply_genz_malik(f, n, weights, lower);
+      apply_genz_malik(f, n, weights, upper);
+      apply_two_level_error(parent.estimate, lower, upper);
       heap.push_back(lower);
       std::push_heap(heap.begin(), heap.end(), by_error);
       heap.push_back(upper);

@@ -4,15 +4,23 @@
 // a region with its threads spread over the rule's points.
 //
 // Phase one (Arumugam et al. 2013, section III.A): every live region gets one
-// block; the host sums the results (in region order, like the CPU path) and
-// the device splits all regions, until ≥ min_regions regions live.
+// block; the parent's result enters the children's errors, the totals are
+// reduced, the regions within their share retire and the rest are compacted
+// and split, all on the device (only the totals come back per generation),
+// until ≥ min_regions regions live.
 // Phase two (section III.B): a persistent grid; each block takes phase-one
-// regions from an atomic counter and refines one at a time, splitting its
+// regions from an atomic counter and refines one at a time, within the
+// region's error budget and evaluation cap, splitting its
 // largest-error subregion, with up to kSharedRecords subregions in shared
 // memory. When the shared list is full its smallest-error record spills to
 // the block's slice of global memory; when that slice is full too the record
 // is retired (its estimate and error stay in the totals, it is not refined again).
 #include <cuda_runtime.h>
+
+#include <thrust/copy.h>
+#include <thrust/device_ptr.h>
+#include <thrust/execution_policy.h>
+#include <thrust/transform_reduce.h>
 
 #include <algorithm>
 #include <chrono>
@@ -36,7 +44,8 @@ struct RuleScratch {
 
 /// Applies the rule to regions[0..m) (m ≤ 2, in shared memory) with the whole block.
 template <class Integrand>
-__device__ void block_apply_rule(const Integrand& f, int n, CubatureRegion* regions, int m, RuleScratch& s) {
+__device__ void block_apply_rule(const Integrand& f, int n, const GenzMalikWeights& w, CubatureRegion* regions, int m,
+                                 RuleScratch& s) {
   const int points = genz_malik_point_count(n);
   const int t = threadIdx.x;
   double pair[2] = {0.0, 0.0}, vertex[2] = {0.0, 0.0};
@@ -67,27 +76,67 @@ __device__ void block_apply_rule(const Integrand& f, int n, CubatureRegion* regi
   if (t < m) {
     s.values[t].pair_sum = s.reduce[(2 * t) * kBlockThreads];
     s.values[t].vertex_sum = s.reduce[(2 * t + 1) * kBlockThreads];
-    genz_malik_combine(n, s.values[t], regions[t]);
+    genz_malik_combine(n, w, s.values[t], regions[t]);
   }
   __syncthreads();
 }
 
 /// Phase one: block b applies the rule to regions[b].
 template <class Integrand>
-__global__ void apply_rule_kernel(Integrand f, int n, CubatureRegion* regions) {
+__global__ void apply_rule_kernel(Integrand f, int n, GenzMalikWeights w, CubatureRegion* regions) {
   __shared__ CubatureRegion region;
   __shared__ RuleScratch scratch;
   if (threadIdx.x == 0) region = regions[blockIdx.x];
   __syncthreads();
-  block_apply_rule(f, n, &region, 1, scratch);
+  block_apply_rule(f, n, w, &region, 1, scratch);
   if (threadIdx.x == 0) regions[blockIdx.x] = region;
 }
 
-/// Phase one: parents[r] → children[2r], children[2r+1].
-__global__ inline void split_kernel(int n, const CubatureRegion* parents, int count, CubatureRegion* children) {
-  const int r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r < count) split_region(n, parents[r], children[2 * r], children[2 * r + 1]);
+/// Phase one: parents[r] → children[2r], children[2r+1]; the parent's estimate kept.
+__global__ inline void split_kernel(int n, const CubatureRegion* parents, size_t count, CubatureRegion* children,
+                                    double* parent_estimates) {
+  const size_t r = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
+  if (r < count) {
+    split_region(n, parents[r], children[2 * r], children[2 * r + 1]);
+    parent_estimates[r] = parents[r].estimate;
+  }
 }
+
+/// Phase one: the parent's result into the children's errors (apply_two_level_error).
+__global__ inline void two_level_kernel(CubatureRegion* children, const double* parent_estimates, size_t pairs) {
+  const size_t r = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
+  if (r < pairs) apply_two_level_error(parent_estimates[r], children[2 * r], children[2 * r + 1]);
+}
+
+/// Sums over a generation: estimate, error, volume, regions.
+struct GenerationSums {
+  double estimate, error, volume, regions;
+};
+
+struct AddSums {
+  __host__ __device__ GenerationSums operator()(const GenerationSums& a, const GenerationSums& b) const {
+    return {a.estimate + b.estimate, a.error + b.error, a.volume + b.volume, a.regions + b.regions};
+  }
+};
+
+/// A region's share of the sums; with density ≥ 0 only regions that retire
+/// (error ≤ density·volume) count, with density < 0 all do.
+struct RegionSums {
+  int n;
+  double density;
+  __host__ __device__ GenerationSums operator()(const CubatureRegion& r) const {
+    const double volume = region_volume(n, r);
+    if (density >= 0.0 && r.error > density * volume) return {0.0, 0.0, 0.0, 0.0};
+    return {r.estimate, r.error, volume, 1.0};
+  }
+};
+
+/// Regions that stay live: error above density·volume.
+struct StaysLive {
+  int n;
+  double density;
+  __host__ __device__ bool operator()(const CubatureRegion& r) const { return r.error > density * region_volume(n, r); }
+};
 
 /// Block-wide arg-max (largest = true) or arg-min of error over list[0..count).
 __device__ inline int block_arg_extreme(const CubatureRegion* list, int count, bool largest, double* values,
@@ -129,9 +178,9 @@ struct RegionOutcome {
 
 /// Phase two (see the file comment).
 template <class Integrand>
-__global__ void refine_kernel(Integrand f, int n, const CubatureRegion* initial, const unsigned long long* indices,
-                              int index_count, const double* budgets, int* next_item, int* finished,
-                              unsigned long long* used, unsigned long long cap, int* capped, CubatureRegion* spill_all,
+__global__ void refine_kernel(Integrand f, int n, GenzMalikWeights w, const CubatureRegion* initial, const unsigned long long* indices,
+                              int index_count, const double* budgets, const unsigned long long* caps, int* next_item,
+                              int* finished, int* capped, CubatureRegion* spill_all,
                               int spill_capacity, RegionOutcome* outcomes) {
   __shared__ CubatureRegion list[kSharedRecords];
   __shared__ CubatureRegion children[2];
@@ -152,6 +201,7 @@ __global__ void refine_kernel(Integrand f, int n, const CubatureRegion* initial,
     if (item >= index_count) return;
     const unsigned long long r = indices[item];
     const double budget = budgets[r];
+    const unsigned long long cap = caps[r];
     if (t == 0) {
       list[0] = initial[r];
       count = 1;
@@ -167,7 +217,7 @@ __global__ void refine_kernel(Integrand f, int n, const CubatureRegion* initial,
     while (true) {
       if (t == 0) {
         stop = total_error <= budget;
-        if (!stop && atomicAdd(used, 2 * points) + 2 * points > cap) {
+        if (!stop && evaluations + 2 * points > cap) {
           stop = 1;
           *capped = 1;
         }
@@ -203,7 +253,7 @@ __global__ void refine_kernel(Integrand f, int n, const CubatureRegion* initial,
         total_error -= parent.error;
       }
       __syncthreads();
-      block_apply_rule(f, n, children, 2, scratch);
+      block_apply_rule(f, n, w, children, 2, scratch);
       // Room for both children: move the smallest-error records out.
       while (count + 2 > kSharedRecords) {
         const int smallest = block_arg_extreme(list, count, false, reduce_values, reduce_indices, nullptr);
@@ -221,7 +271,7 @@ __global__ void refine_kernel(Integrand f, int n, const CubatureRegion* initial,
         __syncthreads();
       }
       if (t == 0) {
-        apply_two_level_error(parent_of_children, children[0], children[1]);
+        apply_two_level_error(parent_of_children.estimate, children[0], children[1]);
         list[count++] = children[0];
         list[count++] = children[1];
         total_error += children[0].error + children[1].error;
@@ -282,42 +332,67 @@ CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureO
   check_cubature_options(options);
   const int n = options.dim;
   const std::uint64_t points = genz_malik_point_count(n);
+  const GenzMalikWeights weights = genz_malik_weights(n);
   CubaturePhaseOne out;
-  std::vector<CubatureRegion> live{initial_region(options)};
-  // Room for the last doubling past min_regions.
-  size_t capacity = 1;
-  while (capacity < options.min_regions) capacity *= 2;
-  DeviceBuffer<CubatureRegion> a(capacity), b(capacity);
-  CubatureRegion* current = a.data;
-  CubatureRegion* next = b.data;
-  GEOBEM_CUDA_CHECK(cudaMemcpy(current, live.data(), sizeof(CubatureRegion), cudaMemcpyHostToDevice));
+  // A generation holds at most 2·(min_regions − 1) children.
+  const size_t capacity = 2 * options.min_regions;
+  DeviceBuffer<CubatureRegion> live_buffer(capacity), kept_buffer(capacity);
+  DeviceBuffer<double> parent_estimates(options.min_regions);
+  CubatureRegion* live = live_buffer.data;
+  CubatureRegion* kept = kept_buffer.data;
+  const CubatureRegion first = initial_region(options);
+  GEOBEM_CUDA_CHECK(cudaMemcpy(live, &first, sizeof(CubatureRegion), cudaMemcpyHostToDevice));
   size_t count = 1;
   int levels = 0;
+  const auto sums_of = [&](double density) {
+    return thrust::transform_reduce(thrust::device, live, live + count, RegionSums{n, density},
+                                    GenerationSums{0.0, 0.0, 0.0, 0.0}, AddSums{});
+  };
   while (true) {
     if (out.evaluations + points * count > options.max_evaluations) {
       out.capped = true;
       break;
     }
-    apply_rule_kernel<<<static_cast<unsigned>(count), kBlockThreads>>>(f, n, current);
+    apply_rule_kernel<<<static_cast<unsigned>(count), kBlockThreads>>>(f, n, weights, live);
     GEOBEM_CUDA_CHECK_LAUNCH();
-    live.resize(count);
-    GEOBEM_CUDA_CHECK(cudaMemcpy(live.data(), current, count * sizeof(CubatureRegion), cudaMemcpyDeviceToHost));
-    if (levels > 0)
-      for (size_t r = 0; r < count / 2; ++r) apply_two_level_error(out.regions[r], live[2 * r], live[2 * r + 1]);
-    out.evaluations += points * count;
-    out.estimate = out.error = 0.0;
-    for (const auto& region : live) {
-      out.estimate += region.estimate;
-      out.error += region.error;
+    if (levels > 0) {
+      two_level_kernel<<<static_cast<unsigned>((count / 2 + 127) / 128), 128>>>(live, parent_estimates.data, count / 2);
+      GEOBEM_CUDA_CHECK_LAUNCH();
     }
-    out.regions = live;
+    out.evaluations += points * count;
+    const GenerationSums all = sums_of(-1.0);
+    GEOBEM_CUDA_CHECK(cudaGetLastError());
+    out.estimate = out.retired_estimate + all.estimate;
+    out.error = out.retired_error + all.error;
+    out.live_regions = count;
     out.converged = levels >= minimum_levels(options) && out.error <= cubature_target(options, out.estimate);
-    if (out.converged || count >= options.min_regions) break;
+    if (out.converged) break;
+    const double density = retirement_density(options, levels, out.estimate, out.retired_error, all.volume);
+    if (density >= 0.0) {
+      const GenerationSums retired = sums_of(density);
+      out.retired_estimate += retired.estimate;
+      out.retired_error += retired.error;
+      out.retired_regions += static_cast<std::uint64_t>(retired.regions);
+    }
+    const size_t kept_count = static_cast<size_t>(
+        thrust::copy_if(thrust::device, live, live + count, kept, StaysLive{n, density}) - kept);
+    GEOBEM_CUDA_CHECK(cudaGetLastError());
+    out.live_regions = kept_count;
+    if (kept_count == 0) {  // everything retired within its share
+      out.converged = out.error <= cubature_target(options, out.estimate);
+      break;
+    }
+    if (kept_count >= options.min_regions) {
+      out.regions.resize(kept_count);
+      GEOBEM_CUDA_CHECK(
+          cudaMemcpy(out.regions.data(), kept, kept_count * sizeof(CubatureRegion), cudaMemcpyDeviceToHost));
+      break;
+    }
     ++levels;
-    split_kernel<<<static_cast<unsigned>((count + 127) / 128), 128>>>(n, current, static_cast<int>(count), next);
+    split_kernel<<<static_cast<unsigned>((kept_count + 127) / 128), 128>>>(n, kept, kept_count, live,
+                                                                             parent_estimates.data);
     GEOBEM_CUDA_CHECK_LAUNCH();
-    std::swap(current, next);
-    count *= 2;
+    count = 2 * kept_count;
   }
   return out;
 }
@@ -337,6 +412,8 @@ CubaturePhaseTwo cuda_cubature_phase_two_for(const Integrand& f, const CubatureO
   out.regions.assign(total, 0);
   if (indices.empty()) return out;
   const std::vector<double> budgets = phase_two_budgets(phase_one, options);
+  const std::vector<std::uint64_t> caps64 = phase_two_caps(phase_one, evaluation_cap);
+  const std::vector<unsigned long long> caps(caps64.begin(), caps64.end());
   std::vector<unsigned long long> index_list(indices.begin(), indices.end());
 
   int device = 0, sms = 0, per_sm = 0;
@@ -353,8 +430,8 @@ CubaturePhaseTwo cuda_cubature_phase_two_for(const Integrand& f, const CubatureO
   DeviceBuffer<CubatureRegion> d_initial(total);
   DeviceBuffer<unsigned long long> d_indices(index_list.size());
   DeviceBuffer<double> d_budgets(total);
+  DeviceBuffer<unsigned long long> d_caps(total);
   DeviceBuffer<int> d_counters(3);  // next item, finished items, capped flag
-  DeviceBuffer<unsigned long long> d_used(1);
   DeviceBuffer<CubatureRegion> d_spill(grid * spill_capacity);
   DeviceBuffer<RegionOutcome> d_outcomes(total);
   GEOBEM_CUDA_CHECK(cudaMemcpy(d_initial.data, phase_one.regions.data(), total * sizeof(CubatureRegion),
@@ -363,15 +440,15 @@ CubaturePhaseTwo cuda_cubature_phase_two_for(const Integrand& f, const CubatureO
                                cudaMemcpyHostToDevice));
   GEOBEM_CUDA_CHECK(cudaMemcpy(d_budgets.data, budgets.data(), total * sizeof(double), cudaMemcpyHostToDevice));
   GEOBEM_CUDA_CHECK(cudaMemset(d_counters.data, 0, 3 * sizeof(int)));
-  GEOBEM_CUDA_CHECK(cudaMemset(d_used.data, 0, sizeof(unsigned long long)));
+  GEOBEM_CUDA_CHECK(cudaMemcpy(d_caps.data, caps.data(), total * sizeof(unsigned long long), cudaMemcpyHostToDevice));
   GEOBEM_CUDA_CHECK(cudaMemset(d_outcomes.data, 0, total * sizeof(RegionOutcome)));
 
   cudaStream_t work, watch;
   GEOBEM_CUDA_CHECK(cudaStreamCreateWithFlags(&work, cudaStreamNonBlocking));
   GEOBEM_CUDA_CHECK(cudaStreamCreateWithFlags(&watch, cudaStreamNonBlocking));
   refine_kernel<<<static_cast<unsigned>(grid), kBlockThreads, 0, work>>>(
-      f, n, d_initial.data, d_indices.data, static_cast<int>(index_list.size()), d_budgets.data, d_counters.data,
-      d_counters.data + 1, d_used.data, evaluation_cap, d_counters.data + 2, d_spill.data,
+      f, n, genz_malik_weights(n), d_initial.data, d_indices.data, static_cast<int>(index_list.size()), d_budgets.data, d_caps.data,
+      d_counters.data, d_counters.data + 1, d_counters.data + 2, d_spill.data,
       static_cast<int>(spill_capacity), d_outcomes.data);
   GEOBEM_CUDA_CHECK_LAUNCH();
   // Progress: poll the finished-items counter on a second stream while the kernel runs.

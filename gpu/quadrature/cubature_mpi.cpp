@@ -14,8 +14,9 @@ CubatureResult integrate_cubature_mpi(const CubatureIntegrand& f, const Cubature
   if (one.converged || one.capped) return combine_phases(one, CubaturePhaseTwo{}, local);
   std::vector<std::size_t> mine;
   for (std::size_t r = rank; r < one.regions.size(); r += size) mine.push_back(r);
-  const std::uint64_t cap = (options.max_evaluations - one.evaluations) / size;
-  CubaturePhaseTwo two = cubature_phase_two(f, local, one, mine, cap, device);
+  // Every rank passes the whole remainder: the per-region caps it is shared
+  // into do not depend on which rank refines which region.
+  CubaturePhaseTwo two = cubature_phase_two(f, local, one, mine, options.max_evaluations - one.evaluations, device);
   // Regions a rank did not refine hold exact zeros, so the sums are exact copies.
   const int count = static_cast<int>(one.regions.size());
   MPI_Allreduce(MPI_IN_PLACE, two.estimate.data(), count, MPI_DOUBLE, MPI_SUM, comm);

@@ -1,14 +1,21 @@
 #pragma once
 // The degree-7 Genz–Malik cubature rule on an n-dimensional box (Genz & Malik,
-// J. Comput. Appl. Math. 6 (1980) 295–302, with the embedded degree-5 rule
-// and the fourth-difference choice of split axis of their section 3), written
-// once as GEOBEM_HD code for the CPU driver and the CUDA kernels.
+// J. Comput. Appl. Math. 6 (1980) 295–302, with the fourth-difference choice
+// of split axis of their section 3), written once as GEOBEM_HD code for the
+// CPU driver and the CUDA kernels.
 //
-// Error estimate: |I7 − I5|, the difference of the degree-7 and embedded
-// degree-5 rules (the "simpler" CUHRE-family estimate; CUHRE proper,
-// Berntsen, Espelid & Genz 1991, combines several null rules). Split axis: the
-// largest fourth difference of f along the axis, measured from the rule's own
-// axis points; the widest axis when all are negligible.
+// Error estimate: CUHRE's (Berntsen, Espelid & Genz, ACM TOMS 17 (1991)
+// 437–451, section 4) on the rule's own points: a sequence of null rules of
+// degree 5, 3 (a pair) and 1, orthogonal and scaled to the norm of the basic
+// rule, gives E1 ≥ 0 (degree 5), E2 (the largest estimate of a normalized null
+// rule in the span of the degree-3 pair, Espelid) and E3 (degree 1). Where the
+// sequence decays as the asymptotic theory says (5·E1 ≤ E2 and 5·E2 ≤ E3,
+// DCUHRE's constants for its degree-7 and degree-9 rules) the error is E1
+// extrapolated by the decay ratio r = max(E1/E2, E2/E3) as in Berntsen &
+// Espelid's error estimation (ACM TOMS 17 (1991) 233–252): 5·r·E1 (≤ E1; of
+// the order h^8 of the degree-7 rule's error, where E1 alone is h^6);
+// otherwise 5·max(E1, E2, E3). After a split the parent's result enters as
+// DCUHRE does (apply_two_level_error).
 #include <cmath>
 #include <cstdint>
 
@@ -25,7 +32,7 @@ struct CubatureRegion {
   double center[kMaxCubatureDim];
   double halfwidth[kMaxCubatureDim];
   double estimate;  ///< degree-7 estimate of the integral over the box
-  double error;     ///< |I7 − I5|
+  double error;     ///< CUHRE null-rule error estimate (see the file comment)
   int split_axis;   ///< axis of largest fourth difference
 };
 
@@ -110,25 +117,105 @@ GEOBEM_HD inline void genz_malik_file_value(int k, int n, double f, GenzMalikVal
   }
 }
 
-/// Combines the gathered values into the region's estimate, error and split
-/// axis. Weights of the degree-7 rule and the embedded degree-5 rule on
-/// [−1, 1]^n divided by 2^n (Genz & Malik 1980, eqs. (3.2)–(3.3)); the
-/// region's volume 2^n·Πh_i scales them.
-GEOBEM_HD inline void genz_malik_combine(int n, const GenzMalikValues& values, CubatureRegion& region) {
+/// Orbits of the rule's points, in the order of GenzMalikValues: centre,
+/// ±λ2 on an axis, ±λ4 on an axis, ±λ4 on a pair of axes, the vertices.
+constexpr int kGenzMalikOrbits = 5;
+
+/// Per-point weights on [−1, 1]^n divided by 2^n of the degree-7 rule
+/// (`basic`) and of four null rules (`null[k]`: degrees 5, 3, 3, 1), which are
+/// orthogonal in Σ_points u·v and have the basic rule's norm (Berntsen, Espelid
+/// & Genz 1991, section 4). Null rule 1 is the difference of the degree-7 and
+/// the embedded degree-5 rule (Genz & Malik 1980, eqs. (3.2)–(3.3)); 2 and 3
+/// span the rest of the degree-3 null space, 4 the rest of the degree-1 one.
+struct GenzMalikWeights {
+  double basic[kGenzMalikOrbits];
+  double null[4][kGenzMalikOrbits];
+};
+
+GEOBEM_HD inline GenzMalikWeights genz_malik_weights(int n) {
   const double dn = n;
-  const double w1 = (12824.0 - 9120.0 * dn + 400.0 * dn * dn) / 19683.0;
-  const double w2 = 980.0 / 6561.0;
-  const double w3 = (1820.0 - 400.0 * dn) / 19683.0;
-  const double w4 = 200.0 / 19683.0;
-  const double w5 = 6859.0 / 19683.0 / static_cast<double>(1 << n);
-  const double v1 = (729.0 - 950.0 * dn + 50.0 * dn * dn) / 729.0;
-  const double v2 = 245.0 / 486.0;
-  const double v3 = (265.0 - 100.0 * dn) / 1458.0;
-  const double v4 = 25.0 / 729.0;
+  const double l2 = GenzMalikLambda::l2 * GenzMalikLambda::l2, l4 = GenzMalikLambda::l4 * GenzMalikLambda::l4,
+               l5 = GenzMalikLambda::l5 * GenzMalikLambda::l5;
+  GenzMalikWeights w{};
+  const double basic[kGenzMalikOrbits] = {(12824.0 - 9120.0 * dn + 400.0 * dn * dn) / 19683.0, 980.0 / 6561.0,
+                                          (1820.0 - 400.0 * dn) / 19683.0, 200.0 / 19683.0,
+                                          6859.0 / 19683.0 / static_cast<double>(1 << n)};
+  const double degree5[kGenzMalikOrbits] = {(729.0 - 950.0 * dn + 50.0 * dn * dn) / 729.0, 245.0 / 486.0,
+                                            (265.0 - 100.0 * dn) / 1458.0, 25.0 / 729.0, 0.0};
+  const double count[kGenzMalikOrbits] = {1.0, 2.0 * dn, 2.0 * dn, 2.0 * dn * (dn - 1.0),
+                                          static_cast<double>(1 << n)};
+  const auto dot = [&](const double* u, const double* v) {
+    double s = 0.0;
+    for (int o = 0; o < kGenzMalikOrbits; ++o) s += count[o] * u[o] * v[o];
+    return s;
+  };
+  // Orthonormal basis built by Gram–Schmidt: the orbit means of 1 and of x_1²
+  // (a rule orthogonal to both integrates every polynomial of degree ≤ 3 to
+  // zero, being fully symmetric), then null rule 1, then the unit vectors.
+  double basis[kGenzMalikOrbits][kGenzMalikOrbits] = {
+      {1.0, 1.0, 1.0, 1.0, 1.0}, {0.0, l2 / dn, l4 / dn, 2.0 * l4 / dn, l5}, {}, {}, {}};
+  for (int o = 0; o < kGenzMalikOrbits; ++o) {
+    w.basic[o] = basic[o];
+    basis[2][o] = basic[o] - degree5[o];
+  }
+  int filled = 0;
+  const auto orthonormalize = [&](double* v) {
+    for (int b = 0; b < filled; ++b) {
+      const double c = dot(v, basis[b]);
+      for (int o = 0; o < kGenzMalikOrbits; ++o) v[o] -= c * basis[b][o];
+    }
+    const double norm = sqrt(dot(v, v));
+    for (int o = 0; o < kGenzMalikOrbits; ++o) v[o] /= norm;
+    ++filled;
+  };
+  for (int b = 0; b < 3; ++b) orthonormalize(basis[b]);
+  // Null rules 2 and 3: of the unit vectors, the one with the largest part
+  // outside the span so far (a fixed, well-conditioned choice).
+  for (int b = 3; b < 5; ++b) {
+    double best = -1.0;
+    for (int e = 0; e < kGenzMalikOrbits; ++e) {
+      double v[kGenzMalikOrbits] = {};
+      v[e] = 1.0;
+      for (int k = 0; k < filled; ++k) {
+        const double c = dot(v, basis[k]);
+        for (int o = 0; o < kGenzMalikOrbits; ++o) v[o] -= c * basis[k][o];
+      }
+      const double size = dot(v, v);
+      if (size > best) {
+        best = size;
+        for (int o = 0; o < kGenzMalikOrbits; ++o) basis[b][o] = v[o];
+      }
+    }
+    orthonormalize(basis[b]);
+  }
+  const double scale = sqrt(dot(w.basic, w.basic));
+  const int order[4] = {2, 3, 4, 1};  // degree 5, 3, 3, then the x_1² direction: degree 1
+  for (int k = 0; k < 4; ++k)
+    for (int o = 0; o < kGenzMalikOrbits; ++o) w.null[k][o] = scale * basis[order[k]][o];
+  return w;
+}
+
+/// CUHRE's error from the null-rule values N1..N4 (already times the volume)
+/// and the basic rule's value, as in the file comment. A floor of 50 ulp of
+/// the rule's absolute sum keeps rounding from reading as convergence.
+GEOBEM_HD inline double cuhre_error(const double null_value[4], double rounding_scale) {
+  const double e1 = fabs(null_value[0]);
+  const double e2 = sqrt(null_value[1] * null_value[1] + null_value[2] * null_value[2]);
+  const double e3 = fabs(null_value[3]);
+  const double r = fmax(e2 > 0.0 ? e1 / e2 : (e1 > 0.0 ? 2.0 : 0.0), e3 > 0.0 ? e2 / e3 : (e2 > 0.0 ? 2.0 : 0.0));
+  const double error = r <= 1.0 ? 5.0 * r * e1 : 5.0 * fmax(e1, fmax(e2, e3));
+  return fmax(error, 50.0 * 2.220446049250313e-16 * rounding_scale);
+}
+
+/// Combines the gathered values into the region's estimate, CUHRE error and
+/// split axis; w = genz_malik_weights(n) (computed once per run); the
+/// region's volume 2^n·Πh_i scales the weights.
+GEOBEM_HD inline void genz_malik_combine(int n, const GenzMalikWeights& w, const GenzMalikValues& values,
+                                         CubatureRegion& region) {
   // Second differences at λ2 and λ4 combined so that the h² term cancels:
   // (λ2/λ4)² = 1/7 (Genz & Malik 1980, section 3).
   constexpr double ratio = 1.0 / 7.0;
-  double sum2 = 0.0, sum4 = 0.0, volume = 1.0, best = -1.0;
+  double sum2 = 0.0, sum4 = 0.0, abs2 = 0.0, abs4 = 0.0, volume = 1.0, best = -1.0;
   int axis = 0;
   double widest = -1.0;
   int widest_axis = 0;
@@ -137,6 +224,8 @@ GEOBEM_HD inline void genz_malik_combine(int n, const GenzMalikValues& values, C
     const double s4 = values.axis4[2 * i] + values.axis4[2 * i + 1];
     sum2 += s2;
     sum4 += s4;
+    abs2 += fabs(values.axis2[2 * i]) + fabs(values.axis2[2 * i + 1]);
+    abs4 += fabs(values.axis4[2 * i]) + fabs(values.axis4[2 * i + 1]);
     volume *= 2.0 * region.halfwidth[i];
     const double difference = fabs(s2 - 2.0 * values.center - ratio * (s4 - 2.0 * values.center));
     // Differences equal to rounding (symmetric integrands) count as ties and
@@ -152,10 +241,20 @@ GEOBEM_HD inline void genz_malik_combine(int n, const GenzMalikValues& values, C
       widest_axis = i;
     }
   }
-  const double rule7 = w1 * values.center + w2 * sum2 + w3 * sum4 + w4 * values.pair_sum + w5 * values.vertex_sum;
-  const double rule5 = v1 * values.center + v2 * sum2 + v3 * sum4 + v4 * values.pair_sum;
+  const double orbit_sum[kGenzMalikOrbits] = {values.center, sum2, sum4, values.pair_sum, values.vertex_sum};
+  double rule7 = 0.0, null_value[4] = {0.0, 0.0, 0.0, 0.0};
+  for (int o = 0; o < kGenzMalikOrbits; ++o) {
+    rule7 += w.basic[o] * orbit_sum[o];
+    for (int k = 0; k < 4; ++k) null_value[k] += w.null[k][o] * orbit_sum[o];
+  }
+  for (int k = 0; k < 4; ++k) null_value[k] *= volume;
+  // |f| summed over the points with the basic rule's weights (pair and vertex
+  // sums stand in for their absolute sums: only a rounding scale is needed).
+  const double rounding_scale =
+      volume * (fabs(w.basic[0] * values.center) + fabs(w.basic[1]) * abs2 + fabs(w.basic[2]) * abs4 +
+                fabs(w.basic[3] * values.pair_sum) + fabs(w.basic[4] * values.vertex_sum));
   region.estimate = volume * rule7;
-  region.error = fabs(volume * (rule7 - rule5));
+  region.error = cuhre_error(null_value, rounding_scale);
   // Negligible fourth differences everywhere (f locally polynomial of degree
   // ≤ 3 along every axis): halve the widest side instead.
   region.split_axis = best <= 1e-14 * (fabs(values.center) + 1e-300) ? widest_axis : axis;
@@ -174,23 +273,35 @@ GEOBEM_HD inline void split_region(int n, const CubatureRegion& parent, Cubature
   upper.center[a] = parent.center[a] + h;
 }
 
-/// Two-level error check after a split (a heuristic of ours in the spirit of
-/// CUHRE's use of the parent's result, Berntsen, Espelid & Genz 1991): the
-/// change |I_parent − I_lower − I_upper| measures the parent's real error, which
-/// |I7 − I5| can miss at kinks and jumps the rule points straddle; each child's
-/// error is raised to at least that change. For smooth f the change (the
-/// parent's degree-7 error, O(h^8)) stays below the children's |I7 − I5|
-/// (O(h^6)), so this only acts where f is not smooth.
-GEOBEM_HD inline void apply_two_level_error(const CubatureRegion& parent, CubatureRegion& lower, CubatureRegion& upper) {
-  const double change = fabs(parent.estimate - lower.estimate - upper.estimate);
-  lower.error = fmax(lower.error, change);
-  upper.error = fmax(upper.error, change);
+/// Volume Π 2h_i of a region.
+GEOBEM_HD inline double region_volume(int n, const CubatureRegion& region) {
+  double volume = 1.0;
+  for (int i = 0; i < n; ++i) volume *= 2.0 * region.halfwidth[i];
+  return volume;
+}
+
+/// DCUHRE's use of the parent after a split (Berntsen, Espelid & Genz 1991,
+/// section 4; constants ERRCOF(5) = 1/2, ERRCOF(6) = 1/4 of their code): with
+/// d = |I_parent − I_lower − I_upper|, the change that measures the parent's
+/// real error, each child's error e becomes e·(1 + d/(2(e_lower + e_upper))) + d/4.
+/// It catches kinks and jumps the rule points straddle, where the null rules
+/// of one region see nothing.
+GEOBEM_HD inline void apply_two_level_error(double parent_estimate, CubatureRegion& lower, CubatureRegion& upper) {
+  const double change = fabs(parent_estimate - lower.estimate - upper.estimate);
+  const double children = lower.error + upper.error;
+  if (children > 0.0) {
+    const double factor = 1.0 + 0.5 * change / children;
+    lower.error *= factor;
+    upper.error *= factor;
+  }
+  lower.error += 0.25 * change;
+  upper.error += 0.25 * change;
 }
 
 /// Applies the whole rule to one region sequentially (the CPU path; the CUDA
-/// kernels spread the same points over a thread block).
+/// kernels spread the same points over a thread block); w = genz_malik_weights(n).
 template <class Integrand>
-GEOBEM_HD inline void apply_genz_malik(const Integrand& f, int n, CubatureRegion& region) {
+GEOBEM_HD inline void apply_genz_malik(const Integrand& f, int n, const GenzMalikWeights& w, CubatureRegion& region) {
   GenzMalikValues values{};
   double x[kMaxCubatureDim];
   const int count = genz_malik_point_count(n);
@@ -198,7 +309,13 @@ GEOBEM_HD inline void apply_genz_malik(const Integrand& f, int n, CubatureRegion
     genz_malik_point(k, n, region, x);
     genz_malik_file_value(k, n, f(x, n), values);
   }
-  genz_malik_combine(n, values, region);
+  genz_malik_combine(n, w, values, region);
+}
+
+/// The same for a single region (computes the weights first).
+template <class Integrand>
+GEOBEM_HD inline void apply_genz_malik(const Integrand& f, int n, CubatureRegion& region) {
+  apply_genz_malik(f, n, genz_malik_weights(n), region);
 }
 
 }  // namespace geobem::quadrature

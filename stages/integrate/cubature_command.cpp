@@ -54,7 +54,7 @@ int run_cubature(int argc, const char* const argv[]) {
     ("rel-tol", po::value<double>()->default_value(1e-6), "relative tolerance (>= 0)")
     ("abs-tol", po::value<double>()->default_value(0.0), "absolute tolerance (>= 0; not both 0)")
     ("max-evals", po::value<double>()->default_value(2e9), "cap on integrand evaluations")
-    ("min-regions", po::value<int>()->default_value(2048), "L_max: regions after phase one")
+    ("min-regions", po::value<int>()->default_value(1 << 20), "L_max: phase one stops at this many live regions")
     ("lower", po::value<std::string>(), "box lower corner, n comma-separated values (default 0,...,0)")
     ("upper", po::value<std::string>(), "box upper corner, n comma-separated values (default 1,...,1)")
     ("genz-a", po::value<double>()->default_value(5.0), "Genz families: a_i (difficulty) for every i")

@@ -19,17 +19,34 @@ class QuadratureGpu : public ::testing::Test {
 };
 
 TEST_F(QuadratureGpu, PhaseOneRegionsMatchCpu) {
-  CubatureOptions o;
-  o.dim = 5;
-  o.rel_tol = 1e-9;
-  o.min_regions = 256;
-  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::Gaussian, 5, 3.0, 0.4);
-  const CubaturePhaseOne cpu = cubature_phase_one(f, o, ComputeDevice::Cpu);
-  const CubaturePhaseOne gpu = cubature_phase_one(f, o, ComputeDevice::Cuda);
-  ASSERT_EQ(cpu.regions.size(), gpu.regions.size());
-  for (std::size_t r = 0; r < cpu.regions.size(); ++r) {
-    EXPECT_NEAR(gpu.regions[r].estimate, cpu.regions[r].estimate, 1e-13 * std::fabs(cpu.estimate)) << r;
-    EXPECT_EQ(gpu.regions[r].split_axis, cpu.regions[r].split_axis) << r;
+  // A smooth case that splits every region, and a peak where phase one
+  // retires regions on the way (the device compacts, the CPU filters).
+  struct Case {
+    CubatureFamily family;
+    int dim;
+    double a, u, rel_tol;
+    std::size_t min_regions;
+  };
+  for (const Case c : {Case{CubatureFamily::Gaussian, 5, 3.0, 0.4, 1e-9, 256},
+                       Case{CubatureFamily::ProductPeak, 4, 10.0, 0.3, 1e-4, 512}}) {
+    CubatureOptions o;
+    o.dim = c.dim;
+    o.rel_tol = c.rel_tol;
+    o.min_regions = c.min_regions;
+    const CubatureIntegrand f = make_cubature_integrand(c.family, c.dim, c.a, c.u);
+    const CubaturePhaseOne cpu = cubature_phase_one(f, o, ComputeDevice::Cpu);
+    const CubaturePhaseOne gpu = cubature_phase_one(f, o, ComputeDevice::Cuda);
+    ASSERT_FALSE(cpu.converged) << to_string(c.family);
+    if (c.family == CubatureFamily::ProductPeak) EXPECT_GT(cpu.retired_regions, 0u);
+    EXPECT_EQ(gpu.retired_regions, cpu.retired_regions) << to_string(c.family);
+    EXPECT_NEAR(gpu.retired_estimate, cpu.retired_estimate, 1e-12 * std::fabs(cpu.estimate)) << to_string(c.family);
+    EXPECT_NEAR(gpu.estimate, cpu.estimate, 1e-12 * std::fabs(cpu.estimate)) << to_string(c.family);
+    EXPECT_NEAR(gpu.error, cpu.error, 1e-9 * cpu.error) << to_string(c.family);
+    ASSERT_EQ(cpu.regions.size(), gpu.regions.size()) << to_string(c.family);
+    for (std::size_t r = 0; r < cpu.regions.size(); ++r) {
+      EXPECT_NEAR(gpu.regions[r].estimate, cpu.regions[r].estimate, 1e-13 * std::fabs(cpu.estimate)) << r;
+      EXPECT_EQ(gpu.regions[r].split_axis, cpu.regions[r].split_axis) << r;
+    }
   }
 }
 
