@@ -63,7 +63,9 @@ CubaturePhaseOne cpu_cubature_phase_one(const Integrand& f, const CubatureOption
       out.converged = out.error <= cubature_target(options, out.estimate);
       break;
     }
-    if (kept.size() >= options.min_regions) {
+    // Phase two takes over at L_max live regions, or when splitting them all
+    // would pass the evaluation cap (phase two shares what is left by region).
+    if (kept.size() >= options.min_regions || out.evaluations + 2 * points * kept.size() > options.max_evaluations) {
       out.regions = std::move(kept);
       break;
     }

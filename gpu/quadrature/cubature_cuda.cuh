@@ -17,10 +17,9 @@
 // is retired (its estimate and error stay in the totals, it is not refined again).
 #include <cuda_runtime.h>
 
-#include <thrust/copy.h>
-#include <thrust/device_ptr.h>
-#include <thrust/execution_policy.h>
-#include <thrust/transform_reduce.h>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
 #include <chrono>
@@ -81,15 +80,52 @@ __device__ void block_apply_rule(const Integrand& f, int n, const GenzMalikWeigh
   __syncthreads();
 }
 
-/// Phase one: block b applies the rule to regions[b].
+/// Phase one: one warp per region (kPhaseOneWarps regions per block), the
+/// rule's points spread over the lanes; no block-wide barriers, so many small
+/// regions (4D: 57 points) keep the device busy.
+constexpr int kPhaseOneWarps = kBlockThreads / 32;
+constexpr int kRegionWords = sizeof(CubatureRegion) / sizeof(double);
+static_assert(sizeof(CubatureRegion) % sizeof(double) == 0, "regions are copied as doubles");
+
 template <class Integrand>
-__global__ void apply_rule_kernel(Integrand f, int n, GenzMalikWeights w, CubatureRegion* regions) {
-  __shared__ CubatureRegion region;
-  __shared__ RuleScratch scratch;
-  if (threadIdx.x == 0) region = regions[blockIdx.x];
-  __syncthreads();
-  block_apply_rule(f, n, w, &region, 1, scratch);
-  if (threadIdx.x == 0) regions[blockIdx.x] = region;
+__global__ void apply_rule_kernel(Integrand f, int n, GenzMalikWeights w, CubatureRegion* regions, size_t count) {
+  __shared__ CubatureRegion region[kPhaseOneWarps];
+  __shared__ GenzMalikValues values[kPhaseOneWarps];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const size_t r = blockIdx.x * static_cast<size_t>(kPhaseOneWarps) + warp;
+  if (r >= count) return;  // whole warps leave; only warp barriers follow
+  double* mine = reinterpret_cast<double*>(&region[warp]);
+  const double* source = reinterpret_cast<const double*>(&regions[r]);
+  for (int i = lane; i < kRegionWords; i += 32) mine[i] = source[i];
+  __syncwarp();
+  const int points = genz_malik_point_count(n);
+  double pair = 0.0, vertex = 0.0;
+  double x[kMaxCubatureDim];
+  for (int p = lane; p < points; p += 32) {
+    genz_malik_point(p, n, region[warp], x);
+    const double v = f(x, n);
+    int slot = 0;
+    switch (genz_malik_class(p, n, &slot)) {
+      case GenzMalikClass::Center: values[warp].center = v; break;
+      case GenzMalikClass::Axis2: values[warp].axis2[slot] = v; break;
+      case GenzMalikClass::Axis4: values[warp].axis4[slot] = v; break;
+      case GenzMalikClass::Pair: pair += v; break;
+      case GenzMalikClass::Vertex: vertex += v; break;
+    }
+  }
+  for (int offset = 16; offset > 0; offset >>= 1) {
+    pair += __shfl_down_sync(0xffffffffu, pair, offset);
+    vertex += __shfl_down_sync(0xffffffffu, vertex, offset);
+  }
+  __syncwarp();
+  if (lane == 0) {
+    values[warp].pair_sum = pair;
+    values[warp].vertex_sum = vertex;
+    genz_malik_combine(n, w, values[warp], region[warp]);
+  }
+  __syncwarp();
+  double* target = reinterpret_cast<double*>(&regions[r]);
+  for (int i = lane; i < kRegionWords; i += 32) target[i] = mine[i];
 }
 
 /// Phase one: parents[r] → children[2r], children[2r+1]; the parent's estimate kept.
@@ -325,7 +361,10 @@ struct DeviceBuffer {
 
 namespace geobem::quadrature {
 
-/// Phase one on the current CUDA device for any GEOBEM_HD functor.
+/// Phase one on the current CUDA device for any GEOBEM_HD functor. Per
+/// generation two small read-backs: the sums (the host decides convergence
+/// and the retirement density exactly as the CPU path does), then the retired
+/// sums and the number of regions kept; CUB's scratch is allocated once.
 template <class Integrand>
 CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureOptions& options) {
   using namespace cuda_detail;
@@ -338,61 +377,81 @@ CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureO
   const size_t capacity = 2 * options.min_regions;
   DeviceBuffer<CubatureRegion> live_buffer(capacity), kept_buffer(capacity);
   DeviceBuffer<double> parent_estimates(options.min_regions);
+  DeviceBuffer<GenerationSums> d_sums(2);     // all regions, retiring regions
+  DeviceBuffer<long long> d_kept(1);
   CubatureRegion* live = live_buffer.data;
   CubatureRegion* kept = kept_buffer.data;
+  const auto sums_input = [&](double density) {
+    return thrust::make_transform_iterator(static_cast<const CubatureRegion*>(live), RegionSums{n, density});
+  };
+  const GenerationSums zero{0.0, 0.0, 0.0, 0.0};
+  size_t reduce_bytes = 0, select_bytes = 0;
+  GEOBEM_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, reduce_bytes, sums_input(-1.0), d_sums.data,
+                                              static_cast<long long>(capacity), AddSums{}, zero));
+  GEOBEM_CUDA_CHECK(cub::DeviceSelect::If(nullptr, select_bytes, live, kept, d_kept.data,
+                                          static_cast<long long>(capacity), StaysLive{n, 0.0}));
+  size_t scratch_bytes = std::max(reduce_bytes, select_bytes);
+  DeviceBuffer<unsigned char> scratch(scratch_bytes);
   const CubatureRegion first = initial_region(options);
   GEOBEM_CUDA_CHECK(cudaMemcpy(live, &first, sizeof(CubatureRegion), cudaMemcpyHostToDevice));
   size_t count = 1;
   int levels = 0;
-  const auto sums_of = [&](double density) {
-    return thrust::transform_reduce(thrust::device, live, live + count, RegionSums{n, density},
-                                    GenerationSums{0.0, 0.0, 0.0, 0.0}, AddSums{});
-  };
   while (true) {
     if (out.evaluations + points * count > options.max_evaluations) {
       out.capped = true;
       break;
     }
-    apply_rule_kernel<<<static_cast<unsigned>(count), kBlockThreads>>>(f, n, weights, live);
+    apply_rule_kernel<<<static_cast<unsigned>((count + kPhaseOneWarps - 1) / kPhaseOneWarps), kBlockThreads>>>(
+        f, n, weights, live, count);
     GEOBEM_CUDA_CHECK_LAUNCH();
     if (levels > 0) {
       two_level_kernel<<<static_cast<unsigned>((count / 2 + 127) / 128), 128>>>(live, parent_estimates.data, count / 2);
       GEOBEM_CUDA_CHECK_LAUNCH();
     }
     out.evaluations += points * count;
-    const GenerationSums all = sums_of(-1.0);
-    GEOBEM_CUDA_CHECK(cudaGetLastError());
+    GenerationSums all{};
+    GEOBEM_CUDA_CHECK(cub::DeviceReduce::Reduce(scratch.data, scratch_bytes, sums_input(-1.0), d_sums.data,
+                                                static_cast<long long>(count), AddSums{}, zero));
+    GEOBEM_CUDA_CHECK(cudaMemcpy(&all, d_sums.data, sizeof(all), cudaMemcpyDeviceToHost));
     out.estimate = out.retired_estimate + all.estimate;
     out.error = out.retired_error + all.error;
     out.live_regions = count;
     out.converged = levels >= minimum_levels(options) && out.error <= cubature_target(options, out.estimate);
     if (out.converged) break;
     const double density = retirement_density(options, levels, out.estimate, out.retired_error, all.volume);
+    GenerationSums retired = zero;
     if (density >= 0.0) {
-      const GenerationSums retired = sums_of(density);
-      out.retired_estimate += retired.estimate;
-      out.retired_error += retired.error;
-      out.retired_regions += static_cast<std::uint64_t>(retired.regions);
+      GEOBEM_CUDA_CHECK(cub::DeviceReduce::Reduce(scratch.data, scratch_bytes, sums_input(density), d_sums.data + 1,
+                                                  static_cast<long long>(count), AddSums{}, zero));
     }
-    const size_t kept_count = static_cast<size_t>(
-        thrust::copy_if(thrust::device, live, live + count, kept, StaysLive{n, density}) - kept);
-    GEOBEM_CUDA_CHECK(cudaGetLastError());
-    out.live_regions = kept_count;
+    GEOBEM_CUDA_CHECK(cub::DeviceSelect::If(scratch.data, scratch_bytes, live, kept, d_kept.data,
+                                            static_cast<long long>(count), StaysLive{n, density}));
+    long long kept_count = 0;
+    GEOBEM_CUDA_CHECK(cudaMemcpy(&kept_count, d_kept.data, sizeof(kept_count), cudaMemcpyDeviceToHost));
+    if (density >= 0.0)
+      GEOBEM_CUDA_CHECK(cudaMemcpy(&retired, d_sums.data + 1, sizeof(retired), cudaMemcpyDeviceToHost));
+    out.retired_estimate += retired.estimate;
+    out.retired_error += retired.error;
+    out.retired_regions += static_cast<std::uint64_t>(retired.regions);
+    out.live_regions = static_cast<std::uint64_t>(kept_count);
     if (kept_count == 0) {  // everything retired within its share
       out.converged = out.error <= cubature_target(options, out.estimate);
       break;
     }
-    if (kept_count >= options.min_regions) {
-      out.regions.resize(kept_count);
+    const size_t kept_regions = static_cast<size_t>(kept_count);
+    // Phase two takes over at L_max live regions, or when splitting them all
+    // would pass the evaluation cap (phase two shares what is left by region).
+    if (kept_regions >= options.min_regions || out.evaluations + 2 * points * kept_regions > options.max_evaluations) {
+      out.regions.resize(kept_regions);
       GEOBEM_CUDA_CHECK(
-          cudaMemcpy(out.regions.data(), kept, kept_count * sizeof(CubatureRegion), cudaMemcpyDeviceToHost));
+          cudaMemcpy(out.regions.data(), kept, kept_regions * sizeof(CubatureRegion), cudaMemcpyDeviceToHost));
       break;
     }
     ++levels;
-    split_kernel<<<static_cast<unsigned>((kept_count + 127) / 128), 128>>>(n, kept, kept_count, live,
-                                                                             parent_estimates.data);
+    split_kernel<<<static_cast<unsigned>((kept_regions + 127) / 128), 128>>>(n, kept, kept_regions, live,
+                                                                               parent_estimates.data);
     GEOBEM_CUDA_CHECK_LAUNCH();
-    count = 2 * kept_count;
+    count = 2 * kept_regions;
   }
   return out;
 }
