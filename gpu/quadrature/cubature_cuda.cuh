@@ -1,15 +1,16 @@
 #pragma once
 // CUDA driver of the two-phase cubature for any GEOBEM_HD integrand functor
-// (include from a .cu file). One thread block applies the Genz–Malik rule to
-// a region with its threads spread over the rule's points.
+// (include from a .cu file).
 //
 // Phase one (Arumugam et al. 2013, section III.A): every live region gets one
-// block; the parent's result enters the children's errors, the totals are
-// reduced, the regions within their share retire and the rest are compacted
-// and split, all on the device (only the totals come back per generation),
-// until ≥ min_regions regions live.
-// Phase two (section III.B): a persistent grid; each block takes phase-one
-// regions from an atomic counter and refines one at a time, within the
+// warp, its lanes spread over the Genz–Malik rule's points; the parent's
+// result enters the children's errors, the totals are reduced, the regions
+// within their share retire and the rest are compacted and split, all on the
+// device (only the sums and the kept count come back per generation), until
+// ≥ min_regions regions live.
+// Phase two (section III.B): a persistent grid; each thread block takes
+// phase-one regions from an atomic counter and refines one at a time (the
+// block's threads over the points of two children), within the
 // region's error budget and evaluation cap, splitting its
 // largest-error subregion, with up to kSharedRecords subregions in shared
 // memory. When the shared list is full its smallest-error record spills to
