@@ -141,8 +141,8 @@ int main(int argc, char** argv) {
   }
   forward_cuda(prisms, {stations.front()}, 0x3ffu, Precision::Double, silent);  // context and module load
   // Rows for each launch choice of CudaTuning; the first is the default.
-  const CudaTuning tunings[] = {CudaTuning{}, CudaTuning{true, 32}, CudaTuning{false, 8}};
-  const char* tuning_names[] = {"default (inline pairs, 32 blocks/SM)", "out-of-line pairs", "8 blocks/SM"};
+  const CudaTuning tunings[] = {CudaTuning{}, CudaTuning{true, 64}, CudaTuning{false, 8}};
+  const char* tuning_names[] = {"default (inline pairs, 64 blocks/SM)", "out-of-line pairs", "8 blocks/SM"};
   std::vector<double> sums[4];
   for (int k = 0; k < 3; ++k) {
     std::printf("cuda launch: %s\n", tuning_names[k]);

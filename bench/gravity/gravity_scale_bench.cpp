@@ -7,7 +7,8 @@
 // --large P S: g_z of P prisms × S stations through forward_model (progress
 // with ETA on stderr, chunked when beyond --device-memory-limit).
 // Under mpirun (--mpi): every rank takes its share, rank 0 reduces, and
-// compares with its own one-GPU run of the whole case.
+// compares with its own one-GPU run of the whole case. --sweep: the general
+// path's time over CudaTuning::blocks_per_sm.
 #include <boost/program_options.hpp>
 #include <mpi.h>
 
@@ -102,7 +103,8 @@ int main(int argc, char** argv) {
       ("repeat", po::value(&repeat)->default_value(3), "CUDA runs per case (best is reported)")
       ("large", po::value(&large)->multitoken(), "P S: g_z of P prisms x S stations with progress, then stop")
       ("device-memory-limit", po::value(&limit_mib)->default_value(0.0), "MiB for --large (0: free memory)")
-      ("mpi", "under mpirun: 1 rank vs all ranks on the paper's case");
+      ("mpi", "under mpirun: 1 rank vs all ranks on the paper's case")
+      ("sweep", "general path, double: CudaTuning::blocks_per_sm 16..64 for all ten fields and g_z, then stop");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, options), vm);
@@ -180,6 +182,19 @@ int main(int argc, char** argv) {
       }
     }
     MPI_Finalize();
+    return 0;
+  }
+
+  if (vm.count("sweep")) {
+    forward_cuda(prisms, {stations.front()}, 0x3ffu, Precision::Double, silent);  // context and module load
+    for (const int blocks : {16, 24, 32, 48, 64}) {
+      CudaTuning tuning;
+      tuning.blocks_per_sm = blocks;
+      const double all = best_time(repeat, [&] { forward_cuda(prisms, stations, 0x3ffu, Precision::Double, silent, tuning); });
+      const double g_z =
+          best_time(repeat, [&] { forward_cuda(prisms, stations, unsigned(bit_g_z), Precision::Double, silent, tuning); });
+      std::printf("general double, %d blocks/SM: all ten %.4f s, g_z %.4f s\n", blocks, all, g_z);
+    }
     return 0;
   }
 

@@ -26,8 +26,10 @@ struct CudaTuning {
   /// times smaller (fewer instruction-cache misses) at the cost of calls.
   bool out_of_line_pairs = false;
   /// Blocks launched per SM per launch (prisms split over grid y to get
-  /// there): many short waves so the last, partial one costs little.
-  int blocks_per_sm = 32;
+  /// there): many short waves so the last, partial one costs little
+  /// (H100, paper's case: 16/32/64 → 0.725/0.687/0.675 s all ten fields,
+  /// 0.271/0.254/0.246 s g_z; RESULTS.md).
+  int blocks_per_sm = 64;
   /// Device memory the driver may use, bytes; 0: 90% of the free memory.
   /// Sources and stations beyond it are streamed in chunks (chunk_plan.hpp).
   std::size_t memory_limit_bytes = 0;
