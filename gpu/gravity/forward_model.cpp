@@ -39,6 +39,14 @@ void check_stations(const std::vector<Station>& stations) {
   }
 }
 
+/// The shape grid_nodes() relies on (mesh/prisms check_grid checks values too).
+void check_grid_shape(const PrismGrid& grid) {
+  if (grid.easting_edges.size() < 2 || grid.northing_edges.size() < 2 || grid.upward_edges.size() < 2 ||
+      grid.density.size() != grid.cell_count())
+    throw std::invalid_argument("forward_model_grid: the grid needs at least 2 edges per axis and one density per "
+                                "cell (" + std::to_string(grid.density.size()) + " densities given)");
+}
+
 void check_options(const ForwardOptions& options) {
   if (options.parts < 1 || options.part < 0 || options.part >= options.parts)
     throw std::invalid_argument("forward_model: part " + std::to_string(options.part) + " of " +
@@ -172,6 +180,7 @@ ForwardResult forward_model_grid(const PrismGrid& grid, const std::vector<Statio
                                  const std::vector<Field>& fields, const ForwardOptions& options) {
   if (fields.empty()) throw std::invalid_argument("forward_model_grid: the field list is empty");
   check_options(options);
+  check_grid_shape(grid);
   check_stations(stations);
   return evaluate(share_of(grid_nodes(grid), options), stations, fields, options, "grid nodes");
 }

@@ -62,8 +62,10 @@ ForwardResult forward_model(const std::vector<Prism>& prisms, const std::vector<
 /// Gravity of a checked prism grid at stations by the grid path: the corner
 /// function once per grid node of non-zero weight (grid_nodes.hpp,
 /// grid_node_kernels.hpp), instead of 8 vertices per cell. Same fields, units
-/// and errors as forward_model; see grid_node_kernels.hpp for its rounding and
-/// for stations on a cell edge.
+/// and errors as forward_model, and std::invalid_argument for a grid without
+/// 2 edges per axis and one density per cell (values are not checked: see
+/// mesh/prisms check_grid); see grid_node_kernels.hpp for its rounding and for
+/// stations on a cell edge.
 ForwardResult forward_model_grid(const PrismGrid& grid, const std::vector<Station>& stations,
                                  const std::vector<Field>& fields, const ForwardOptions& options);
 

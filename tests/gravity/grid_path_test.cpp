@@ -180,6 +180,9 @@ TEST(GridPath, SharesAddUpToTheWhole) {
   bad.parts = 2;
   bad.part = 2;
   EXPECT_THROW(forward_model(prisms, stations, fields, bad), std::invalid_argument);
+  PrismGrid short_of_densities = grid;
+  short_of_densities.density.pop_back();
+  EXPECT_THROW(forward_model_grid(short_of_densities, stations, fields, quiet_cpu()), std::invalid_argument);
 }
 
 TEST(ChunkPlan, EverythingAtOnceWhenItFits) {
