@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <ostream>
 
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/bem/rod_closed_form.hpp"
@@ -118,6 +119,7 @@ struct BadAssemble {
   int exit_code;
   const char* expected;
 };
+void PrintTo(const BadAssemble& c, std::ostream* os) { *os << c.name; }
 
 class AssembleBad : public ::testing::TestWithParam<BadAssemble> {};
 
@@ -176,6 +178,7 @@ struct BadSolve {
   int exit_code;
   const char* expected;
 };
+void PrintTo(const BadSolve& c, std::ostream* os) { *os << c.name; }
 
 class SolveBad : public ::testing::TestWithParam<BadSolve> {};
 
