@@ -6,11 +6,9 @@
 // station fields and alone writes outputs.
 #include <mpi.h>
 
-#include <cmath>
 #include <cstdlib>
 #include <cstdio>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,6 +19,7 @@
 #include "mesh/prisms/gravity_output.hpp"
 #include "mesh/prisms/read_prism_model.hpp"
 #include "mesh/prisms/stations.hpp"
+#include "stages/cli/number_list.hpp"
 #include "stages/cli/stage_options.hpp"
 
 namespace po = boost::program_options;
@@ -30,20 +29,6 @@ using namespace geobem::prisms;
 namespace {
 
 const char* const grid_options[] = {"grid-west", "grid-east", "grid-south", "grid-north", "grid-shape"};
-
-/// "NE,NN" (or "NE NN") as two non-negative integers; a usage error otherwise.
-std::pair<std::size_t, std::size_t> parse_shape(const std::string& text) {
-  std::string spaced = text;
-  for (char& c : spaced)
-    if (c == ',') c = ' ';
-  std::istringstream stream(spaced);
-  double e = -1, n = -1;
-  std::string rest;
-  if (!(stream >> e >> n) || (stream >> rest) || e < 0 || n < 0 || e != std::floor(e) || n != std::floor(n) ||
-      e > 1e8 || n > 1e8)
-    throw po::error("--grid-shape '" + text + "': expected two non-negative integers NE,NN");
-  return {static_cast<std::size_t>(e), static_cast<std::size_t>(n)};
-}
 
 std::optional<StationGrid> station_grid_from(const po::variables_map& vm) {
   std::size_t given = 0;
@@ -58,9 +43,9 @@ std::optional<StationGrid> station_grid_from(const po::variables_map& vm) {
       if (!vm.count(name)) missing += std::string(missing.empty() ? "" : ", ") + "--" + name;
     throw po::error("stations: give --stations FILE.csv or a grid (missing " + missing + ")");
   }
-  const auto [shape_e, shape_n] = parse_shape(vm["grid-shape"].as<std::string>());
+  const auto shape = geobem::cli::parse_count_list("grid-shape", vm["grid-shape"].as<std::string>(), 2, "NE,NN", 1e8);
   StationGrid grid{vm["grid-west"].as<double>(), vm["grid-east"].as<double>(), vm["grid-south"].as<double>(),
-                   vm["grid-north"].as<double>(), shape_e, shape_n, vm["grid-upward"].as<double>()};
+                   vm["grid-north"].as<double>(), shape[0], shape[1], vm["grid-upward"].as<double>()};
   try {
     check_station_grid(grid);
   } catch (const std::invalid_argument& error) {
