@@ -169,6 +169,33 @@ void compute_rigid_body_sums(const DeviceModel& dm, const QuadratureTable* table
   GEOBEM_CUDA_CHECK_LAUNCH();
 }
 
+/// What every assembly launch reads, on the device: the model, the quadrature
+/// table, the rigid-body sums (computed once) and the Laplace points s_l.
+struct DeviceAssembly {
+  DeviceModel dm;
+  DeviceArray<QuadratureTable> table;
+  DeviceArray<double> sums;
+  DeviceArray<Complex> s;
+  DeviceAssembly(const BemModel& model, const std::vector<Complex>& laplace_points)
+      : dm(model),
+        table(std::vector<QuadratureTable>{make_quadrature_table()}),
+        sums(9 * static_cast<std::size_t>(std::max(1, dm.view.free_node_count))),
+        s(laplace_points) {
+    compute_rigid_body_sums(dm, table.data, sums.data);
+  }
+  /// Systems of the points first..first+count-1 into matrices (count·n·n) and rhs (count·n).
+  void launch(int first, int count, Complex* matrices, Complex* rhs) const {
+    launch_assembly(dm, table.data, sums.data, s.data + first, count, matrices, rhs);
+  }
+};
+
+/// The Laplace points s_l of every CQ frequency.
+std::vector<Complex> cq_laplace_points(const CqSettings& settings) {
+  std::vector<Complex> s(cq_frequency_count(settings));
+  for (int l = 0; l < static_cast<int>(s.size()); ++l) s[l] = cq_laplace_point(settings, l);
+  return s;
+}
+
 std::size_t free_device_bytes() {
   std::size_t free_bytes = 0, total_bytes = 0;
   GEOBEM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -302,14 +329,11 @@ int frequencies_per_batch(long n, int frequencies, std::size_t reserved, double 
 
 void assemble_systems_cuda(const BemModel& model, const std::vector<Complex>& s,
                            std::vector<std::vector<Complex>>& matrices, std::vector<std::vector<Complex>>& rhs) {
-  const DeviceModel dm(model);
-  const DeviceArray<QuadratureTable> table(std::vector<QuadratureTable>{make_quadrature_table()});
+  const DeviceAssembly assembly(model, s);
   const long n = model.unknown_count();
   const int count = static_cast<int>(s.size());
-  DeviceArray<double> sums(9 * static_cast<std::size_t>(std::max(1, dm.view.free_node_count)));
-  DeviceArray<Complex> d_s(s), d_matrices(n * n * count), d_rhs(n * count);
-  compute_rigid_body_sums(dm, table.data, sums.data);
-  launch_assembly(dm, table.data, sums.data, d_s.data, count, d_matrices.data, d_rhs.data);
+  DeviceArray<Complex> d_matrices(n * n * count), d_rhs(n * count);
+  assembly.launch(0, count, d_matrices.data, d_rhs.data);
   matrices.assign(count, std::vector<Complex>(n * n));
   rhs.assign(count, std::vector<Complex>(n));
   for (int f = 0; f < count; ++f) {
@@ -326,13 +350,7 @@ CqTimings assemble_cq_systems_cuda(const BemModel& model, const CqSettings& sett
   const long n = model.unknown_count();
   const int frequencies = cq_frequency_count(settings);
   auto start = std::chrono::steady_clock::now();
-  const DeviceModel dm(model);
-  const DeviceArray<QuadratureTable> table(std::vector<QuadratureTable>{make_quadrature_table()});
-  DeviceArray<double> sums(9 * static_cast<std::size_t>(std::max(1, dm.view.free_node_count)));
-  compute_rigid_body_sums(dm, table.data, sums.data);
-  std::vector<Complex> s(frequencies);
-  for (int l = 0; l < frequencies; ++l) s[l] = cq_laplace_point(settings, l);
-  const DeviceArray<Complex> d_s(s);
+  const DeviceAssembly assembly(model, cq_laplace_points(settings));
   // A quarter of the free memory: the batch is also copied to the host.
   const int batch = frequencies_per_batch(n, frequencies, 0, 0.25);
   DeviceArray<Complex> d_matrices(static_cast<std::size_t>(batch) * n * n), d_rhs(static_cast<std::size_t>(batch) * n);
@@ -343,7 +361,7 @@ CqTimings assemble_cq_systems_cuda(const BemModel& model, const CqSettings& sett
   for (int first = 0; first < frequencies; first += batch) {
     const int count = std::min(batch, frequencies - first);
     start = std::chrono::steady_clock::now();
-    launch_assembly(dm, table.data, sums.data, d_s.data + first, count, d_matrices.data, d_rhs.data);
+    assembly.launch(first, count, d_matrices.data, d_rhs.data);
     GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
     timings.assembly_seconds += seconds_since(start);
     timings.matrix_entries += static_cast<std::uint64_t>(count) * n * n;
@@ -398,13 +416,7 @@ CqResult solve_cq_cuda(const BemModel& model, const CqSettings& settings, const 
   DeviceCqSolve solver(n, settings, load_history, result.timings);
 
   auto start = std::chrono::steady_clock::now();
-  const DeviceModel dm(model);
-  const DeviceArray<QuadratureTable> table(std::vector<QuadratureTable>{make_quadrature_table()});
-  DeviceArray<double> sums(9 * static_cast<std::size_t>(std::max(1, dm.view.free_node_count)));
-  compute_rigid_body_sums(dm, table.data, sums.data);
-  std::vector<Complex> s(frequencies);
-  for (int l = 0; l < frequencies; ++l) s[l] = cq_laplace_point(settings, l);
-  const DeviceArray<Complex> d_s(s);
+  const DeviceAssembly assembly(model, cq_laplace_points(settings));
   GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
   result.timings.assembly_seconds += seconds_since(start);
 
@@ -415,7 +427,7 @@ CqResult solve_cq_cuda(const BemModel& model, const CqSettings& settings, const 
   for (int first = 0; first < frequencies; first += batch) {
     const int count = std::min(batch, frequencies - first);
     start = std::chrono::steady_clock::now();
-    launch_assembly(dm, table.data, sums.data, d_s.data + first, count, d_matrices.data, d_rhs.data);
+    assembly.launch(first, count, d_matrices.data, d_rhs.data);
     GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
     result.timings.assembly_seconds += seconds_since(start);
     result.timings.matrix_entries += static_cast<std::uint64_t>(count) * n * n;
