@@ -148,4 +148,27 @@ void write_prism_vtu(const std::filesystem::path& path, const std::vector<Prism>
   write_vtk_xml(grid, path);
 }
 
+void write_grid_vtr(const std::filesystem::path& path, const PrismGrid& grid) {
+  const auto coordinates = [](const std::vector<double>& edges) {
+    auto array = vtkSmartPointer<vtkDoubleArray>::New();
+    array->SetNumberOfValues(static_cast<vtkIdType>(edges.size()));
+    for (std::size_t i = 0; i < edges.size(); ++i) array->SetValue(static_cast<vtkIdType>(i), edges[i]);
+    return array;
+  };
+  auto data = vtkSmartPointer<vtkRectilinearGrid>::New();
+  data->SetDimensions(static_cast<int>(grid.easting_edges.size()), static_cast<int>(grid.northing_edges.size()),
+                      static_cast<int>(grid.upward_edges.size()));
+  data->SetXCoordinates(coordinates(grid.easting_edges));
+  data->SetYCoordinates(coordinates(grid.northing_edges));
+  data->SetZCoordinates(coordinates(grid.upward_edges));
+  // PrismGrid and VTK both order cells with easting fastest, then northing.
+  auto density = vtkSmartPointer<vtkDoubleArray>::New();
+  density->SetName("density");
+  density->SetNumberOfValues(static_cast<vtkIdType>(grid.density.size()));
+  for (std::size_t c = 0; c < grid.density.size(); ++c) density->SetValue(static_cast<vtkIdType>(c), grid.density[c]);
+  data->GetCellData()->AddArray(density);
+  add_units_field_data(data, {{"density", "kg/m^3"}});
+  write_vtk_xml(data, path);
+}
+
 }  // namespace geobem::prisms

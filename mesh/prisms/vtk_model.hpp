@@ -22,4 +22,9 @@ PrismModel read_vtk_model(const std::string& path);
 /// cell array `density` and units field data "density=kg/m^3", atomically.
 void write_prism_vtu(const std::filesystem::path& path, const std::vector<Prism>& prisms);
 
+/// Writes a grid model as a .vtr (rectilinear grid, every cell, zero densities
+/// included) with cell array `density` and units field data, atomically;
+/// read_vtk_model reads it back as the same grid.
+void write_grid_vtr(const std::filesystem::path& path, const PrismGrid& grid);
+
 }  // namespace geobem::prisms

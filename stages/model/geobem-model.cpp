@@ -1,6 +1,7 @@
 // geobem-model: generate or convert a prism model, write it for ParaView
 // (model.vtu, hexahedra with cell `density`) and for the gravity stage
-// (prisms.csv). Zero-density prisms are left out of both.
+// (prisms.csv; a grid model also as model.vtr, every cell, for the gravity
+// stage's grid path). Zero-density prisms are left out of the first two.
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -49,9 +50,11 @@ int run(int argc, char** argv) {
      "spheres: cells NE,NN,NZ over 22 km x 22 km x 8 km (the paper: 700,700,50)")
     ("block", po::value<std::vector<std::string>>()->composing(),
      "blocks: one box WEST,EAST,SOUTH,NORTH,BOTTOM,TOP,DENSITY (m, kg/m^3); repeat for several")
-    ("out", po::value<std::string>()->default_value("."), "output folder for model.vtu and prisms.csv");
+    ("out", po::value<std::string>()->default_value("."), "output folder for model.vtu, prisms.csv (and model.vtr)");
   const auto parsed = geobem::cli::parse_stage_options(
-      argc, argv, "geobem-model", "Generate or convert a prism model; writes OUT/model.vtu and OUT/prisms.csv.",
+      argc, argv, "geobem-model",
+      "Generate or convert a prism model; writes OUT/model.vtu and OUT/prisms.csv, and OUT/model.vtr when the model is a "
+      "grid.",
       options);
   if (!parsed) return 0;
   const po::variables_map& vm = *parsed;
@@ -88,8 +91,17 @@ int run(int argc, char** argv) {
   fs::create_directories(out);
   write_prism_csv(out / "prisms.csv", model.prisms);
   write_prism_vtu(out / "model.vtu", model.prisms);
+  // A grid model also travels as its grid, which geobem-gravity evaluates on
+  // grid nodes; a model.vtr left by an earlier grid model would be stale.
+  const fs::path grid_file = out / "model.vtr";
+  if (model.grid)
+    write_grid_vtr(grid_file, *model.grid);
+  else
+    fs::remove(grid_file);
   timer.advance(1);
-  if (!quiet) std::fprintf(stderr, "geobem-model: wrote %s and %s\n", (out / "prisms.csv").c_str(), (out / "model.vtu").c_str());
+  if (!quiet)
+    std::fprintf(stderr, "geobem-model: wrote %s, %s%s%s\n", (out / "prisms.csv").c_str(), (out / "model.vtu").c_str(),
+                 model.grid ? " and " : "", model.grid ? grid_file.c_str() : "");
   timer.finish();
   return 0;
 }

@@ -200,6 +200,27 @@ TEST(VtkModel, PrismVtuWriterRoundTripsTheCsvModel) {
   EXPECT_EQ(units[0], std::make_pair(std::string("density"), std::string("kg/m^3")));
 }
 
+TEST(VtkModel, GridVtrWriterRoundTripsTheUbcGrid) {
+  // The UBC reader builds the grid independently of VTK; written as .vtr and
+  // read back, it must give the same edges, densities (zero cell included) and prisms.
+  const auto [mesh, model_file] = reference_ubc("ubc_to_vtr");
+  const PrismModel ubc = read_prism_model(mesh, model_file);
+  ASSERT_TRUE(ubc.grid.has_value());
+  const auto path = scratch("written_grid.vtr");
+  write_grid_vtr(path, *ubc.grid);
+  const PrismModel back = read_prism_model(path.string());
+  ASSERT_TRUE(back.grid.has_value());
+  EXPECT_EQ(back.grid->easting_edges, edges_e);
+  EXPECT_EQ(back.grid->northing_edges, edges_n);
+  EXPECT_EQ(back.grid->upward_edges, edges_u);
+  EXPECT_EQ(back.grid->density, ubc.grid->density);
+  EXPECT_EQ(back.zero_density_dropped, 1u);
+  expect_same_prisms(back.prisms, reference_prisms());
+  const auto units = geobem::read_units_field_data(geobem::read_vtk_xml(path));
+  ASSERT_EQ(units.size(), 1u);
+  EXPECT_EQ(units[0], std::make_pair(std::string("density"), std::string("kg/m^3")));
+}
+
 TEST(VtkModel, BadFilesAreNamed) {
   auto no_density = reference_rectilinear();
   no_density->GetCellData()->RemoveArray("density");

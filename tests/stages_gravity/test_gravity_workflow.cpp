@@ -34,6 +34,9 @@ TEST(GravitySpheresWorkflow, StagesWriteConsistentFiles) {
   ASSERT_EQ(run.exit_code, 0) << run.errors;
   EXPECT_TRUE(fs::exists(out / "gravity.ini"));
   EXPECT_NE(run.errors.find("geobem-gravity: wrote"), std::string::npos) << run.errors;
+  // The model is a grid: the gravity stage reads model.vtr and takes the grid path.
+  EXPECT_TRUE(fs::exists(out / "model.vtr"));
+  EXPECT_NE(run.errors.find("grid path"), std::string::npos) << run.errors;
 
   // Model: the .vtu and the CSV hold the same prisms, all of them non-zero.
   const auto prisms = geobem::prisms::read_prism_csv((out / "prisms.csv").string()).prisms;
@@ -83,6 +86,30 @@ TEST(GravitySpheresWorkflow, StagesWriteConsistentFiles) {
   const auto units = geobem::read_units_field_data(data);
   EXPECT_NE(std::find(units.begin(), units.end(), std::make_pair(std::string("g_z"), std::string("mGal"))), units.end());
   EXPECT_NE(std::find(units.begin(), units.end(), std::make_pair(std::string("g_zz"), std::string("Eotvos"))), units.end());
+}
+
+TEST(GravitySpheresWorkflow, GridPathEqualsThePrismByPrismPath) {
+  const auto out = scratch("workflow_paths");
+  ASSERT_EQ(run_command(workflow(out, "--only model -- --cells 44,44,10")).exit_code, 0);
+  ASSERT_EQ(run_command(workflow(out, "--only gravity -- --grid-shape 7,5 --device cpu --quiet")).exit_code, 0);
+  const auto general_out = out / "general";
+  const auto run = run_command(std::string(GEOBEM_BIN_DIR) + "/geobem-gravity --config " + (out / "gravity.ini").string() +
+                               " --prisms " + (out / "prisms.csv").string() + " --path general --grid-shape 7,5" +
+                               " --device cpu --quiet --out " + general_out.string());
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  const auto grid = geobem::read_csv_table((out / "gravity.csv").string());
+  const auto general = geobem::read_csv_table((general_out / "gravity.csv").string());
+  ASSERT_EQ(grid.rows.size(), 35u);
+  ASSERT_EQ(general.rows.size(), 35u);
+  for (std::size_t f = 3; f < grid.columns.size(); ++f) {
+    double largest = 0, difference = 0;
+    for (std::size_t s = 0; s < grid.rows.size(); ++s) {
+      largest = std::max(largest, std::abs(general.rows[s][f]));
+      difference = std::max(difference, std::abs(grid.rows[s][f] - general.rows[s][f]));
+    }
+    ASSERT_GT(largest, 0.0) << grid.columns[f];
+    EXPECT_LE(difference, 1e-12 * largest) << grid.columns[f];
+  }
 }
 
 TEST(GravitySpheresWorkflow, GravityStageNeedsTheModelStageOutput) {

@@ -30,6 +30,23 @@ TEST(ModelStage, BlocksWriteMatchingCsvAndVtu) {
   EXPECT_DOUBLE_EQ(geobem::prisms::total_volume(vtu), 10 * 20 * 30 + 10 * 10 * 5);
 }
 
+TEST(ModelStage, GridModelsAlsoTravelAsTheirGrid) {
+  const auto out = scratch("spheres_grid");
+  auto run = run_command(model_exe + " --generate spheres --cells 22,22,8 --quiet --out " + out.string());
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  const auto grid = geobem::prisms::read_vtk_model((out / "model.vtr").string());
+  ASSERT_TRUE(grid.grid.has_value());
+  EXPECT_EQ(grid.grid->cell_count(), 22u * 22u * 8u);
+  EXPECT_EQ(grid.grid->easting_edges.back(), 22000.0);
+  const auto csv = geobem::prisms::read_prism_csv((out / "prisms.csv").string()).prisms;
+  ASSERT_FALSE(csv.empty());
+  EXPECT_EQ(grid.prisms.size(), csv.size());
+  // A list model written into the same folder leaves no stale grid behind.
+  run = run_command(model_exe + " --generate blocks --block 0,10,0,20,-30,0,500 --quiet --out " + out.string());
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  EXPECT_FALSE(fs::exists(out / "model.vtr"));
+}
+
 TEST(ModelStage, ConvertsUbcFilesGivenInAConfigFile) {
   const auto mesh = write_text("stage.msh", "2 1 1\n0 0 0\n2*10\n5\n3\n");
   const auto model = write_text("stage.den", "100\n0\n");

@@ -18,7 +18,10 @@ run_gravity() {
   need geobem-gravity
   need_file prisms.csv model
   copy_config gravity.ini
-  "$bin/geobem-gravity" --config "$out/gravity.ini" --prisms "$out/prisms.csv" --out "$out" ${extra[@]+"${extra[@]}"}
+  # A grid model goes as its grid: geobem-gravity then evaluates it on grid nodes.
+  local model="$out/prisms.csv"
+  [ -f "$out/model.vtr" ] && model="$out/model.vtr"
+  "$bin/geobem-gravity" --config "$out/gravity.ini" --prisms "$model" --out "$out" ${extra[@]+"${extra[@]}"}
 }
 
 run_workflow "$@"
