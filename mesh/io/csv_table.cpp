@@ -2,11 +2,13 @@
 
 #include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+
+#include "mesh/io/parse_number.hpp"
 
 namespace geobem {
 
@@ -67,11 +69,9 @@ CsvTable read_csv_table(const std::string& path, bool allow_non_finite) {
     std::vector<double> values(fields.size());
     for (std::size_t j = 0; j < fields.size(); ++j) {
       const std::string& field = fields[j];
-      char* end = nullptr;
-      errno = 0;
-      const double value = field.empty() ? 0.0 : std::strtod(field.c_str(), &end);
-      if (field.empty() || end != field.c_str() + field.size())
-        throw std::runtime_error(where + ": column '" + table.columns[j] + "': '" + field + "' is not a number");
+      const std::optional<double> number = parse_number(field);
+      if (!number) throw std::runtime_error(where + ": column '" + table.columns[j] + "': '" + field + "' is not a number");
+      const double value = *number;
       if (!allow_non_finite && !std::isfinite(value))
         throw std::runtime_error(where + ": column '" + table.columns[j] + "': value '" + field + "' is not finite");
       values[j] = value;

@@ -2,11 +2,13 @@
 
 #include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+
+#include "mesh/io/parse_number.hpp"
 
 namespace geobem::prisms {
 
@@ -41,12 +43,10 @@ class TokenStream {
   }
 
   double parse(const std::string& token, const std::string& what) const {
-    char* end = nullptr;
-    errno = 0;
-    const double value = std::strtod(token.c_str(), &end);
-    if (token.empty() || end != token.c_str() + token.size() || !std::isfinite(value))
+    const std::optional<double> value = parse_number(token);
+    if (!value || !std::isfinite(*value))
       throw std::runtime_error(where() + ": " + what + ": '" + token + "' is not a finite number");
-    return value;
+    return *value;
   }
 
   std::string where() const { return path_ + ":" + std::to_string(line_number_); }
@@ -133,10 +133,9 @@ PrismModel read_ubc_model(const std::string& mesh_path, const std::string& model
                                std::to_string(n_e) + "x" + std::to_string(n_n) + "x" + std::to_string(n_z));
     // UBC order: vertical fastest from the top, then easting, then northing.
     const std::size_t k_top = read % n_z, i_e = (read / n_z) % n_e, i_n = read / (n_z * n_e);
-    char* end = nullptr;
-    const double value = std::strtod(token.c_str(), &end);
-    if (end != token.c_str() + token.size())
-      throw std::runtime_error(model.where() + ": density '" + token + "' is not a number");
+    const std::optional<double> number = parse_number(token);
+    if (!number) throw std::runtime_error(model.where() + ": density '" + token + "' is not a number");
+    const double value = *number;
     if (!std::isfinite(value))
       throw std::runtime_error(model.where() + ": density '" + token + "' of cell (" + std::to_string(i_e) + ", " +
                                std::to_string(i_n) + ", " + std::to_string(k_top) +

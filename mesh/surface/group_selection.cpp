@@ -2,26 +2,22 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
+#include "mesh/io/parse_number.hpp"
 #include "mesh/surface/mesh_geometry.hpp"
 
 namespace geobem::surface {
 
 namespace {
 
-double parse_number(const std::string& field, const std::string& text) {
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(field, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (field.empty() || used != field.size() || !std::isfinite(value))
+double finite_number(const std::string& field, const std::string& text) {
+  const std::optional<double> value = parse_number(field);
+  if (!value || !std::isfinite(*value))
     throw std::invalid_argument("group selection '" + text + "': '" + field + "' is not a finite number");
-  return value;
+  return *value;
 }
 
 std::string point_text(const Vector3& x) {
@@ -53,21 +49,21 @@ GroupSelection parse_group_selection(const std::string& text) {
   const bool is_box = region.compare(0, 4, "box:") == 0;
   const auto colon = region.rfind(':');
   if (colon != std::string::npos && !(is_box && colon == 3)) {
-    selection.tolerance = parse_number(region.substr(colon + 1), text);
+    selection.tolerance = finite_number(region.substr(colon + 1), text);
     if (*selection.tolerance < 0)
       throw std::invalid_argument("group selection '" + text + "': the tolerance must not be negative");
     region = region.substr(0, colon);
   }
   if (region.size() > 2 && (region[0] == 'x' || region[0] == 'y' || region[0] == 'z') && region[1] == '=') {
     selection.axis = region[0] - 'x';
-    selection.value = parse_number(region.substr(2), text);
+    selection.value = finite_number(region.substr(2), text);
     return selection;
   }
   if (is_box) {
     std::vector<double> v;
     std::stringstream fields(region.substr(4));
     std::string field;
-    while (std::getline(fields, field, ',')) v.push_back(parse_number(field, text));
+    while (std::getline(fields, field, ',')) v.push_back(finite_number(field, text));
     if (v.size() != 6) throw std::invalid_argument("group selection '" + text + "': a box needs 6 numbers" + expected);
     for (int a = 0; a < 3; ++a) {
       selection.low[a] = v[2 * a];

@@ -2,7 +2,10 @@
 
 #include <boost/program_options/errors.hpp>
 #include <cmath>
+#include <optional>
 #include <sstream>
+
+#include "mesh/io/parse_number.hpp"
 
 namespace geobem::cli {
 
@@ -24,16 +27,10 @@ std::vector<double> parse_number_list(const std::string& option, const std::stri
   std::string field;
   while (std::getline(stream, field, ',')) {
     field = trimmed(field);
-    std::size_t used = 0;
-    double value = 0;
-    try {
-      value = std::stod(field, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (field.empty() || used != field.size() || !std::isfinite(value))
+    const std::optional<double> value = parse_number(field);
+    if (!value || !std::isfinite(*value))
       throw boost::program_options::error(prefix + "'" + field + "' is not a finite number (expected " + form + ")");
-    values.push_back(value);
+    values.push_back(*value);
   }
   if (values.size() != count)
     throw boost::program_options::error(prefix + "expected " + std::to_string(count) + " values " + form);
