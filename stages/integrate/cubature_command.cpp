@@ -51,7 +51,7 @@ int run_cubature(int argc, const char* const argv[]) {
   options.add_options()
     ("integrand", po::value<std::string>()->required(), ("built-in integrand: " + names).c_str())
     ("dim", po::value<int>()->required(), "dimension n (2..10)")
-    ("rel-tol", po::value<double>()->default_value(1e-6), "relative tolerance (>= 0)")
+    ("rel-tol", po::value<double>()->default_value(1e-6, "1e-6"), "relative tolerance (>= 0)")
     ("abs-tol", po::value<double>()->default_value(0.0), "absolute tolerance (>= 0; not both 0)")
     ("max-evals", po::value<double>()->default_value(2e9), "cap on integrand evaluations")
     ("min-regions", po::value<int>()->default_value(1 << 20), "L_max: phase one stops at this many live regions")
