@@ -354,6 +354,13 @@ struct DeviceBuffer {
     if (count) GEOBEM_CUDA_CHECK(cudaMalloc(&data, count * sizeof(T)));
   }
   ~DeviceBuffer() { cudaFree(data); }
+  /// Replaces the buffer by one of `count` elements; the contents are NOT
+  /// kept. Call only when no queued work still uses the old buffer.
+  void reallocate(size_t count) {
+    GEOBEM_CUDA_CHECK(cudaFree(data));
+    data = nullptr;
+    if (count) GEOBEM_CUDA_CHECK(cudaMalloc(&data, count * sizeof(T)));
+  }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 };
@@ -362,10 +369,18 @@ struct DeviceBuffer {
 
 namespace geobem::quadrature {
 
+/// Phase one's region buffers start at this many regions and grow (×4, up
+/// to 2·min_regions) with the live count, so that a case converging with few
+/// regions does not allocate (and free) L_max-sized buffers on every call
+/// (2·2^21 regions = 772 MB at the default L_max).
+constexpr size_t kInitialPhaseOneRegions = size_t{1} << 14;
+
 /// Phase one on the current CUDA device for any GEOBEM_HD functor. Per
 /// generation two small read-backs: the sums (the host decides convergence
 /// and the retirement density exactly as the CPU path does), then the retired
-/// sums and the number of regions kept; CUB's scratch is allocated once.
+/// sums and the number of regions kept. CUB's scratch is sized once for the
+/// largest generation; the region buffers grow only at points where a
+/// synchronous read-back has just drained the device's queue.
 template <class Integrand>
 CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureOptions& options) {
   using namespace cuda_detail;
@@ -375,9 +390,11 @@ CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureO
   const GenzMalikWeights weights = genz_malik_weights(n);
   CubaturePhaseOne out;
   // A generation holds at most 2·(min_regions − 1) children.
-  const size_t capacity = 2 * options.min_regions;
-  DeviceBuffer<CubatureRegion> live_buffer(capacity), kept_buffer(capacity);
-  DeviceBuffer<double> parent_estimates(options.min_regions);
+  const size_t max_capacity = 2 * options.min_regions;
+  size_t live_capacity = std::min(max_capacity, kInitialPhaseOneRegions);
+  size_t kept_capacity = live_capacity;
+  DeviceBuffer<CubatureRegion> live_buffer(live_capacity), kept_buffer(kept_capacity);
+  DeviceBuffer<double> parent_estimates(live_capacity / 2);
   DeviceBuffer<GenerationSums> d_sums(2);     // all regions, retiring regions
   DeviceBuffer<long long> d_kept(1);
   CubatureRegion* live = live_buffer.data;
@@ -388,9 +405,9 @@ CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureO
   const GenerationSums zero{0.0, 0.0, 0.0, 0.0};
   size_t reduce_bytes = 0, select_bytes = 0;
   GEOBEM_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, reduce_bytes, sums_input(-1.0), d_sums.data,
-                                              static_cast<long long>(capacity), AddSums{}, zero));
+                                              static_cast<long long>(max_capacity), AddSums{}, zero));
   GEOBEM_CUDA_CHECK(cub::DeviceSelect::If(nullptr, select_bytes, live, kept, d_kept.data,
-                                          static_cast<long long>(capacity), StaysLive{n, 0.0}));
+                                          static_cast<long long>(max_capacity), StaysLive{n, 0.0}));
   size_t scratch_bytes = std::max(reduce_bytes, select_bytes);
   DeviceBuffer<unsigned char> scratch(scratch_bytes);
   const CubatureRegion first = initial_region(options);
@@ -425,6 +442,11 @@ CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureO
       GEOBEM_CUDA_CHECK(cub::DeviceReduce::Reduce(scratch.data, scratch_bytes, sums_input(density), d_sums.data + 1,
                                                   static_cast<long long>(count), AddSums{}, zero));
     }
+    if (count > kept_capacity) {  // the read-back of `all` above drained the queue
+      kept_capacity = live_capacity;
+      kept_buffer.reallocate(kept_capacity);
+      kept = kept_buffer.data;
+    }
     GEOBEM_CUDA_CHECK(cub::DeviceSelect::If(scratch.data, scratch_bytes, live, kept, d_kept.data,
                                             static_cast<long long>(count), StaysLive{n, density}));
     long long kept_count = 0;
@@ -449,6 +471,12 @@ CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureO
       break;
     }
     ++levels;
+    if (2 * kept_regions > live_capacity) {  // the read-back of kept_count drained the queue
+      live_capacity = std::min(max_capacity, std::max(2 * kept_regions, 4 * live_capacity));
+      live_buffer.reallocate(live_capacity);
+      live = live_buffer.data;
+      parent_estimates.reallocate(live_capacity / 2);
+    }
     split_kernel<<<static_cast<unsigned>((kept_regions + 127) / 128), 128>>>(n, kept, kept_regions, live,
                                                                                parent_estimates.data);
     GEOBEM_CUDA_CHECK_LAUNCH();

@@ -50,6 +50,25 @@ TEST_F(QuadratureGpu, PhaseOneRegionsMatchCpu) {
   }
 }
 
+TEST_F(QuadratureGpu, PhaseOneBuffersGrowPastTheirInitialSize) {
+  // 2^16 live regions: the device's region buffers start at 2^14 regions and
+  // must grow twice on the way; totals and counts still equal the CPU's.
+  CubatureOptions o;
+  o.dim = 4;
+  o.rel_tol = 1e-13;
+  o.min_regions = std::size_t{1} << 16;
+  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::Gaussian, 4, 3.0, 0.4);
+  const CubaturePhaseOne cpu = cubature_phase_one(f, o, ComputeDevice::Cpu);
+  const CubaturePhaseOne gpu = cubature_phase_one(f, o, ComputeDevice::Cuda);
+  ASSERT_FALSE(cpu.converged);
+  ASSERT_GE(cpu.regions.size(), o.min_regions);
+  EXPECT_EQ(gpu.regions.size(), cpu.regions.size());
+  EXPECT_EQ(gpu.retired_regions, cpu.retired_regions);
+  EXPECT_EQ(gpu.evaluations, cpu.evaluations);
+  EXPECT_NEAR(gpu.estimate, cpu.estimate, 1e-12 * std::fabs(cpu.estimate));
+  EXPECT_NEAR(gpu.error, cpu.error, 1e-9 * cpu.error);
+}
+
 TEST_F(QuadratureGpu, CubatureMatchesCpuAndClosedForm) {
   struct Case {
     CubatureFamily family;
