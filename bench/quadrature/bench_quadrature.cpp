@@ -7,17 +7,39 @@
 // (true_error against the references below; status: 0 converged, 1 cap, 2 not converged;
 // batch rows: true_error = the worst relative error, status = integrals not converged).
 //
-// usage: bench_quadrature [--cpu-cap EVALS] [--no-cuda]
+// What is timed (host steady clock around ONE library call, after the device
+// has finished: the call returns host results; it includes every device
+// allocation, launch, copy and synchronisation the call makes). The same
+// convention as the PAGANI driver (../shared/peers/pagani_seed): one warm-up
+// integration at start (context creation, module load), then the four cases
+// back to back, each timed around its integrate call.
+// - geobem_cuda_warmup: the untimed-in-spirit first call (a 2D case that runs
+//   both phases, so every kernel is loaded), reported on its own row.
+// - geobem_cuda: the first call of each n-D case, cases f1..f4 back to back
+//   right after the warm-up (before any CPU peer runs).
+// - geobem_cuda_median: median over --reps passes of f1..f4 (the first pass
+//   included); the bench checks that every pass gives the same result.
+// - geobem_cpu, hcubature_cpu: one call each, after all CUDA passes.
+// - with --idle-probe S: f3 on the device again after S seconds of host sleep
+//   (geobem_cuda_after_idle, then at once geobem_cuda_after_idle_repeat) and
+//   after S seconds of one busy host thread (geobem_cuda_after_host_busy, as
+//   when f3 followed single-core hcubature in the earlier layout); the epoch
+//   time of each probe goes to stderr to line up with an nvidia-smi log.
+// - 1D: geobem_cuda_1d_warmup (one Table-2 integral), then one call per row.
+//
+// usage: bench_quadrature [--cpu-cap EVALS] [--no-cuda] [--reps N] [--idle-probe SECONDS]
 #include <cubature.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_integration.h>
 #include <gsl/gsl_sf_expint.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gpu/core/device.hpp"
@@ -81,44 +103,100 @@ double exact_table2(const Integrand1D& f, double a, double b) {
 
 double gsl_integrand(double x, void* data) { return (*static_cast<const Integrand1D*>(data))(x); }
 
+double epoch_seconds() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+/// One timed CUDA cubature call: the result and its seconds.
+struct TimedResult {
+  CubatureResult result;
+  double seconds;
+};
+
+TimedResult timed_cuda_cubature(const NdCase& c) {
+  CubatureOptions o;
+  o.dim = c.dim;
+  o.rel_tol = c.rel_tol;
+  const CubatureIntegrand f = make_cubature_integrand(c.family, c.dim);
+  const auto start = std::chrono::steady_clock::now();
+  const CubatureResult r = integrate_cubature(f, o, ComputeDevice::Cuda);
+  return {r, seconds_since(start)};
+}
+
+void print_cubature_row(const char* method, const NdCase& c, const CubatureResult& r, double seconds) {
+  print_row(method, to_string(c.family), c.dim, c.rel_tol, r.estimate, r.error, c.reference, r.evaluations, r.regions,
+            static_cast<int>(r.status), seconds);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   double cpu_cap = 2e8;
+  int reps = 5;
+  double idle_probe = 0.0;
   bool cuda = geobem::cuda_device_count() > 0;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--cpu-cap") && i + 1 < argc) cpu_cap = std::atof(argv[++i]);
-    if (!std::strcmp(argv[i], "--no-cuda")) cuda = false;
+    else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--idle-probe") && i + 1 < argc) idle_probe = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "--no-cuda")) cuda = false;
+    else {
+      std::fprintf(stderr, "usage: %s [--cpu-cap EVALS] [--no-cuda] [--reps N] [--idle-probe SECONDS]\n", argv[0]);
+      return 2;
+    }
   }
   std::printf("method,case,dim,rel_tol,estimate,error_estimate,true_error,evaluations,regions,status,seconds\n");
   const NdCase nd_cases[] = {{CubatureFamily::F1, 7, 1e-5, kF1Reference7D},
                              {CubatureFamily::F2, 4, 1e-4, kF2Reference4D},
                              {CubatureFamily::F3, 4, 1e-5, kF3Reference4D},
                              {CubatureFamily::F4, 7, 1e-4, kF4Reference7D}};
-  if (cuda) {  // context creation and module load outside the timings
+  if (cuda) {
+    // Warm-up (context, module load): phase one stops at 64 live regions, so
+    // phase two and its kernel run too. Reported, not part of any case.
     CubatureOptions warm;
     warm.dim = 2;
-    warm.rel_tol = 1e-3;
-    integrate_cubature(make_cubature_integrand(CubatureFamily::F1, 2), warm, ComputeDevice::Cuda);
+    warm.rel_tol = 1e-9;
+    warm.min_regions = 64;
+    const NdCase warm_case{CubatureFamily::F1, 2, warm.rel_tol, std::nan("")};  // no reference: true_error nan
+    const auto start = std::chrono::steady_clock::now();
+    const CubatureResult r = integrate_cubature(make_cubature_integrand(CubatureFamily::F1, 2), warm, ComputeDevice::Cuda);
+    print_cubature_row("geobem_cuda_warmup", warm_case, r, seconds_since(start));
+    // Passes of f1..f4 back to back; the first pass is the geobem_cuda row.
+    std::vector<std::vector<double>> seconds(4);
+    std::vector<CubatureResult> first(4);
+    for (int pass = 0; pass < reps; ++pass) {
+      for (int k = 0; k < 4; ++k) {
+        const TimedResult t = timed_cuda_cubature(nd_cases[k]);
+        seconds[k].push_back(t.seconds);
+        if (pass == 0) {
+          first[k] = t.result;
+          print_cubature_row("geobem_cuda", nd_cases[k], t.result, t.seconds);
+        } else if (t.result.estimate != first[k].estimate || t.result.error != first[k].error ||
+                   t.result.evaluations != first[k].evaluations) {
+          std::fprintf(stderr, "warning: %s pass %d differs from pass 0: estimate %.17g error %.17g evaluations %llu\n",
+                       to_string(nd_cases[k].family).c_str(), pass, t.result.estimate, t.result.error,
+                       static_cast<unsigned long long>(t.result.evaluations));
+        }
+      }
+    }
+    for (int k = 0; k < 4; ++k) print_cubature_row("geobem_cuda_median", nd_cases[k], first[k], median(seconds[k]));
   }
   for (const NdCase& c : nd_cases) {
     const CubatureIntegrand f = make_cubature_integrand(c.family, c.dim);
-    const std::string name = to_string(c.family);
     CubatureOptions o;
     o.dim = c.dim;
     o.rel_tol = c.rel_tol;
-    if (cuda) {
-      const auto start = std::chrono::steady_clock::now();
-      const CubatureResult r = integrate_cubature(f, o, ComputeDevice::Cuda);
-      print_row("geobem_cuda", name, c.dim, c.rel_tol, r.estimate, r.error, c.reference, r.evaluations, r.regions,
-                static_cast<int>(r.status), seconds_since(start));
-    }
     o.max_evaluations = static_cast<std::uint64_t>(cpu_cap);
     {
       const auto start = std::chrono::steady_clock::now();
       const CubatureResult r = integrate_cubature(f, o, ComputeDevice::Cpu);
-      print_row("geobem_cpu", name, c.dim, c.rel_tol, r.estimate, r.error, c.reference, r.evaluations, r.regions,
-                static_cast<int>(r.status), seconds_since(start));
+      print_cubature_row("geobem_cpu", c, r, seconds_since(start));
     }
     {
       std::vector<double> lower(c.dim, 0.0), upper(c.dim, 1.0);
@@ -127,8 +205,27 @@ int main(int argc, char** argv) {
       hcubature(1, hcubature_integrand, const_cast<CubatureIntegrand*>(&f), c.dim, lower.data(), upper.data(),
                 static_cast<size_t>(cpu_cap), 0.0, c.rel_tol, ERROR_INDIVIDUAL, &value, &error);
       const int status = error <= c.rel_tol * std::fabs(value) ? 0 : 1;
-      print_row("hcubature_cpu", name, c.dim, c.rel_tol, value, error, c.reference, 0, 0, status, seconds_since(start));
+      print_row("hcubature_cpu", to_string(c.family), c.dim, c.rel_tol, value, error, c.reference, 0, 0, status,
+                seconds_since(start));
     }
+  }
+  if (cuda && idle_probe > 0.0) {
+    const NdCase& f3 = nd_cases[2];
+    std::fprintf(stderr, "# idle probe: host sleeps %.1f s from epoch %.3f\n", idle_probe, epoch_seconds());
+    std::this_thread::sleep_for(std::chrono::duration<double>(idle_probe));
+    std::fprintf(stderr, "# idle probe: f3 starts at epoch %.3f\n", epoch_seconds());
+    TimedResult t = timed_cuda_cubature(f3);
+    print_cubature_row("geobem_cuda_after_idle", f3, t.result, t.seconds);
+    t = timed_cuda_cubature(f3);
+    print_cubature_row("geobem_cuda_after_idle_repeat", f3, t.result, t.seconds);
+    std::fprintf(stderr, "# busy probe: one host thread spins %.1f s from epoch %.3f\n", idle_probe, epoch_seconds());
+    const auto spin_start = std::chrono::steady_clock::now();
+    volatile double sink = 0.0;
+    while (seconds_since(spin_start) < idle_probe)
+      for (int i = 0; i < 100000; ++i) sink = sink + std::sqrt(static_cast<double>(i));
+    std::fprintf(stderr, "# busy probe: f3 starts at epoch %.3f\n", epoch_seconds());
+    t = timed_cuda_cubature(f3);
+    print_cubature_row("geobem_cuda_after_host_busy", f3, t.result, t.seconds);
   }
 
   // Kern & Alaghband's Table 2 at 1e-10 relative.
@@ -144,6 +241,16 @@ int main(int argc, char** argv) {
                            {Integrand1DFamily::Sinc, 1e-6, 15}, {Integrand1DFamily::Sinc, 1e-6, 20}};
   gsl_set_error_handler_off();
   gsl_integration_workspace* workspace = gsl_integration_workspace_alloc(100000);
+  if (cuda) {  // first 1D launch (module load) reported on its own row
+    const Integrand1D f = table2_integrand(table2[0].family);
+    Adaptive1DOptions o;
+    o.rel_tol = 1e-10;
+    const auto start = std::chrono::steady_clock::now();
+    const Adaptive1DResult r = integrate_adaptive_1d(f, table2[0].lower, table2[0].upper, o, ComputeDevice::Cuda);
+    print_row("geobem_cuda_1d_warmup", to_string(table2[0].family) + "_0_5", 1, o.rel_tol, r.estimate, r.error,
+              exact_table2(f, table2[0].lower, table2[0].upper), r.evaluations, r.blocks, static_cast<int>(r.status),
+              seconds_since(start));
+  }
   for (const Case1D& c : table2) {
     const Integrand1D f = table2_integrand(c.family);
     const double exact = exact_table2(f, c.lower, c.upper);
