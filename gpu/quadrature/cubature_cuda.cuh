@@ -379,8 +379,8 @@ constexpr size_t kInitialPhaseOneRegions = size_t{1} << 14;
 /// generation two small read-backs: the sums (the host decides convergence
 /// and the retirement density exactly as the CPU path does), then the retired
 /// sums and the number of regions kept. CUB's scratch is sized once for the
-/// largest generation; the region buffers grow only at points where a
-/// synchronous read-back has just drained the device's queue.
+/// largest generation; a region buffer is replaced only when no queued work
+/// uses it (a synchronous read-back after its last use).
 template <class Integrand>
 CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureOptions& options) {
   using namespace cuda_detail;
@@ -442,7 +442,7 @@ CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureO
       GEOBEM_CUDA_CHECK(cub::DeviceReduce::Reduce(scratch.data, scratch_bytes, sums_input(density), d_sums.data + 1,
                                                   static_cast<long long>(count), AddSums{}, zero));
     }
-    if (count > kept_capacity) {  // the read-back of `all` above drained the queue
+    if (count > kept_capacity) {  // the split that last used `kept` finished before the read-back of `all`
       kept_capacity = live_capacity;
       kept_buffer.reallocate(kept_capacity);
       kept = kept_buffer.data;
@@ -471,7 +471,7 @@ CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureO
       break;
     }
     ++levels;
-    if (2 * kept_regions > live_capacity) {  // the read-back of kept_count drained the queue
+    if (2 * kept_regions > live_capacity) {  // the read-back of kept_count drained the queue (live, parent estimates)
       live_capacity = std::min(max_capacity, std::max(2 * kept_regions, 4 * live_capacity));
       live_buffer.reallocate(live_capacity);
       live = live_buffer.data;
