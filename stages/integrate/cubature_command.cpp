@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <iomanip>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,6 +16,7 @@
 #include "gpu/quadrature/cubature.hpp"
 #include "gpu/quadrature/cubature_mpi.hpp"
 #include "mesh/io/atomic_file.hpp"
+#include "stages/cli/number_list.hpp"
 #include "stages/cli/stage_options.hpp"
 #include "stages/integrate/integrate_command.hpp"
 
@@ -24,20 +24,6 @@ namespace po = boost::program_options;
 namespace q = geobem::quadrature;
 
 namespace {
-
-/// "a,b,c" (or spaces) as exactly `count` numbers; a usage error otherwise.
-std::vector<double> parse_list(const std::string& option, const std::string& text, int count) {
-  std::string spaced = text;
-  for (char& c : spaced)
-    if (c == ',') c = ' ';
-  std::istringstream stream(spaced);
-  std::vector<double> values;
-  double v;
-  while (stream >> v) values.push_back(v);
-  if (!stream.eof() || static_cast<int>(values.size()) != count)
-    throw po::error("--" + option + " '" + text + "': expected " + std::to_string(count) + " numbers");
-  return values;
-}
 
 /// Started by mpirun (Open MPI or a PMI launcher)?
 bool under_mpirun() { return std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMI_SIZE"); }
@@ -79,8 +65,9 @@ int run_cubature(int argc, const char* const argv[]) {
     settings.max_evaluations = static_cast<std::uint64_t>(cap);
     if (vm["min-regions"].as<int>() < 1) throw std::invalid_argument("--min-regions must be >= 1");
     settings.min_regions = vm["min-regions"].as<int>();
-    if (vm.count("lower")) settings.lower = parse_list("lower", vm["lower"].as<std::string>(), settings.dim);
-    if (vm.count("upper")) settings.upper = parse_list("upper", vm["upper"].as<std::string>(), settings.dim);
+    using geobem::cli::parse_number_list;
+    if (vm.count("lower")) settings.lower = parse_number_list("lower", vm["lower"].as<std::string>(), settings.dim, "A1,...,An");
+    if (vm.count("upper")) settings.upper = parse_number_list("upper", vm["upper"].as<std::string>(), settings.dim, "B1,...,Bn");
     if (settings.lower.empty() != settings.upper.empty()) throw std::invalid_argument("give both --lower and --upper");
     q::check_cubature_options(settings);
     integrand = q::make_cubature_integrand(family, settings.dim, vm["genz-a"].as<double>(), vm["genz-u"].as<double>());
