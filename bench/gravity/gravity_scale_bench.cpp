@@ -8,7 +8,9 @@
 // with ETA on stderr, chunked when beyond --device-memory-limit).
 // Under mpirun (--mpi): every rank takes its share, rank 0 reduces, and
 // compares with its own one-GPU run of the whole case. --sweep: the general
-// path's time over CudaTuning::blocks_per_sm.
+// path's time over CudaTuning::blocks_per_sm. --shapes: the general path's
+// time in every compiled kernel shape (threads per block, register cap;
+// cuda_kernel_shapes()), double and single, all ten fields and g_z.
 #include <boost/program_options.hpp>
 #include <mpi.h>
 
@@ -104,7 +106,9 @@ int main(int argc, char** argv) {
       ("large", po::value(&large)->multitoken(), "P S: g_z of P prisms x S stations with progress, then stop")
       ("device-memory-limit", po::value(&limit_mib)->default_value(0.0), "MiB for --large (0: free memory)")
       ("mpi", "under mpirun: 1 rank vs all ranks on the paper's case")
-      ("sweep", "general path, double: CudaTuning::blocks_per_sm 16..64 for all ten fields and g_z, then stop");
+      ("sweep", "general path, double: CudaTuning::blocks_per_sm 16..64 for all ten fields and g_z, then stop")
+      ("shapes", "general path: every kernel shape (cuda_kernel_shapes()), double and single, all ten fields and "
+                 "g_z, then stop");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, options), vm);
@@ -194,6 +198,40 @@ int main(int argc, char** argv) {
       const double g_z =
           best_time(repeat, [&] { forward_cuda(prisms, stations, unsigned(bit_g_z), Precision::Double, silent, tuning); });
       std::printf("general double, %d blocks/SM: all ten %.4f s, g_z %.4f s\n", blocks, all, g_z);
+    }
+    return 0;
+  }
+
+  if (vm.count("shapes")) {
+    // Each shape against the first one's results (128 threads, no cap): the
+    // same sums up to the order of the double atomicAdds.
+    forward_cuda(prisms, {stations.front()}, 0x3ffu, Precision::Double, silent);  // context and module load
+    std::vector<double> reference[2][2];  // [all|g_z][double|single], first shape
+    std::printf("%-6s %-6s %-6s %-7s %10s %12s\n", "block", "regs", "fields", "prec", "time_s", "vs_first");
+    for (const KernelShape& shape : cuda_kernel_shapes()) {
+      CudaTuning tuning;
+      tuning.shape = shape;
+      for (int m = 0; m < 2; ++m)
+        for (int p = 0; p < 2; ++p) {
+          const unsigned mask = m ? unsigned(bit_g_z) : 0x3ffu;
+          const Precision precision = p ? Precision::Single : Precision::Double;
+          std::vector<double> sums;
+          const double t = best_time(repeat, [&] { sums = forward_cuda(prisms, stations, mask, precision, silent, tuning); });
+          if (reference[m][p].empty()) reference[m][p] = sums;
+          double worst = 0;
+          for (int f = 0; f < field_count; ++f) {
+            if (!(mask & (1u << f))) continue;
+            double largest = 0, diff = 0;
+            for (std::size_t s = 0; s < n; ++s) {
+              largest = std::max(largest, std::abs(reference[m][p][f * n + s]));
+              diff = std::max(diff, std::abs(sums[f * n + s] - reference[m][p][f * n + s]));
+            }
+            worst = std::max(worst, diff / largest);
+          }
+          std::printf("%-6d %-6d %-6s %-7s %10.4f %12.2e\n", shape.block_size, shape.max_registers, m ? "g_z" : "all",
+                      p ? "single" : "double", t, worst);
+          std::fflush(stdout);
+        }
     }
     return 0;
   }

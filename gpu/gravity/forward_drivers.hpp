@@ -12,6 +12,43 @@
 
 namespace geobem::gravity {
 
+/// A launch shape of the CUDA prism kernels: both numbers are compile-time
+/// parameters, so only the shapes of cuda_kernel_shapes() exist.
+struct KernelShape {
+  /// Threads per block (one station each), also the prisms per shared-memory
+  /// tile; 0 in CudaTuning: each kernel's default shape.
+  int block_size = 0;
+  /// Register cap per thread (__maxnreg__): more resident warps per SM for
+  /// the latency of dependent FP64 chains, at the cost of spills; 0: no cap
+  /// (the compiler's choice, 156 for all ten fields in double).
+  int max_registers = 0;
+};
+
+/// The shapes compiled into the CUDA prism kernels (double and single, all
+/// fields and g_z alone), {128, 0} first; bench/gravity times them.
+std::vector<KernelShape> cuda_kernel_shapes();
+
+/// Launch choices of the CUDA driver, measured by bench/gravity (RESULTS.md).
+struct CudaTuning {
+  /// Call pair_log/pair_atan as out-of-line device functions: a kernel a few
+  /// times smaller (fewer instruction-cache misses) at the cost of calls.
+  bool out_of_line_pairs = false;
+  /// Blocks of 128 threads launched per SM per launch (prisms split over
+  /// grid y to get there; a shape with smaller blocks launches
+  /// proportionally more): many short waves so the last, partial one costs
+  /// little (H100, paper's case: 16/32/64 → 0.725/0.687/0.675 s all ten
+  /// fields, 0.271/0.254/0.246 s g_z; RESULTS.md).
+  int blocks_per_sm = 64;
+  /// Device memory the driver may use, bytes; 0: 90% of the free memory.
+  /// Sources and stations beyond it are streamed in chunks (chunk_plan.hpp).
+  std::size_t memory_limit_bytes = 0;
+  /// Launch shape of the prism kernels, one of cuda_kernel_shapes() (else
+  /// forward_cuda throws std::invalid_argument); block_size 0: the default
+  /// shape of each kernel. Out-of-line pairs and the grid path's node
+  /// kernels exist in the shape {128, 0} only.
+  KernelShape shape{};
+};
+
 /// Raw sums Σ_sources weight·kernel (prisms: density × prism kernel; grid
 /// nodes: weight × corner function) for the fields of `mask` (FieldBit):
 /// sums[f * stations.size() + s] for Field index f (10 rows; rows not in the
@@ -20,21 +57,6 @@ namespace geobem::gravity {
 /// sums are accumulated in double. `progress` advances in prism–station pairs.
 /// forward_cpu uses all OpenMP threads; forward_cuda the current CUDA device
 /// (throws geobem::DeviceError on a failing CUDA call).
-/// Launch choices of the CUDA driver, measured by bench/gravity (RESULTS.md).
-struct CudaTuning {
-  /// Call pair_log/pair_atan as out-of-line device functions: a kernel a few
-  /// times smaller (fewer instruction-cache misses) at the cost of calls.
-  bool out_of_line_pairs = false;
-  /// Blocks launched per SM per launch (prisms split over grid y to get
-  /// there): many short waves so the last, partial one costs little
-  /// (H100, paper's case: 16/32/64 → 0.725/0.687/0.675 s all ten fields,
-  /// 0.271/0.254/0.246 s g_z; RESULTS.md).
-  int blocks_per_sm = 64;
-  /// Device memory the driver may use, bytes; 0: 90% of the free memory.
-  /// Sources and stations beyond it are streamed in chunks (chunk_plan.hpp).
-  std::size_t memory_limit_bytes = 0;
-};
-
 std::vector<double> forward_cpu(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
                                 unsigned mask, Precision precision, ProgressReporter& progress);
 std::vector<double> forward_cuda(const std::vector<Prism>& prisms, const std::vector<Station>& stations,

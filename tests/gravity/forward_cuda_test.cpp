@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <stdexcept>
 #include <string>
 
 #include "gpu/core/device.hpp"
@@ -80,9 +81,10 @@ TEST_F(ForwardCuda, RandomPrismsMatchCpuInDouble) {
 }
 
 TEST_F(ForwardCuda, EveryTuningMatchesCpu) {
-  // Both ways of calling the pair functions and a small and a large block
-  // count, raw sums of the drivers: double to 1e-12, single within 2e-5 of
-  // the largest magnitude of each field.
+  // Both ways of calling the pair functions, a small and a large block
+  // count, and every kernel shape (threads per block, register cap), raw sums
+  // of the drivers: double to 1e-12, single within 2e-5 of the largest
+  // magnitude of each field.
   std::mt19937_64 rng(7);
   const auto prisms = random_prisms(1000, rng);
   std::uniform_real_distribution<double> where(-2500, 2500), height(0, 200);
@@ -92,27 +94,46 @@ TEST_F(ForwardCuda, EveryTuningMatchesCpu) {
   const std::size_t n = stations.size();
   for (const unsigned mask : {0x3ffu, unsigned(bit_g_z)}) {
     const auto cpu = forward_cpu(prisms, stations, mask, Precision::Double, quiet);
+    std::vector<CudaTuning> tunings;
     for (const bool out_of_line : {false, true})
-      for (const int blocks_per_sm : {1, 32}) {
-        const CudaTuning tuning{out_of_line, blocks_per_sm};
-        const auto gpu_double = forward_cuda(prisms, stations, mask, Precision::Double, quiet, tuning);
-        const auto gpu_single = forward_cuda(prisms, stations, mask, Precision::Single, quiet, tuning);
-        for (int f = 0; f < field_count; ++f) {
-          if (!(mask & (1u << f))) continue;
-          double largest = 0, diff_double = 0, diff_single = 0;
-          for (std::size_t s = 0; s < n; ++s) {
-            const double ref = cpu[f * n + s];
-            largest = std::max(largest, std::abs(ref));
-            diff_double = std::max(diff_double, std::abs(gpu_double[f * n + s] - ref));
-            diff_single = std::max(diff_single, std::abs(gpu_single[f * n + s] - ref));
-          }
-          SCOPED_TRACE(std::string(field_name(Field(f))) + (out_of_line ? " out of line" : " inline") +
-                       ", blocks/SM " + std::to_string(blocks_per_sm));
-          EXPECT_LE(diff_double, 1e-12 * largest);
-          EXPECT_LE(diff_single, 2e-5 * largest);
+      for (const int blocks_per_sm : {1, 32}) tunings.push_back(CudaTuning{out_of_line, blocks_per_sm});
+    for (const KernelShape& shape : cuda_kernel_shapes()) {
+      CudaTuning tuning;
+      tuning.shape = shape;
+      tunings.push_back(tuning);
+    }
+    for (const CudaTuning& tuning : tunings) {
+      const auto gpu_double = forward_cuda(prisms, stations, mask, Precision::Double, quiet, tuning);
+      const auto gpu_single = forward_cuda(prisms, stations, mask, Precision::Single, quiet, tuning);
+      for (int f = 0; f < field_count; ++f) {
+        if (!(mask & (1u << f))) continue;
+        double largest = 0, diff_double = 0, diff_single = 0;
+        for (std::size_t s = 0; s < n; ++s) {
+          const double ref = cpu[f * n + s];
+          largest = std::max(largest, std::abs(ref));
+          diff_double = std::max(diff_double, std::abs(gpu_double[f * n + s] - ref));
+          diff_single = std::max(diff_single, std::abs(gpu_single[f * n + s] - ref));
         }
+        SCOPED_TRACE(std::string(field_name(Field(f))) + (tuning.out_of_line_pairs ? " out of line" : " inline") +
+                     ", blocks/SM " + std::to_string(tuning.blocks_per_sm) + ", shape " +
+                     std::to_string(tuning.shape.block_size) + "/" + std::to_string(tuning.shape.max_registers));
+        EXPECT_LE(diff_double, 1e-12 * largest);
+        EXPECT_LE(diff_single, 2e-5 * largest);
       }
+    }
   }
+}
+
+TEST_F(ForwardCuda, ShapeNotCompiledIsRefused) {
+  const std::vector<Prism> prisms{{0, 10, 0, 10, -10, 0, 1000}};
+  const std::vector<Station> stations{{5, 5, 10}};
+  ProgressReporter quiet("test", 0, "pairs", true);
+  CudaTuning tuning;
+  tuning.shape = {128, 100};
+  EXPECT_THROW(forward_cuda(prisms, stations, 0x3ffu, Precision::Double, quiet, tuning), std::invalid_argument);
+  tuning.shape = {64, 0};
+  tuning.out_of_line_pairs = true;
+  EXPECT_THROW(forward_cuda(prisms, stations, 0x3ffu, Precision::Double, quiet, tuning), std::invalid_argument);
 }
 
 TEST_F(ForwardCuda, SeveralLaunchesMatchCpu) {
