@@ -32,6 +32,7 @@
 // forward_model() warns on stderr when a result contains NaN for this reason.
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "gpu/core/host_device.hpp"
 
@@ -161,6 +162,42 @@ struct InlinePairs {
   }
 };
 
+/// Signed sums of the four pair values v[a][b] of one edge direction over
+/// the two coordinates (index 0: sign +) that the pairs sit at:
+/// d2 = Σ s_a s_b v, da = Σ s_a v, db = Σ s_b v, sum = Σ v. Differences come
+/// first: the pair values of a distant prism are close to one another, so
+/// their differences are exact in floating point (Sterbenz).
+template <typename Real>
+struct PairSums {
+  Real d2, da, db, sum;
+};
+
+template <typename Real>
+GEOBEM_HD inline PairSums<Real> pair_sums(Real v00, Real v01, Real v10, Real v11) {
+  const Real first = v00 - v01, second = v10 - v11;
+  return {first - second, (v00 - v10) + (v01 - v11), first + second, (v00 + v01) + (v10 + v11)};
+}
+
+/// Σ s_a s_b·u_a·w_b·v for u_a = cu + s_a·hu, w_b = cw + s_b·hw (centres and
+/// half sizes of the two coordinates).
+template <typename Real>
+GEOBEM_HD inline Real centre_uw(const PairSums<Real>& v, Real cu, Real hu, Real cw, Real hw) {
+  return cu * cw * v.d2 + hu * cw * v.db + cu * hw * v.da + hu * hw * v.sum;
+}
+
+/// Σ s_a s_b·u·v for the coordinate u = c + s·h of either index: db (u the
+/// first index) or da (u the second) as `other`.
+template <typename Real>
+GEOBEM_HD inline Real centre_u(Real d2, Real other, Real c, Real h) {
+  return c * d2 + h * other;
+}
+
+/// Σ s_a s_b·u²·v for u = c + s·h, `other` as for centre_u.
+template <typename Real>
+GEOBEM_HD inline Real centre_uu(Real d2, Real other, Real c, Real h) {
+  return (c * c + h * h) * d2 + Real(2) * c * h * other;
+}
+
 /// The fields selected by `mask` (FieldBit) of a unit-density prism at the
 /// station, without the factor G: out[f] for Field index f, in SI units per
 /// (G·kg/m³): potential m², g in m, tensor dimensionless. Multiply by
@@ -174,13 +211,29 @@ struct InlinePairs {
 /// (12 each for all fields instead of 24; g_z alone needs 8 and 4). Besides
 /// halving the transcendental calls this removes the largest cancellation:
 /// the pair values are O(size/distance) instead of O(ln distance).
-template <typename Real, typename Pairs = InlinePairs>
+///
+/// CentreForm (the default for float) combines the four pairs of one edge
+/// direction in centre form: with the coordinates written as centre ± half
+/// size, Σ s·y·z·l becomes c_y·c_z·Σ s_y s_z l + h_y·c_z·Σ s_z l +
+/// c_y·h_z·Σ s_y l + h_y·h_z·Σ l (pair_sums, centre_uw). Each term is then of
+/// the size of the result instead of (distance/size)² times larger, so the
+/// roundings of the products no longer cancel: in single precision this
+/// divides the error of the potential, g_e and g_n on the paper's case by 2
+/// to 3 (RESULTS.md); what remains is the rounding of the pair values
+/// themselves. The vertex form (the default for double, where those roundings
+/// are 1e-16) adds each pair value times its coordinates as it comes, which
+/// holds one pair value at a time instead of four (CUDA: 156 registers per
+/// thread for all ten fields instead of 176).
+template <typename Real, typename Pairs = InlinePairs, bool CentreForm = std::is_same<Real, float>::value>
 GEOBEM_HD inline void prism_fields(const RelativePrism<Real>& p, unsigned mask, Real out[10]) {
   using std::sqrt;
   const Real x[2] = {p.east, p.west};
   const Real y[2] = {p.north, p.south};
   const Real z[2] = {p.top, p.bottom};
   const Real sign[2] = {Real(1), Real(-1)};
+  const Real half = Real(0.5);
+  const Real ce = half * (x[0] + x[1]), cn = half * (y[0] + y[1]), cu = half * (z[0] + z[1]);
+  const Real he = half * p.size_e, hn = half * p.size_n, hu = half * p.size_u;
   Real r[2][2][2];
   GEOBEM_GRAVITY_UNROLL
   for (int i = 0; i < 2; ++i)
@@ -190,86 +243,150 @@ GEOBEM_HD inline void prism_fields(const RelativePrism<Real>& p, unsigned mask, 
       for (int k = 0; k < 2; ++k) r[i][j][k] = sqrt(x[i] * x[i] + y[j] * y[j] + z[k] * z[k]);
 
   Real pot = 0, ke = 0, kn = 0, ku = 0, kee = 0, ken = 0, keu = 0, knn = 0, knu = 0, kuu = 0;
-  // ln(x + r) pairs over x (edges along easting) at each (y, z).
+  Real v[2][2];  // the four pair values of one direction (centre form)
+  // ln(x + r) pairs over x (edges along easting) at each (y_j, z_k).
   if (mask & (bit_potential | bit_g_n | bit_g_z | bit_g_nz)) {
     GEOBEM_GRAVITY_UNROLL
     for (int j = 0; j < 2; ++j)
       GEOBEM_GRAVITY_UNROLL
       for (int k = 0; k < 2; ++k) {
         const Real l = Pairs::log_pair(x[0], x[1], p.size_e, r[0][j][k], r[1][j][k], y[j] * y[j] + z[k] * z[k]);
-        const Real s = sign[j] * sign[k];
-        pot += s * y[j] * z[k] * l;
-        kn -= s * z[k] * l;
-        ku -= s * y[j] * l;
-        knu += s * l;
+        if constexpr (CentreForm) {
+          v[j][k] = l;
+        } else {
+          const Real s = sign[j] * sign[k];
+          pot += s * y[j] * z[k] * l;
+          kn -= s * z[k] * l;
+          ku -= s * y[j] * l;
+          knu += s * l;
+        }
       }
+    if constexpr (CentreForm) {
+      const PairSums<Real> l = pair_sums(v[0][0], v[0][1], v[1][0], v[1][1]);
+      pot += centre_uw(l, cn, hn, cu, hu);  // Σ s·y·z·l
+      kn -= centre_u(l.d2, l.da, cu, hu);   // Σ s·z·l
+      ku -= centre_u(l.d2, l.db, cn, hn);   // Σ s·y·l
+      knu += l.d2;
+    }
   }
-  // ln(y + r) pairs over y at each (x, z).
+  // ln(y + r) pairs over y at each (x_i, z_k).
   if (mask & (bit_potential | bit_g_e | bit_g_z | bit_g_ez)) {
     GEOBEM_GRAVITY_UNROLL
     for (int i = 0; i < 2; ++i)
       GEOBEM_GRAVITY_UNROLL
       for (int k = 0; k < 2; ++k) {
         const Real l = Pairs::log_pair(y[0], y[1], p.size_n, r[i][0][k], r[i][1][k], x[i] * x[i] + z[k] * z[k]);
-        const Real s = sign[i] * sign[k];
-        pot += s * z[k] * x[i] * l;
-        ke -= s * z[k] * l;
-        ku -= s * x[i] * l;
-        keu += s * l;
+        if constexpr (CentreForm) {
+          v[i][k] = l;
+        } else {
+          const Real s = sign[i] * sign[k];
+          pot += s * z[k] * x[i] * l;
+          ke -= s * z[k] * l;
+          ku -= s * x[i] * l;
+          keu += s * l;
+        }
       }
+    if constexpr (CentreForm) {
+      const PairSums<Real> l = pair_sums(v[0][0], v[0][1], v[1][0], v[1][1]);
+      pot += centre_uw(l, ce, he, cu, hu);  // Σ s·x·z·l
+      ke -= centre_u(l.d2, l.da, cu, hu);   // Σ s·z·l
+      ku -= centre_u(l.d2, l.db, ce, he);   // Σ s·x·l
+      keu += l.d2;
+    }
   }
-  // ln(z + r) pairs over z at each (x, y).
+  // ln(z + r) pairs over z at each (x_i, y_j).
   if (mask & (bit_potential | bit_g_e | bit_g_n | bit_g_en)) {
     GEOBEM_GRAVITY_UNROLL
     for (int i = 0; i < 2; ++i)
       GEOBEM_GRAVITY_UNROLL
       for (int j = 0; j < 2; ++j) {
         const Real l = Pairs::log_pair(z[0], z[1], p.size_u, r[i][j][0], r[i][j][1], x[i] * x[i] + y[j] * y[j]);
-        const Real s = sign[i] * sign[j];
-        pot += s * x[i] * y[j] * l;
-        ke -= s * y[j] * l;
-        kn -= s * x[i] * l;
-        ken += s * l;
+        if constexpr (CentreForm) {
+          v[i][j] = l;
+        } else {
+          const Real s = sign[i] * sign[j];
+          pot += s * x[i] * y[j] * l;
+          ke -= s * y[j] * l;
+          kn -= s * x[i] * l;
+          ken += s * l;
+        }
       }
+    if constexpr (CentreForm) {
+      const PairSums<Real> l = pair_sums(v[0][0], v[0][1], v[1][0], v[1][1]);
+      pot += centre_uw(l, ce, he, cn, hn);  // Σ s·x·y·l
+      ke -= centre_u(l.d2, l.da, cn, hn);   // Σ s·y·l
+      kn -= centre_u(l.d2, l.db, ce, he);   // Σ s·x·l
+      ken += l.d2;
+    }
   }
-  // arctan(yz / (xr)) pairs over y at each (x, z).
+  // arctan(yz / (xr)) pairs over y at each (x_i, z_k).
   if (mask & (bit_potential | bit_g_e | bit_g_ee)) {
     GEOBEM_GRAVITY_UNROLL
     for (int i = 0; i < 2; ++i)
       GEOBEM_GRAVITY_UNROLL
       for (int k = 0; k < 2; ++k) {
         const Real a = Pairs::atan_pair(y[0], y[1], p.size_n, z[k], x[i], r[i][0][k], r[i][1][k]);
-        const Real s = sign[i] * sign[k];
-        pot -= Real(0.5) * s * x[i] * x[i] * a;
-        ke += s * x[i] * a;
-        kee -= s * a;
+        if constexpr (CentreForm) {
+          v[i][k] = a;
+        } else {
+          const Real s = sign[i] * sign[k];
+          pot -= half * s * x[i] * x[i] * a;
+          ke += s * x[i] * a;
+          kee -= s * a;
+        }
       }
+    if constexpr (CentreForm) {
+      const PairSums<Real> a = pair_sums(v[0][0], v[0][1], v[1][0], v[1][1]);
+      pot -= half * centre_uu(a.d2, a.db, ce, he);  // ½ Σ s·x²·a
+      ke += centre_u(a.d2, a.db, ce, he);           // Σ s·x·a
+      kee -= a.d2;
+    }
   }
-  // arctan(zx / (yr)) pairs over z at each (x, y).
+  // arctan(zx / (yr)) pairs over z at each (x_i, y_j).
   if (mask & (bit_potential | bit_g_n | bit_g_nn)) {
     GEOBEM_GRAVITY_UNROLL
     for (int i = 0; i < 2; ++i)
       GEOBEM_GRAVITY_UNROLL
       for (int j = 0; j < 2; ++j) {
         const Real a = Pairs::atan_pair(z[0], z[1], p.size_u, x[i], y[j], r[i][j][0], r[i][j][1]);
-        const Real s = sign[i] * sign[j];
-        pot -= Real(0.5) * s * y[j] * y[j] * a;
-        kn += s * y[j] * a;
-        knn -= s * a;
+        if constexpr (CentreForm) {
+          v[i][j] = a;
+        } else {
+          const Real s = sign[i] * sign[j];
+          pot -= half * s * y[j] * y[j] * a;
+          kn += s * y[j] * a;
+          knn -= s * a;
+        }
       }
+    if constexpr (CentreForm) {
+      const PairSums<Real> a = pair_sums(v[0][0], v[0][1], v[1][0], v[1][1]);
+      pot -= half * centre_uu(a.d2, a.da, cn, hn);  // ½ Σ s·y²·a
+      kn += centre_u(a.d2, a.da, cn, hn);           // Σ s·y·a
+      knn -= a.d2;
+    }
   }
-  // arctan(xy / (zr)) pairs over x at each (y, z).
+  // arctan(xy / (zr)) pairs over x at each (y_j, z_k).
   if (mask & (bit_potential | bit_g_z | bit_g_zz)) {
     GEOBEM_GRAVITY_UNROLL
     for (int j = 0; j < 2; ++j)
       GEOBEM_GRAVITY_UNROLL
       for (int k = 0; k < 2; ++k) {
         const Real a = Pairs::atan_pair(x[0], x[1], p.size_e, y[j], z[k], r[0][j][k], r[1][j][k]);
-        const Real s = sign[j] * sign[k];
-        pot -= Real(0.5) * s * z[k] * z[k] * a;
-        ku += s * z[k] * a;
-        kuu -= s * a;
+        if constexpr (CentreForm) {
+          v[j][k] = a;
+        } else {
+          const Real s = sign[j] * sign[k];
+          pot -= half * s * z[k] * z[k] * a;
+          ku += s * z[k] * a;
+          kuu -= s * a;
+        }
       }
+    if constexpr (CentreForm) {
+      const PairSums<Real> a = pair_sums(v[0][0], v[0][1], v[1][0], v[1][1]);
+      pot -= half * centre_uu(a.d2, a.da, cu, hu);  // ½ Σ s·z²·a
+      ku += centre_u(a.d2, a.da, cu, hu);           // Σ s·z·a
+      kuu -= a.d2;
+    }
   }
   const unsigned tensor = bit_g_ee | bit_g_en | bit_g_ez | bit_g_nn | bit_g_nz | bit_g_zz;
   if (mask & tensor) {

@@ -1,10 +1,13 @@
 // Identities the closed forms must satisfy, independent of any stored value:
-// Laplace's equation off the masses, the Bouguer slab limit, symmetry, and
-// central finite differences (potential -> g, g -> tensor).
+// Laplace's equation off the masses, the Bouguer slab limit, symmetry,
+// central finite differences (potential -> g, g -> tensor), and the two ways
+// of summing the edge pairs (vertex form, centre form) agreeing in double.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 
+#include "gpu/gravity/prism_kernels.hpp"
 #include "gravity_test_support.hpp"
 
 namespace geobem::gravity {
@@ -80,6 +83,41 @@ TEST(PrismIdentity, FiniteDifferencesOfPotentialAndField) {
   EXPECT_NEAR(1e4 * d(pn, mn, 2), c[7][0], rel * std::abs(c[7][0]));   // g_nn
   EXPECT_NEAR(-1e4 * d(pu, mu, 2), c[8][0], rel * std::abs(c[8][0]));  // g_nz
   EXPECT_NEAR(-1e4 * d(pu, mu, 3), c[9][0], rel * std::abs(c[9][0]));  // g_zz
+}
+
+TEST(PrismIdentity, CentreFormEqualsVertexForm) {
+  // prism_fields in double with either way of combining the pair values, at
+  // random stations around the prism and at stations on its faces, edges and
+  // vertices: equal to 1e-12 of the largest |value| of each field over the
+  // stations, NaN at the same places.
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> around(-600, 600);
+  std::vector<Station> stations;
+  for (int i = 0; i < 200; ++i) stations.push_back({around(rng), around(rng), around(rng) - 250});
+  for (double e : {prism.west, 0.0, prism.east})
+    for (double n : {prism.south, 0.0, prism.north})
+      for (double u : {prism.bottom, -200.0, prism.top}) stations.push_back({e, n, u});
+  std::vector<std::vector<double>> vertex(10), centre(10);
+  for (const Station& s : stations) {
+    const auto rel = relative_prism<double>(prism.west, prism.east, prism.south, prism.north, prism.bottom, prism.top,
+                                            s.easting, s.northing, s.upward);
+    double a[10], b[10];
+    prism_fields<double, InlinePairs, false>(rel, 0x3ffu, a);
+    prism_fields<double, InlinePairs, true>(rel, 0x3ffu, b);
+    for (int f = 0; f < 10; ++f) {
+      vertex[f].push_back(a[f]);
+      centre[f].push_back(b[f]);
+    }
+  }
+  for (int f = 0; f < 10; ++f) {
+    double largest = 0;
+    for (double value : vertex[f])
+      if (!std::isnan(value)) largest = std::max(largest, std::abs(value));
+    for (std::size_t s = 0; s < stations.size(); ++s) {
+      ASSERT_EQ(std::isnan(vertex[f][s]), std::isnan(centre[f][s])) << "field " << f << ", station " << s;
+      if (!std::isnan(vertex[f][s])) EXPECT_NEAR(centre[f][s], vertex[f][s], 1e-12 * largest) << f << ", " << s;
+    }
+  }
 }
 
 }  // namespace
