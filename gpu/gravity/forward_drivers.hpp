@@ -20,7 +20,7 @@ struct KernelShape {
   int block_size = 0;
   /// Register cap per thread (__maxnreg__): more resident warps per SM for
   /// the latency of dependent FP64 chains, at the cost of spills; 0: no cap
-  /// (the compiler's choice, 156 for all ten fields in double).
+  /// (the compiler's choice: 156 for all ten fields in double, 96 for g_z).
   int max_registers = 0;
 };
 
@@ -43,9 +43,10 @@ struct CudaTuning {
   /// Sources and stations beyond it are streamed in chunks (chunk_plan.hpp).
   std::size_t memory_limit_bytes = 0;
   /// Launch shape of the prism kernels, one of cuda_kernel_shapes() (else
-  /// forward_cuda throws std::invalid_argument); block_size 0: the default
-  /// shape of each kernel. Out-of-line pairs and the grid path's node
-  /// kernels exist in the shape {128, 0} only.
+  /// forward_cuda throws std::invalid_argument); block_size 0: each kernel's
+  /// fastest shape on the H100 (double: {128, 96} all ten fields, {128, 64}
+  /// g_z; single: {64, 0} and {32, 120}; RESULTS.md). Out-of-line pairs and
+  /// the grid path's node kernels exist in the shape {128, 0} only.
   KernelShape shape{};
 };
 
