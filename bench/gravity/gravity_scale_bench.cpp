@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "gpu/core/device.hpp"
+#include "gpu/core/relative_difference.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/forward_mpi.hpp"
 #include "gpu/gravity/grid_nodes.hpp"
@@ -56,12 +57,7 @@ void print_errors(const char* label, const std::vector<double>& a, const std::ve
   std::printf("%s:", label);
   for (int f = 0; f < field_count; ++f) {
     if (!(mask & (1u << f))) continue;
-    double largest = 0, diff = 0;
-    for (std::size_t s = 0; s < n; ++s) {
-      largest = std::max(largest, std::abs(b[f * n + s]));
-      diff = std::max(diff, std::abs(a[f * n + s] - b[f * n + s]));
-    }
-    std::printf(" %s %.2e", field_name(Field(f)), diff / largest);
+    std::printf(" %s %.2e", field_name(Field(f)), largest_relative_difference(&a[f * n], &b[f * n], n));
   }
   std::printf("\n");
 }
@@ -171,14 +167,8 @@ int main(int argc, char** argv) {
           ForwardResult one;
           const double one_s = best_time(repeat, [&] { one = compute(base); });
           double worst = 0;
-          for (std::size_t f = 0; f < one.values.size(); ++f) {
-            double largest = 0, diff = 0;
-            for (std::size_t s = 0; s < n; ++s) {
-              largest = std::max(largest, std::abs(one.values[f][s]));
-              diff = std::max(diff, std::abs(reduced.values[f][s] - one.values[f][s]));
-            }
-            worst = std::max(worst, diff / largest);
-          }
+          for (std::size_t f = 0; f < one.values.size(); ++f)
+            worst = std::max(worst, largest_relative_difference(reduced.values[f].data(), one.values[f].data(), n));
           std::printf("mpi %s path %s: 1 GPU %.4f s, %d ranks %.4f s, speed-up %.2fx, largest difference %.2e\n",
                       on_grid ? "grid" : "general", which, one_s, size, best, one_s / best, worst);
         }
@@ -221,12 +211,7 @@ int main(int argc, char** argv) {
           double worst = 0;
           for (int f = 0; f < field_count; ++f) {
             if (!(mask & (1u << f))) continue;
-            double largest = 0, diff = 0;
-            for (std::size_t s = 0; s < n; ++s) {
-              largest = std::max(largest, std::abs(reference[m][p][f * n + s]));
-              diff = std::max(diff, std::abs(sums[f * n + s] - reference[m][p][f * n + s]));
-            }
-            worst = std::max(worst, diff / largest);
+            worst = std::max(worst, largest_relative_difference(&sums[f * n], &reference[m][p][f * n], n));
           }
           std::printf("%-6d %-6d %-6s %-7s %10.4f %12.2e\n", shape.block_size, shape.max_registers, m ? "g_z" : "all",
                       p ? "single" : "double", t, worst);

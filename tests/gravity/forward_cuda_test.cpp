@@ -20,9 +20,12 @@
 #include "gpu/gravity/prism_kernels.hpp"
 #include "mesh/prisms/model_generators.hpp"
 #include "mesh/prisms/stations.hpp"
+#include "gravity_test_support.hpp"
 
 namespace geobem::gravity {
 namespace {
+
+using test::relative_max_difference;
 
 class ForwardCuda : public ::testing::Test {
  protected:
@@ -38,20 +41,6 @@ ForwardResult run(ComputeDevice device, const std::vector<Prism>& prisms, const 
   options.precision = precision;
   options.quiet = true;
   return forward_model(prisms, stations, parse_fields(fields), options);
-}
-
-/// Largest |a - b| over stations divided by the largest |b|, per field.
-std::vector<double> relative_max_difference(const ForwardResult& a, const ForwardResult& b) {
-  std::vector<double> out;
-  for (std::size_t f = 0; f < a.values.size(); ++f) {
-    double largest = 0, diff = 0;
-    for (std::size_t s = 0; s < a.values[f].size(); ++s) {
-      largest = std::max(largest, std::abs(b.values[f][s]));
-      diff = std::max(diff, std::abs(a.values[f][s] - b.values[f][s]));
-    }
-    out.push_back(diff / largest);
-  }
-  return out;
 }
 
 std::vector<Prism> random_prisms(int n, std::mt19937_64& rng) {

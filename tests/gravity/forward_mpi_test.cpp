@@ -5,27 +5,19 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
-#include <algorithm>
-#include <cmath>
-
 #include "gpu/gravity/forward_mpi.hpp"
 #include "gpu/gravity/gravity.hpp"
 #include "mesh/prisms/model_generators.hpp"
 #include "mesh/prisms/stations.hpp"
+#include "gravity_test_support.hpp"
 
 namespace geobem::gravity {
 namespace {
 
 void expect_equal_on_root(const ForwardResult& distributed, const ForwardResult& single, int rank) {
   if (rank != 0) return;
-  for (std::size_t f = 0; f < single.values.size(); ++f) {
-    double largest = 0, diff = 0;
-    for (std::size_t s = 0; s < single.values[f].size(); ++s) {
-      largest = std::max(largest, std::abs(single.values[f][s]));
-      diff = std::max(diff, std::abs(distributed.values[f][s] - single.values[f][s]));
-    }
-    EXPECT_LE(diff, 1e-12 * largest) << field_name(single.fields[f]);
-  }
+  const auto difference = test::relative_max_difference(distributed, single);
+  for (std::size_t f = 0; f < single.values.size(); ++f) EXPECT_LE(difference[f], 1e-12) << field_name(single.fields[f]);
 }
 
 TEST(ForwardMpi, RanksSumToOneProcess) {

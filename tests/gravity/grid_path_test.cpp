@@ -16,28 +16,17 @@
 #include "gpu/gravity/grid_nodes.hpp"
 #include "mesh/prisms/model_generators.hpp"
 #include "mesh/prisms/stations.hpp"
+#include "gravity_test_support.hpp"
 
 namespace geobem::gravity {
 namespace {
+
+using test::relative_max_difference;
 
 ForwardOptions quiet_cpu() {
   ForwardOptions options;
   options.quiet = true;
   return options;
-}
-
-/// Largest |a − b| over stations divided by the largest |b|, field by field.
-std::vector<double> relative_max_difference(const ForwardResult& a, const ForwardResult& b) {
-  std::vector<double> out;
-  for (std::size_t f = 0; f < a.values.size(); ++f) {
-    double largest = 0, diff = 0;
-    for (std::size_t s = 0; s < a.values[f].size(); ++s) {
-      largest = std::max(largest, std::abs(b.values[f][s]));
-      diff = std::max(diff, std::abs(a.values[f][s] - b.values[f][s]));
-    }
-    out.push_back(diff / largest);
-  }
-  return out;
 }
 
 TEST(GridPath, CornerSumEqualsEdgePairKernel) {
