@@ -27,7 +27,8 @@
 //   time of each probe goes to stderr to line up with an nvidia-smi log.
 // - 1D: geobem_cuda_1d_warmup (one Table-2 integral), then one call per row.
 //
-// usage: bench_quadrature [--cpu-cap EVALS] [--no-cuda] [--reps N] [--idle-probe SECONDS]
+// usage: bench_quadrature [--cpu-cap EVALS] [--no-cuda] [--reps N] [--idle-probe SECONDS] (--help)
+#include <boost/program_options.hpp>
 #include <cubature.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_integration.h>
@@ -37,7 +38,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -137,20 +138,32 @@ void print_cubature_row(const char* method, const NdCase& c, const CubatureResul
 }  // namespace
 
 int main(int argc, char** argv) {
-  double cpu_cap = 2e8;
+  namespace po = boost::program_options;
+  double cpu_cap = 2e8, idle_probe = 0.0;
   int reps = 5;
-  double idle_probe = 0.0;
-  bool cuda = geobem::cuda_device_count() > 0;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--cpu-cap") && i + 1 < argc) cpu_cap = std::atof(argv[++i]);
-    else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
-    else if (!std::strcmp(argv[i], "--idle-probe") && i + 1 < argc) idle_probe = std::atof(argv[++i]);
-    else if (!std::strcmp(argv[i], "--no-cuda")) cuda = false;
-    else {
-      std::fprintf(stderr, "usage: %s [--cpu-cap EVALS] [--no-cuda] [--reps N] [--idle-probe SECONDS]\n", argv[0]);
-      return 2;
-    }
+  po::options_description options("bench_quadrature options");
+  options.add_options()("help", "this text")
+      ("cpu-cap", po::value(&cpu_cap)->default_value(2e8, "2e8"), "evaluation cap of the CPU rows (ours and hcubature)")
+      ("reps", po::value(&reps)->default_value(5), "CUDA passes of f1..f4 (median reported), at least 1")
+      ("idle-probe", po::value(&idle_probe)->default_value(0.0, "0"),
+       "seconds of host sleep, then of one busy host thread, before f3 runs again on the device (0: skip)")
+      ("no-cuda", "CPU rows only");
+  po::variables_map vm;
+  try {
+    po::store(po::parse_command_line(argc, argv, options), vm);
+    po::notify(vm);
+    if (reps < 1) throw po::error("--reps must be at least 1");
+  } catch (const po::error& e) {
+    std::fprintf(stderr, "bench_quadrature: %s\n", e.what());
+    return 2;
   }
+  if (vm.count("help")) {
+    std::ostringstream text;
+    text << options;
+    std::printf("%s", text.str().c_str());
+    return 0;
+  }
+  const bool cuda = !vm.count("no-cuda") && geobem::cuda_device_count() > 0;
   std::printf("method,case,dim,rel_tol,estimate,error_estimate,true_error,evaluations,regions,status,seconds\n");
   const NdCase nd_cases[] = {{CubatureFamily::F1, 7, 1e-5, kF1Reference7D},
                              {CubatureFamily::F2, 4, 1e-4, kF2Reference4D},

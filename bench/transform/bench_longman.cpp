@@ -8,6 +8,7 @@
 // Settings: the paper's (M = 50,000, N = 16 areas, Euler, double) and
 // M = 10^6 at 1e-12 relative (adaptive N, Euler and Wynn's epsilon).
 // Usage: bench_longman [--quick]   (--quick: smaller batches, no GPU needed)
+#include <boost/program_options.hpp>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_integration.h>
 #include <omp.h>
@@ -15,7 +16,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
+#include <sstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -145,7 +146,24 @@ void run_setting(const char* setting, const std::vector<double>& p, const Longma
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  namespace po = boost::program_options;
+  po::options_description options("bench_longman options");
+  options.add_options()("help", "this text")("quick", "smaller batches (5,000 and 20,000 integrals)");
+  po::variables_map vm;
+  try {
+    po::store(po::parse_command_line(argc, argv, options), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::fprintf(stderr, "bench_longman: %s\n", e.what());
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::ostringstream text;
+    text << options;
+    std::printf("%s", text.str().c_str());
+    return 0;
+  }
+  const bool quick = vm.count("quick") > 0;
   const bool gpu = geobem::cuda_device_count() > 0;
   std::printf("bench_longman: %s, %d CPU threads, %s\n", quick ? "quick" : "full", omp_get_max_threads(),
               gpu ? "CUDA device present" : "no CUDA device");
