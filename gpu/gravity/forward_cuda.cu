@@ -228,8 +228,8 @@ std::vector<double> run(const std::vector<Source>& sources, const std::vector<St
   const std::size_t n_stations = stations.size(), n_sources = sources.size();
   std::vector<double> sums(10 * n_stations, 0.0);
   if (n_sources == 0 || n_stations == 0) return sums;
-  const KernelShape shape =
-      resolve_shape<Source>(tuning, precision == Precision::Single, mask == unsigned(bit_g_z));
+  const bool gz_only = mask == unsigned(bit_g_z);
+  const KernelShape shape = resolve_shape<Source>(tuning, precision == Precision::Single, gz_only);
 
   const ChunkPlan plan = plan_chunks(n_sources, sizeof(Source), n_stations, memory_budget(tuning));
   DeviceArray<Source> d_sources(plan.sources_per_chunk);
@@ -242,7 +242,6 @@ std::vector<double> run(const std::vector<Source>& sources, const std::vector<St
   int device = 0, sm_count = 0;
   GEOBEM_CUDA_CHECK(cudaGetDevice(&device));
   GEOBEM_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-  const bool gz_only = mask == unsigned(bit_g_z);
   const int block = shape.block_size;
 
   for (std::size_t s0 = 0; s0 < n_stations; s0 += plan.stations_per_chunk) {
