@@ -23,8 +23,9 @@ PrismModel read_vtk_model(const std::string& path);
 void write_prism_vtu(const std::filesystem::path& path, const std::vector<Prism>& prisms);
 
 /// Writes a grid model as a .vtr (rectilinear grid, every cell, zero densities
-/// included) with cell array `density` and units field data, atomically;
-/// read_vtk_model reads it back as the same grid.
+/// included) with cell array `density` (kg/m³) and units field data,
+/// atomically; read_vtk_model reads it back as the same grid. Throws
+/// std::runtime_error naming the path when the write fails (write_vtk_xml).
 void write_grid_vtr(const std::filesystem::path& path, const PrismGrid& grid);
 
 }  // namespace geobem::prisms
