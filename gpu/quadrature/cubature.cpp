@@ -56,28 +56,18 @@ double retirement_density(const CubatureOptions& options, int levels, double tot
   return (0.9 * cubature_target(options, total_estimate) - retired_error) / live_volume;
 }
 
-std::vector<double> phase_two_budgets(const CubaturePhaseOne& phase_one, const CubatureOptions& options) {
-  const double budget =
-      std::max(0.0, 0.9 * cubature_target(options, phase_one.estimate) - phase_one.retired_error);
-  double live_error = 0.0;
-  for (const auto& region : phase_one.regions) live_error += region.error;
-  std::vector<double> budgets(phase_one.regions.size());
-  for (std::size_t r = 0; r < budgets.size(); ++r)
-    budgets[r] = live_error > 0.0 ? budget * (phase_one.regions[r].error / live_error) : budget / budgets.size();
-  return budgets;
+PhaseTwoShares phase_two_shares(const CubaturePhaseOne& phase_one, const CubatureOptions& options,
+                                std::uint64_t remaining) {
+  PhaseTwoShares shares;
+  shares.budget = std::max(0.0, 0.9 * cubature_target(options, phase_one.estimate) - phase_one.retired_error);
+  shares.live_error = phase_one.live_error;
+  shares.remaining = static_cast<double>(remaining);
+  shares.count = static_cast<double>(std::max<std::uint64_t>(1, phase_one.live_regions));
+  return shares;
 }
 
-std::vector<std::uint64_t> phase_two_caps(const CubaturePhaseOne& phase_one, std::uint64_t remaining) {
-  const std::size_t count = phase_one.regions.size();
-  double live_error = 0.0;
-  for (const auto& region : phase_one.regions) live_error += region.error;
-  std::vector<std::uint64_t> caps(count);
-  for (std::size_t r = 0; r < count; ++r) {
-    const double share =
-        0.5 / count + (live_error > 0.0 ? 0.5 * phase_one.regions[r].error / live_error : 0.5 / count);
-    caps[r] = static_cast<std::uint64_t>(share * static_cast<double>(remaining));
-  }
-  return caps;
+std::vector<CubatureRegion> live_regions_on_host(const CubaturePhaseOne& phase_one) {
+  return phase_one.device_regions ? cuda_copy_regions_to_host(*phase_one.device_regions) : phase_one.regions;
 }
 
 CubatureResult combine_phases(const CubaturePhaseOne& one, const CubaturePhaseTwo& two,
@@ -92,7 +82,7 @@ CubatureResult combine_phases(const CubaturePhaseOne& one, const CubaturePhaseTw
     result.estimate = one.retired_estimate;
     result.error = one.retired_error;
     result.regions = one.retired_regions;
-    for (std::size_t r = 0; r < one.regions.size(); ++r) {
+    for (std::size_t r = 0; r < two.estimate.size(); ++r) {
       result.estimate += two.estimate[r];
       result.error += two.error[r];
       result.evaluations += two.evaluations[r];
@@ -128,14 +118,17 @@ CubaturePhaseOne cubature_phase_one(const CubatureIntegrand& f, const CubatureOp
 CubaturePhaseTwo cubature_phase_two(const CubatureIntegrand& f, const CubatureOptions& options,
                                     const CubaturePhaseOne& phase_one, const std::vector<std::size_t>& indices,
                                     std::uint64_t evaluation_cap, ComputeDevice device) {
-  return device == ComputeDevice::Cuda ? cuda_cubature_phase_two(f, options, phase_one, indices, evaluation_cap)
-                                       : cpu_cubature_phase_two(f, options, phase_one, indices, evaluation_cap);
+  if (device == ComputeDevice::Cuda) return cuda_cubature_phase_two(f, options, phase_one, indices, evaluation_cap);
+  if (!phase_one.device_regions) return cpu_cubature_phase_two(f, options, phase_one, indices, evaluation_cap);
+  CubaturePhaseOne on_host = phase_one;  // a CUDA phase one refined on the CPU
+  on_host.regions = live_regions_on_host(phase_one);
+  return cpu_cubature_phase_two(f, options, on_host, indices, evaluation_cap);
 }
 
 CubatureResult integrate_cubature(const CubatureIntegrand& f, const CubatureOptions& options, ComputeDevice device) {
   const CubaturePhaseOne one = cubature_phase_one(f, options, device);
   if (one.converged || one.capped) return combine_phases(one, CubaturePhaseTwo{}, options);
-  std::vector<std::size_t> all(one.regions.size());
+  std::vector<std::size_t> all(one.live_regions);
   for (std::size_t r = 0; r < all.size(); ++r) all[r] = r;
   return combine_phases(one, cubature_phase_two(f, options, one, all, options.max_evaluations - one.evaluations, device),
                         options);

@@ -13,6 +13,7 @@
 // (genz_malik_rule.hpp).
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -56,14 +57,24 @@ struct CubatureResult {
   CubatureStatus status = CubatureStatus::NotConverged;
 };
 
+/// Live regions that a CUDA phase one left on its device for phase two
+/// (defined in cubature_cuda.cuh; freed with the last CubaturePhaseOne holding them).
+struct CubatureDeviceRegions;
+
 /// Phase one's outcome: the live regions (rule already applied; kept only
-/// when phase two follows) and totals, retired regions included.
+/// when phase two follows) and totals, retired regions included. The CPU
+/// path keeps the regions in `regions`; the CUDA path leaves them on the
+/// device (`device_regions`, `regions` empty), since copying millions of them
+/// to the host and back cost more than phase one itself (live_regions_on_host
+/// copies them when the host needs them).
 struct CubaturePhaseOne {
   std::vector<CubatureRegion> regions;
+  std::shared_ptr<const CubatureDeviceRegions> device_regions;
   double estimate = 0.0, error = 0.0;      ///< retired plus live regions
   double retired_estimate = 0.0, retired_error = 0.0;
+  double live_error = 0.0;                 ///< sum of the kept live regions' errors (when kept)
   std::uint64_t retired_regions = 0;
-  std::uint64_t live_regions = 0;          ///< live at the end (= regions.size() when kept)
+  std::uint64_t live_regions = 0;          ///< live at the end (the kept regions, when kept)
   std::uint64_t evaluations = 0;
   bool converged = false;   ///< the tolerance is met: phase two is not needed
   bool capped = false;      ///< the evaluation cap stopped phase one
@@ -92,15 +103,36 @@ double cubature_target(const CubatureOptions& options, double estimate);
 double retirement_density(const CubatureOptions& options, int levels, double total_estimate, double retired_error,
                           double live_volume);
 
-/// Each live phase-one region's error budget for phase two: 0.9·target less
-/// the retired error, shared in proportion to the regions' errors.
-std::vector<double> phase_two_budgets(const CubaturePhaseOne& phase_one, const CubatureOptions& options);
+/// How phase two shares the error budget and the evaluation cap among the
+/// live phase-one regions; the same formulas on the CPU and in the CUDA
+/// kernel, and independent of which rank refines which region.
+struct PhaseTwoShares {
+  double budget = 0.0;      ///< 0.9·target less the retired error
+  double live_error = 0.0;  ///< sum of the live regions' errors
+  double remaining = 0.0;   ///< evaluations left for all live regions
+  double count = 1.0;       ///< live regions
 
-/// Each live phase-one region's evaluation cap for phase two: `remaining`
-/// shared half evenly, half in proportion to the regions' errors, so that no
-/// region can take all of it and the hardest get the most. Independent of
-/// which rank refines which region.
-std::vector<std::uint64_t> phase_two_caps(const CubaturePhaseOne& phase_one, std::uint64_t remaining);
+  /// A region's error budget: `budget` in proportion to the regions' errors.
+  GEOBEM_HD double region_budget(double error) const {
+    return live_error > 0.0 ? budget * (error / live_error) : budget / count;
+  }
+  /// A region's evaluation cap: `remaining` shared half evenly, half in
+  /// proportion to the errors, so that no region can take all of it and the
+  /// hardest get the most.
+  GEOBEM_HD std::uint64_t region_cap(double error) const {
+    const double share = 0.5 / count + (live_error > 0.0 ? 0.5 * error / live_error : 0.5 / count);
+    return static_cast<std::uint64_t>(share * remaining);
+  }
+};
+
+/// Phase two's shares after `phase_one` (its kept live regions) with
+/// `remaining` evaluations left.
+PhaseTwoShares phase_two_shares(const CubaturePhaseOne& phase_one, const CubatureOptions& options,
+                                std::uint64_t remaining);
+
+/// The live regions of a phase one on the host: `regions`, or a copy of
+/// `device_regions` (geobem::DeviceError on CUDA failures).
+std::vector<CubatureRegion> live_regions_on_host(const CubaturePhaseOne& phase_one);
 
 /// Sums phase two's per-region results in region order (so any split of the
 /// regions over ranks gives the same bits) and sets the status.
@@ -122,7 +154,7 @@ CubaturePhaseOne cubature_phase_one(const CubatureIntegrand& integrand, const Cu
 
 /// Phase two on `device` for the phase-one regions listed in `indices`;
 /// `evaluation_cap` is what remains for ALL phase-one regions (every rank
-/// passes the same), shared out by phase_two_caps.
+/// passes the same), shared out by phase_two_shares.
 CubaturePhaseTwo cubature_phase_two(const CubatureIntegrand& integrand, const CubatureOptions& options,
                                     const CubaturePhaseOne& phase_one, const std::vector<std::size_t>& indices,
                                     std::uint64_t evaluation_cap, ComputeDevice device);

@@ -66,6 +66,7 @@ CubaturePhaseOne cpu_cubature_phase_one(const Integrand& f, const CubatureOption
     // Phase two takes over at L_max live regions, or when splitting them all
     // would pass the evaluation cap (phase two shares what is left by region).
     if (kept.size() >= options.min_regions || out.evaluations + 2 * points * kept.size() > options.max_evaluations) {
+      for (const auto& region : kept) out.live_error += region.error;
       out.regions = std::move(kept);
       break;
     }
@@ -82,7 +83,7 @@ CubaturePhaseOne cpu_cubature_phase_one(const Integrand& f, const CubatureOption
 
 /// Phase two on the CPU: every listed region refined on its own (largest
 /// error first, kept in a heap) until its error is within its budget or it
-/// reaches its evaluation cap (phase_two_budgets, phase_two_caps).
+/// reaches its evaluation cap (phase_two_shares).
 template <class Integrand>
 CubaturePhaseTwo cpu_cubature_phase_two(const Integrand& f, const CubatureOptions& options,
                                         const CubaturePhaseOne& phase_one, const std::vector<std::size_t>& indices,
@@ -90,8 +91,7 @@ CubaturePhaseTwo cpu_cubature_phase_two(const Integrand& f, const CubatureOption
   const int n = options.dim;
   const std::uint64_t points = genz_malik_point_count(n);
   const std::size_t total = phase_one.regions.size();
-  const std::vector<double> budgets = phase_two_budgets(phase_one, options);
-  const std::vector<std::uint64_t> caps = phase_two_caps(phase_one, evaluation_cap);
+  const PhaseTwoShares shares = phase_two_shares(phase_one, options, evaluation_cap);
   const GenzMalikWeights weights = genz_malik_weights(n);
   CubaturePhaseTwo out;
   out.estimate.assign(total, 0.0);
@@ -107,9 +107,11 @@ CubaturePhaseTwo cpu_cubature_phase_two(const Integrand& f, const CubatureOption
     const std::size_t r = indices[k];
     std::vector<CubatureRegion> heap{phase_one.regions[r]};
     double error = heap.front().error;
+    const double budget = shares.region_budget(error);
+    const std::uint64_t cap = shares.region_cap(error);
     std::uint64_t evaluations = 0;
-    while (error > budgets[r]) {
-      if (evaluations + 2 * points > caps[r]) {
+    while (error > budget) {
+      if (evaluations + 2 * points > cap) {
         capped = true;
         break;
       }
@@ -150,7 +152,7 @@ template <class Integrand>
 CubatureResult cpu_integrate_cubature(const Integrand& f, const CubatureOptions& options) {
   const CubaturePhaseOne one = cpu_cubature_phase_one(f, options);
   if (one.converged || one.capped) return combine_phases(one, CubaturePhaseTwo{}, options);
-  std::vector<std::size_t> all(one.regions.size());
+  std::vector<std::size_t> all(one.live_regions);
   for (std::size_t r = 0; r < all.size(); ++r) all[r] = r;
   return combine_phases(one, cpu_cubature_phase_two(f, options, one, all, options.max_evaluations - one.evaluations),
                         options);

@@ -14,4 +14,12 @@ CubaturePhaseTwo cuda_cubature_phase_two(const CubatureIntegrand& f, const Cubat
   return cuda_cubature_phase_two_for(f, options, phase_one, indices, evaluation_cap);
 }
 
+std::vector<CubatureRegion> cuda_copy_regions_to_host(const CubatureDeviceRegions& regions) {
+  std::vector<CubatureRegion> out(regions.count);
+  GEOBEM_CUDA_CHECK(cudaSetDevice(regions.device));
+  GEOBEM_CUDA_CHECK(
+      cudaMemcpy(out.data(), regions.data, regions.count * sizeof(CubatureRegion), cudaMemcpyDeviceToHost));
+  return out;
+}
+
 }  // namespace geobem::quadrature

@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -216,7 +217,7 @@ struct RegionOutcome {
 /// Phase two (see the file comment).
 template <class Integrand>
 __global__ void refine_kernel(Integrand f, int n, GenzMalikWeights w, const CubatureRegion* initial, const unsigned long long* indices,
-                              int index_count, const double* budgets, const unsigned long long* caps, int* next_item,
+                              int index_count, PhaseTwoShares shares, int* next_item,
                               int* finished, int* capped, CubatureRegion* spill_all,
                               int spill_capacity, RegionOutcome* outcomes) {
   __shared__ CubatureRegion list[kSharedRecords];
@@ -237,8 +238,8 @@ __global__ void refine_kernel(Integrand f, int n, GenzMalikWeights w, const Cuba
     __syncthreads();
     if (item >= index_count) return;
     const unsigned long long r = indices[item];
-    const double budget = budgets[r];
-    const unsigned long long cap = caps[r];
+    const double budget = shares.region_budget(initial[r].error);
+    const unsigned long long cap = shares.region_cap(initial[r].error);
     if (t == 0) {
       list[0] = initial[r];
       count = 1;
@@ -361,11 +362,32 @@ struct DeviceBuffer {
     data = nullptr;
     if (count) GEOBEM_CUDA_CHECK(cudaMalloc(&data, count * sizeof(T)));
   }
+  /// Hands the buffer over to the caller, who frees it with cudaFree.
+  T* release() {
+    T* out = data;
+    data = nullptr;
+    return out;
+  }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 };
 
 }  // namespace geobem::quadrature::cuda_detail
+
+namespace geobem::quadrature {
+
+/// Phase one's kept live regions, on the device that computed them.
+struct CubatureDeviceRegions {
+  CubatureRegion* data = nullptr;
+  size_t count = 0;
+  int device = 0;
+  CubatureDeviceRegions(CubatureRegion* regions, size_t n, int on_device) : data(regions), count(n), device(on_device) {}
+  ~CubatureDeviceRegions() { cudaFree(data); }
+  CubatureDeviceRegions(const CubatureDeviceRegions&) = delete;
+  CubatureDeviceRegions& operator=(const CubatureDeviceRegions&) = delete;
+};
+
+}  // namespace geobem::quadrature
 
 namespace geobem::quadrature {
 
@@ -464,10 +486,17 @@ CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureO
     const size_t kept_regions = static_cast<size_t>(kept_count);
     // Phase two takes over at L_max live regions, or when splitting them all
     // would pass the evaluation cap (phase two shares what is left by region).
+    // The kept regions stay on the device for phase two.
     if (kept_regions >= options.min_regions || out.evaluations + 2 * points * kept_regions > options.max_evaluations) {
-      out.regions.resize(kept_regions);
-      GEOBEM_CUDA_CHECK(
-          cudaMemcpy(out.regions.data(), kept, kept_regions * sizeof(CubatureRegion), cudaMemcpyDeviceToHost));
+      const auto kept_sums = thrust::make_transform_iterator(static_cast<const CubatureRegion*>(kept), RegionSums{n, -1.0});
+      GenerationSums live_sums{};
+      GEOBEM_CUDA_CHECK(cub::DeviceReduce::Reduce(scratch.data, scratch_bytes, kept_sums, d_sums.data,
+                                                  static_cast<long long>(kept_regions), AddSums{}, zero));
+      GEOBEM_CUDA_CHECK(cudaMemcpy(&live_sums, d_sums.data, sizeof(live_sums), cudaMemcpyDeviceToHost));
+      out.live_error = live_sums.error;
+      int device = 0;
+      GEOBEM_CUDA_CHECK(cudaGetDevice(&device));
+      out.device_regions = std::make_shared<const CubatureDeviceRegions>(kept_buffer.release(), kept_regions, device);
       break;
     }
     ++levels;
@@ -492,16 +521,14 @@ CubaturePhaseTwo cuda_cubature_phase_two_for(const Integrand& f, const CubatureO
                                              std::uint64_t evaluation_cap) {
   using namespace cuda_detail;
   const int n = options.dim;
-  const size_t total = phase_one.regions.size();
+  const size_t total = phase_one.live_regions;
   CubaturePhaseTwo out;
   out.estimate.assign(total, 0.0);
   out.error.assign(total, 0.0);
   out.evaluations.assign(total, 0);
   out.regions.assign(total, 0);
   if (indices.empty()) return out;
-  const std::vector<double> budgets = phase_two_budgets(phase_one, options);
-  const std::vector<std::uint64_t> caps64 = phase_two_caps(phase_one, evaluation_cap);
-  const std::vector<unsigned long long> caps(caps64.begin(), caps64.end());
+  const PhaseTwoShares shares = phase_two_shares(phase_one, options, evaluation_cap);
   std::vector<unsigned long long> index_list(indices.begin(), indices.end());
 
   int device = 0, sms = 0, per_sm = 0;
@@ -515,27 +542,26 @@ CubaturePhaseTwo cuda_cubature_phase_two_for(const Integrand& f, const CubatureO
   const size_t spill_capacity = std::max<size_t>(
       16, std::min<size_t>(options.spill_records, free_bytes / 5 * 2 / (grid * sizeof(CubatureRegion))));
 
-  DeviceBuffer<CubatureRegion> d_initial(total);
+  // The phase-one regions: on the device already (CUDA phase one), or copied there.
+  DeviceBuffer<CubatureRegion> d_copied(phase_one.device_regions ? 0 : total);
+  if (!phase_one.device_regions)
+    GEOBEM_CUDA_CHECK(cudaMemcpy(d_copied.data, phase_one.regions.data(), total * sizeof(CubatureRegion),
+                                 cudaMemcpyHostToDevice));
+  const CubatureRegion* d_initial = phase_one.device_regions ? phase_one.device_regions->data : d_copied.data;
   DeviceBuffer<unsigned long long> d_indices(index_list.size());
-  DeviceBuffer<double> d_budgets(total);
-  DeviceBuffer<unsigned long long> d_caps(total);
   DeviceBuffer<int> d_counters(3);  // next item, finished items, capped flag
   DeviceBuffer<CubatureRegion> d_spill(grid * spill_capacity);
   DeviceBuffer<RegionOutcome> d_outcomes(total);
-  GEOBEM_CUDA_CHECK(cudaMemcpy(d_initial.data, phase_one.regions.data(), total * sizeof(CubatureRegion),
-                               cudaMemcpyHostToDevice));
   GEOBEM_CUDA_CHECK(cudaMemcpy(d_indices.data, index_list.data(), index_list.size() * sizeof(unsigned long long),
                                cudaMemcpyHostToDevice));
-  GEOBEM_CUDA_CHECK(cudaMemcpy(d_budgets.data, budgets.data(), total * sizeof(double), cudaMemcpyHostToDevice));
   GEOBEM_CUDA_CHECK(cudaMemset(d_counters.data, 0, 3 * sizeof(int)));
-  GEOBEM_CUDA_CHECK(cudaMemcpy(d_caps.data, caps.data(), total * sizeof(unsigned long long), cudaMemcpyHostToDevice));
   GEOBEM_CUDA_CHECK(cudaMemset(d_outcomes.data, 0, total * sizeof(RegionOutcome)));
 
   cudaStream_t work, watch;
   GEOBEM_CUDA_CHECK(cudaStreamCreateWithFlags(&work, cudaStreamNonBlocking));
   GEOBEM_CUDA_CHECK(cudaStreamCreateWithFlags(&watch, cudaStreamNonBlocking));
   refine_kernel<<<static_cast<unsigned>(grid), kBlockThreads, 0, work>>>(
-      f, n, genz_malik_weights(n), d_initial.data, d_indices.data, static_cast<int>(index_list.size()), d_budgets.data, d_caps.data,
+      f, n, genz_malik_weights(n), d_initial, d_indices.data, static_cast<int>(index_list.size()), shares,
       d_counters.data, d_counters.data + 1, d_counters.data + 2, d_spill.data,
       static_cast<int>(spill_capacity), d_outcomes.data);
   GEOBEM_CUDA_CHECK_LAUNCH();

@@ -14,4 +14,7 @@ CubaturePhaseTwo cuda_cubature_phase_two(const CubatureIntegrand& f, const Cubat
                                          const CubaturePhaseOne& phase_one, const std::vector<std::size_t>& indices,
                                          std::uint64_t evaluation_cap);
 
+/// Copies live regions that a CUDA phase one left on its device to the host.
+std::vector<CubatureRegion> cuda_copy_regions_to_host(const CubatureDeviceRegions& regions);
+
 }  // namespace geobem::quadrature

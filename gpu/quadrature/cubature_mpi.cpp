@@ -13,12 +13,12 @@ CubatureResult integrate_cubature_mpi(const CubatureIntegrand& f, const Cubature
   const CubaturePhaseOne one = cubature_phase_one(f, local, device);
   if (one.converged || one.capped) return combine_phases(one, CubaturePhaseTwo{}, local);
   std::vector<std::size_t> mine;
-  for (std::size_t r = rank; r < one.regions.size(); r += size) mine.push_back(r);
+  for (std::size_t r = rank; r < one.live_regions; r += size) mine.push_back(r);
   // Every rank passes the whole remainder: the per-region caps it is shared
   // into do not depend on which rank refines which region.
   CubaturePhaseTwo two = cubature_phase_two(f, local, one, mine, options.max_evaluations - one.evaluations, device);
   // Regions a rank did not refine hold exact zeros, so the sums are exact copies.
-  const int count = static_cast<int>(one.regions.size());
+  const int count = static_cast<int>(one.live_regions);
   MPI_Allreduce(MPI_IN_PLACE, two.estimate.data(), count, MPI_DOUBLE, MPI_SUM, comm);
   MPI_Allreduce(MPI_IN_PLACE, two.error.data(), count, MPI_DOUBLE, MPI_SUM, comm);
   MPI_Allreduce(MPI_IN_PLACE, two.evaluations.data(), count, MPI_UINT64_T, MPI_SUM, comm);

@@ -260,21 +260,33 @@ TEST(Cubature, PhaseOneRetiresRegionsWithinTheirShare) {
 
 TEST(Cubature, PhaseTwoCapsShareTheRemainderAndBoundEachRegion) {
   CubaturePhaseOne one;
-  one.regions.resize(4);
   const double errors[4] = {1.0, 0.0, 3.0, 4.0};
-  for (int r = 0; r < 4; ++r) one.regions[r].error = errors[r];
-  const std::vector<std::uint64_t> caps = phase_two_caps(one, 8000);
-  // Half of 8000 evenly (1000 each), half by error share (0, 500, 1500, 2000).
-  EXPECT_EQ(caps, (std::vector<std::uint64_t>{1500, 1000, 2500, 3000}));
-  CubatureOptions o = options_for(2, 1e-3);
+  one.live_regions = 4;
+  one.live_error = 8.0;
   one.estimate = 100.0;
   one.retired_error = 0.01;
-  const std::vector<double> budgets = phase_two_budgets(one, o);
+  const PhaseTwoShares shares = phase_two_shares(one, options_for(2, 1e-3), 8000);
+  // Half of 8000 evenly (1000 each), half by error share (0, 500, 1500, 2000).
+  const std::uint64_t caps[4] = {1500, 1000, 2500, 3000};
   // 0.9·(1e-3·100) − 0.01 = 0.08, shared in proportion to the errors 1 : 0 : 3 : 4.
-  EXPECT_NEAR(budgets[0], 0.01, 1e-15);
-  EXPECT_EQ(budgets[1], 0.0);
-  EXPECT_NEAR(budgets[2], 0.03, 1e-15);
-  EXPECT_NEAR(budgets[3], 0.04, 1e-15);
+  const double budgets[4] = {0.01, 0.0, 0.03, 0.04};
+  for (int r = 0; r < 4; ++r) {
+    EXPECT_EQ(shares.region_cap(errors[r]), caps[r]) << r;
+    EXPECT_NEAR(shares.region_budget(errors[r]), budgets[r], 1e-15) << r;
+  }
+}
+
+TEST(Cubature, PhaseOneReportsTheLiveRegionsAndTheirError) {
+  CubatureOptions o = options_for(3, 1e-12);
+  o.min_regions = 64;
+  const CubaturePhaseOne one = cubature_phase_one(make_cubature_integrand(CubatureFamily::Gaussian, 3, 2.0, 0.4), o,
+                                                  ComputeDevice::Cpu);
+  ASSERT_FALSE(one.converged);
+  ASSERT_EQ(one.regions.size(), one.live_regions);
+  double live_error = 0.0;
+  for (const CubatureRegion& region : one.regions) live_error += region.error;
+  EXPECT_EQ(one.live_error, live_error);
+  EXPECT_NEAR(one.error, one.retired_error + live_error, 1e-12 * one.error);
 }
 
 TEST(Cubature, ArumugamF4LowDimensionMatchesNestedQuadrature) {
