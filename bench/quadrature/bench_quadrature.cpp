@@ -108,6 +108,15 @@ double epoch_seconds() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
+/// "f1,f3" → {"f1", "f3"}.
+std::vector<std::string> split_names(const std::string& list) {
+  std::vector<std::string> names;
+  std::stringstream stream(list);
+  for (std::string name; std::getline(stream, name, ',');)
+    if (!name.empty()) names.push_back(name);
+  return names;
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t m = v.size() / 2;
@@ -120,10 +129,18 @@ struct TimedResult {
   double seconds;
 };
 
-TimedResult timed_cuda_cubature(const NdCase& c) {
+/// Phase-one size and evaluation cap of the CUDA n-D rows (--min-regions, --max-evals).
+struct CudaSettings {
+  std::size_t min_regions = CubatureOptions{}.min_regions;
+  std::uint64_t max_evaluations = CubatureOptions{}.max_evaluations;
+};
+
+TimedResult timed_cuda_cubature(const NdCase& c, const CudaSettings& settings) {
   CubatureOptions o;
   o.dim = c.dim;
   o.rel_tol = c.rel_tol;
+  o.min_regions = settings.min_regions;
+  o.max_evaluations = settings.max_evaluations;
   const CubatureIntegrand f = make_cubature_integrand(c.family, c.dim);
   const auto start = std::chrono::steady_clock::now();
   const CubatureResult r = integrate_cubature(f, o, ComputeDevice::Cuda);
@@ -139,20 +156,26 @@ void print_cubature_row(const char* method, const NdCase& c, const CubatureResul
 
 int main(int argc, char** argv) {
   namespace po = boost::program_options;
-  double cpu_cap = 2e8, idle_probe = 0.0;
-  int reps = 5;
+  double cpu_cap = 2e8, idle_probe = 0.0, cuda_cap = 2e9;
+  int reps = 5, min_regions = 1 << 20;
+  std::string case_list = "f1,f2,f3,f4";
   po::options_description options("bench_quadrature options");
   options.add_options()("help", "this text")
       ("cpu-cap", po::value(&cpu_cap)->default_value(2e8, "2e8"), "evaluation cap of the CPU rows (ours and hcubature)")
       ("reps", po::value(&reps)->default_value(5), "CUDA passes of f1..f4 (median reported), at least 1")
       ("idle-probe", po::value(&idle_probe)->default_value(0.0, "0"),
        "seconds of host sleep, then of one busy host thread, before f3 runs again on the device (0: skip)")
+      ("min-regions", po::value(&min_regions)->default_value(1 << 20), "CUDA n-D rows: L_max, phase one's live regions")
+      ("max-evals", po::value(&cuda_cap)->default_value(2e9, "2e9"), "CUDA n-D rows: evaluation cap")
+      ("cases", po::value(&case_list)->default_value(case_list), "n-D cases to run, a comma-separated subset of f1,f2,f3,f4")
       ("no-cuda", "CPU rows only");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, options), vm);
     po::notify(vm);
     if (reps < 1) throw po::error("--reps must be at least 1");
+    if (min_regions < 1) throw po::error("--min-regions must be at least 1");
+    if (!(cuda_cap >= 1.0 && cuda_cap < 1.8e19)) throw po::error("--max-evals out of range");
   } catch (const po::error& e) {
     std::fprintf(stderr, "bench_quadrature: %s\n", e.what());
     return 2;
@@ -169,6 +192,20 @@ int main(int argc, char** argv) {
                              {CubatureFamily::F2, 4, 1e-4, kF2Reference4D},
                              {CubatureFamily::F3, 4, 1e-5, kF3Reference4D},
                              {CubatureFamily::F4, 7, 1e-4, kF4Reference7D}};
+  std::vector<NdCase> cases;
+  try {
+    for (const std::string& name : split_names(case_list)) {
+      const CubatureFamily family = parse_cubature_family(name);
+      const auto it = std::find_if(std::begin(nd_cases), std::end(nd_cases),
+                                   [&](const NdCase& c) { return c.family == family; });
+      if (it == std::end(nd_cases)) throw std::invalid_argument("--cases: " + name + " is not one of f1,f2,f3,f4");
+      cases.push_back(*it);
+    }
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "bench_quadrature: %s\n", e.what());
+    return 2;
+  }
+  const CudaSettings cuda_settings{static_cast<std::size_t>(min_regions), static_cast<std::uint64_t>(cuda_cap)};
   if (cuda) {
     // Warm-up (context, module load): phase one stops at 64 live regions, so
     // phase two and its kernel run too. Reported, not part of any case.
@@ -181,26 +218,27 @@ int main(int argc, char** argv) {
     const CubatureResult r = integrate_cubature(make_cubature_integrand(CubatureFamily::F1, 2), warm, ComputeDevice::Cuda);
     print_cubature_row("geobem_cuda_warmup", warm_case, r, seconds_since(start));
     // Passes of f1..f4 back to back; the first pass is the geobem_cuda row.
-    std::vector<std::vector<double>> seconds(4);
-    std::vector<CubatureResult> first(4);
+    std::vector<std::vector<double>> seconds(cases.size());
+    std::vector<CubatureResult> first(cases.size());
     for (int pass = 0; pass < reps; ++pass) {
-      for (int k = 0; k < 4; ++k) {
-        const TimedResult t = timed_cuda_cubature(nd_cases[k]);
+      for (std::size_t k = 0; k < cases.size(); ++k) {
+        const TimedResult t = timed_cuda_cubature(cases[k], cuda_settings);
         seconds[k].push_back(t.seconds);
         if (pass == 0) {
           first[k] = t.result;
-          print_cubature_row("geobem_cuda", nd_cases[k], t.result, t.seconds);
+          print_cubature_row("geobem_cuda", cases[k], t.result, t.seconds);
         } else if (t.result.estimate != first[k].estimate || t.result.error != first[k].error ||
                    t.result.evaluations != first[k].evaluations) {
           std::fprintf(stderr, "warning: %s pass %d differs from pass 0: estimate %.17g error %.17g evaluations %llu\n",
-                       to_string(nd_cases[k].family).c_str(), pass, t.result.estimate, t.result.error,
+                       to_string(cases[k].family).c_str(), pass, t.result.estimate, t.result.error,
                        static_cast<unsigned long long>(t.result.evaluations));
         }
       }
     }
-    for (int k = 0; k < 4; ++k) print_cubature_row("geobem_cuda_median", nd_cases[k], first[k], median(seconds[k]));
+    for (std::size_t k = 0; k < cases.size(); ++k)
+      print_cubature_row("geobem_cuda_median", cases[k], first[k], median(seconds[k]));
   }
-  for (const NdCase& c : nd_cases) {
+  for (const NdCase& c : cases) {
     const CubatureIntegrand f = make_cubature_integrand(c.family, c.dim);
     CubatureOptions o;
     o.dim = c.dim;
@@ -227,9 +265,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "# idle probe: host sleeps %.1f s from epoch %.3f\n", idle_probe, epoch_seconds());
     std::this_thread::sleep_for(std::chrono::duration<double>(idle_probe));
     std::fprintf(stderr, "# idle probe: f3 starts at epoch %.3f\n", epoch_seconds());
-    TimedResult t = timed_cuda_cubature(f3);
+    TimedResult t = timed_cuda_cubature(f3, cuda_settings);
     print_cubature_row("geobem_cuda_after_idle", f3, t.result, t.seconds);
-    t = timed_cuda_cubature(f3);
+    t = timed_cuda_cubature(f3, cuda_settings);
     print_cubature_row("geobem_cuda_after_idle_repeat", f3, t.result, t.seconds);
     std::fprintf(stderr, "# busy probe: one host thread spins %.1f s from epoch %.3f\n", idle_probe, epoch_seconds());
     const auto spin_start = std::chrono::steady_clock::now();
@@ -237,7 +275,7 @@ int main(int argc, char** argv) {
     while (seconds_since(spin_start) < idle_probe)
       for (int i = 0; i < 100000; ++i) sink = sink + std::sqrt(static_cast<double>(i));
     std::fprintf(stderr, "# busy probe: f3 starts at epoch %.3f\n", epoch_seconds());
-    t = timed_cuda_cubature(f3);
+    t = timed_cuda_cubature(f3, cuda_settings);
     print_cubature_row("geobem_cuda_after_host_busy", f3, t.result, t.seconds);
   }
 
