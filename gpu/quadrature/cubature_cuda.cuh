@@ -89,8 +89,11 @@ constexpr int kPhaseOneWarps = kBlockThreads / 32;
 constexpr int kRegionWords = sizeof(CubatureRegion) / sizeof(double);
 static_assert(sizeof(CubatureRegion) % sizeof(double) == 0, "regions are copied as doubles");
 
-template <class Integrand>
-__global__ void apply_rule_kernel(Integrand f, int n, GenzMalikWeights w, CubatureRegion* regions, size_t count) {
+/// The dimension N is a template parameter so that the point and integrand
+/// loops unroll and the point stays in registers (launch_apply_rule picks it).
+template <class Integrand, int N>
+__global__ void apply_rule_kernel(Integrand f, GenzMalikWeights w, CubatureRegion* regions, size_t count) {
+  constexpr int n = N;
   __shared__ CubatureRegion region[kPhaseOneWarps];
   __shared__ GenzMalikValues values[kPhaseOneWarps];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -128,6 +131,17 @@ __global__ void apply_rule_kernel(Integrand f, int n, GenzMalikWeights w, Cubatu
   __syncwarp();
   double* target = reinterpret_cast<double*>(&regions[r]);
   for (int i = lane; i < kRegionWords; i += 32) target[i] = mine[i];
+}
+
+/// Launches apply_rule_kernel for dimension n (kMinCubatureDim ≤ N ≤ kMaxCubatureDim).
+template <class Integrand, int N = kMinCubatureDim>
+void launch_apply_rule(int n, const Integrand& f, const GenzMalikWeights& w, CubatureRegion* regions, size_t count) {
+  if constexpr (N < kMaxCubatureDim) {
+    if (n != N) return launch_apply_rule<Integrand, N + 1>(n, f, w, regions, count);
+  }
+  apply_rule_kernel<Integrand, N>
+      <<<static_cast<unsigned>((count + kPhaseOneWarps - 1) / kPhaseOneWarps), kBlockThreads>>>(f, w, regions, count);
+  GEOBEM_CUDA_CHECK_LAUNCH();
 }
 
 /// Phase one: parents[r] → children[2r], children[2r+1]; the parent's estimate kept.
@@ -441,9 +455,7 @@ CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureO
       out.capped = true;
       break;
     }
-    apply_rule_kernel<<<static_cast<unsigned>((count + kPhaseOneWarps - 1) / kPhaseOneWarps), kBlockThreads>>>(
-        f, n, weights, live, count);
-    GEOBEM_CUDA_CHECK_LAUNCH();
+    launch_apply_rule(n, f, weights, live, count);
     if (levels > 0) {
       two_level_kernel<<<static_cast<unsigned>((count / 2 + 127) / 128), 128>>>(live, parent_estimates.data, count / 2);
       GEOBEM_CUDA_CHECK_LAUNCH();

@@ -68,30 +68,39 @@ GEOBEM_HD inline GenzMalikClass genz_malik_class(int k, int n, int* axis_slot) {
 }
 
 /// Writes point k (0 ≤ k < genz_malik_point_count(n)) of the rule on the
-/// region into x[0..n).
+/// region into x[0..n). The class of k is decoded first and x is then filled
+/// in one loop over the axes without indexing by a computed axis, so that
+/// with n known at compile time the loop unrolls and x stays in registers.
 GEOBEM_HD inline void genz_malik_point(int k, int n, const CubatureRegion& region, double* x) {
-  for (int i = 0; i < n; ++i) x[i] = region.center[i];
-  if (k == 0) return;
-  if (k < 1 + 4 * n) {
+  // Axis a (and b for pair points) at ±λ, or every axis at ±λ5 (vertex bits).
+  int a = -1, b = -1, bits = -1;
+  double lambda_a = 0.0, lambda_b = 0.0;
+  if (k > 0 && k < 1 + 4 * n) {
     const int j = k < 1 + 2 * n ? k - 1 : k - 1 - 2 * n;
     const double lambda = k < 1 + 2 * n ? GenzMalikLambda::l2 : GenzMalikLambda::l4;
-    const int axis = j / 2;
-    x[axis] += (j % 2 == 0 ? lambda : -lambda) * region.halfwidth[axis];
-    return;
-  }
-  if (k < 1 + 4 * n + 2 * n * (n - 1)) {
+    a = j / 2;
+    lambda_a = j % 2 == 0 ? lambda : -lambda;
+  } else if (k >= 1 + 4 * n && k < 1 + 4 * n + 2 * n * (n - 1)) {
     int pair = (k - 1 - 4 * n) / 4;
     const int signs = (k - 1 - 4 * n) % 4;
-    int a = 0;
+    a = 0;
     while (pair >= n - 1 - a) pair -= n - 1 - a++;
-    const int b = a + 1 + pair;
-    x[a] += ((signs & 1) ? -GenzMalikLambda::l4 : GenzMalikLambda::l4) * region.halfwidth[a];
-    x[b] += ((signs & 2) ? -GenzMalikLambda::l4 : GenzMalikLambda::l4) * region.halfwidth[b];
-    return;
+    b = a + 1 + pair;
+    lambda_a = (signs & 1) ? -GenzMalikLambda::l4 : GenzMalikLambda::l4;
+    lambda_b = (signs & 2) ? -GenzMalikLambda::l4 : GenzMalikLambda::l4;
+  } else if (k > 0) {
+    bits = k - 1 - 4 * n - 2 * n * (n - 1);
   }
-  const int bits = k - 1 - 4 * n - 2 * n * (n - 1);
-  for (int i = 0; i < n; ++i)
-    x[i] += (((bits >> i) & 1) ? -GenzMalikLambda::l5 : GenzMalikLambda::l5) * region.halfwidth[i];
+  for (int i = 0; i < n; ++i) {
+    double offset = 0.0;
+    if (bits >= 0)
+      offset = ((bits >> i) & 1) ? -GenzMalikLambda::l5 : GenzMalikLambda::l5;
+    else if (i == a)
+      offset = lambda_a;
+    else if (i == b)
+      offset = lambda_b;
+    x[i] = region.center[i] + offset * region.halfwidth[i];
+  }
 }
 
 /// Function values of one region gathered by class: the centre, the axis
