@@ -74,20 +74,19 @@ CubatureResult combine_phases(const CubaturePhaseOne& one, const CubaturePhaseTw
                               const CubatureOptions& options) {
   CubatureResult result;
   result.evaluations = one.evaluations;
-  if (two.estimate.empty()) {
+  if (two.chunk_estimate.empty()) {
     result.estimate = one.estimate;
     result.error = one.error;
     result.regions = one.retired_regions + one.live_regions;
   } else {
     result.estimate = one.retired_estimate;
     result.error = one.retired_error;
-    result.regions = one.retired_regions;
-    for (std::size_t r = 0; r < two.estimate.size(); ++r) {
-      result.estimate += two.estimate[r];
-      result.error += two.error[r];
-      result.evaluations += two.evaluations[r];
-      result.regions += two.regions[r];
+    for (std::size_t c = 0; c < two.chunk_estimate.size(); ++c) {
+      result.estimate += two.chunk_estimate[c];
+      result.error += two.chunk_error[c];
     }
+    result.evaluations += two.evaluations;
+    result.regions = one.retired_regions + two.regions;
   }
   if (result.error <= cubature_target(options, result.estimate))
     result.status = CubatureStatus::Converged;
@@ -116,21 +115,21 @@ CubaturePhaseOne cubature_phase_one(const CubatureIntegrand& f, const CubatureOp
 }
 
 CubaturePhaseTwo cubature_phase_two(const CubatureIntegrand& f, const CubatureOptions& options,
-                                    const CubaturePhaseOne& phase_one, const std::vector<std::size_t>& indices,
+                                    const CubaturePhaseOne& phase_one, int rank, int ranks,
                                     std::uint64_t evaluation_cap, ComputeDevice device) {
-  if (device == ComputeDevice::Cuda) return cuda_cubature_phase_two(f, options, phase_one, indices, evaluation_cap);
-  if (!phase_one.device_regions) return cpu_cubature_phase_two(f, options, phase_one, indices, evaluation_cap);
+  if (ranks < 1 || rank < 0 || rank >= ranks)
+    throw std::invalid_argument("phase two: rank " + std::to_string(rank) + " of " + std::to_string(ranks));
+  if (device == ComputeDevice::Cuda) return cuda_cubature_phase_two(f, options, phase_one, rank, ranks, evaluation_cap);
+  if (!phase_one.device_regions) return cpu_cubature_phase_two(f, options, phase_one, rank, ranks, evaluation_cap);
   CubaturePhaseOne on_host = phase_one;  // a CUDA phase one refined on the CPU
   on_host.regions = live_regions_on_host(phase_one);
-  return cpu_cubature_phase_two(f, options, on_host, indices, evaluation_cap);
+  return cpu_cubature_phase_two(f, options, on_host, rank, ranks, evaluation_cap);
 }
 
 CubatureResult integrate_cubature(const CubatureIntegrand& f, const CubatureOptions& options, ComputeDevice device) {
   const CubaturePhaseOne one = cubature_phase_one(f, options, device);
   if (one.converged || one.capped) return combine_phases(one, CubaturePhaseTwo{}, options);
-  std::vector<std::size_t> all(one.live_regions);
-  for (std::size_t r = 0; r < all.size(); ++r) all[r] = r;
-  return combine_phases(one, cubature_phase_two(f, options, one, all, options.max_evaluations - one.evaluations, device),
+  return combine_phases(one, cubature_phase_two(f, options, one, 0, 1, options.max_evaluations - one.evaluations, device),
                         options);
 }
 

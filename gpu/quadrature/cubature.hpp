@@ -80,12 +80,24 @@ struct CubaturePhaseOne {
   bool capped = false;      ///< the evaluation cap stopped phase one
 };
 
-/// Phase two's outcome per phase-one region (zeros for regions not handled here).
+/// Phase two works on chunks of this many consecutive live phase-one regions:
+/// chunk c goes to rank c mod ranks, and each chunk's sums are taken in
+/// region order, so every split over ranks gives the same bits.
+constexpr std::size_t kPhaseTwoChunk = 4096;
+
+/// Phase two's outcome: per chunk of kPhaseTwoChunk live regions the sums of
+/// the refined estimates and errors (zeros for chunks not handled here), and
+/// the evaluations and final regions of the chunks handled here.
 struct CubaturePhaseTwo {
-  std::vector<double> estimate, error;
-  std::vector<std::uint64_t> evaluations, regions;
+  std::vector<double> chunk_estimate, chunk_error;
+  std::uint64_t evaluations = 0, regions = 0;
   bool capped = false;
 };
+
+/// Number of chunks of kPhaseTwoChunk among `live_regions` regions.
+inline std::size_t phase_two_chunk_count(std::uint64_t live_regions) {
+  return static_cast<std::size_t>((live_regions + kPhaseTwoChunk - 1) / kPhaseTwoChunk);
+}
 
 /// Splitting levels phase one completes before it may stop on convergence:
 /// min(dim, log2(min_regions)), so every axis is halved once and a feature
@@ -134,8 +146,8 @@ PhaseTwoShares phase_two_shares(const CubaturePhaseOne& phase_one, const Cubatur
 /// `device_regions` (geobem::DeviceError on CUDA failures).
 std::vector<CubatureRegion> live_regions_on_host(const CubaturePhaseOne& phase_one);
 
-/// Sums phase two's per-region results in region order (so any split of the
-/// regions over ranks gives the same bits) and sets the status.
+/// Adds phase two's chunk sums in chunk order (so any split of the chunks
+/// over ranks gives the same bits) and sets the status.
 CubatureResult combine_phases(const CubaturePhaseOne& phase_one, const CubaturePhaseTwo& phase_two,
                               const CubatureOptions& options);
 
@@ -152,11 +164,12 @@ CubatureResult integrate_cubature(const CubatureIntegrand& integrand, const Cuba
 CubaturePhaseOne cubature_phase_one(const CubatureIntegrand& integrand, const CubatureOptions& options,
                                     ComputeDevice device);
 
-/// Phase two on `device` for the phase-one regions listed in `indices`;
+/// Phase two on `device` for the chunks of phase-one regions that belong to
+/// `rank` of `ranks` (chunk c to rank c mod ranks; 0 of 1 for all);
 /// `evaluation_cap` is what remains for ALL phase-one regions (every rank
 /// passes the same), shared out by phase_two_shares.
 CubaturePhaseTwo cubature_phase_two(const CubatureIntegrand& integrand, const CubatureOptions& options,
-                                    const CubaturePhaseOne& phase_one, const std::vector<std::size_t>& indices,
+                                    const CubaturePhaseOne& phase_one, int rank, int ranks,
                                     std::uint64_t evaluation_cap, ComputeDevice device);
 
 }  // namespace geobem::quadrature

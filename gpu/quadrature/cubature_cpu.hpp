@@ -81,31 +81,31 @@ CubaturePhaseOne cpu_cubature_phase_one(const Integrand& f, const CubatureOption
   return out;
 }
 
-/// Phase two on the CPU: every listed region refined on its own (largest
-/// error first, kept in a heap) until its error is within its budget or it
-/// reaches its evaluation cap (phase_two_shares).
+/// Phase two on the CPU: every region of the chunks of `rank` of `ranks`
+/// refined on its own (largest error first, kept in a heap) until its error
+/// is within its budget or it reaches its evaluation cap (phase_two_shares).
 template <class Integrand>
 CubaturePhaseTwo cpu_cubature_phase_two(const Integrand& f, const CubatureOptions& options,
-                                        const CubaturePhaseOne& phase_one, const std::vector<std::size_t>& indices,
+                                        const CubaturePhaseOne& phase_one, int rank, int ranks,
                                         std::uint64_t evaluation_cap) {
   const int n = options.dim;
   const std::uint64_t points = genz_malik_point_count(n);
   const std::size_t total = phase_one.regions.size();
+  const std::size_t chunks = phase_two_chunk_count(total);
   const PhaseTwoShares shares = phase_two_shares(phase_one, options, evaluation_cap);
   const GenzMalikWeights weights = genz_malik_weights(n);
-  CubaturePhaseTwo out;
-  out.estimate.assign(total, 0.0);
-  out.error.assign(total, 0.0);
-  out.evaluations.assign(total, 0);
-  out.regions.assign(total, 0);
+  std::vector<std::size_t> mine;  // this rank's regions, in region order
+  for (std::size_t c = rank; c < chunks; c += ranks)
+    for (std::size_t r = c * kPhaseTwoChunk; r < std::min(total, (c + 1) * kPhaseTwoChunk); ++r) mine.push_back(r);
+  std::vector<double> estimates(mine.size()), errors(mine.size());
+  std::uint64_t evaluations_sum = 0, regions_sum = 0;
   std::atomic<bool> capped{false};
-  ProgressReporter progress("cubature phase two", indices.size(), "regions", options.quiet);
+  ProgressReporter progress("cubature phase two", mine.size(), "regions", options.quiet);
   const auto by_error = [](const CubatureRegion& a, const CubatureRegion& b) { return a.error < b.error; };
-  const long count = static_cast<long>(indices.size());
-#pragma omp parallel for schedule(dynamic, 1)
+  const long count = static_cast<long>(mine.size());
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : evaluations_sum, regions_sum)
   for (long k = 0; k < count; ++k) {
-    const std::size_t r = indices[k];
-    std::vector<CubatureRegion> heap{phase_one.regions[r]};
+    std::vector<CubatureRegion> heap{phase_one.regions[mine[k]]};
     double error = heap.front().error;
     const double budget = shares.region_budget(error);
     const std::uint64_t cap = shares.region_cap(error);
@@ -135,13 +135,22 @@ CubaturePhaseTwo cpu_cubature_phase_two(const Integrand& f, const CubatureOption
       estimate_sum += region.estimate;
       error_sum += region.error;
     }
-    out.estimate[r] = estimate_sum;
-    out.error[r] = error_sum;
-    out.evaluations[r] = evaluations;
-    out.regions[r] = heap.size();
+    estimates[k] = estimate_sum;
+    errors[k] = error_sum;
+    evaluations_sum += evaluations;
+    regions_sum += heap.size();
     progress.advance(1);
   }
   progress.finish();
+  CubaturePhaseTwo out;
+  out.chunk_estimate.assign(chunks, 0.0);
+  out.chunk_error.assign(chunks, 0.0);
+  for (std::size_t k = 0; k < mine.size(); ++k) {  // region order within each chunk
+    out.chunk_estimate[mine[k] / kPhaseTwoChunk] += estimates[k];
+    out.chunk_error[mine[k] / kPhaseTwoChunk] += errors[k];
+  }
+  out.evaluations = evaluations_sum;
+  out.regions = regions_sum;
   out.capped = capped;
   return out;
 }
@@ -152,9 +161,7 @@ template <class Integrand>
 CubatureResult cpu_integrate_cubature(const Integrand& f, const CubatureOptions& options) {
   const CubaturePhaseOne one = cpu_cubature_phase_one(f, options);
   if (one.converged || one.capped) return combine_phases(one, CubaturePhaseTwo{}, options);
-  std::vector<std::size_t> all(one.live_regions);
-  for (std::size_t r = 0; r < all.size(); ++r) all[r] = r;
-  return combine_phases(one, cpu_cubature_phase_two(f, options, one, all, options.max_evaluations - one.evaluations),
+  return combine_phases(one, cpu_cubature_phase_two(f, options, one, 0, 1, options.max_evaluations - one.evaluations),
                         options);
 }
 

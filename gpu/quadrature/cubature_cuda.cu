@@ -9,9 +9,9 @@ CubaturePhaseOne cuda_cubature_phase_one(const CubatureIntegrand& f, const Cubat
 }
 
 CubaturePhaseTwo cuda_cubature_phase_two(const CubatureIntegrand& f, const CubatureOptions& options,
-                                         const CubaturePhaseOne& phase_one, const std::vector<std::size_t>& indices,
+                                         const CubaturePhaseOne& phase_one, int rank, int ranks,
                                          std::uint64_t evaluation_cap) {
-  return cuda_cubature_phase_two_for(f, options, phase_one, indices, evaluation_cap);
+  return cuda_cubature_phase_two_for(f, options, phase_one, rank, ranks, evaluation_cap);
 }
 
 std::vector<CubatureRegion> cuda_copy_regions_to_host(const CubatureDeviceRegions& regions) {

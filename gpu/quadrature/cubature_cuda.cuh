@@ -7,15 +7,17 @@
 // result enters the children's errors, the totals are reduced, the regions
 // within their share retire and the rest are compacted and split, all on the
 // device (only the sums and the kept count come back per generation), until
-// ≥ min_regions regions live.
+// ≥ min_regions regions live. Those regions stay on the device for phase two.
 // Phase two (section III.B): a persistent grid; each thread block takes
-// phase-one regions from an atomic counter and refines one at a time (the
+// phase-one regions of the rank's chunks from an atomic counter and refines
+// one at a time (the
 // block's threads over the points of two children), within the
 // region's error budget and evaluation cap, splitting its
 // largest-error subregion, with up to kSharedRecords subregions in shared
 // memory. When the shared list is full its smallest-error record spills to
 // the block's slice of global memory; when that slice is full too the record
 // is retired (its estimate and error stay in the totals, it is not refined again).
+// Only the chunk sums (kPhaseTwoChunk) and two counters come back to the host.
 #include <cuda_runtime.h>
 
 #include <cub/device/device_reduce.cuh>
@@ -225,33 +227,52 @@ __device__ inline int block_arg_extreme(const CubatureRegion* list, int count, b
 /// What a phase-two block writes per phase-one region.
 struct RegionOutcome {
   double estimate, error;
-  unsigned long long evaluations, regions;
 };
 
-/// Phase two (see the file comment).
+/// Phase two's work items: the regions of the chunks of one rank (chunk c of
+/// kPhaseTwoChunk regions to rank c mod ranks), item i in chunk i / kPhaseTwoChunk
+/// of the rank's own.
+struct PhaseTwoItems {
+  size_t total;  ///< live phase-one regions
+  int rank, ranks;
+  unsigned long long count;  ///< the rank's chunks × kPhaseTwoChunk (past `total` at the end)
+  __host__ __device__ size_t region(unsigned long long item) const {
+    const size_t chunk = rank + static_cast<size_t>(item / kPhaseTwoChunk) * ranks;
+    return chunk * kPhaseTwoChunk + item % kPhaseTwoChunk;
+  }
+};
+
+/// Phase two (see the file comment). `totals` receives the evaluations and
+/// final regions of the block's items (one atomic add per block).
 template <class Integrand>
-__global__ void refine_kernel(Integrand f, int n, GenzMalikWeights w, const CubatureRegion* initial, const unsigned long long* indices,
-                              int index_count, PhaseTwoShares shares, int* next_item,
-                              int* finished, int* capped, CubatureRegion* spill_all,
-                              int spill_capacity, RegionOutcome* outcomes) {
+__global__ void refine_kernel(Integrand f, int n, GenzMalikWeights w, const CubatureRegion* initial, PhaseTwoItems items,
+                              PhaseTwoShares shares, unsigned long long* next_item, int* capped,
+                              CubatureRegion* spill_all, int spill_capacity, RegionOutcome* outcomes,
+                              unsigned long long* totals) {
   __shared__ CubatureRegion list[kSharedRecords];
   __shared__ CubatureRegion children[2];
   __shared__ CubatureRegion parent_of_children;
   __shared__ RuleScratch scratch;
   __shared__ double reduce_values[kBlockThreads];
   __shared__ int reduce_indices[kBlockThreads];
-  __shared__ int item, count, spill_count, take_from_spill, stop;
+  __shared__ int count, spill_count, take_from_spill, stop;
+  __shared__ unsigned long long item;
   __shared__ double total_error, retired_estimate, retired_error, spill_max;
   __shared__ bool spill_max_known;
-  __shared__ unsigned long long evaluations, leaves;
+  __shared__ unsigned long long evaluations, leaves, block_evaluations, block_leaves;
   CubatureRegion* spill = spill_all + static_cast<size_t>(blockIdx.x) * spill_capacity;
   const int t = threadIdx.x;
   const unsigned long long points = genz_malik_point_count(n);
+  if (t == 0) block_evaluations = block_leaves = 0;
   while (true) {
-    if (t == 0) item = atomicAdd(next_item, 1);
+    if (t == 0) item = atomicAdd(next_item, 1ULL);
     __syncthreads();
-    if (item >= index_count) return;
-    const unsigned long long r = indices[item];
+    if (item >= items.count) break;
+    const size_t r = items.region(item);
+    if (r >= items.total) {  // the last chunk's tail (all threads alike)
+      __syncthreads();        // everyone has read `item` before thread 0 takes the next
+      continue;
+    }
     const double budget = shares.region_budget(initial[r].error);
     const unsigned long long cap = shares.region_cap(initial[r].error);
     if (t == 0) {
@@ -353,11 +374,40 @@ __global__ void refine_kernel(Integrand f, int n, GenzMalikWeights w, const Cuba
       __syncthreads();
     }
     if (t == 0) {
-      outcomes[r] = RegionOutcome{scratch.reduce[0] + retired_estimate, scratch.reduce[kBlockThreads] + retired_error,
-                                  evaluations, leaves};
-      atomicAdd(finished, 1);
+      outcomes[r] = RegionOutcome{scratch.reduce[0] + retired_estimate, scratch.reduce[kBlockThreads] + retired_error};
+      block_evaluations += evaluations;
+      block_leaves += leaves;
     }
     __syncthreads();
+  }
+  if (t == 0) {
+    atomicAdd(&totals[0], block_evaluations);
+    atomicAdd(&totals[1], block_leaves);
+  }
+}
+
+/// Phase two's sums per chunk of the rank: one warp per chunk, each lane
+/// adding every 32nd region in order, then a fixed shuffle tree, so that the
+/// sums depend on the chunk's outcomes alone (any rank gives the same bits).
+__global__ inline void chunk_sums_kernel(const RegionOutcome* outcomes, PhaseTwoItems items, size_t rank_chunks,
+                                         double* chunk_estimate, double* chunk_error) {
+  const size_t j = (blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x) / 32;
+  const int lane = threadIdx.x % 32;
+  if (j >= rank_chunks) return;  // whole warps leave
+  const size_t begin = items.region(j * kPhaseTwoChunk);
+  const size_t end = begin + kPhaseTwoChunk < items.total ? begin + kPhaseTwoChunk : items.total;
+  double estimate = 0.0, error = 0.0;
+  for (size_t r = begin + lane; r < end; r += 32) {
+    estimate += outcomes[r].estimate;
+    error += outcomes[r].error;
+  }
+  for (int offset = 16; offset > 0; offset >>= 1) {
+    estimate += __shfl_down_sync(0xffffffffu, estimate, offset);
+    error += __shfl_down_sync(0xffffffffu, error, offset);
+  }
+  if (lane == 0) {
+    chunk_estimate[j] = estimate;
+    chunk_error[j] = error;
   }
 }
 
@@ -526,85 +576,93 @@ CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureO
   return out;
 }
 
-/// Phase two on the current CUDA device for any GEOBEM_HD functor.
+/// Phase two on the current CUDA device for any GEOBEM_HD functor: the
+/// chunks of `rank` of `ranks`; only the chunk sums and two totals come back.
 template <class Integrand>
 CubaturePhaseTwo cuda_cubature_phase_two_for(const Integrand& f, const CubatureOptions& options,
-                                             const CubaturePhaseOne& phase_one, const std::vector<std::size_t>& indices,
+                                             const CubaturePhaseOne& phase_one, int rank, int ranks,
                                              std::uint64_t evaluation_cap) {
   using namespace cuda_detail;
   const int n = options.dim;
   const size_t total = phase_one.live_regions;
+  const size_t chunks = phase_two_chunk_count(total);
+  const size_t rank_chunks = chunks > static_cast<size_t>(rank) ? (chunks - rank + ranks - 1) / ranks : 0;
   CubaturePhaseTwo out;
-  out.estimate.assign(total, 0.0);
-  out.error.assign(total, 0.0);
-  out.evaluations.assign(total, 0);
-  out.regions.assign(total, 0);
-  if (indices.empty()) return out;
+  out.chunk_estimate.assign(chunks, 0.0);
+  out.chunk_error.assign(chunks, 0.0);
+  if (rank_chunks == 0) return out;
   const PhaseTwoShares shares = phase_two_shares(phase_one, options, evaluation_cap);
-  std::vector<unsigned long long> index_list(indices.begin(), indices.end());
+  const PhaseTwoItems items{total, rank, ranks, static_cast<unsigned long long>(rank_chunks * kPhaseTwoChunk)};
 
   int device = 0, sms = 0, per_sm = 0;
   GEOBEM_CUDA_CHECK(cudaGetDevice(&device));
   GEOBEM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   GEOBEM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, refine_kernel<Integrand>, kBlockThreads, 0));
-  const size_t grid = std::max<size_t>(1, std::min<size_t>(indices.size(), static_cast<size_t>(sms) * std::max(per_sm, 1)));
+  const size_t grid = std::max<size_t>(1, std::min<size_t>(items.count, static_cast<size_t>(sms) * std::max(per_sm, 1)));
   // The spill slices together take at most 40% of the free device memory.
   size_t free_bytes = 0, total_bytes = 0;
   GEOBEM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   const size_t spill_capacity = std::max<size_t>(
       16, std::min<size_t>(options.spill_records, free_bytes / 5 * 2 / (grid * sizeof(CubatureRegion))));
 
-  // The phase-one regions: on the device already (CUDA phase one), or copied there.
-  DeviceBuffer<CubatureRegion> d_copied(phase_one.device_regions ? 0 : total);
-  if (!phase_one.device_regions)
-    GEOBEM_CUDA_CHECK(cudaMemcpy(d_copied.data, phase_one.regions.data(), total * sizeof(CubatureRegion),
-                                 cudaMemcpyHostToDevice));
-  const CubatureRegion* d_initial = phase_one.device_regions ? phase_one.device_regions->data : d_copied.data;
-  DeviceBuffer<unsigned long long> d_indices(index_list.size());
-  DeviceBuffer<int> d_counters(3);  // next item, finished items, capped flag
+  // Counters: next item, evaluations, final regions; and the capped flag.
+  DeviceBuffer<unsigned long long> d_counters(3);
+  DeviceBuffer<int> d_capped(1);
   DeviceBuffer<CubatureRegion> d_spill(grid * spill_capacity);
   DeviceBuffer<RegionOutcome> d_outcomes(total);
-  GEOBEM_CUDA_CHECK(cudaMemcpy(d_indices.data, index_list.data(), index_list.size() * sizeof(unsigned long long),
-                               cudaMemcpyHostToDevice));
-  GEOBEM_CUDA_CHECK(cudaMemset(d_counters.data, 0, 3 * sizeof(int)));
-  GEOBEM_CUDA_CHECK(cudaMemset(d_outcomes.data, 0, total * sizeof(RegionOutcome)));
-
+  DeviceBuffer<double> d_chunk_sums(2 * rank_chunks);
+  // The kernels run on a non-blocking stream (the progress poll reads the
+  // counter beside them), which does not wait for the legacy default
+  // stream: the counters are cleared on the same stream.
   cudaStream_t work, watch;
   GEOBEM_CUDA_CHECK(cudaStreamCreateWithFlags(&work, cudaStreamNonBlocking));
   GEOBEM_CUDA_CHECK(cudaStreamCreateWithFlags(&watch, cudaStreamNonBlocking));
+  GEOBEM_CUDA_CHECK(cudaMemsetAsync(d_counters.data, 0, 3 * sizeof(unsigned long long), work));
+  GEOBEM_CUDA_CHECK(cudaMemsetAsync(d_capped.data, 0, sizeof(int), work));
+  // The phase-one regions: on the device already (CUDA phase one), or copied there.
+  DeviceBuffer<CubatureRegion> d_copied(phase_one.device_regions ? 0 : total);
+  if (!phase_one.device_regions)
+    GEOBEM_CUDA_CHECK(cudaMemcpyAsync(d_copied.data, phase_one.regions.data(), total * sizeof(CubatureRegion),
+                                      cudaMemcpyHostToDevice, work));
+  const CubatureRegion* d_initial = phase_one.device_regions ? phase_one.device_regions->data : d_copied.data;
   refine_kernel<<<static_cast<unsigned>(grid), kBlockThreads, 0, work>>>(
-      f, n, genz_malik_weights(n), d_initial, d_indices.data, static_cast<int>(index_list.size()), shares,
-      d_counters.data, d_counters.data + 1, d_counters.data + 2, d_spill.data,
-      static_cast<int>(spill_capacity), d_outcomes.data);
+      f, n, genz_malik_weights(n), d_initial, items, shares, d_counters.data, d_capped.data, d_spill.data,
+      static_cast<int>(spill_capacity), d_outcomes.data, d_counters.data + 1);
   GEOBEM_CUDA_CHECK_LAUNCH();
-  // Progress: poll the finished-items counter on a second stream while the kernel runs.
-  ProgressReporter progress("cubature phase two (cuda)", index_list.size(), "regions", options.quiet);
-  int reported = 0;
+  chunk_sums_kernel<<<static_cast<unsigned>((rank_chunks * 32 + 127) / 128), 128, 0, work>>>(
+      d_outcomes.data, items, rank_chunks, d_chunk_sums.data, d_chunk_sums.data + rank_chunks);
+  GEOBEM_CUDA_CHECK_LAUNCH();
+  // Progress: poll the items taken on a second stream while the kernel runs.
+  ProgressReporter progress("cubature phase two (cuda)", items.count, "regions", options.quiet);
+  unsigned long long reported = 0;
   while (!options.quiet && cudaStreamQuery(work) == cudaErrorNotReady) {
-    int finished = 0;
-    GEOBEM_CUDA_CHECK(cudaMemcpyAsync(&finished, d_counters.data + 1, sizeof(int), cudaMemcpyDeviceToHost, watch));
+    unsigned long long taken = 0;
+    GEOBEM_CUDA_CHECK(cudaMemcpyAsync(&taken, d_counters.data, sizeof(taken), cudaMemcpyDeviceToHost, watch));
     GEOBEM_CUDA_CHECK(cudaStreamSynchronize(watch));
-    if (finished > reported) progress.advance(finished - reported);
-    reported = std::max(reported, finished);
+    taken = std::min(taken, items.count);
+    if (taken > reported) progress.advance(taken - reported);
+    reported = std::max(reported, taken);
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   GEOBEM_CUDA_CHECK(cudaStreamSynchronize(work));
-  progress.advance(index_list.size() - reported);
+  progress.advance(items.count - reported);
   progress.finish();
   GEOBEM_CUDA_CHECK(cudaStreamDestroy(work));
   GEOBEM_CUDA_CHECK(cudaStreamDestroy(watch));
 
-  std::vector<RegionOutcome> outcomes(total);
-  int counters[3];
-  GEOBEM_CUDA_CHECK(cudaMemcpy(outcomes.data(), d_outcomes.data, total * sizeof(RegionOutcome), cudaMemcpyDeviceToHost));
+  std::vector<double> sums(2 * rank_chunks);
+  unsigned long long counters[3];
+  int capped = 0;
+  GEOBEM_CUDA_CHECK(cudaMemcpy(sums.data(), d_chunk_sums.data, sums.size() * sizeof(double), cudaMemcpyDeviceToHost));
   GEOBEM_CUDA_CHECK(cudaMemcpy(counters, d_counters.data, sizeof(counters), cudaMemcpyDeviceToHost));
-  for (size_t r : indices) {
-    out.estimate[r] = outcomes[r].estimate;
-    out.error[r] = outcomes[r].error;
-    out.evaluations[r] = outcomes[r].evaluations;
-    out.regions[r] = outcomes[r].regions;
+  GEOBEM_CUDA_CHECK(cudaMemcpy(&capped, d_capped.data, sizeof(int), cudaMemcpyDeviceToHost));
+  for (size_t j = 0; j < rank_chunks; ++j) {
+    out.chunk_estimate[rank + j * ranks] = sums[j];
+    out.chunk_error[rank + j * ranks] = sums[rank_chunks + j];
   }
-  out.capped = counters[2] != 0;
+  out.evaluations = counters[1];
+  out.regions = counters[2];
+  out.capped = capped != 0;
   return out;
 }
 

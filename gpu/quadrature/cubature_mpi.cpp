@@ -12,17 +12,17 @@ CubatureResult integrate_cubature_mpi(const CubatureIntegrand& f, const Cubature
   local.quiet = options.quiet || rank != 0;
   const CubaturePhaseOne one = cubature_phase_one(f, local, device);
   if (one.converged || one.capped) return combine_phases(one, CubaturePhaseTwo{}, local);
-  std::vector<std::size_t> mine;
-  for (std::size_t r = rank; r < one.live_regions; r += size) mine.push_back(r);
   // Every rank passes the whole remainder: the per-region caps it is shared
-  // into do not depend on which rank refines which region.
-  CubaturePhaseTwo two = cubature_phase_two(f, local, one, mine, options.max_evaluations - one.evaluations, device);
-  // Regions a rank did not refine hold exact zeros, so the sums are exact copies.
-  const int count = static_cast<int>(one.live_regions);
-  MPI_Allreduce(MPI_IN_PLACE, two.estimate.data(), count, MPI_DOUBLE, MPI_SUM, comm);
-  MPI_Allreduce(MPI_IN_PLACE, two.error.data(), count, MPI_DOUBLE, MPI_SUM, comm);
-  MPI_Allreduce(MPI_IN_PLACE, two.evaluations.data(), count, MPI_UINT64_T, MPI_SUM, comm);
-  MPI_Allreduce(MPI_IN_PLACE, two.regions.data(), count, MPI_UINT64_T, MPI_SUM, comm);
+  // into do not depend on which rank refines which chunk.
+  CubaturePhaseTwo two = cubature_phase_two(f, local, one, rank, size, options.max_evaluations - one.evaluations, device);
+  // Chunks a rank did not refine hold exact zeros, so the sums are exact copies.
+  const int chunks = static_cast<int>(two.chunk_estimate.size());
+  MPI_Allreduce(MPI_IN_PLACE, two.chunk_estimate.data(), chunks, MPI_DOUBLE, MPI_SUM, comm);
+  MPI_Allreduce(MPI_IN_PLACE, two.chunk_error.data(), chunks, MPI_DOUBLE, MPI_SUM, comm);
+  std::uint64_t totals[2] = {two.evaluations, two.regions};
+  MPI_Allreduce(MPI_IN_PLACE, totals, 2, MPI_UINT64_T, MPI_SUM, comm);
+  two.evaluations = totals[0];
+  two.regions = totals[1];
   int capped = two.capped ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &capped, 1, MPI_INT, MPI_LOR, comm);
   two.capped = capped != 0;

@@ -78,29 +78,35 @@ TEST_F(QuadratureGpu, PhaseTwoTakesRegionsFromTheDeviceOrTheHost) {
   // the CPU phase two, given the device's regions, must agree to rounding.
   CubatureOptions o;
   o.dim = 4;
-  o.rel_tol = 1e-7;
-  o.min_regions = 1024;
-  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::ProductPeak, 4, 6.0, 0.3);
+  o.rel_tol = 1e-8;
+  o.min_regions = 5000;  // two chunks of live regions: one for each of two ranks
+  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::ProductPeak, 4, 4.0, 0.35);
   const CubaturePhaseOne on_device = cubature_phase_one(f, o, ComputeDevice::Cuda);
   ASSERT_FALSE(on_device.converged);
   ASSERT_TRUE(on_device.device_regions);
+  ASSERT_GT(on_device.live_regions, kPhaseTwoChunk);
   CubaturePhaseOne on_host = on_device;
   on_host.regions = live_regions_on_host(on_device);
   on_host.device_regions.reset();
-  std::vector<std::size_t> all(on_device.live_regions);
-  for (std::size_t r = 0; r < all.size(); ++r) all[r] = r;
   const std::uint64_t remaining = o.max_evaluations - on_device.evaluations;
-  const CubaturePhaseTwo from_device = cubature_phase_two(f, o, on_device, all, remaining, ComputeDevice::Cuda);
-  const CubaturePhaseTwo from_host = cubature_phase_two(f, o, on_host, all, remaining, ComputeDevice::Cuda);
-  const CubaturePhaseTwo on_cpu = cubature_phase_two(f, o, on_device, all, remaining, ComputeDevice::Cpu);
-  EXPECT_EQ(from_device.estimate, from_host.estimate);
+  const CubaturePhaseTwo from_device = cubature_phase_two(f, o, on_device, 0, 1, remaining, ComputeDevice::Cuda);
+  const CubaturePhaseTwo from_host = cubature_phase_two(f, o, on_host, 0, 1, remaining, ComputeDevice::Cuda);
+  const CubaturePhaseTwo on_cpu = cubature_phase_two(f, o, on_device, 0, 1, remaining, ComputeDevice::Cpu);
+  EXPECT_EQ(from_device.chunk_estimate, from_host.chunk_estimate);
+  EXPECT_EQ(from_device.chunk_error, from_host.chunk_error);
   EXPECT_EQ(from_device.evaluations, from_host.evaluations);
+  // Two ranks' chunks, each refined on its own, add up to the same bits.
+  CubaturePhaseTwo split = cubature_phase_two(f, o, on_device, 0, 2, remaining, ComputeDevice::Cuda);
+  const CubaturePhaseTwo other = cubature_phase_two(f, o, on_device, 1, 2, remaining, ComputeDevice::Cuda);
+  for (std::size_t c = 0; c < split.chunk_estimate.size(); ++c) split.chunk_estimate[c] += other.chunk_estimate[c];
+  EXPECT_EQ(split.chunk_estimate, from_device.chunk_estimate);
+  EXPECT_EQ(split.evaluations + other.evaluations, from_device.evaluations);
   const CubatureResult device_result = combine_phases(on_device, from_device, o);
   const CubatureResult cpu_result = combine_phases(on_device, on_cpu, o);
   const double exact = genz_exact_integral(f, 4);
   EXPECT_EQ(device_result.status, CubatureStatus::Converged);
-  EXPECT_LE(std::fabs(device_result.estimate - exact), 1e-7 * exact);
-  EXPECT_NEAR(device_result.estimate, cpu_result.estimate, 1e-7 * exact);
+  EXPECT_LE(std::fabs(device_result.estimate - exact), 1e-8 * exact);
+  EXPECT_NEAR(device_result.estimate, cpu_result.estimate, 1e-8 * exact);
 }
 
 TEST_F(QuadratureGpu, CubatureMatchesCpuAndClosedForm) {
