@@ -10,9 +10,8 @@
 // ≥ min_regions regions live. Those regions stay on the device for phase two.
 // Phase two (section III.B): a persistent grid; each thread block takes
 // phase-one regions of the rank's chunks from an atomic counter and refines
-// one at a time (the
-// block's threads over the points of two children), within the
-// region's error budget and evaluation cap, splitting its
+// one at a time (the block's threads over the points of two children),
+// within the region's error budget and evaluation cap, splitting its
 // largest-error subregion, with up to kSharedRecords subregions in shared
 // memory. When the shared list is full its smallest-error record spills to
 // the block's slice of global memory; when that slice is full too the record
