@@ -22,6 +22,10 @@ CubatureFamily parse_cubature_family(const std::string& name) {
 }
 
 CubatureIntegrand make_cubature_integrand(CubatureFamily family, int n, double a, double u) {
+  if (family == CubatureFamily::F2 && n > kMaxF2Dim)
+    throw std::invalid_argument("f2 in " + std::to_string(n) + " dimensions: its frequency 2^(2^" + std::to_string(n) +
+                                ") on axis " + std::to_string(n) + " overflows a double; f2 takes n <= " +
+                                std::to_string(kMaxF2Dim));
   CubatureIntegrand integrand;
   integrand.family = family;
   for (int i = 0; i < n && i < kMaxCubatureDim; ++i) {

@@ -106,8 +106,12 @@ CubatureFamily parse_cubature_family(const std::string& name);
 /// The stage's spelling of a family.
 std::string to_string(CubatureFamily family);
 
+/// f2's largest dimension: its frequency 2^(2^i) on axis i is finite in double for i ≤ 9.
+constexpr int kMaxF2Dim = 9;
+
 /// Integrand of `family` in n dimensions. Genz families take a_i = a and
 /// u_i = u for every i (the stage's --genz-a/--genz-u); f1–f4 ignore them.
+/// Throws std::invalid_argument for f2 with n > kMaxF2Dim.
 CubatureIntegrand make_cubature_integrand(CubatureFamily family, int n, double a = 5.0, double u = 0.5);
 
 /// Closed-form value over [0,1]^n of a Genz family (Genz 1984); throws

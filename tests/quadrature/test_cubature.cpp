@@ -346,5 +346,7 @@ TEST(Cubature, RejectsBadOptions) {
   box.upper = {1.0, 1.0};
   EXPECT_THROW(integrate_cubature(f, box, ComputeDevice::Cpu), std::invalid_argument);
   EXPECT_THROW(parse_cubature_family("f9"), std::invalid_argument);
+  EXPECT_THROW(make_cubature_integrand(CubatureFamily::F2, 10), std::invalid_argument);  // 2^(2^10) overflows
+  EXPECT_NO_THROW(make_cubature_integrand(CubatureFamily::F2, kMaxF2Dim));
   EXPECT_THROW(genz_exact_integral(f, 3), std::invalid_argument);
 }
