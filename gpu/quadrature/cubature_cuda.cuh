@@ -21,6 +21,7 @@
 
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
@@ -241,13 +242,43 @@ struct PhaseTwoItems {
   }
 };
 
-/// Phase two (see the file comment). `totals` receives the evaluations and
-/// final regions of the block's items (one atomic add per block).
+/// Whether phase two has work on an item: its region's error is above its
+/// budget and its evaluation cap allows one split. Most regions have none
+/// when the cap, not L_max, ended phase one; they are settled without the
+/// refinement kernel (settle_idle_kernel).
+struct PhaseTwoActive {
+  const CubatureRegion* initial;
+  PhaseTwoItems items;
+  PhaseTwoShares shares;
+  unsigned long long split_cost;  ///< evaluations of one split: 2 · points
+  __host__ __device__ bool operator()(unsigned long long item) const {
+    const size_t r = items.region(item);
+    if (r >= items.total) return false;
+    const double error = initial[r].error;
+    return error > shares.region_budget(error) && shares.region_cap(error) >= split_cost;
+  }
+};
+
+/// Phase two's items without work keep their phase-one result; one whose
+/// error is still above its budget was stopped by its cap.
+__global__ inline void settle_idle_kernel(PhaseTwoActive active, RegionOutcome* outcomes, int* capped) {
+  const unsigned long long item = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
+  if (item >= active.items.count || active(item)) return;
+  const size_t r = active.items.region(item);
+  if (r >= active.items.total) return;
+  const CubatureRegion& region = active.initial[r];
+  outcomes[r] = RegionOutcome{region.estimate, region.error};
+  if (region.error > active.shares.region_budget(region.error)) *capped = 1;
+}
+
+/// Phase two (see the file comment) on the items listed in `work`.
+/// `totals` receives the evaluations and final regions of the block's items
+/// (one atomic add per block).
 template <class Integrand>
 __global__ void refine_kernel(Integrand f, int n, GenzMalikWeights w, const CubatureRegion* initial, PhaseTwoItems items,
-                              PhaseTwoShares shares, unsigned long long* next_item, int* capped,
-                              CubatureRegion* spill_all, int spill_capacity, RegionOutcome* outcomes,
-                              unsigned long long* totals) {
+                              const unsigned long long* work, unsigned long long work_count, PhaseTwoShares shares,
+                              unsigned long long* next_item, int* capped, CubatureRegion* spill_all,
+                              int spill_capacity, RegionOutcome* outcomes, unsigned long long* totals) {
   __shared__ CubatureRegion list[kSharedRecords];
   __shared__ CubatureRegion children[2];
   __shared__ CubatureRegion parent_of_children;
@@ -266,12 +297,8 @@ __global__ void refine_kernel(Integrand f, int n, GenzMalikWeights w, const Cuba
   while (true) {
     if (t == 0) item = atomicAdd(next_item, 1ULL);
     __syncthreads();
-    if (item >= items.count) break;
-    const size_t r = items.region(item);
-    if (r >= items.total) {  // the last chunk's tail (all threads alike)
-      __syncthreads();        // everyone has read `item` before thread 0 takes the next
-      continue;
-    }
+    if (item >= work_count) break;
+    const size_t r = items.region(work[item]);
     const double budget = shares.region_budget(initial[r].error);
     const unsigned long long cap = shares.region_cap(initial[r].error);
     if (t == 0) {
@@ -610,6 +637,7 @@ CubaturePhaseTwo cuda_cubature_phase_two_for(const Integrand& f, const CubatureO
   DeviceBuffer<CubatureRegion> d_spill(grid * spill_capacity);
   DeviceBuffer<RegionOutcome> d_outcomes(total);
   DeviceBuffer<double> d_chunk_sums(2 * rank_chunks);
+  DeviceBuffer<unsigned long long> d_work(items.count + 1);  // the items with work, then their count
   // The kernels run on a non-blocking stream (the progress poll reads the
   // counter beside them), which does not wait for the legacy default
   // stream: the counters are cleared on the same stream.
@@ -624,27 +652,46 @@ CubaturePhaseTwo cuda_cubature_phase_two_for(const Integrand& f, const CubatureO
     GEOBEM_CUDA_CHECK(cudaMemcpyAsync(d_copied.data, phase_one.regions.data(), total * sizeof(CubatureRegion),
                                       cudaMemcpyHostToDevice, work));
   const CubatureRegion* d_initial = phase_one.device_regions ? phase_one.device_regions->data : d_copied.data;
-  refine_kernel<<<static_cast<unsigned>(grid), kBlockThreads, 0, work>>>(
-      f, n, genz_malik_weights(n), d_initial, items, shares, d_counters.data, d_capped.data, d_spill.data,
-      static_cast<int>(spill_capacity), d_outcomes.data, d_counters.data + 1);
+  // Items without work are settled at once; the rest are listed for the refinement.
+  const unsigned long long points = genz_malik_point_count(n);
+  const PhaseTwoActive active{d_initial, items, shares, 2 * points};
+  settle_idle_kernel<<<static_cast<unsigned>((items.count + 255) / 256), 256, 0, work>>>(active, d_outcomes.data,
+                                                                                       d_capped.data);
   GEOBEM_CUDA_CHECK_LAUNCH();
+  const thrust::counting_iterator<unsigned long long> all_items(0);
+  size_t select_bytes = 0;
+  GEOBEM_CUDA_CHECK(cub::DeviceSelect::If(nullptr, select_bytes, all_items, d_work.data, d_work.data + items.count,
+                                          static_cast<long long>(items.count), active, work));
+  DeviceBuffer<unsigned char> d_select_scratch(select_bytes);
+  GEOBEM_CUDA_CHECK(cub::DeviceSelect::If(d_select_scratch.data, select_bytes, all_items, d_work.data,
+                                          d_work.data + items.count, static_cast<long long>(items.count), active, work));
+  unsigned long long work_count = 0;
+  GEOBEM_CUDA_CHECK(cudaMemcpyAsync(&work_count, d_work.data + items.count, sizeof(work_count),
+                                    cudaMemcpyDeviceToHost, work));
+  GEOBEM_CUDA_CHECK(cudaStreamSynchronize(work));
+  if (work_count > 0) {
+    refine_kernel<<<static_cast<unsigned>(std::min<size_t>(grid, work_count)), kBlockThreads, 0, work>>>(
+        f, n, genz_malik_weights(n), d_initial, items, d_work.data, work_count, shares, d_counters.data, d_capped.data,
+        d_spill.data, static_cast<int>(spill_capacity), d_outcomes.data, d_counters.data + 1);
+    GEOBEM_CUDA_CHECK_LAUNCH();
+  }
   chunk_sums_kernel<<<static_cast<unsigned>((rank_chunks * 32 + 127) / 128), 128, 0, work>>>(
       d_outcomes.data, items, rank_chunks, d_chunk_sums.data, d_chunk_sums.data + rank_chunks);
   GEOBEM_CUDA_CHECK_LAUNCH();
   // Progress: poll the items taken on a second stream while the kernel runs.
-  ProgressReporter progress("cubature phase two (cuda)", items.count, "regions", options.quiet);
+  ProgressReporter progress("cubature phase two (cuda)", work_count, "regions", options.quiet);
   unsigned long long reported = 0;
   while (!options.quiet && cudaStreamQuery(work) == cudaErrorNotReady) {
     unsigned long long taken = 0;
     GEOBEM_CUDA_CHECK(cudaMemcpyAsync(&taken, d_counters.data, sizeof(taken), cudaMemcpyDeviceToHost, watch));
     GEOBEM_CUDA_CHECK(cudaStreamSynchronize(watch));
-    taken = std::min(taken, items.count);
+    taken = std::min(taken, work_count);
     if (taken > reported) progress.advance(taken - reported);
     reported = std::max(reported, taken);
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   GEOBEM_CUDA_CHECK(cudaStreamSynchronize(work));
-  progress.advance(items.count - reported);
+  progress.advance(work_count - reported);
   progress.finish();
   GEOBEM_CUDA_CHECK(cudaStreamDestroy(work));
   GEOBEM_CUDA_CHECK(cudaStreamDestroy(watch));
@@ -659,8 +706,12 @@ CubaturePhaseTwo cuda_cubature_phase_two_for(const Integrand& f, const CubatureO
     out.chunk_estimate[rank + j * ranks] = sums[j];
     out.chunk_error[rank + j * ranks] = sums[rank_chunks + j];
   }
+  // Each settled region is one final region.
+  size_t rank_regions = 0;
+  for (size_t j = 0; j < rank_chunks; ++j)
+    rank_regions += std::min(kPhaseTwoChunk, total - (rank + j * ranks) * kPhaseTwoChunk);
   out.evaluations = counters[1];
-  out.regions = counters[2];
+  out.regions = counters[2] + (rank_regions - work_count);
   out.capped = capped != 0;
   return out;
 }

@@ -81,6 +81,7 @@ TEST_F(QuadratureGpu, PhaseTwoTakesRegionsFromTheDeviceOrTheHost) {
   o.rel_tol = 1e-8;
   o.min_regions = 5000;  // two chunks of live regions: one for each of two ranks
   const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::ProductPeak, 4, 4.0, 0.35);
+  const double exact = genz_exact_integral(f, 4);
   const CubaturePhaseOne on_device = cubature_phase_one(f, o, ComputeDevice::Cuda);
   ASSERT_FALSE(on_device.converged);
   ASSERT_TRUE(on_device.device_regions);
@@ -101,9 +102,21 @@ TEST_F(QuadratureGpu, PhaseTwoTakesRegionsFromTheDeviceOrTheHost) {
   for (std::size_t c = 0; c < split.chunk_estimate.size(); ++c) split.chunk_estimate[c] += other.chunk_estimate[c];
   EXPECT_EQ(split.chunk_estimate, from_device.chunk_estimate);
   EXPECT_EQ(split.evaluations + other.evaluations, from_device.evaluations);
+  // A remainder too small for most regions (as when the cap ends phase one):
+  // the device settles those without refining them, as the CPU stops them.
+  const std::uint64_t scarce = 100 * 2 * 57;  // a hundred splits of a 4D region in all
+  const CubaturePhaseTwo scarce_gpu = cubature_phase_two(f, o, on_device, 0, 1, scarce, ComputeDevice::Cuda);
+  const CubaturePhaseTwo scarce_cpu = cubature_phase_two(f, o, on_device, 0, 1, scarce, ComputeDevice::Cpu);
+  EXPECT_TRUE(scarce_gpu.capped);
+  EXPECT_EQ(scarce_gpu.capped, scarce_cpu.capped);
+  EXPECT_LE(scarce_gpu.evaluations, scarce);
+  EXPECT_GT(scarce_gpu.evaluations, 0u);
+  EXPECT_EQ(scarce_gpu.evaluations, scarce_cpu.evaluations);
+  EXPECT_EQ(scarce_gpu.regions, scarce_cpu.regions);
+  EXPECT_NEAR(combine_phases(on_device, scarce_gpu, o).estimate, combine_phases(on_device, scarce_cpu, o).estimate,
+              1e-12 * exact);
   const CubatureResult device_result = combine_phases(on_device, from_device, o);
   const CubatureResult cpu_result = combine_phases(on_device, on_cpu, o);
-  const double exact = genz_exact_integral(f, 4);
   EXPECT_EQ(device_result.status, CubatureStatus::Converged);
   EXPECT_LE(std::fabs(device_result.estimate - exact), 1e-8 * exact);
   EXPECT_NEAR(device_result.estimate, cpu_result.estimate, 1e-8 * exact);
