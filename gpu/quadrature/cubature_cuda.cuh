@@ -93,8 +93,10 @@ static_assert(sizeof(CubatureRegion) % sizeof(double) == 0, "regions are copied 
 
 /// The dimension N is a template parameter so that the point and integrand
 /// loops unroll and the point stays in registers (launch_apply_rule picks it).
+/// Eight blocks per SM (64 registers, a few spilled) ran f1's and f2's phase
+/// one 5–11 % faster on the H100 than the compiler's 80–106 registers.
 template <class Integrand, int N>
-__global__ void apply_rule_kernel(Integrand f, GenzMalikWeights w, CubatureRegion* regions, size_t count) {
+__global__ void __launch_bounds__(kBlockThreads, 8) apply_rule_kernel(Integrand f, GenzMalikWeights w, CubatureRegion* regions, size_t count) {
   constexpr int n = N;
   __shared__ CubatureRegion region[kPhaseOneWarps];
   __shared__ GenzMalikValues values[kPhaseOneWarps];

@@ -45,8 +45,11 @@ struct CubatureIntegrand {
         return 1.0 / (d * d);
       }
       case CubatureFamily::F2: {
-        double p = 1.0;
-        for (int i = 0; i < n; ++i) p *= cos(ldexp(1.0, 1 << (i + 1)) * x[i]);
+        double p = 1.0, frequency = 2.0;
+        for (int i = 0; i < n; ++i) {
+          frequency *= frequency;  // 2^(2^(i+1)), exact: squaring a power of two
+          p *= cos(frequency * x[i]);
+        }
         return cos(p);
       }
       case CubatureFamily::F3: {
