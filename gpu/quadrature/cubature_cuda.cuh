@@ -84,10 +84,14 @@ __device__ void block_apply_rule(const Integrand& f, int n, const GenzMalikWeigh
   __syncthreads();
 }
 
-/// Phase one: one warp per region (kPhaseOneWarps regions per block), the
-/// rule's points spread over the lanes; no block-wide barriers, so many small
-/// regions (4D: 57 points) keep the device busy.
-constexpr int kPhaseOneWarps = kBlockThreads / 32;
+/// Phase one: kRuleLanes lanes per region (four regions per warp,
+/// kPhaseOneRegions per block), the rule's points spread over the lanes; no
+/// block-wide barriers, so many small regions (4D: 57 points) keep the device
+/// busy, and the four lanes that combine a warp's regions' sums (serial work)
+/// run at once. On the H100 eight lanes ran f1's and f2's phase one 7 %
+/// faster than sixteen and 14–15 % faster than a whole warp per region.
+constexpr int kRuleLanes = 8;
+constexpr int kPhaseOneRegions = kBlockThreads / kRuleLanes;
 constexpr int kRegionWords = sizeof(CubatureRegion) / sizeof(double);
 static_assert(sizeof(CubatureRegion) % sizeof(double) == 0, "regions are copied as doubles");
 
@@ -98,43 +102,45 @@ static_assert(sizeof(CubatureRegion) % sizeof(double) == 0, "regions are copied 
 template <class Integrand, int N>
 __global__ void __launch_bounds__(kBlockThreads, 8) apply_rule_kernel(Integrand f, GenzMalikWeights w, CubatureRegion* regions, size_t count) {
   constexpr int n = N;
-  __shared__ CubatureRegion region[kPhaseOneWarps];
-  __shared__ GenzMalikValues values[kPhaseOneWarps];
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const size_t r = blockIdx.x * static_cast<size_t>(kPhaseOneWarps) + warp;
-  if (r >= count) return;  // whole warps leave; only warp barriers follow
-  double* mine = reinterpret_cast<double*>(&region[warp]);
+  __shared__ CubatureRegion region[kPhaseOneRegions];
+  __shared__ GenzMalikValues values[kPhaseOneRegions];
+  const int group = threadIdx.x / kRuleLanes, lane = threadIdx.x % kRuleLanes;
+  // The lanes of this region within its warp.
+  const unsigned mask = ((1u << kRuleLanes) - 1u) << (threadIdx.x % 32 / kRuleLanes * kRuleLanes);
+  const size_t r = blockIdx.x * static_cast<size_t>(kPhaseOneRegions) + group;
+  if (r >= count) return;  // whole groups leave; only group barriers follow
+  double* mine = reinterpret_cast<double*>(&region[group]);
   const double* source = reinterpret_cast<const double*>(&regions[r]);
-  for (int i = lane; i < kRegionWords; i += 32) mine[i] = source[i];
-  __syncwarp();
+  for (int i = lane; i < kRegionWords; i += kRuleLanes) mine[i] = source[i];
+  __syncwarp(mask);
   const int points = genz_malik_point_count(n);
   double pair = 0.0, vertex = 0.0;
   double x[kMaxCubatureDim];
-  for (int p = lane; p < points; p += 32) {
-    genz_malik_point(p, n, region[warp], x);
+  for (int p = lane; p < points; p += kRuleLanes) {
+    genz_malik_point(p, n, region[group], x);
     const double v = f(x, n);
     int slot = 0;
     switch (genz_malik_class(p, n, &slot)) {
-      case GenzMalikClass::Center: values[warp].center = v; break;
-      case GenzMalikClass::Axis2: values[warp].axis2[slot] = v; break;
-      case GenzMalikClass::Axis4: values[warp].axis4[slot] = v; break;
+      case GenzMalikClass::Center: values[group].center = v; break;
+      case GenzMalikClass::Axis2: values[group].axis2[slot] = v; break;
+      case GenzMalikClass::Axis4: values[group].axis4[slot] = v; break;
       case GenzMalikClass::Pair: pair += v; break;
       case GenzMalikClass::Vertex: vertex += v; break;
     }
   }
-  for (int offset = 16; offset > 0; offset >>= 1) {
-    pair += __shfl_down_sync(0xffffffffu, pair, offset);
-    vertex += __shfl_down_sync(0xffffffffu, vertex, offset);
+  for (int offset = kRuleLanes / 2; offset > 0; offset >>= 1) {
+    pair += __shfl_down_sync(mask, pair, offset, kRuleLanes);
+    vertex += __shfl_down_sync(mask, vertex, offset, kRuleLanes);
   }
-  __syncwarp();
+  __syncwarp(mask);
   if (lane == 0) {
-    values[warp].pair_sum = pair;
-    values[warp].vertex_sum = vertex;
-    genz_malik_combine(n, w, values[warp], region[warp]);
+    values[group].pair_sum = pair;
+    values[group].vertex_sum = vertex;
+    genz_malik_combine(n, w, values[group], region[group]);
   }
-  __syncwarp();
+  __syncwarp(mask);
   double* target = reinterpret_cast<double*>(&regions[r]);
-  for (int i = lane; i < kRegionWords; i += 32) target[i] = mine[i];
+  for (int i = lane; i < kRegionWords; i += kRuleLanes) target[i] = mine[i];
 }
 
 /// Launches apply_rule_kernel for dimension n (kMinCubatureDim ≤ N ≤ kMaxCubatureDim).
@@ -144,7 +150,7 @@ void launch_apply_rule(int n, const Integrand& f, const GenzMalikWeights& w, Cub
     if (n != N) return launch_apply_rule<Integrand, N + 1>(n, f, w, regions, count);
   }
   apply_rule_kernel<Integrand, N>
-      <<<static_cast<unsigned>((count + kPhaseOneWarps - 1) / kPhaseOneWarps), kBlockThreads>>>(f, w, regions, count);
+      <<<static_cast<unsigned>((count + kPhaseOneRegions - 1) / kPhaseOneRegions), kBlockThreads>>>(f, w, regions, count);
   GEOBEM_CUDA_CHECK_LAUNCH();
 }
 
