@@ -167,7 +167,9 @@ CubaturePhaseOne cubature_phase_one(const CubatureIntegrand& integrand, const Cu
 /// Phase two on `device` for the chunks of phase-one regions that belong to
 /// `rank` of `ranks` (chunk c to rank c mod ranks; 0 of 1 for all);
 /// `evaluation_cap` is what remains for ALL phase-one regions (every rank
-/// passes the same), shared out by phase_two_shares.
+/// passes the same), shared out by phase_two_shares. Throws
+/// std::invalid_argument for a rank outside 0..ranks−1, geobem::DeviceError
+/// for CUDA failures.
 CubaturePhaseTwo cubature_phase_two(const CubatureIntegrand& integrand, const CubatureOptions& options,
                                     const CubaturePhaseOne& phase_one, int rank, int ranks,
                                     std::uint64_t evaluation_cap, ComputeDevice device);
