@@ -19,7 +19,6 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -28,6 +27,7 @@
 #include "gpu/gravity/forward_drivers.hpp"
 #include "mesh/prisms/model_generators.hpp"
 #include "mesh/prisms/stations.hpp"
+#include "stages/cli/stage_options.hpp"
 
 namespace po = boost::program_options;
 using namespace geobem;
@@ -54,7 +54,7 @@ struct Case {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run_bench(int argc, char** argv) {
   po::options_description options("gravity_bench options");
   std::size_t cells_e, cells_n, cells_u, shape_e, shape_n, cpu_stations;
   int repeat;
@@ -66,25 +66,15 @@ int main(int argc, char** argv) {
       ("cpu-stations", po::value(&cpu_stations)->default_value(160), "stations timed on the CPU (0: skip the CPU)")
       ("repeat", po::value(&repeat)->default_value(3), "CUDA runs per case (best is reported)")
       ("peer-case", po::value(&peer_case), "write the case and double results for harmonica_peer.py to DIR, then stop");
-  po::variables_map vm;
-  try {
-    po::store(po::parse_command_line(argc, argv, options), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::fprintf(stderr, "gravity_bench: %s\n", e.what());
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::printf("%s", [&] { std::ostringstream s; s << options; return s.str(); }().c_str());
-    return 0;
-  }
+  const auto parsed = geobem::cli::parse_stage_options(
+      argc, argv, "gravity_bench",
+      "Prism-station pairs per second of the CPU and CUDA gravity drivers on the paper's case.", options);
+  if (!parsed) return 0;  // --help
+  const po::variables_map& vm = *parsed;
   cells_e = 700, cells_n = 700, cells_u = 50;
   if (vm.count("cells")) {
     const auto c = vm["cells"].as<std::vector<std::size_t>>();
-    if (c.size() != 3) {
-      std::fprintf(stderr, "gravity_bench: --cells needs three counts\n");
-      return 2;
-    }
+    if (c.size() != 3) throw po::error("--cells needs three counts");
     cells_e = c[0], cells_n = c[1], cells_u = c[2];
   }
 
@@ -168,4 +158,8 @@ int main(int argc, char** argv) {
                 field_unit(Field(f)));
   }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return geobem::cli::run_stage("gravity_bench", [&] { return run_bench(argc, argv); });
 }

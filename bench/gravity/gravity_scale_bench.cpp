@@ -19,7 +19,6 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -30,6 +29,7 @@
 #include "gpu/gravity/grid_nodes.hpp"
 #include "mesh/prisms/model_generators.hpp"
 #include "mesh/prisms/stations.hpp"
+#include "stages/cli/stage_options.hpp"
 
 namespace po = boost::program_options;
 using namespace geobem;
@@ -92,7 +92,7 @@ int large_run(std::size_t n_prisms, std::size_t n_stations, double limit_mib) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run_bench(int argc, char** argv) {
   po::options_description options("gravity_scale_bench options");
   int repeat;
   double limit_mib;
@@ -105,29 +105,17 @@ int main(int argc, char** argv) {
       ("sweep", "general path, double: CudaTuning::blocks_per_sm 16..64 for all ten fields and g_z, then stop")
       ("shapes", "general path: every kernel shape (cuda_kernel_shapes()), double and single, all ten fields and "
                  "g_z, then stop");
-  po::variables_map vm;
-  try {
-    po::store(po::parse_command_line(argc, argv, options), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::fprintf(stderr, "gravity_scale_bench: %s\n", e.what());
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::ostringstream text;
-    text << options;
-    std::printf("%s", text.str().c_str());
-    return 0;
-  }
+  const auto parsed = geobem::cli::parse_stage_options(
+      argc, argv, "gravity_scale_bench",
+      "Gravity at scale: general vs grid path, single vs double, chunks, MPI ranks, kernel shapes.", options);
+  if (!parsed) return 0;  // --help
+  const po::variables_map& vm = *parsed;
   if (cuda_device_count() == 0) {
     std::printf("no CUDA device\n");
     return 0;
   }
   if (!large.empty()) {
-    if (large.size() != 2) {
-      std::fprintf(stderr, "gravity_scale_bench: --large needs P S\n");
-      return 2;
-    }
+    if (large.size() != 2) throw po::error("--large needs P S");
     return large_run(large[0], large[1], limit_mib);
   }
 
@@ -263,4 +251,8 @@ int main(int argc, char** argv) {
   const auto chunked = forward_cuda(prisms, stations, masks[0], Precision::Double, silent, capped);
   print_errors("general chunked (4 MiB) vs one chunk", chunked, general[0][0], n, masks[0]);
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return geobem::cli::run_stage("gravity_scale_bench", [&] { return run_bench(argc, argv); });
 }

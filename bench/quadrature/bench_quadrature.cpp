@@ -46,6 +46,7 @@
 #include "gpu/core/device.hpp"
 #include "gpu/quadrature/adaptive_1d.hpp"
 #include "gpu/quadrature/cubature.hpp"
+#include "stages/cli/stage_options.hpp"
 
 using namespace geobem::quadrature;
 using geobem::ComputeDevice;
@@ -154,7 +155,7 @@ void print_cubature_row(const char* method, const NdCase& c, const CubatureResul
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run_bench(int argc, char** argv) {
   namespace po = boost::program_options;
   double cpu_cap = 2e8, idle_probe = 0.0, cuda_cap = 2e9;
   int reps = 5, min_regions = 1 << 20;
@@ -169,23 +170,14 @@ int main(int argc, char** argv) {
       ("max-evals", po::value(&cuda_cap)->default_value(2e9, "2e9"), "CUDA n-D rows: evaluation cap")
       ("cases", po::value(&case_list)->default_value(case_list), "n-D cases to run, a comma-separated subset of f1,f2,f3,f4")
       ("no-cuda", "CPU rows only");
-  po::variables_map vm;
-  try {
-    po::store(po::parse_command_line(argc, argv, options), vm);
-    po::notify(vm);
-    if (reps < 1) throw po::error("--reps must be at least 1");
-    if (min_regions < 1) throw po::error("--min-regions must be at least 1");
-    if (!(cuda_cap >= 1.0 && cuda_cap < 1.8e19)) throw po::error("--max-evals out of range");
-  } catch (const po::error& e) {
-    std::fprintf(stderr, "bench_quadrature: %s\n", e.what());
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::ostringstream text;
-    text << options;
-    std::printf("%s", text.str().c_str());
-    return 0;
-  }
+  const auto parsed = geobem::cli::parse_stage_options(
+      argc, argv, "bench_quadrature",
+      "Adaptive cubature and 1D quadrature, CPU and CUDA, against hcubature and GSL QAGS.", options);
+  if (!parsed) return 0;  // --help
+  const po::variables_map& vm = *parsed;
+  if (reps < 1) throw po::error("--reps must be at least 1");
+  if (min_regions < 1) throw po::error("--min-regions must be at least 1");
+  if (!(cuda_cap >= 1.0 && cuda_cap < 1.8e19)) throw po::error("--max-evals out of range");
   const bool cuda = !vm.count("no-cuda") && geobem::cuda_device_count() > 0;
   std::printf("method,case,dim,rel_tol,estimate,error_estimate,true_error,evaluations,regions,status,seconds\n");
   const NdCase nd_cases[] = {{CubatureFamily::F1, 7, 1e-5, kF1Reference7D},
@@ -365,4 +357,8 @@ int main(int argc, char** argv) {
   }
   gsl_integration_workspace_free(workspace);
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return geobem::cli::run_stage("bench_quadrature", [&] { return run_bench(argc, argv); });
 }

@@ -16,13 +16,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "gpu/core/device.hpp"
 #include "gpu/transform/transform.hpp"
+#include "stages/cli/stage_options.hpp"
 
 using namespace geobem::transform;
 using Clock = std::chrono::steady_clock;
@@ -145,24 +145,15 @@ void run_setting(const char* setting, const std::vector<double>& p, const Longma
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run_bench(int argc, char** argv) {
   namespace po = boost::program_options;
   po::options_description options("bench_longman options");
   options.add_options()("help", "this text")("quick", "smaller batches (5,000 and 20,000 integrals)");
-  po::variables_map vm;
-  try {
-    po::store(po::parse_command_line(argc, argv, options), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::fprintf(stderr, "bench_longman: %s\n", e.what());
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::ostringstream text;
-    text << options;
-    std::printf("%s", text.str().c_str());
-    return 0;
-  }
+  const auto parsed = geobem::cli::parse_stage_options(
+      argc, argv, "bench_longman",
+      "Longman transform inversion: our CPU and CUDA batches against GSL QAWF.", options);
+  if (!parsed) return 0;  // --help
+  const po::variables_map& vm = *parsed;
   const bool quick = vm.count("quick") > 0;
   const bool gpu = geobem::cuda_device_count() > 0;
   std::printf("bench_longman: %s, %d CPU threads, %s\n", quick ? "quick" : "full", omp_get_max_threads(),
@@ -189,4 +180,8 @@ int main(int argc, char** argv) {
                 1e-12);
   }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return geobem::cli::run_stage("bench_longman", [&] { return run_bench(argc, argv); });
 }
