@@ -18,7 +18,7 @@ std::vector<CubatureRegion> cuda_copy_regions_to_host(const CubatureDeviceRegion
   std::vector<CubatureRegion> out(regions.count);
   GEOBEM_CUDA_CHECK(cudaSetDevice(regions.device));
   GEOBEM_CUDA_CHECK(
-      cudaMemcpy(out.data(), regions.data, regions.count * sizeof(CubatureRegion), cudaMemcpyDeviceToHost));
+      cudaMemcpy(out.data(), regions.buffer.data, regions.count * sizeof(CubatureRegion), cudaMemcpyDeviceToHost));
   return out;
 }
 

@@ -269,7 +269,8 @@ struct PhaseTwoActive {
 
 /// Phase two's items without work keep their phase-one result; one whose
 /// error is still above its budget was stopped by its cap.
-__global__ inline void settle_idle_kernel(PhaseTwoActive active, RegionOutcome* outcomes, int* capped) {
+__global__ inline void settle_idle_kernel(PhaseTwoActive active, RegionOutcome* outcomes,
+                                          unsigned long long* capped) {
   const unsigned long long item = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
   if (item >= active.items.count || active(item)) return;
   const size_t r = active.items.region(item);
@@ -285,7 +286,7 @@ __global__ inline void settle_idle_kernel(PhaseTwoActive active, RegionOutcome* 
 template <class Integrand>
 __global__ void refine_kernel(Integrand f, int n, GenzMalikWeights w, const CubatureRegion* initial, PhaseTwoItems items,
                               const unsigned long long* work, unsigned long long work_count, PhaseTwoShares shares,
-                              unsigned long long* next_item, int* capped, CubatureRegion* spill_all,
+                              unsigned long long* next_item, unsigned long long* capped, CubatureRegion* spill_all,
                               int spill_capacity, RegionOutcome* outcomes, unsigned long long* totals) {
   __shared__ CubatureRegion list[kSharedRecords];
   __shared__ CubatureRegion children[2];
@@ -460,14 +461,18 @@ struct DeviceBuffer {
     data = nullptr;
     if (count) GEOBEM_CUDA_CHECK(cudaMalloc(&data, count * sizeof(T)));
   }
-  /// Hands the buffer over to the caller, who frees it with cudaFree.
-  T* release() {
-    T* out = data;
-    data = nullptr;
-    return out;
-  }
+  DeviceBuffer(DeviceBuffer&& other) noexcept : data(other.data) { other.data = nullptr; }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+};
+
+/// A non-blocking CUDA stream destroyed on scope exit.
+struct Stream {
+  cudaStream_t handle = nullptr;
+  Stream() { GEOBEM_CUDA_CHECK(cudaStreamCreateWithFlags(&handle, cudaStreamNonBlocking)); }
+  ~Stream() { cudaStreamDestroy(handle); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
 };
 
 }  // namespace geobem::quadrature::cuda_detail
@@ -476,18 +481,10 @@ namespace geobem::quadrature {
 
 /// Phase one's kept live regions, on the device that computed them.
 struct CubatureDeviceRegions {
-  CubatureRegion* data = nullptr;
+  cuda_detail::DeviceBuffer<CubatureRegion> buffer;
   size_t count = 0;
   int device = 0;
-  CubatureDeviceRegions(CubatureRegion* regions, size_t n, int on_device) : data(regions), count(n), device(on_device) {}
-  ~CubatureDeviceRegions() { cudaFree(data); }
-  CubatureDeviceRegions(const CubatureDeviceRegions&) = delete;
-  CubatureDeviceRegions& operator=(const CubatureDeviceRegions&) = delete;
 };
-
-}  // namespace geobem::quadrature
-
-namespace geobem::quadrature {
 
 /// Phase one's region buffers start at this many regions and grow (×4, up
 /// to 2·min_regions) with the live count, so that a case converging with few
@@ -592,7 +589,8 @@ CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureO
       out.live_error = live_sums.error;
       int device = 0;
       GEOBEM_CUDA_CHECK(cudaGetDevice(&device));
-      out.device_regions = std::make_shared<const CubatureDeviceRegions>(kept_buffer.release(), kept_regions, device);
+      out.device_regions =
+          std::make_shared<const CubatureDeviceRegions>(CubatureDeviceRegions{std::move(kept_buffer), kept_regions, device});
       break;
     }
     ++levels;
@@ -628,88 +626,84 @@ CubaturePhaseTwo cuda_cubature_phase_two_for(const Integrand& f, const CubatureO
   const PhaseTwoShares shares = phase_two_shares(phase_one, options, evaluation_cap);
   const PhaseTwoItems items{total, rank, ranks, static_cast<unsigned long long>(rank_chunks * kPhaseTwoChunk)};
 
-  int device = 0, sms = 0, per_sm = 0;
-  GEOBEM_CUDA_CHECK(cudaGetDevice(&device));
-  GEOBEM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  GEOBEM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, refine_kernel<Integrand>, kBlockThreads, 0));
-  const size_t grid = std::max<size_t>(1, std::min<size_t>(items.count, static_cast<size_t>(sms) * std::max(per_sm, 1)));
-  // The spill slices together take at most 40% of the free device memory.
-  size_t free_bytes = 0, total_bytes = 0;
-  GEOBEM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const size_t spill_capacity = std::max<size_t>(
-      16, std::min<size_t>(options.spill_records, free_bytes / 5 * 2 / (grid * sizeof(CubatureRegion))));
-
-  // Counters: next item, evaluations, final regions; and the capped flag.
-  DeviceBuffer<unsigned long long> d_counters(3);
-  DeviceBuffer<int> d_capped(1);
-  DeviceBuffer<CubatureRegion> d_spill(grid * spill_capacity);
+  // Counters: next item, evaluations, final regions, capped flag.
+  DeviceBuffer<unsigned long long> d_counters(4);
   DeviceBuffer<RegionOutcome> d_outcomes(total);
   DeviceBuffer<double> d_chunk_sums(2 * rank_chunks);
   DeviceBuffer<unsigned long long> d_work(items.count + 1);  // the items with work, then their count
   // The kernels run on a non-blocking stream (the progress poll reads the
   // counter beside them), which does not wait for the legacy default
   // stream: the counters are cleared on the same stream.
-  cudaStream_t work, watch;
-  GEOBEM_CUDA_CHECK(cudaStreamCreateWithFlags(&work, cudaStreamNonBlocking));
-  GEOBEM_CUDA_CHECK(cudaStreamCreateWithFlags(&watch, cudaStreamNonBlocking));
-  GEOBEM_CUDA_CHECK(cudaMemsetAsync(d_counters.data, 0, 3 * sizeof(unsigned long long), work));
-  GEOBEM_CUDA_CHECK(cudaMemsetAsync(d_capped.data, 0, sizeof(int), work));
+  const Stream work, watch;
+  GEOBEM_CUDA_CHECK(cudaMemsetAsync(d_counters.data, 0, 4 * sizeof(unsigned long long), work.handle));
   // The phase-one regions: on the device already (CUDA phase one), or copied there.
   DeviceBuffer<CubatureRegion> d_copied(phase_one.device_regions ? 0 : total);
   if (!phase_one.device_regions)
     GEOBEM_CUDA_CHECK(cudaMemcpyAsync(d_copied.data, phase_one.regions.data(), total * sizeof(CubatureRegion),
-                                      cudaMemcpyHostToDevice, work));
-  const CubatureRegion* d_initial = phase_one.device_regions ? phase_one.device_regions->data : d_copied.data;
+                                      cudaMemcpyHostToDevice, work.handle));
+  const CubatureRegion* d_initial = phase_one.device_regions ? phase_one.device_regions->buffer.data : d_copied.data;
   // Items without work are settled at once; the rest are listed for the refinement.
   const unsigned long long points = genz_malik_point_count(n);
   const PhaseTwoActive active{d_initial, items, shares, 2 * points};
-  settle_idle_kernel<<<static_cast<unsigned>((items.count + 255) / 256), 256, 0, work>>>(active, d_outcomes.data,
-                                                                                       d_capped.data);
+  settle_idle_kernel<<<static_cast<unsigned>((items.count + 255) / 256), 256, 0, work.handle>>>(
+      active, d_outcomes.data, d_counters.data + 3);
   GEOBEM_CUDA_CHECK_LAUNCH();
   const thrust::counting_iterator<unsigned long long> all_items(0);
   size_t select_bytes = 0;
   GEOBEM_CUDA_CHECK(cub::DeviceSelect::If(nullptr, select_bytes, all_items, d_work.data, d_work.data + items.count,
-                                          static_cast<long long>(items.count), active, work));
+                                          static_cast<long long>(items.count), active, work.handle));
   DeviceBuffer<unsigned char> d_select_scratch(select_bytes);
   GEOBEM_CUDA_CHECK(cub::DeviceSelect::If(d_select_scratch.data, select_bytes, all_items, d_work.data,
-                                          d_work.data + items.count, static_cast<long long>(items.count), active, work));
+                                          d_work.data + items.count, static_cast<long long>(items.count), active,
+                                          work.handle));
   unsigned long long work_count = 0;
   GEOBEM_CUDA_CHECK(cudaMemcpyAsync(&work_count, d_work.data + items.count, sizeof(work_count),
-                                    cudaMemcpyDeviceToHost, work));
-  GEOBEM_CUDA_CHECK(cudaStreamSynchronize(work));
+                                    cudaMemcpyDeviceToHost, work.handle));
+  GEOBEM_CUDA_CHECK(cudaStreamSynchronize(work.handle));
   if (work_count > 0) {
-    refine_kernel<<<static_cast<unsigned>(std::min<size_t>(grid, work_count)), kBlockThreads, 0, work>>>(
-        f, n, genz_malik_weights(n), d_initial, items, d_work.data, work_count, shares, d_counters.data, d_capped.data,
-        d_spill.data, static_cast<int>(spill_capacity), d_outcomes.data, d_counters.data + 1);
+    // A persistent grid of at most one wave, each block with a spill slice;
+    // the slices together take at most 40% of the free device memory.
+    int device = 0, sms = 0, per_sm = 0;
+    GEOBEM_CUDA_CHECK(cudaGetDevice(&device));
+    GEOBEM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    GEOBEM_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, refine_kernel<Integrand>, kBlockThreads, 0));
+    const size_t grid = std::min<size_t>(work_count, static_cast<size_t>(sms) * std::max(per_sm, 1));
+    size_t free_bytes = 0, total_bytes = 0;
+    GEOBEM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const size_t spill_capacity = std::max<size_t>(
+        16, std::min<size_t>(options.spill_records, free_bytes / 5 * 2 / (grid * sizeof(CubatureRegion))));
+    DeviceBuffer<CubatureRegion> d_spill(grid * spill_capacity);
+    refine_kernel<<<static_cast<unsigned>(grid), kBlockThreads, 0, work.handle>>>(
+        f, n, genz_malik_weights(n), d_initial, items, d_work.data, work_count, shares, d_counters.data,
+        d_counters.data + 3, d_spill.data, static_cast<int>(spill_capacity), d_outcomes.data, d_counters.data + 1);
     GEOBEM_CUDA_CHECK_LAUNCH();
+    // Progress: poll the items taken on a second stream while the kernel runs.
+    ProgressReporter progress("cubature phase two (cuda)", work_count, "regions", options.quiet);
+    unsigned long long reported = 0;
+    while (!options.quiet && cudaStreamQuery(work.handle) == cudaErrorNotReady) {
+      unsigned long long taken = 0;
+      GEOBEM_CUDA_CHECK(
+          cudaMemcpyAsync(&taken, d_counters.data, sizeof(taken), cudaMemcpyDeviceToHost, watch.handle));
+      GEOBEM_CUDA_CHECK(cudaStreamSynchronize(watch.handle));
+      taken = std::min(taken, work_count);
+      if (taken > reported) progress.advance(taken - reported);
+      reported = std::max(reported, taken);
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    GEOBEM_CUDA_CHECK(cudaStreamSynchronize(work.handle));  // before d_spill goes
+    progress.advance(work_count - reported);
+    progress.finish();
   }
-  chunk_sums_kernel<<<static_cast<unsigned>((rank_chunks * 32 + 127) / 128), 128, 0, work>>>(
+  chunk_sums_kernel<<<static_cast<unsigned>((rank_chunks * 32 + 127) / 128), 128, 0, work.handle>>>(
       d_outcomes.data, items, rank_chunks, d_chunk_sums.data, d_chunk_sums.data + rank_chunks);
   GEOBEM_CUDA_CHECK_LAUNCH();
-  // Progress: poll the items taken on a second stream while the kernel runs.
-  ProgressReporter progress("cubature phase two (cuda)", work_count, "regions", options.quiet);
-  unsigned long long reported = 0;
-  while (!options.quiet && cudaStreamQuery(work) == cudaErrorNotReady) {
-    unsigned long long taken = 0;
-    GEOBEM_CUDA_CHECK(cudaMemcpyAsync(&taken, d_counters.data, sizeof(taken), cudaMemcpyDeviceToHost, watch));
-    GEOBEM_CUDA_CHECK(cudaStreamSynchronize(watch));
-    taken = std::min(taken, work_count);
-    if (taken > reported) progress.advance(taken - reported);
-    reported = std::max(reported, taken);
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  GEOBEM_CUDA_CHECK(cudaStreamSynchronize(work));
-  progress.advance(work_count - reported);
-  progress.finish();
-  GEOBEM_CUDA_CHECK(cudaStreamDestroy(work));
-  GEOBEM_CUDA_CHECK(cudaStreamDestroy(watch));
+  GEOBEM_CUDA_CHECK(cudaStreamSynchronize(work.handle));
 
   std::vector<double> sums(2 * rank_chunks);
-  unsigned long long counters[3];
-  int capped = 0;
+  unsigned long long counters[4];
   GEOBEM_CUDA_CHECK(cudaMemcpy(sums.data(), d_chunk_sums.data, sums.size() * sizeof(double), cudaMemcpyDeviceToHost));
   GEOBEM_CUDA_CHECK(cudaMemcpy(counters, d_counters.data, sizeof(counters), cudaMemcpyDeviceToHost));
-  GEOBEM_CUDA_CHECK(cudaMemcpy(&capped, d_capped.data, sizeof(int), cudaMemcpyDeviceToHost));
   for (size_t j = 0; j < rank_chunks; ++j) {
     out.chunk_estimate[rank + j * ranks] = sums[j];
     out.chunk_error[rank + j * ranks] = sums[rank_chunks + j];
@@ -720,7 +714,7 @@ CubaturePhaseTwo cuda_cubature_phase_two_for(const Integrand& f, const CubatureO
     rank_regions += std::min(kPhaseTwoChunk, total - (rank + j * ranks) * kPhaseTwoChunk);
   out.evaluations = counters[1];
   out.regions = counters[2] + (rank_regions - work_count);
-  out.capped = capped != 0;
+  out.capped = counters[3] != 0;
   return out;
 }
 
