@@ -198,6 +198,28 @@ GEOBEM_HD inline Real centre_uu(Real d2, Real other, Real c, Real h) {
   return (c * c + h * h) * d2 + Real(2) * c * h * other;
 }
 
+/// One edge direction of prism_fields: the pair values pair(a, b) at the
+/// coordinates u_a, w_b of the other two axes (index 0: sign +), added in
+/// vertex form, vertex(s_a·s_b, a, b, value) as each comes, or in centre
+/// form, centre(pair_sums of the four). The lambdas inline: the same
+/// arithmetic as writing the two loops out.
+template <bool CentreForm, typename Real, typename Pair, typename Vertex, typename Centre>
+GEOBEM_HD inline void edge_direction(const Pair& pair, const Vertex& vertex, const Centre& centre) {
+  const Real sign[2] = {Real(1), Real(-1)};
+  Real v[2][2];
+  GEOBEM_GRAVITY_UNROLL
+  for (int a = 0; a < 2; ++a)
+    GEOBEM_GRAVITY_UNROLL
+    for (int b = 0; b < 2; ++b) {
+      const Real value = pair(a, b);
+      if constexpr (CentreForm)
+        v[a][b] = value;
+      else
+        vertex(sign[a] * sign[b], a, b, value);
+    }
+  if constexpr (CentreForm) centre(pair_sums(v[0][0], v[0][1], v[1][0], v[1][1]));
+}
+
 /// The fields selected by `mask` (FieldBit) of a unit-density prism at the
 /// station, without the factor G: out[f] for Field index f, in SI units per
 /// (G·kg/m³): potential m², g in m, tensor dimensionless. Multiply by
@@ -230,7 +252,6 @@ GEOBEM_HD inline void prism_fields(const RelativePrism<Real>& p, unsigned mask, 
   const Real x[2] = {p.east, p.west};
   const Real y[2] = {p.north, p.south};
   const Real z[2] = {p.top, p.bottom};
-  const Real sign[2] = {Real(1), Real(-1)};
   const Real half = Real(0.5);
   const Real ce = half * (x[0] + x[1]), cn = half * (y[0] + y[1]), cu = half * (z[0] + z[1]);
   const Real he = half * p.size_e, hn = half * p.size_n, hu = half * p.size_u;
@@ -243,151 +264,102 @@ GEOBEM_HD inline void prism_fields(const RelativePrism<Real>& p, unsigned mask, 
       for (int k = 0; k < 2; ++k) r[i][j][k] = sqrt(x[i] * x[i] + y[j] * y[j] + z[k] * z[k]);
 
   Real pot = 0, ke = 0, kn = 0, ku = 0, kee = 0, ken = 0, keu = 0, knn = 0, knu = 0, kuu = 0;
-  Real v[2][2];  // the four pair values of one direction (centre form)
   // ln(x + r) pairs over x (edges along easting) at each (y_j, z_k).
-  if (mask & (bit_potential | bit_g_n | bit_g_z | bit_g_nz)) {
-    GEOBEM_GRAVITY_UNROLL
-    for (int j = 0; j < 2; ++j)
-      GEOBEM_GRAVITY_UNROLL
-      for (int k = 0; k < 2; ++k) {
-        const Real l = Pairs::log_pair(x[0], x[1], p.size_e, r[0][j][k], r[1][j][k], y[j] * y[j] + z[k] * z[k]);
-        if constexpr (CentreForm) {
-          v[j][k] = l;
-        } else {
-          const Real s = sign[j] * sign[k];
+  if (mask & (bit_potential | bit_g_n | bit_g_z | bit_g_nz))
+    edge_direction<CentreForm, Real>(
+        [&](int j, int k) {
+          return Pairs::log_pair(x[0], x[1], p.size_e, r[0][j][k], r[1][j][k], y[j] * y[j] + z[k] * z[k]);
+        },
+        [&](Real s, int j, int k, Real l) {
           pot += s * y[j] * z[k] * l;
           kn -= s * z[k] * l;
           ku -= s * y[j] * l;
           knu += s * l;
-        }
-      }
-    if constexpr (CentreForm) {
-      const PairSums<Real> l = pair_sums(v[0][0], v[0][1], v[1][0], v[1][1]);
-      pot += centre_uw(l, cn, hn, cu, hu);  // Σ s·y·z·l
-      kn -= centre_u(l.d2, l.da, cu, hu);   // Σ s·z·l
-      ku -= centre_u(l.d2, l.db, cn, hn);   // Σ s·y·l
-      knu += l.d2;
-    }
-  }
+        },
+        [&](const PairSums<Real>& l) {
+          pot += centre_uw(l, cn, hn, cu, hu);  // Σ s·y·z·l
+          kn -= centre_u(l.d2, l.da, cu, hu);   // Σ s·z·l
+          ku -= centre_u(l.d2, l.db, cn, hn);   // Σ s·y·l
+          knu += l.d2;
+        });
   // ln(y + r) pairs over y at each (x_i, z_k).
-  if (mask & (bit_potential | bit_g_e | bit_g_z | bit_g_ez)) {
-    GEOBEM_GRAVITY_UNROLL
-    for (int i = 0; i < 2; ++i)
-      GEOBEM_GRAVITY_UNROLL
-      for (int k = 0; k < 2; ++k) {
-        const Real l = Pairs::log_pair(y[0], y[1], p.size_n, r[i][0][k], r[i][1][k], x[i] * x[i] + z[k] * z[k]);
-        if constexpr (CentreForm) {
-          v[i][k] = l;
-        } else {
-          const Real s = sign[i] * sign[k];
+  if (mask & (bit_potential | bit_g_e | bit_g_z | bit_g_ez))
+    edge_direction<CentreForm, Real>(
+        [&](int i, int k) {
+          return Pairs::log_pair(y[0], y[1], p.size_n, r[i][0][k], r[i][1][k], x[i] * x[i] + z[k] * z[k]);
+        },
+        [&](Real s, int i, int k, Real l) {
           pot += s * z[k] * x[i] * l;
           ke -= s * z[k] * l;
           ku -= s * x[i] * l;
           keu += s * l;
-        }
-      }
-    if constexpr (CentreForm) {
-      const PairSums<Real> l = pair_sums(v[0][0], v[0][1], v[1][0], v[1][1]);
-      pot += centre_uw(l, ce, he, cu, hu);  // Σ s·x·z·l
-      ke -= centre_u(l.d2, l.da, cu, hu);   // Σ s·z·l
-      ku -= centre_u(l.d2, l.db, ce, he);   // Σ s·x·l
-      keu += l.d2;
-    }
-  }
+        },
+        [&](const PairSums<Real>& l) {
+          pot += centre_uw(l, ce, he, cu, hu);  // Σ s·x·z·l
+          ke -= centre_u(l.d2, l.da, cu, hu);   // Σ s·z·l
+          ku -= centre_u(l.d2, l.db, ce, he);   // Σ s·x·l
+          keu += l.d2;
+        });
   // ln(z + r) pairs over z at each (x_i, y_j).
-  if (mask & (bit_potential | bit_g_e | bit_g_n | bit_g_en)) {
-    GEOBEM_GRAVITY_UNROLL
-    for (int i = 0; i < 2; ++i)
-      GEOBEM_GRAVITY_UNROLL
-      for (int j = 0; j < 2; ++j) {
-        const Real l = Pairs::log_pair(z[0], z[1], p.size_u, r[i][j][0], r[i][j][1], x[i] * x[i] + y[j] * y[j]);
-        if constexpr (CentreForm) {
-          v[i][j] = l;
-        } else {
-          const Real s = sign[i] * sign[j];
+  if (mask & (bit_potential | bit_g_e | bit_g_n | bit_g_en))
+    edge_direction<CentreForm, Real>(
+        [&](int i, int j) {
+          return Pairs::log_pair(z[0], z[1], p.size_u, r[i][j][0], r[i][j][1], x[i] * x[i] + y[j] * y[j]);
+        },
+        [&](Real s, int i, int j, Real l) {
           pot += s * x[i] * y[j] * l;
           ke -= s * y[j] * l;
           kn -= s * x[i] * l;
           ken += s * l;
-        }
-      }
-    if constexpr (CentreForm) {
-      const PairSums<Real> l = pair_sums(v[0][0], v[0][1], v[1][0], v[1][1]);
-      pot += centre_uw(l, ce, he, cn, hn);  // Σ s·x·y·l
-      ke -= centre_u(l.d2, l.da, cn, hn);   // Σ s·y·l
-      kn -= centre_u(l.d2, l.db, ce, he);   // Σ s·x·l
-      ken += l.d2;
-    }
-  }
+        },
+        [&](const PairSums<Real>& l) {
+          pot += centre_uw(l, ce, he, cn, hn);  // Σ s·x·y·l
+          ke -= centre_u(l.d2, l.da, cn, hn);   // Σ s·y·l
+          kn -= centre_u(l.d2, l.db, ce, he);   // Σ s·x·l
+          ken += l.d2;
+        });
   // arctan(yz / (xr)) pairs over y at each (x_i, z_k).
-  if (mask & (bit_potential | bit_g_e | bit_g_ee)) {
-    GEOBEM_GRAVITY_UNROLL
-    for (int i = 0; i < 2; ++i)
-      GEOBEM_GRAVITY_UNROLL
-      for (int k = 0; k < 2; ++k) {
-        const Real a = Pairs::atan_pair(y[0], y[1], p.size_n, z[k], x[i], r[i][0][k], r[i][1][k]);
-        if constexpr (CentreForm) {
-          v[i][k] = a;
-        } else {
-          const Real s = sign[i] * sign[k];
+  if (mask & (bit_potential | bit_g_e | bit_g_ee))
+    edge_direction<CentreForm, Real>(
+        [&](int i, int k) { return Pairs::atan_pair(y[0], y[1], p.size_n, z[k], x[i], r[i][0][k], r[i][1][k]); },
+        [&](Real s, int i, int, Real a) {
           pot -= half * s * x[i] * x[i] * a;
           ke += s * x[i] * a;
           kee -= s * a;
-        }
-      }
-    if constexpr (CentreForm) {
-      const PairSums<Real> a = pair_sums(v[0][0], v[0][1], v[1][0], v[1][1]);
-      pot -= half * centre_uu(a.d2, a.db, ce, he);  // ½ Σ s·x²·a
-      ke += centre_u(a.d2, a.db, ce, he);           // Σ s·x·a
-      kee -= a.d2;
-    }
-  }
+        },
+        [&](const PairSums<Real>& a) {
+          pot -= half * centre_uu(a.d2, a.db, ce, he);  // ½ Σ s·x²·a
+          ke += centre_u(a.d2, a.db, ce, he);           // Σ s·x·a
+          kee -= a.d2;
+        });
   // arctan(zx / (yr)) pairs over z at each (x_i, y_j).
-  if (mask & (bit_potential | bit_g_n | bit_g_nn)) {
-    GEOBEM_GRAVITY_UNROLL
-    for (int i = 0; i < 2; ++i)
-      GEOBEM_GRAVITY_UNROLL
-      for (int j = 0; j < 2; ++j) {
-        const Real a = Pairs::atan_pair(z[0], z[1], p.size_u, x[i], y[j], r[i][j][0], r[i][j][1]);
-        if constexpr (CentreForm) {
-          v[i][j] = a;
-        } else {
-          const Real s = sign[i] * sign[j];
+  if (mask & (bit_potential | bit_g_n | bit_g_nn))
+    edge_direction<CentreForm, Real>(
+        [&](int i, int j) { return Pairs::atan_pair(z[0], z[1], p.size_u, x[i], y[j], r[i][j][0], r[i][j][1]); },
+        [&](Real s, int, int j, Real a) {
           pot -= half * s * y[j] * y[j] * a;
           kn += s * y[j] * a;
           knn -= s * a;
-        }
-      }
-    if constexpr (CentreForm) {
-      const PairSums<Real> a = pair_sums(v[0][0], v[0][1], v[1][0], v[1][1]);
-      pot -= half * centre_uu(a.d2, a.da, cn, hn);  // ½ Σ s·y²·a
-      kn += centre_u(a.d2, a.da, cn, hn);           // Σ s·y·a
-      knn -= a.d2;
-    }
-  }
+        },
+        [&](const PairSums<Real>& a) {
+          pot -= half * centre_uu(a.d2, a.da, cn, hn);  // ½ Σ s·y²·a
+          kn += centre_u(a.d2, a.da, cn, hn);           // Σ s·y·a
+          knn -= a.d2;
+        });
   // arctan(xy / (zr)) pairs over x at each (y_j, z_k).
-  if (mask & (bit_potential | bit_g_z | bit_g_zz)) {
-    GEOBEM_GRAVITY_UNROLL
-    for (int j = 0; j < 2; ++j)
-      GEOBEM_GRAVITY_UNROLL
-      for (int k = 0; k < 2; ++k) {
-        const Real a = Pairs::atan_pair(x[0], x[1], p.size_e, y[j], z[k], r[0][j][k], r[1][j][k]);
-        if constexpr (CentreForm) {
-          v[j][k] = a;
-        } else {
-          const Real s = sign[j] * sign[k];
+  if (mask & (bit_potential | bit_g_z | bit_g_zz))
+    edge_direction<CentreForm, Real>(
+        [&](int j, int k) { return Pairs::atan_pair(x[0], x[1], p.size_e, y[j], z[k], r[0][j][k], r[1][j][k]); },
+        [&](Real s, int, int k, Real a) {
           pot -= half * s * z[k] * z[k] * a;
           ku += s * z[k] * a;
           kuu -= s * a;
-        }
-      }
-    if constexpr (CentreForm) {
-      const PairSums<Real> a = pair_sums(v[0][0], v[0][1], v[1][0], v[1][1]);
-      pot -= half * centre_uu(a.d2, a.da, cu, hu);  // ½ Σ s·z²·a
-      ku += centre_u(a.d2, a.da, cu, hu);           // Σ s·z·a
-      kuu -= a.d2;
-    }
-  }
+        },
+        [&](const PairSums<Real>& a) {
+          pot -= half * centre_uu(a.d2, a.da, cu, hu);  // ½ Σ s·z²·a
+          ku += centre_u(a.d2, a.da, cu, hu);           // Σ s·z·a
+          kuu -= a.d2;
+        });
   const unsigned tensor = bit_g_ee | bit_g_en | bit_g_ez | bit_g_nn | bit_g_nz | bit_g_zz;
   if (mask & tensor) {
     const unsigned edges = edges_through_station(p);
