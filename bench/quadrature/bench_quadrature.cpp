@@ -185,17 +185,11 @@ int run_bench(int argc, char** argv) {
                              {CubatureFamily::F3, 4, 1e-5, kF3Reference4D},
                              {CubatureFamily::F4, 7, 1e-4, kF4Reference7D}};
   std::vector<NdCase> cases;
-  try {
-    for (const std::string& name : split_names(case_list)) {
-      const CubatureFamily family = parse_cubature_family(name);
-      const auto it = std::find_if(std::begin(nd_cases), std::end(nd_cases),
-                                   [&](const NdCase& c) { return c.family == family; });
-      if (it == std::end(nd_cases)) throw std::invalid_argument("--cases: " + name + " is not one of f1,f2,f3,f4");
-      cases.push_back(*it);
-    }
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "bench_quadrature: %s\n", e.what());
-    return 2;
+  for (const std::string& name : split_names(case_list)) {
+    const auto it = std::find_if(std::begin(nd_cases), std::end(nd_cases),
+                                 [&](const NdCase& c) { return to_string(c.family) == name; });
+    if (it == std::end(nd_cases)) throw po::error("--cases: '" + name + "' is not one of f1,f2,f3,f4");
+    cases.push_back(*it);
   }
   const CudaSettings cuda_settings{static_cast<std::size_t>(min_regions), static_cast<std::uint64_t>(cuda_cap)};
   if (cuda) {
