@@ -179,7 +179,6 @@ int run_bench(int argc, char** argv) {
   if (min_regions < 1) throw po::error("--min-regions must be at least 1");
   if (!(cuda_cap >= 1.0 && cuda_cap < 1.8e19)) throw po::error("--max-evals out of range");
   const bool cuda = !vm.count("no-cuda") && geobem::cuda_device_count() > 0;
-  std::printf("method,case,dim,rel_tol,estimate,error_estimate,true_error,evaluations,regions,status,seconds\n");
   const NdCase nd_cases[] = {{CubatureFamily::F1, 7, 1e-5, kF1Reference7D},
                              {CubatureFamily::F2, 4, 1e-4, kF2Reference4D},
                              {CubatureFamily::F3, 4, 1e-5, kF3Reference4D},
@@ -191,6 +190,7 @@ int run_bench(int argc, char** argv) {
     if (it == std::end(nd_cases)) throw po::error("--cases: '" + name + "' is not one of f1,f2,f3,f4");
     cases.push_back(*it);
   }
+  std::printf("method,case,dim,rel_tol,estimate,error_estimate,true_error,evaluations,regions,status,seconds\n");
   const CudaSettings cuda_settings{static_cast<std::size_t>(min_regions), static_cast<std::uint64_t>(cuda_cap)};
   if (cuda) {
     // Warm-up (context, module load): phase one stops at 64 live regions, so
