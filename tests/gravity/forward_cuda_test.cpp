@@ -14,6 +14,7 @@
 #include <string>
 
 #include "gpu/core/device.hpp"
+#include "gpu/core/relative_difference.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/gravity.hpp"
 #include "gpu/gravity/grid_nodes.hpp"
@@ -96,18 +97,11 @@ TEST_F(ForwardCuda, EveryTuningMatchesCpu) {
       const auto gpu_single = forward_cuda(prisms, stations, mask, Precision::Single, quiet, tuning);
       for (int f = 0; f < field_count; ++f) {
         if (!(mask & (1u << f))) continue;
-        double largest = 0, diff_double = 0, diff_single = 0;
-        for (std::size_t s = 0; s < n; ++s) {
-          const double ref = cpu[f * n + s];
-          largest = std::max(largest, std::abs(ref));
-          diff_double = std::max(diff_double, std::abs(gpu_double[f * n + s] - ref));
-          diff_single = std::max(diff_single, std::abs(gpu_single[f * n + s] - ref));
-        }
         SCOPED_TRACE(std::string(field_name(Field(f))) + (tuning.out_of_line_pairs ? " out of line" : " inline") +
                      ", blocks/SM " + std::to_string(tuning.blocks_per_sm) + ", shape " +
                      std::to_string(tuning.shape.block_size) + "/" + std::to_string(tuning.shape.max_registers));
-        EXPECT_LE(diff_double, 1e-12 * largest);
-        EXPECT_LE(diff_single, 2e-5 * largest);
+        EXPECT_LE(largest_relative_difference(&gpu_double[f * n], &cpu[f * n], n), 1e-12);
+        EXPECT_LE(largest_relative_difference(&gpu_single[f * n], &cpu[f * n], n), 2e-5);
       }
     }
   }
@@ -202,12 +196,7 @@ TEST_F(ForwardCuda, ChunkedStreamingMatchesOneChunk) {
       if (!(mask & (1u << f))) continue;
       SCOPED_TRACE(field_name(Field(f)));
       const auto check = [&](const std::vector<double>& a, const std::vector<double>& b, std::size_t n) {
-        double largest = 0, diff = 0;
-        for (std::size_t s = 0; s < n; ++s) {
-          largest = std::max(largest, std::abs(b[f * n + s]));
-          diff = std::max(diff, std::abs(a[f * n + s] - b[f * n + s]));
-        }
-        EXPECT_LE(diff, 1e-12 * largest);
+        EXPECT_LE(largest_relative_difference(&a[f * n], &b[f * n], n), 1e-12);
       };
       check(chunked, one, stations.size());
       check(chunked_grid, one_grid, grid_stations.size());
