@@ -1,4 +1,4 @@
-// Elastodynamic CQ-BEM benchmark on the rod (REFERENCES.md):
+// Elastodynamic CQ-BEM benchmark on the rod (docs/references.md#rod-benchmark):
 //   bench_bem timing cpu|cuda [max_elements_solved]  -- the paper's mesh sizes, 10 time steps:
 //       assembly/solve/transform times and assembly rate (entries/s)
 //   bench_bem rod-error cpu|cuda ELEMENT_SIZE BETA PERIODS  -- free-end displacement relative

@@ -1,4 +1,4 @@
-// gravity_scale_bench (issue 6): the paper's case of Couder-Castañeda et al.
+// gravity_scale_bench: the paper's case of Couder-Castañeda et al.
 // (2013) (700 × 700 × 50 cells, seven spheres, 251,947 prisms; 150 × 100
 // stations at 100 m) on the general path (prisms) and the grid path (weighted
 // grid nodes), double and single, all ten fields and g_z, CUDA from host

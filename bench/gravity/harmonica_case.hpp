@@ -1,6 +1,7 @@
 #pragma once
 // The case that bench/gravity/harmonica_peer.py reads to run Harmonica's
-// prism_gravity on the same prisms and stations as geobem (issue 6 item 7).
+// prism_gravity on the same prisms and stations as geobem, so that both
+// codes' times and values are compared on one machine (bench/RESULTS.md).
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -13,7 +14,7 @@ namespace geobem::bench {
 /// Writes into `dir` (created if missing):
 ///   prisms.npy   (P, 7) float64: west, east, south, north, bottom, top (m), density (kg/m³)
 ///   stations.npy (S, 3) float64: easting, northing, upward (m)
-///   geobem.npy   (10, S) float64: `fields[f * S + s]`, field f in DESIGN.md's
+///   geobem.npy   (10, S) float64: `fields[f * S + s]`, field f in docs/design.md's
 ///                order and units (J/kg, mGal, Eötvös)
 ///   geobem.txt   "driver DRIVER" (cuda or cpu), then one line "NAME SECONDS"
 ///                per entry of `times`

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Harmonica's prism_gravity side by side with geobem (issue 6 item 7).
+"""Harmonica's prism_gravity side by side with geobem on the same case.
 
 Reads the case that `gravity_bench --peer-case DIR` wrote:
   prisms.npy    (P, 7) float64: west, east, south, north, bottom, top (m), density (kg/m³)
   stations.npy  (S, 3) float64: easting, northing, upward (m)
-  geobem.npy    (10, S) float64: geobem's double results in DESIGN.md's
+  geobem.npy    (10, S) float64: geobem's double results in docs/design.md's
                 field order and units (J/kg, mGal, Eötvös)
   geobem.txt    "driver cuda|cpu", then lines "NAME SECONDS": geobem's timed
                 calls (best of its --repeat; all ten fields, g_z alone)
@@ -15,7 +15,7 @@ warm-up call on one station that takes numba's compilation out of the timing,
 and prints per field: the largest |Harmonica - geobem| over the stations run
 relative to geobem's largest |field| over the whole grid, Harmonica's time and
 pairs/s, and that time scaled to the whole grid (time × S / stations run).
-Harmonica and geobem share the conventions of DESIGN.md (easting, northing,
+Harmonica and geobem share the conventions of docs/design.md (easting, northing,
 upward; g_z positive downward; mGal, Eötvös), so values compare as they are.
 
 Harmonica is imported whole when its dependencies are there; otherwise only

@@ -1,5 +1,5 @@
 // Adaptive quadrature and cubature against peers, same integrands and
-// tolerances (issue 5): n-D f1-f4 of Arumugam et al. by our CUDA and CPU
+// tolerances: n-D f1-f4 of Arumugam et al. by our CUDA and CPU
 // two-phase cubature and by libcubature's hcubature (CPU); Kern & Alaghband's
 // Table 2 set at 1e-10 by our CUDA and CPU block cutting and GSL QAGS; a
 // batch of 1D integrals. Prints CSV on stdout:

@@ -3,7 +3,7 @@
 // boundary conditions: displacement linear and continuous (nodal unknowns),
 // traction constant per element. Collocation points are the nodes where the
 // displacement is unknown and the centroids of the elements where the
-// traction is unknown (REFERENCES.md, "Mixed boundary conditions"), so the
+// traction is unknown (docs/references.md#cq-bem, "Mixed boundary conditions"), so the
 // system is square. At the rod's edges and corners a node carries one
 // displacement while the adjacent faces keep their own element tractions, so
 // discontinuous normals need no special treatment.

@@ -37,7 +37,7 @@ std::vector<double> cq_inverse_transform(const std::vector<Complex>& transformed
                                          const CqSettings& settings);
 
 /// β = c·Δt/h, the CQ stability ratio; stable steps lie around 0.1–0.3
-/// (REFERENCES.md). Returns a warning text naming β when outside [0.1, 0.3], else "".
+/// (docs/references.md#cq-bem). Returns a warning text naming β when outside [0.1, 0.3], else "".
 std::string cq_step_warning(double wave_speed, double time_step, double element_size);
 
 }  // namespace geobem::bem

@@ -1,5 +1,5 @@
 #pragma once
-// Closed forms of the 1D rod (REFERENCES.md, "Rod benchmark"; the 1D wave
+// Closed forms of the 1D rod (docs/references.md#rod-benchmark; the 1D wave
 // equation, exact for the 3D rod when ν = 0): fixed at x = 0, traction p·H(t)
 // on x = l, c = √(E/ρ). The reference of the rod tests and benchmarks, and
 // the `closed_form` column of geobem-solve.

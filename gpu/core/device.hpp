@@ -21,7 +21,7 @@ int cuda_device_count();
 ComputeDevice resolve_device(DeviceChoice choice);
 
 /// Selects device `rank mod cuda_device_count()` for this thread (one MPI rank
-/// per GPU, DESIGN.md "Distribution"); returns the device index. Requires a device.
+/// per GPU, docs/design.md#distribution); returns the device index. Requires a device.
 int select_cuda_device_for_rank(int rank);
 
 /// "cpu" or "cuda".

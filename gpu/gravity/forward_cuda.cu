@@ -114,7 +114,7 @@ using PrismShapes = std::tuple<Shape<128, 0>, Shape<64, 0>, Shape<32, 0>, Shape<
                                Shape<128, 64>>;
 
 /// The shape a kernel runs in when CudaTuning::shape leaves it open: the
-/// fastest of the H100 sweep on the paper's case (RESULTS.md, issue 6). All
+/// fastest of the H100 sweep on the paper's case (bench/RESULTS.md, "Gravity at scale"). All
 /// ten fields in double: 96 registers (spilling 272 bytes of loads) give 20
 /// resident warps instead of 12, 0.675 → 0.590 s; g_z in double: 64
 /// registers, 0.247 → 0.233 s; single: 0.295 → 0.268 s and 0.115 → 0.111 s.

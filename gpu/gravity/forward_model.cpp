@@ -1,7 +1,7 @@
 // forward_model() and forward_model_grid(): check the input, drop
 // zero-density prisms or build the weighted grid nodes, take this part's share
 // of them, dispatch to the CPU or CUDA driver with a progress line, and scale
-// the raw sums to the units of DESIGN.md. Also the field, precision and path
+// the raw sums to the units of docs/design.md. Also the field, precision and path
 // names.
 #include <cmath>
 #include <cstdio>

@@ -1,5 +1,5 @@
 #pragma once
-// Several ranks (one GPU each, DESIGN.md "Distribution"): each rank evaluates
+// Several ranks (one GPU each, docs/design.md#distribution): each rank evaluates
 // its share of the sources (ForwardOptions::part/parts = rank/size) and the
 // station fields are summed on rank 0, which alone writes outputs.
 #include <mpi.h>

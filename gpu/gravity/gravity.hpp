@@ -7,11 +7,11 @@
 
 namespace geobem::gravity {
 
-/// The ten gravity fields, in the column order of gravity.csv (DESIGN.md).
+/// The ten gravity fields, in the column order of gravity.csv (docs/design.md#file-formats).
 enum class Field { potential, g_e, g_n, g_z, g_ee, g_en, g_ez, g_nn, g_nz, g_zz };
 inline constexpr int field_count = 10;
 
-/// "potential", "g_e", ... as in DESIGN.md.
+/// "potential", "g_e", ... as in docs/design.md#units-axes-and-names.
 const char* field_name(Field field);
 /// "J/kg" for the potential, "mGal" for g_e/g_n/g_z, "Eotvos" for the tensor.
 const char* field_unit(Field field);

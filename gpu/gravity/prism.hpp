@@ -1,7 +1,7 @@
 #pragma once
 // Plain data of prism gravity, shared by the compute library (gpu/gravity),
 // the model readers (mesh/prisms) and the stages. Units and axes follow
-// DESIGN.md (Harmonica's conventions): easting, northing, upward in metres.
+// docs/design.md#units-axes-and-names (Harmonica's conventions): easting, northing, upward in metres.
 #include <cstddef>
 #include <vector>
 

@@ -13,7 +13,7 @@
 
 namespace geobem::quadrature {
 
-/// f1–f4 of Arumugam et al. (benchmark on [0,1]^n, REFERENCES.md) and Genz's
+/// f1–f4 of Arumugam et al. (benchmark on [0,1]^n, docs/references.md#cubature) and Genz's
 /// six test families (Genz, "Testing multidimensional integration routines",
 /// 1984): oscillatory, product peak, corner peak, Gaussian, continuous, discontinuous.
 enum class CubatureFamily {

@@ -1,5 +1,5 @@
 #pragma once
-// Several ranks (one GPU each, DESIGN.md "Distribution"): every rank runs
+// Several ranks (one GPU each, docs/design.md#distribution): every rank runs
 // phase one (it is cheap and deterministic), rank k refines the phase-one
 // regions r with r mod size = k in phase two, and the per-region results are
 // summed over ranks so that every rank combines the same arrays in the same

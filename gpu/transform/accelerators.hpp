@@ -13,7 +13,7 @@ namespace geobem::transform {
 /// (-1)^k Delta^k v_0 for the alternating series v_n = |V_n|. The scaled
 /// antidiagonal U_m = T^(m)/2^m of the binomial table is kept (one new entry per
 /// area, U_m = (U_{m-1} + U_{m-1}^old)/2). Remainder bound |R_N| <= 2^-N |Delta^N v_0|
-/// (REFERENCES.md, Integrators), reported for the sum without its last term.
+/// (docs/references.md#longman), reported for the sum without its last term.
 class EulerSum {
  public:
   /// `scratch` holds at least as many doubles as areas will be added.
@@ -106,7 +106,7 @@ class WynnEpsilon {
 };
 
 /// Sidi's mW transformation (Sidi, Math. Comp. 51 (1988) 249-266) computed by
-/// the W-algorithm (Sidi, Math. Comp. 38 (1982) 299-307): with partition
+/// the W-algorithm (Sidi, Numer. Math. 38 (1982) 299-307): with partition
 /// points x_l, partial integrals F_l = int_a^{x_l} f and psi_l = F_{l+1} - F_l,
 /// M_0^(l) = F_l/psi_l, N_0^(l) = 1/psi_l,
 /// M_p^(l) = (M_{p-1}^(l) - M_{p-1}^(l+1)) / (1/x_l - 1/x_{l+p}), same for N,

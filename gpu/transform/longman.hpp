@@ -4,7 +4,7 @@
 // (longman_cuda.cuh) and the OpenMP driver (longman_cpu.hpp) both call
 // longman_integrate() for each integral of a batch.
 //
-// Method (Longman 1956; Mesquita et al.; REFERENCES.md "Integrators"):
+// Method (Longman 1956; Mesquita & Labaki 2009; docs/references.md#longman):
 //   int_a^inf f = int_a^{x_0} f + sum_n V_n,   V_n = int_{x_n}^{x_{n+1}} f,
 // x_n the zeros of the oscillating factor (the family's partition), each V_n by
 // Gauss-Legendre on one or more panels, the sum accelerated by Euler's

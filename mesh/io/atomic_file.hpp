@@ -7,7 +7,7 @@
 namespace geobem {
 
 /// A file written under a temporary name in the final file's folder and
-/// renamed over the final name by commit() (DESIGN.md "File formats"): an
+/// renamed over the final name by commit() (docs/design.md#file-formats): an
 /// interrupted or failed write never leaves a truncated file under the final
 /// name, and an existing file is replaced only by a complete one. The
 /// destructor removes the temporary if commit() was not reached.

@@ -1,7 +1,7 @@
 #pragma once
 // NumPy .npy files (format version 1.0, numpy.lib.format) of complex128
 // matrices in Fortran (column-major) order: the intermediate arrays of the
-// BEM stages (DESIGN.md "File formats"), readable with numpy.load().
+// BEM stages (docs/design.md#file-formats), readable with numpy.load().
 #include <complex>
 #include <cstddef>
 #include <cstdint>

@@ -11,7 +11,7 @@ class vtkDataObject;
 namespace geobem {
 
 /// Attaches the units of the named arrays as VTK field data: a string array
-/// `units` whose entries read "ARRAY=UNIT" (e.g. "g_z=mGal"), per DESIGN.md.
+/// `units` whose entries read "ARRAY=UNIT" (e.g. "g_z=mGal"), per docs/design.md#units-axes-and-names.
 void add_units_field_data(vtkDataObject* data, const std::vector<std::pair<std::string, std::string>>& units);
 
 /// Reads the `units` field data back as (array, unit) pairs; empty if absent.

@@ -1,5 +1,5 @@
 #pragma once
-// Gravity results on stations as DESIGN.md fixes them: gravity.csv always
+// Gravity results on stations as docs/design.md#file-formats fixes them: gravity.csv always
 // (station columns, then the computed fields), gravity.vts for a regular
 // station grid, gravity.vtu (one vertex cell per station) for scattered
 // stations; units as VTK field data; every file written atomically.

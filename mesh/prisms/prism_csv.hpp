@@ -1,5 +1,5 @@
 #pragma once
-// The prism CSV of DESIGN.md: header west,east,south,north,bottom,top,density
+// The prism CSV of docs/design.md#file-formats: header west,east,south,north,bottom,top,density
 // (any column order), `#` comment lines, metres and kg/m³.
 #include <filesystem>
 #include <string>

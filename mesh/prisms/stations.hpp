@@ -1,5 +1,5 @@
 #pragma once
-// Observation stations: a regular grid or the station CSV of DESIGN.md
+// Observation stations: a regular grid or the station CSV of docs/design.md#file-formats
 // (header easting,northing,upward; metres; `#` comments).
 #include <cstddef>
 #include <string>

@@ -20,7 +20,7 @@ std::array<int, 3> box_divisions(const std::array<double, 3>& lengths, double ta
 /// normals), and the groups are "x_min", "x_max", "y_min", "y_max", "z_min",
 /// "z_max" in that order (group id = 2·axis + side).
 ///
-/// The rod of REFERENCES.md (3 m × 1 m × 1 m): h = 0.25 m gives 17×6×6
+/// The rod of docs/references.md#rod-benchmark (3 m × 1 m × 1 m): h = 0.25 m gives 17×6×6
 /// intervals and 960 triangles; h = 0.24 m gives 18×6×6 and 1,008 triangles.
 /// Throws std::invalid_argument as box_divisions().
 SurfaceMesh generate_box_surface(const std::array<double, 3>& lengths, const std::array<double, 3>& origin,

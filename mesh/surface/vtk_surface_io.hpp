@@ -12,7 +12,7 @@ namespace geobem::surface {
 /// The mesh as a VTK unstructured grid of triangles with cell data `group`
 /// (int, index into the field data string array `group_names`), `normal`
 /// (unit outward normal, 3 components) and `area` (m²), and the `units`
-/// field data of DESIGN.md. Assumes node indices in range.
+/// field data of docs/design.md#units-axes-and-names. Assumes node indices in range.
 vtkSmartPointer<vtkUnstructuredGrid> surface_to_vtk(const SurfaceMesh& mesh);
 
 /// Writes surface_to_vtk(mesh) as a .vtu through write_vtk_xml (atomically:

@@ -1,7 +1,7 @@
 // geobem-assemble: reads a surface mesh written by geobem-mesh, the boundary
 // conditions per group, the material and the CQ steps; assembles the system
 // [A(s_l) | b_l] of every solved CQ frequency l = 0…⌊L/2⌋ (Lubich's BDF2
-// CQ, REFERENCES.md) on the CPU or the GPU and writes each as a NumPy file
+// CQ, docs/references.md#cq-bem) on the CPU or the GPU and writes each as a NumPy file
 // beside a manifest (stages/cq_stage/cq_manifest.hpp). When the files would
 // not fit on disk it says so and writes a manifest that has geobem-solve
 // assemble in memory.

@@ -1,5 +1,5 @@
 #pragma once
-// The manifest of geobem-assemble's output (DESIGN.md "File formats"): an INI
+// The manifest of geobem-assemble's output (docs/design.md#file-formats): an INI
 // file that records the problem (mesh file and its CRC-32, boundary
 // conditions, material, CQ settings, load history), the system size, and
 // where the CQ systems are: one NumPy file per solved frequency l,

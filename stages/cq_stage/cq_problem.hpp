@@ -11,7 +11,7 @@
 
 namespace geobem::cq_stage {
 
-/// Steel of the rod benchmark (REFERENCES.md): E (Pa), ρ (kg/m³); ν = 0.
+/// Steel of the rod benchmark (docs/references.md#rod-benchmark): E (Pa), ρ (kg/m³); ν = 0.
 inline constexpr double steel_young_modulus = 2.1e11, steel_density = 7850.0;
 
 /// Boundary conditions as text: group names that are fixed (u = 0) or

@@ -129,7 +129,7 @@ void write_probe_csv(const fs::path& path, const fs::path& manifest_path, const 
     csv << "# geobem-solve: displacement (m) over time (s) from " << manifest_path.string() << "\n";
     for (std::size_t k = 0; k < probes.size(); ++k) csv << "# probe" << k << ": " << probes[k].description << "\n";
     if (rod)
-      csv << "# closed_form: the rod's free-end displacement along the load (REFERENCES.md), p = " << rod->pressure
+      csv << "# closed_form: the rod's free-end displacement along the load (docs/references.md#rod-benchmark), p = " << rod->pressure
           << " Pa, l = " << rod->length << " m, E = " << manifest.young_modulus << " Pa, rho = " << manifest.density
           << " kg/m^3\n";
     csv << "time";
@@ -169,7 +169,7 @@ int run(int argc, char** argv) {
     ("probe-group", po::value<std::vector<std::string>>()->composing(),
      "NAME: area-weighted mean displacement over a boundary group; repeatable")
     ("closed-form", po::value<std::string>(), "rod: add column closed_form, the rod benchmark's free-end "
-                                              "displacement along the load (REFERENCES.md)")
+                                              "displacement along the load (docs/references.md#rod-benchmark)")
     ("every", po::value<int>()->default_value(1), "write every K-th time step to the .pvd series (probes: all)")
     ("out", po::value<std::string>(), "output folder: solution.pvd, solution/step_NNNN.vtu, probes.csv");
   const auto parsed = cli::parse_stage_options(

@@ -58,7 +58,7 @@ TEST_F(BemGpu, SolutionMatchesCpu) {
   const BemModel model = rod(0.7072);
   // ε = 1e-6 instead of 1e-10: the inverse transform multiplies rounding
   // differences (atomic summation order, LU pivoting) by R^{−N} = ε^{−1/2}
-  // (REFERENCES.md); with 1e-10 the paths differ by 7e-10 (H100, 2026-11-22)
+  // (docs/references.md#cq-bem); with 1e-10 the paths differ by 7e-10 (H100, 2026-11-22)
   // from rounding alone, which would hide no bug but fail the 1e-10 bound.
   const CqSettings settings{60, 3.5e-5, 1e-6};
   const std::vector<double> load(settings.steps + 1, 1.0);

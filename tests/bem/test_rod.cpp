@@ -1,4 +1,4 @@
-// Collocation BEM with CQ on the rod of REFERENCES.md: free terms from the
+// Collocation BEM with CQ on the rod of docs/references.md#rod-benchmark: free terms from the
 // rigid-body condition, Gauss's theorem for the Kelvin traction, and the
 // free-end displacement and fixed-end traction against the 1D closed forms.
 #include <gtest/gtest.h>

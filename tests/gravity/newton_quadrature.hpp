@@ -2,7 +2,7 @@
 // A second, independent method for the tests: Newton's volume integrals of a
 // prism (potential, attraction and gradient tensor of 1/r) by tensor-product
 // Gauss–Legendre quadrature on sub-cells. Valid for stations off the prism,
-// where the integrands are smooth; results in the units of DESIGN.md.
+// where the integrands are smooth; results in the units of docs/design.md.
 #include <array>
 #include <cmath>
 

@@ -35,7 +35,7 @@ TEST(PrismIdentity, PoissonInsideTheMass) {
 }
 
 TEST(PrismIdentity, ThinWideSlabTendsToBouguer) {
-  // h = 10.5 m, ρ = 2670 kg/m³: 2πGρh = 1.1756719 mGal (REFERENCES.md). A
+  // h = 10.5 m, ρ = 2670 kg/m³: 2πGρh = 1.1756719 mGal (docs/references.md#prism-gravity). A
   // 2000 km wide slab seen from 1 m above: the lateral edges subtend a solid
   // angle deficit of order h/L ~ 1e-5.
   const double half = 1e6;

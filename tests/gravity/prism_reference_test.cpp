@@ -1,4 +1,4 @@
-// Prism gravity against the reference values of REFERENCES.md (Harmonica's
+// Prism gravity against the reference values of docs/references.md#prism-gravity (Harmonica's
 // documented examples) to 1e-6 relative in double (or half a unit of the last
 // digit given, where the value is given to fewer digits), and against a
 // second method (Gauss–Legendre quadrature of Newton's integrals) to 1e-10.
@@ -32,7 +32,7 @@ TEST(PrismReference, TwoPrismsOfOppositeDensity) {
   const auto values = test::all_fields(two_prisms, three_stations);
   expect_reference(values[3][0], -0.0537990, 7);
   expect_reference(values[3][1], 0.0290828, 7);
-  // REFERENCES.md gives 0.1123710; the closed form and the quadrature below
+  // docs/references.md lists 0.1123710; the closed form and the quadrature below
   // agree on 0.11237075 (2.3e-6 relative from it), so the listed figure looks
   // mis-rounded: checked here to 3e-6 relative, and exactly by quadrature.
   EXPECT_NEAR(values[3][2], 0.1123710, 3e-6 * 0.1123710);
@@ -54,7 +54,7 @@ TEST(PrismReference, TwoPrismsAgainstQuadrature) {
 
 TEST(PrismReference, AllTenFieldsOfTheFirstPrism) {
   const auto values = test::all_fields({first_prism}, {{0, 0, 30}});
-  // potential J/kg; g_e, g_n, g_z mGal; tensor Eötvös (REFERENCES.md).
+  // potential J/kg; g_e, g_n, g_z mGal; tensor Eötvös (docs/references.md#prism-gravity).
   const double expected[10] = {1.676411e-4, -0.003979053, -0.0005501603, 0.06629132, -2.711141,
                                0.004577589, -0.511968,    -2.750167,     -0.07092092, 5.461308};
   const int decimals[10] = {10, 9, 10, 8, 6, 9, 6, 6, 8, 6};

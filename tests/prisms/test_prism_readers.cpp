@@ -1,4 +1,6 @@
-// Prism CSV reader: valid files and every bad-input case of issue 2 item 7.
+// Prism CSV reader: valid files and every bad-input case (missing or
+// unreadable file, bad header, wrong field count, non-numbers, bad bounds),
+// each named by file and line.
 #include <gtest/gtest.h>
 
 #include "mesh/prisms/prism_csv.hpp"

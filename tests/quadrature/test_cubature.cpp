@@ -1,5 +1,5 @@
 // Two-phase Genz–Malik cubature on the CPU: rule exactness, Genz families vs
-// closed forms, the prism g_z of REFERENCES.md, error-estimate reliability on
+// closed forms, the prism g_z of docs/references.md#prism-gravity, error-estimate reliability on
 // a random battery, OpenMP really parallel, bad input.
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -193,7 +193,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(Cubature, PrismVerticalGravityMatchesClosedForm) {
   // g_z (positive down) = G ρ ∫ (z_s − z') / r³ dV over the first prism of
-  // REFERENCES.md, station (0, 0, 30); 1e5 converts m/s² to mGal.
+  // docs/references.md#prism-gravity, station (0, 0, 30); 1e5 converts m/s² to mGal.
   struct PrismGz {
     double operator()(const double* x, int) const {
       const double dx = x[0], dy = x[1], dz = x[2] - 30.0;

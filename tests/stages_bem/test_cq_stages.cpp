@@ -1,7 +1,7 @@
 // geobem-assemble and geobem-solve as a user runs them: the results against
 // the library's solve_cq (same numbers through files) and the rod's closed
 // form (gpu/bem/rod_closed_form.hpp), the in-memory fallback, and every bad
-// input of issue 3 (message, exit status, nothing written).
+// input (message, exit status, nothing written).
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// geobem-gravity as a user runs it: every bad-input case of issue 2 item 7
+// geobem-gravity as a user runs it: every bad-input case
 // (message, non-zero exit, nothing written or overwritten) and small runs
 // checked against the far field of a point mass.
 #include <gtest/gtest.h>

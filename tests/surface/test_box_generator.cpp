@@ -15,7 +15,7 @@ TEST(BoxGenerator, RodCountsForTheRequestedElementSize) {
   EXPECT_EQ(box_divisions({3, 1, 1}, 0.25), (std::array<int, 3>{17, 6, 6}));
   const auto rod = generate_box_surface({3, 1, 1}, {0, 0, 0}, 0.25);
   EXPECT_EQ(rod.triangles.size(), 4u * 17 * 6 * 2 + 2u * 6 * 6 * 2);  // 960
-  // h = 0.24: 18×6×6, the 1,008-triangle rod of REFERENCES.md.
+  // h = 0.24: 18×6×6, the 1,008-triangle rod of docs/references.md#rod-benchmark.
   EXPECT_EQ(generate_box_surface({3, 1, 1}, {0, 0, 0}, 0.24).triangles.size(), 1008u);
   // Surface nodes of an (nx, ny, nz) lattice: all minus the interior ones.
   EXPECT_EQ(rod.nodes.size(), 18u * 7 * 7 - 16u * 5 * 5);

@@ -35,7 +35,7 @@ const Accelerator kAll[] = {Accelerator::Euler, Accelerator::Epsilon, Accelerato
 }  // namespace
 
 TEST(Longman, PaperValue) {
-  // REFERENCES.md: lambda = 0.5, omega = 10 gives 0.004987531172.
+  // docs/references.md#longman: lambda = 0.5, omega = 10 gives 0.004987531172.
   for (const Accelerator accelerator : kAll) {
     const auto r = integrate_one(TransformFamily::ExponentialCosine, {0.5, 10.0}, accelerator);
     EXPECT_EQ(r.status, LongmanStatus::Converged) << to_string(accelerator);
