@@ -18,6 +18,8 @@
 #include <type_traits>
 
 #include "gpu/core/cuda_check.hpp"
+#include "gpu/core/device_buffer.hpp"
+#include "gpu/core/device_memory_budget.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/chunk_plan.hpp"
 #include "gpu/gravity/source_fields.hpp"
@@ -151,22 +153,6 @@ void launch_shape(std::tuple<Shapes...>, const KernelShape& shape, dim3 grid, co
    ...);
 }
 
-/// Owns one cudaMalloc'd array; frees it on every exit path.
-template <typename T>
-class DeviceArray {
- public:
-  explicit DeviceArray(std::size_t n) : n_(n) { GEOBEM_CUDA_CHECK(cudaMalloc(&data_, std::max<std::size_t>(n, 1) * sizeof(T))); }
-  ~DeviceArray() { cudaFree(data_); }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  T* get() const { return data_; }
-  std::size_t bytes() const { return n_ * sizeof(T); }
-
- private:
-  T* data_ = nullptr;
-  std::size_t n_;
-};
-
 /// Launches the kernel of `shape` for prisms (out-of-line pairs: {128, 0}
 /// only) or the node kernel for grid nodes, and checks the launch.
 template <typename Real, typename Source>
@@ -214,14 +200,6 @@ KernelShape resolve_shape(const CudaTuning& tuning, bool single, bool gz_only) {
   return tuning.shape;
 }
 
-/// Memory budget of one run: the tuning's limit, or 90% of the free memory.
-std::size_t memory_budget(const CudaTuning& tuning) {
-  std::size_t free_bytes = 0, total_bytes = 0;
-  GEOBEM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const std::size_t available = free_bytes / 10 * 9;
-  return tuning.memory_limit_bytes > 0 ? std::min(tuning.memory_limit_bytes, available) : available;
-}
-
 template <typename Source>
 std::vector<double> run(const std::vector<Source>& sources, const std::vector<Station>& stations, unsigned mask,
                         Precision precision, ProgressReporter& progress, const CudaTuning& tuning) {
@@ -231,13 +209,13 @@ std::vector<double> run(const std::vector<Source>& sources, const std::vector<St
   const bool gz_only = mask == unsigned(bit_g_z);
   const KernelShape shape = resolve_shape<Source>(tuning, precision == Precision::Single, gz_only);
 
-  const ChunkPlan plan = plan_chunks(n_sources, sizeof(Source), n_stations, memory_budget(tuning));
-  DeviceArray<Source> d_sources(plan.sources_per_chunk);
-  DeviceArray<Station> d_stations(plan.stations_per_chunk);
-  DeviceArray<double> d_sums(10 * plan.stations_per_chunk);
+  const ChunkPlan plan =
+      plan_chunks(n_sources, sizeof(Source), n_stations, device_memory_budget(tuning.memory_limit_bytes));
+  DeviceBuffer<Source> d_sources(plan.sources_per_chunk);
+  DeviceBuffer<Station> d_stations(plan.stations_per_chunk);
+  DeviceBuffer<double> d_sums(10 * plan.stations_per_chunk);
   const bool sources_once = plan.sources_per_chunk == n_sources;
-  if (sources_once)
-    GEOBEM_CUDA_CHECK(cudaMemcpy(d_sources.get(), sources.data(), n_sources * sizeof(Source), cudaMemcpyHostToDevice));
+  if (sources_once) d_sources.upload(sources.data(), n_sources);
 
   int device = 0, sm_count = 0;
   GEOBEM_CUDA_CHECK(cudaGetDevice(&device));
@@ -246,8 +224,8 @@ std::vector<double> run(const std::vector<Source>& sources, const std::vector<St
 
   for (std::size_t s0 = 0; s0 < n_stations; s0 += plan.stations_per_chunk) {
     const std::size_t ns = std::min(plan.stations_per_chunk, n_stations - s0);
-    GEOBEM_CUDA_CHECK(cudaMemcpy(d_stations.get(), stations.data() + s0, ns * sizeof(Station), cudaMemcpyHostToDevice));
-    GEOBEM_CUDA_CHECK(cudaMemset(d_sums.get(), 0, 10 * ns * sizeof(double)));
+    d_stations.upload(stations.data() + s0, ns);
+    GEOBEM_CUDA_CHECK(cudaMemset(d_sums.data(), 0, 10 * ns * sizeof(double)));
     const unsigned station_blocks = static_cast<unsigned>((ns + block - 1) / block);
     // Launches of about 2^31 pairs each: short enough for progress lines,
     // long enough that launch overhead is negligible.
@@ -255,9 +233,7 @@ std::vector<double> run(const std::vector<Source>& sources, const std::vector<St
         std::max<std::int64_t>(block, (std::int64_t(1) << 31) / static_cast<std::int64_t>(ns));
     for (std::size_t p0 = 0; p0 < n_sources; p0 += plan.sources_per_chunk) {
       const std::int64_t chunk = static_cast<std::int64_t>(std::min(plan.sources_per_chunk, n_sources - p0));
-      if (!sources_once)
-        GEOBEM_CUDA_CHECK(cudaMemcpy(d_sources.get(), sources.data() + p0, chunk * sizeof(Source),
-                                     cudaMemcpyHostToDevice));
+      if (!sources_once) d_sources.upload(sources.data() + p0, static_cast<std::size_t>(chunk));
       for (std::int64_t first = 0; first < chunk; first += launch_sources) {
         const std::int64_t count = std::min(launch_sources, chunk - first);
         // Split the sources of this launch over tuning.blocks_per_sm blocks
@@ -272,17 +248,17 @@ std::vector<double> run(const std::vector<Source>& sources, const std::vector<St
         const dim3 grid(station_blocks, static_cast<unsigned>((count + span - 1) / span));
         const std::int64_t offset = sources_once ? static_cast<std::int64_t>(p0) + first : first;
         if (precision == Precision::Single)
-          launch<float>(shape, tuning.out_of_line_pairs, gz_only, grid, d_sources.get(), offset, count, span,
-                        d_stations.get(), static_cast<int>(ns), mask, d_sums.get());
+          launch<float>(shape, tuning.out_of_line_pairs, gz_only, grid, d_sources.data(), offset, count, span,
+                        d_stations.data(), static_cast<int>(ns), mask, d_sums.data());
         else
-          launch<double>(shape, tuning.out_of_line_pairs, gz_only, grid, d_sources.get(), offset, count, span,
-                         d_stations.get(), static_cast<int>(ns), mask, d_sums.get());
+          launch<double>(shape, tuning.out_of_line_pairs, gz_only, grid, d_sources.data(), offset, count, span,
+                         d_stations.data(), static_cast<int>(ns), mask, d_sums.data());
         GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
         progress.advance(static_cast<std::uint64_t>(count) * ns);
       }
     }
     // Rows of this station chunk into the full rows of the result.
-    GEOBEM_CUDA_CHECK(cudaMemcpy2D(sums.data() + s0, n_stations * sizeof(double), d_sums.get(), ns * sizeof(double),
+    GEOBEM_CUDA_CHECK(cudaMemcpy2D(sums.data() + s0, n_stations * sizeof(double), d_sums.data(), ns * sizeof(double),
                                    ns * sizeof(double), 10, cudaMemcpyDeviceToHost));
   }
   return sums;

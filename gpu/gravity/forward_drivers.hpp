@@ -39,7 +39,8 @@ struct CudaTuning {
   /// little (H100, paper's case: 16/32/64 → 0.725/0.687/0.675 s all ten
   /// fields, 0.271/0.254/0.246 s g_z; RESULTS.md).
   int blocks_per_sm = 64;
-  /// Device memory the driver may use, bytes; 0: 90% of the free memory.
+  /// Device memory the driver may use, bytes; 0: no limit but the budget
+  /// every method gets (device_memory_budget.hpp: 80% of the free memory).
   /// Sources and stations beyond it are streamed in chunks (chunk_plan.hpp).
   std::size_t memory_limit_bytes = 0;
   /// Launch shape of the prism kernels, one of cuda_kernel_shapes() (else

@@ -36,7 +36,7 @@ struct ForwardOptions {
   ComputeDevice device = ComputeDevice::Cpu;
   Precision precision = Precision::Double;
   bool quiet = false;  ///< no progress lines on stderr
-  /// CUDA only: device memory to use at most, bytes (0: 90% of the free
+  /// CUDA only: device memory to use at most, bytes (0: 80% of the free
   /// memory); larger problems are streamed in chunks.
   std::size_t device_memory_limit_bytes = 0;
   /// Evaluate only share `part` of `parts` equal contiguous shares of the

@@ -95,7 +95,7 @@ int run(int argc, char** argv) {
     ("path", po::value<std::string>()->default_value("auto"),
      "auto, general or grid: grid models on their weighted grid nodes (auto: when every station is outside the grid)")
     ("device-memory-limit", po::value<double>()->default_value(0.0),
-     "CUDA: device memory to use at most, MiB (0: 90% of the free memory); larger problems go in chunks")
+     "CUDA: device memory to use at most, MiB (0: 80% of the free memory); larger problems go in chunks")
     ("out", po::value<std::string>()->default_value("."), "output folder for gravity.csv and gravity.vts/.vtu");
   const auto parsed = geobem::cli::parse_stage_options(
       argc, argv, "geobem-gravity",
