@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpu/core/cuda_check.hpp"
+#include "gpu/core/device_buffer.hpp"
 #include "gpu/core/progress.hpp"
 #include "gpu/quadrature/adaptive_1d.hpp"
 #include "gpu/quadrature/gauss_kronrod.hpp"
@@ -92,24 +93,15 @@ __global__ void batch_kernel(const Problem1D* problems, BlockCuttingState* state
   if (threadIdx.x == 0) states[blockIdx.x] = state;
 }
 
-template <class T>
-struct DeviceArray {
-  T* data = nullptr;
-  explicit DeviceArray(size_t count) { GEOBEM_CUDA_CHECK(cudaMalloc(&data, count * sizeof(T))); }
-  ~DeviceArray() { cudaFree(data); }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-};
-
 }  // namespace
 
 Adaptive1DResult cuda_integrate_adaptive_1d(const Integrand1D& f, double lower, double upper,
                                             const Adaptive1DOptions& options) {
   BlockCuttingState state = start_block_cutting(lower, upper, options.rel_tol, options.abs_tol,
                                                 options.max_evaluations, options.expansion);
-  DeviceArray<BlockCuttingState> d_state(1);
-  DeviceArray<double> d_estimate(options.alpha), d_error(options.alpha);
-  GEOBEM_CUDA_CHECK(cudaMemcpy(d_state.data, &state, sizeof(state), cudaMemcpyHostToDevice));
+  DeviceBuffer<BlockCuttingState> d_state(1);
+  DeviceBuffer<double> d_estimate(options.alpha), d_error(options.alpha);
+  d_state.upload(&state, 1);
   const int subintervals = options.alpha * options.beta;
   const size_t shared = 2 * options.beta * sizeof(double);
   constexpr int kDecideThreads = 256;
@@ -117,12 +109,13 @@ Adaptive1DResult cuda_integrate_adaptive_1d(const Integrand1D& f, double lower, 
   ProgressReporter progress("adaptive 1d (cuda)", 1000, "permille swept", options.quiet);
   std::uint64_t reported = 0;
   while (state.running) {
-    block_subintervals_kernel<<<options.alpha, options.beta, shared>>>(f, d_state.data, d_estimate.data, d_error.data);
+    block_subintervals_kernel<<<options.alpha, options.beta, shared>>>(f, d_state.data(), d_estimate.data(),
+                                                                       d_error.data());
     GEOBEM_CUDA_CHECK_LAUNCH();
-    decide_kernel<<<1, kDecideThreads, 2 * kDecideThreads * sizeof(double)>>>(d_state.data, d_estimate.data,
-                                                                             d_error.data, options.alpha, subintervals);
+    decide_kernel<<<1, kDecideThreads, 2 * kDecideThreads * sizeof(double)>>>(
+        d_state.data(), d_estimate.data(), d_error.data(), options.alpha, subintervals);
     GEOBEM_CUDA_CHECK_LAUNCH();
-    GEOBEM_CUDA_CHECK(cudaMemcpy(&state, d_state.data, sizeof(state), cudaMemcpyDeviceToHost));
+    d_state.download(&state, 1);
     const auto swept = static_cast<std::uint64_t>(1000.0 * (state.x - lower) / (upper - lower));
     if (swept > reported) progress.advance(swept - reported), reported = swept;
   }
@@ -138,17 +131,12 @@ std::vector<Adaptive1DResult> cuda_integrate_adaptive_1d_batch(const std::vector
   for (size_t i = 0; i < problems.size(); ++i)
     states[i] = start_block_cutting(problems[i].lower, problems[i].upper, options.rel_tol, options.abs_tol,
                                     options.max_evaluations, options.expansion);
-  DeviceArray<Problem1D> d_problems(problems.size());
-  DeviceArray<BlockCuttingState> d_states(problems.size());
-  GEOBEM_CUDA_CHECK(cudaMemcpy(d_problems.data, problems.data(), problems.size() * sizeof(Problem1D),
-                               cudaMemcpyHostToDevice));
-  GEOBEM_CUDA_CHECK(cudaMemcpy(d_states.data, states.data(), states.size() * sizeof(BlockCuttingState),
-                               cudaMemcpyHostToDevice));
+  const DeviceBuffer<Problem1D> d_problems(problems);
+  DeviceBuffer<BlockCuttingState> d_states(states);
   batch_kernel<<<static_cast<unsigned>(problems.size()), options.beta, 2 * options.beta * sizeof(double)>>>(
-      d_problems.data, d_states.data);
+      d_problems.data(), d_states.data());
   GEOBEM_CUDA_CHECK_LAUNCH();
-  GEOBEM_CUDA_CHECK(cudaMemcpy(states.data(), d_states.data, states.size() * sizeof(BlockCuttingState),
-                               cudaMemcpyDeviceToHost));
+  d_states.download(states.data(), states.size());
   for (size_t i = 0; i < problems.size(); ++i) results[i] = adaptive_1d_result(states[i]);
   return results;
 }
