@@ -40,7 +40,7 @@ struct CubatureOptions {
   double abs_tol = 0.0;                 ///< absolute tolerance (≥ 0); not both 0
   std::uint64_t max_evaluations = 2'000'000'000ULL;  ///< integrand evaluations cap (whole run, all ranks)
   std::size_t min_regions = 1 << 20;    ///< L_max: phase one stops at ≥ this many live regions
-  std::size_t spill_records = 4096;     ///< CUDA phase two: global-memory records per thread block (≤ 40% of free memory in all)
+  std::size_t spill_records = 4096;     ///< CUDA phase two: global-memory records per thread block (within device_memory_budget() in all)
   bool quiet = true;                    ///< no progress lines on stderr
 };
 

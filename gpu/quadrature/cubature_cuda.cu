@@ -17,8 +17,7 @@ CubaturePhaseTwo cuda_cubature_phase_two(const CubatureIntegrand& f, const Cubat
 std::vector<CubatureRegion> cuda_copy_regions_to_host(const CubatureDeviceRegions& regions) {
   std::vector<CubatureRegion> out(regions.count);
   GEOBEM_CUDA_CHECK(cudaSetDevice(regions.device));
-  GEOBEM_CUDA_CHECK(
-      cudaMemcpy(out.data(), regions.buffer.data, regions.count * sizeof(CubatureRegion), cudaMemcpyDeviceToHost));
+  regions.buffer.download(out.data(), regions.count);
   return out;
 }
 

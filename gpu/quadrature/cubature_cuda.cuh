@@ -31,6 +31,9 @@
 #include <vector>
 
 #include "gpu/core/cuda_check.hpp"
+#include "gpu/core/cuda_stream.hpp"
+#include "gpu/core/device_buffer.hpp"
+#include "gpu/core/device_memory_budget.hpp"
 #include "gpu/core/progress.hpp"
 #include "gpu/quadrature/cubature.hpp"
 
@@ -446,42 +449,13 @@ __global__ inline void chunk_sums_kernel(const RegionOutcome* outcomes, PhaseTwo
   }
 }
 
-/// A device buffer freed on scope exit.
-template <class T>
-struct DeviceBuffer {
-  T* data = nullptr;
-  explicit DeviceBuffer(size_t count) {
-    if (count) GEOBEM_CUDA_CHECK(cudaMalloc(&data, count * sizeof(T)));
-  }
-  ~DeviceBuffer() { cudaFree(data); }
-  /// Replaces the buffer by one of `count` elements; the contents are NOT
-  /// kept. Call only when no queued work still uses the old buffer.
-  void reallocate(size_t count) {
-    GEOBEM_CUDA_CHECK(cudaFree(data));
-    data = nullptr;
-    if (count) GEOBEM_CUDA_CHECK(cudaMalloc(&data, count * sizeof(T)));
-  }
-  DeviceBuffer(DeviceBuffer&& other) noexcept : data(other.data) { other.data = nullptr; }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-};
-
-/// A non-blocking CUDA stream destroyed on scope exit.
-struct Stream {
-  cudaStream_t handle = nullptr;
-  Stream() { GEOBEM_CUDA_CHECK(cudaStreamCreateWithFlags(&handle, cudaStreamNonBlocking)); }
-  ~Stream() { cudaStreamDestroy(handle); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-};
-
 }  // namespace geobem::quadrature::cuda_detail
 
 namespace geobem::quadrature {
 
 /// Phase one's kept live regions, on the device that computed them.
 struct CubatureDeviceRegions {
-  cuda_detail::DeviceBuffer<CubatureRegion> buffer;
+  DeviceBuffer<CubatureRegion> buffer;
   size_t count = 0;
   int device = 0;
 };
@@ -514,16 +488,16 @@ CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureO
   DeviceBuffer<double> parent_estimates(live_capacity / 2);
   DeviceBuffer<GenerationSums> d_sums(2);     // all regions, retiring regions
   DeviceBuffer<long long> d_kept(1);
-  CubatureRegion* live = live_buffer.data;
-  CubatureRegion* kept = kept_buffer.data;
+  CubatureRegion* live = live_buffer.data();
+  CubatureRegion* kept = kept_buffer.data();
   const auto sums_input = [&](double density) {
     return thrust::make_transform_iterator(static_cast<const CubatureRegion*>(live), RegionSums{n, density});
   };
   const GenerationSums zero{0.0, 0.0, 0.0, 0.0};
   size_t reduce_bytes = 0, select_bytes = 0;
-  GEOBEM_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, reduce_bytes, sums_input(-1.0), d_sums.data,
+  GEOBEM_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, reduce_bytes, sums_input(-1.0), d_sums.data(),
                                               static_cast<long long>(max_capacity), AddSums{}, zero));
-  GEOBEM_CUDA_CHECK(cub::DeviceSelect::If(nullptr, select_bytes, live, kept, d_kept.data,
+  GEOBEM_CUDA_CHECK(cub::DeviceSelect::If(nullptr, select_bytes, live, kept, d_kept.data(),
                                           static_cast<long long>(max_capacity), StaysLive{n, 0.0}));
   size_t scratch_bytes = std::max(reduce_bytes, select_bytes);
   DeviceBuffer<unsigned char> scratch(scratch_bytes);
@@ -538,14 +512,14 @@ CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureO
     }
     launch_apply_rule(n, f, weights, live, count);
     if (levels > 0) {
-      two_level_kernel<<<static_cast<unsigned>((count / 2 + 127) / 128), 128>>>(live, parent_estimates.data, count / 2);
+      two_level_kernel<<<static_cast<unsigned>((count / 2 + 127) / 128), 128>>>(live, parent_estimates.data(), count / 2);
       GEOBEM_CUDA_CHECK_LAUNCH();
     }
     out.evaluations += points * count;
     GenerationSums all{};
-    GEOBEM_CUDA_CHECK(cub::DeviceReduce::Reduce(scratch.data, scratch_bytes, sums_input(-1.0), d_sums.data,
+    GEOBEM_CUDA_CHECK(cub::DeviceReduce::Reduce(scratch.data(), scratch_bytes, sums_input(-1.0), d_sums.data(),
                                                 static_cast<long long>(count), AddSums{}, zero));
-    GEOBEM_CUDA_CHECK(cudaMemcpy(&all, d_sums.data, sizeof(all), cudaMemcpyDeviceToHost));
+    GEOBEM_CUDA_CHECK(cudaMemcpy(&all, d_sums.data(), sizeof(all), cudaMemcpyDeviceToHost));
     out.estimate = out.retired_estimate + all.estimate;
     out.error = out.retired_error + all.error;
     out.live_regions = count;
@@ -554,20 +528,20 @@ CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureO
     const double density = retirement_density(options, levels, out.estimate, out.retired_error, all.volume);
     GenerationSums retired = zero;
     if (density >= 0.0) {
-      GEOBEM_CUDA_CHECK(cub::DeviceReduce::Reduce(scratch.data, scratch_bytes, sums_input(density), d_sums.data + 1,
+      GEOBEM_CUDA_CHECK(cub::DeviceReduce::Reduce(scratch.data(), scratch_bytes, sums_input(density), d_sums.data() + 1,
                                                   static_cast<long long>(count), AddSums{}, zero));
     }
     if (count > kept_capacity) {  // the split that last used `kept` finished before the read-back of `all`
       kept_capacity = live_capacity;
-      kept_buffer.reallocate(kept_capacity);
-      kept = kept_buffer.data;
+      kept_buffer.resize_discard(kept_capacity);
+      kept = kept_buffer.data();
     }
-    GEOBEM_CUDA_CHECK(cub::DeviceSelect::If(scratch.data, scratch_bytes, live, kept, d_kept.data,
+    GEOBEM_CUDA_CHECK(cub::DeviceSelect::If(scratch.data(), scratch_bytes, live, kept, d_kept.data(),
                                             static_cast<long long>(count), StaysLive{n, density}));
     long long kept_count = 0;
-    GEOBEM_CUDA_CHECK(cudaMemcpy(&kept_count, d_kept.data, sizeof(kept_count), cudaMemcpyDeviceToHost));
+    GEOBEM_CUDA_CHECK(cudaMemcpy(&kept_count, d_kept.data(), sizeof(kept_count), cudaMemcpyDeviceToHost));
     if (density >= 0.0)
-      GEOBEM_CUDA_CHECK(cudaMemcpy(&retired, d_sums.data + 1, sizeof(retired), cudaMemcpyDeviceToHost));
+      GEOBEM_CUDA_CHECK(cudaMemcpy(&retired, d_sums.data() + 1, sizeof(retired), cudaMemcpyDeviceToHost));
     out.retired_estimate += retired.estimate;
     out.retired_error += retired.error;
     out.retired_regions += static_cast<std::uint64_t>(retired.regions);
@@ -583,9 +557,9 @@ CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureO
     if (kept_regions >= options.min_regions || out.evaluations + 2 * points * kept_regions > options.max_evaluations) {
       const auto kept_sums = thrust::make_transform_iterator(static_cast<const CubatureRegion*>(kept), RegionSums{n, -1.0});
       GenerationSums live_sums{};
-      GEOBEM_CUDA_CHECK(cub::DeviceReduce::Reduce(scratch.data, scratch_bytes, kept_sums, d_sums.data,
+      GEOBEM_CUDA_CHECK(cub::DeviceReduce::Reduce(scratch.data(), scratch_bytes, kept_sums, d_sums.data(),
                                                   static_cast<long long>(kept_regions), AddSums{}, zero));
-      GEOBEM_CUDA_CHECK(cudaMemcpy(&live_sums, d_sums.data, sizeof(live_sums), cudaMemcpyDeviceToHost));
+      GEOBEM_CUDA_CHECK(cudaMemcpy(&live_sums, d_sums.data(), sizeof(live_sums), cudaMemcpyDeviceToHost));
       out.live_error = live_sums.error;
       int device = 0;
       GEOBEM_CUDA_CHECK(cudaGetDevice(&device));
@@ -596,12 +570,12 @@ CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureO
     ++levels;
     if (2 * kept_regions > live_capacity) {  // the read-back of kept_count drained the queue (live, parent estimates)
       live_capacity = std::min(max_capacity, std::max(2 * kept_regions, 4 * live_capacity));
-      live_buffer.reallocate(live_capacity);
-      live = live_buffer.data;
-      parent_estimates.reallocate(live_capacity / 2);
+      live_buffer.resize_discard(live_capacity);
+      live = live_buffer.data();
+      parent_estimates.resize_discard(live_capacity / 2);
     }
     split_kernel<<<static_cast<unsigned>((kept_regions + 127) / 128), 128>>>(n, kept, kept_regions, live,
-                                                                               parent_estimates.data);
+                                                                               parent_estimates.data());
     GEOBEM_CUDA_CHECK_LAUNCH();
     count = 2 * kept_regions;
   }
@@ -634,76 +608,74 @@ CubaturePhaseTwo cuda_cubature_phase_two_for(const Integrand& f, const CubatureO
   // The kernels run on a non-blocking stream (the progress poll reads the
   // counter beside them), which does not wait for the legacy default
   // stream: the counters are cleared on the same stream.
-  const Stream work, watch;
-  GEOBEM_CUDA_CHECK(cudaMemsetAsync(d_counters.data, 0, 4 * sizeof(unsigned long long), work.handle));
+  const CudaStream work, watch;
+  d_counters.fill_zero(work.get());
   // The phase-one regions: on the device already (CUDA phase one), or copied there.
   DeviceBuffer<CubatureRegion> d_copied(phase_one.device_regions ? 0 : total);
   if (!phase_one.device_regions)
-    GEOBEM_CUDA_CHECK(cudaMemcpyAsync(d_copied.data, phase_one.regions.data(), total * sizeof(CubatureRegion),
-                                      cudaMemcpyHostToDevice, work.handle));
-  const CubatureRegion* d_initial = phase_one.device_regions ? phase_one.device_regions->buffer.data : d_copied.data;
+    GEOBEM_CUDA_CHECK(cudaMemcpyAsync(d_copied.data(), phase_one.regions.data(), total * sizeof(CubatureRegion),
+                                      cudaMemcpyHostToDevice, work.get()));
+  const CubatureRegion* d_initial = phase_one.device_regions ? phase_one.device_regions->buffer.data() : d_copied.data();
   // Items without work are settled at once; the rest are listed for the refinement.
   const unsigned long long points = genz_malik_point_count(n);
   const PhaseTwoActive active{d_initial, items, shares, 2 * points};
-  settle_idle_kernel<<<static_cast<unsigned>((items.count + 255) / 256), 256, 0, work.handle>>>(
-      active, d_outcomes.data, d_counters.data + 3);
+  settle_idle_kernel<<<static_cast<unsigned>((items.count + 255) / 256), 256, 0, work.get()>>>(
+      active, d_outcomes.data(), d_counters.data() + 3);
   GEOBEM_CUDA_CHECK_LAUNCH();
   const thrust::counting_iterator<unsigned long long> all_items(0);
   size_t select_bytes = 0;
-  GEOBEM_CUDA_CHECK(cub::DeviceSelect::If(nullptr, select_bytes, all_items, d_work.data, d_work.data + items.count,
-                                          static_cast<long long>(items.count), active, work.handle));
+  GEOBEM_CUDA_CHECK(cub::DeviceSelect::If(nullptr, select_bytes, all_items, d_work.data(), d_work.data() + items.count,
+                                          static_cast<long long>(items.count), active, work.get()));
   DeviceBuffer<unsigned char> d_select_scratch(select_bytes);
-  GEOBEM_CUDA_CHECK(cub::DeviceSelect::If(d_select_scratch.data, select_bytes, all_items, d_work.data,
-                                          d_work.data + items.count, static_cast<long long>(items.count), active,
-                                          work.handle));
+  GEOBEM_CUDA_CHECK(cub::DeviceSelect::If(d_select_scratch.data(), select_bytes, all_items, d_work.data(),
+                                          d_work.data() + items.count, static_cast<long long>(items.count), active,
+                                          work.get()));
   unsigned long long work_count = 0;
-  GEOBEM_CUDA_CHECK(cudaMemcpyAsync(&work_count, d_work.data + items.count, sizeof(work_count),
-                                    cudaMemcpyDeviceToHost, work.handle));
-  GEOBEM_CUDA_CHECK(cudaStreamSynchronize(work.handle));
+  GEOBEM_CUDA_CHECK(cudaMemcpyAsync(&work_count, d_work.data() + items.count, sizeof(work_count),
+                                    cudaMemcpyDeviceToHost, work.get()));
+  work.synchronize();
   if (work_count > 0) {
     // A persistent grid of at most one wave, each block with a spill slice;
-    // the slices together take at most 40% of the free device memory.
+    // the slices together take at most the device-memory budget.
     int device = 0, sms = 0, per_sm = 0;
     GEOBEM_CUDA_CHECK(cudaGetDevice(&device));
     GEOBEM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     GEOBEM_CUDA_CHECK(
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, refine_kernel<Integrand>, kBlockThreads, 0));
     const size_t grid = std::min<size_t>(work_count, static_cast<size_t>(sms) * std::max(per_sm, 1));
-    size_t free_bytes = 0, total_bytes = 0;
-    GEOBEM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     const size_t spill_capacity = std::max<size_t>(
-        16, std::min<size_t>(options.spill_records, free_bytes / 5 * 2 / (grid * sizeof(CubatureRegion))));
+        16, std::min<size_t>(options.spill_records, device_memory_budget() / (grid * sizeof(CubatureRegion))));
     DeviceBuffer<CubatureRegion> d_spill(grid * spill_capacity);
-    refine_kernel<<<static_cast<unsigned>(grid), kBlockThreads, 0, work.handle>>>(
-        f, n, genz_malik_weights(n), d_initial, items, d_work.data, work_count, shares, d_counters.data,
-        d_counters.data + 3, d_spill.data, static_cast<int>(spill_capacity), d_outcomes.data, d_counters.data + 1);
+    refine_kernel<<<static_cast<unsigned>(grid), kBlockThreads, 0, work.get()>>>(
+        f, n, genz_malik_weights(n), d_initial, items, d_work.data(), work_count, shares, d_counters.data(),
+        d_counters.data() + 3, d_spill.data(), static_cast<int>(spill_capacity), d_outcomes.data(), d_counters.data() + 1);
     GEOBEM_CUDA_CHECK_LAUNCH();
     // Progress: poll the items taken on a second stream while the kernel runs.
     ProgressReporter progress("cubature phase two (cuda)", work_count, "regions", options.quiet);
     unsigned long long reported = 0;
-    while (!options.quiet && cudaStreamQuery(work.handle) == cudaErrorNotReady) {
+    while (!options.quiet && !work.idle()) {
       unsigned long long taken = 0;
       GEOBEM_CUDA_CHECK(
-          cudaMemcpyAsync(&taken, d_counters.data, sizeof(taken), cudaMemcpyDeviceToHost, watch.handle));
-      GEOBEM_CUDA_CHECK(cudaStreamSynchronize(watch.handle));
+          cudaMemcpyAsync(&taken, d_counters.data(), sizeof(taken), cudaMemcpyDeviceToHost, watch.get()));
+      watch.synchronize();
       taken = std::min(taken, work_count);
       if (taken > reported) progress.advance(taken - reported);
       reported = std::max(reported, taken);
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
-    GEOBEM_CUDA_CHECK(cudaStreamSynchronize(work.handle));  // before d_spill goes
+    work.synchronize();  // before d_spill goes
     progress.advance(work_count - reported);
     progress.finish();
   }
-  chunk_sums_kernel<<<static_cast<unsigned>((rank_chunks * 32 + 127) / 128), 128, 0, work.handle>>>(
-      d_outcomes.data, items, rank_chunks, d_chunk_sums.data, d_chunk_sums.data + rank_chunks);
+  chunk_sums_kernel<<<static_cast<unsigned>((rank_chunks * 32 + 127) / 128), 128, 0, work.get()>>>(
+      d_outcomes.data(), items, rank_chunks, d_chunk_sums.data(), d_chunk_sums.data() + rank_chunks);
   GEOBEM_CUDA_CHECK_LAUNCH();
-  GEOBEM_CUDA_CHECK(cudaStreamSynchronize(work.handle));
+  work.synchronize();
 
   std::vector<double> sums(2 * rank_chunks);
   unsigned long long counters[4];
-  GEOBEM_CUDA_CHECK(cudaMemcpy(sums.data(), d_chunk_sums.data, sums.size() * sizeof(double), cudaMemcpyDeviceToHost));
-  GEOBEM_CUDA_CHECK(cudaMemcpy(counters, d_counters.data, sizeof(counters), cudaMemcpyDeviceToHost));
+  GEOBEM_CUDA_CHECK(cudaMemcpy(sums.data(), d_chunk_sums.data(), sums.size() * sizeof(double), cudaMemcpyDeviceToHost));
+  GEOBEM_CUDA_CHECK(cudaMemcpy(counters, d_counters.data(), sizeof(counters), cudaMemcpyDeviceToHost));
   for (size_t j = 0; j < rank_chunks; ++j) {
     out.chunk_estimate[rank + j * ranks] = sums[j];
     out.chunk_error[rank + j * ranks] = sums[rank_chunks + j];
