@@ -65,7 +65,8 @@ struct LongmanResult {
   LongmanStatus status;
 };
 
-/// Milliseconds one batch spent on the device (CUDA events; zero on the CPU).
+/// Milliseconds one batch spent on the device (CUDA events; zero on the CPU),
+/// each phase summed over the batch's chunks, whose phases overlap.
 struct LongmanTimings {
   double upload_ms = 0.0, kernel_ms = 0.0, download_ms = 0.0;
 };

@@ -3,11 +3,13 @@
 // thread per integral runs the same longman_integrate() as the CPU driver.
 // Batches are large (10^4..10^6 integrals) and each integral sequential in its
 // areas, so the batch gives the parallelism; a warp-per-integral variant has
-// not been built or measured. Include from a .cu file.
+// not been built or measured. The batch goes through the device in chunks
+// whose copies overlap the kernels (longman_cuda_pipeline.hpp). Include from
+// a .cu file.
 #include <cstddef>
 
-#include "gpu/core/cuda_check.hpp"
 #include "gpu/transform/longman.hpp"
+#include "gpu/transform/longman_cuda_pipeline.hpp"
 
 namespace geobem::transform {
 
@@ -27,59 +29,28 @@ __global__ void longman_rows_kernel(const double* __restrict__ rows, std::size_t
   if (i < count) results[i] = longman_integrate(F::from_parameters(rows + i * stride), rule, options);
 }
 
-namespace detail {
+/// Threads per block of the Longman kernels.
+constexpr int kLongmanBlock = 128;
 
-/// Copies `input_bytes` from the host to the device, calls
-/// launch(device_input, device_results, grid, block), copies the results back,
-/// frees both buffers (also when a check throws) and fills `timings`.
-template <class Launch>
-void run_on_device(const void* input, std::size_t input_bytes, std::size_t count, LongmanResult* results,
-                   LongmanTimings* timings, Launch&& launch) {
-  struct Buffers {
-    void* input = nullptr;
-    LongmanResult* results = nullptr;
-    cudaEvent_t events[4] = {};
-    ~Buffers() {  // best effort on the way out; errors here cannot be reported
-      cudaFree(input);
-      cudaFree(results);
-      for (auto event : events)
-        if (event) cudaEventDestroy(event);
-    }
-  } buffers;
-  for (auto& event : buffers.events) GEOBEM_CUDA_CHECK(cudaEventCreate(&event));
-  GEOBEM_CUDA_CHECK(cudaMalloc(&buffers.input, input_bytes));
-  GEOBEM_CUDA_CHECK(cudaMalloc(&buffers.results, count * sizeof(LongmanResult)));
-  GEOBEM_CUDA_CHECK(cudaEventRecord(buffers.events[0]));
-  GEOBEM_CUDA_CHECK(cudaMemcpy(buffers.input, input, input_bytes, cudaMemcpyHostToDevice));
-  GEOBEM_CUDA_CHECK(cudaEventRecord(buffers.events[1]));
-  constexpr int block = 128;
-  launch(buffers.input, buffers.results, static_cast<unsigned>((count + block - 1) / block), block);
-  GEOBEM_CUDA_CHECK_LAUNCH();
-  GEOBEM_CUDA_CHECK(cudaEventRecord(buffers.events[2]));
-  GEOBEM_CUDA_CHECK(cudaMemcpy(results, buffers.results, count * sizeof(LongmanResult), cudaMemcpyDeviceToHost));
-  GEOBEM_CUDA_CHECK(cudaEventRecord(buffers.events[3]));
-  GEOBEM_CUDA_CHECK(cudaEventSynchronize(buffers.events[3]));
-  if (timings) {
-    float ms[3];
-    for (int k = 0; k < 3; ++k) GEOBEM_CUDA_CHECK(cudaEventElapsedTime(&ms[k], buffers.events[k], buffers.events[k + 1]));
-    *timings = LongmanTimings{ms[0], ms[1], ms[2]};
-  }
+/// Blocks of kLongmanBlock threads for `count` integrals.
+inline unsigned longman_grid(std::size_t count) {
+  return static_cast<unsigned>((count + kLongmanBlock - 1) / kLongmanBlock);
 }
-
-}  // namespace detail
 
 /// results[i] = longman_integrate(items[i], rule, options) on the current CUDA
 /// device; `items` and `results` are host arrays (copied in and out). Throws
 /// geobem::DeviceError on a CUDA failure. `timings` (may be null) gets the
-/// upload, kernel and download times.
+/// upload, kernel and download times (detail::run_longman_pipeline).
 template <class F>
 void longman_integrate_cuda(const F* items, std::size_t count, const GaussRule& rule, const LongmanOptions& options,
                             LongmanResult* results, LongmanTimings* timings = nullptr) {
   if (count == 0) return;
-  detail::run_on_device(items, count * sizeof(F), count, results, timings,
-                        [&](void* input, LongmanResult* output, unsigned grid, int block) {
-                          longman_kernel<F><<<grid, block>>>(static_cast<const F*>(input), count, rule, options, output);
-                        });
+  detail::run_longman_pipeline(
+      items, sizeof(F), count, results, timings,
+      [&](const unsigned char* input, std::size_t chunk, LongmanResult* output, cudaStream_t stream) {
+        longman_kernel<F><<<longman_grid(chunk), kLongmanBlock, 0, stream>>>(reinterpret_cast<const F*>(input), chunk,
+                                                                             rule, options, output);
+      });
 }
 
 /// As longman_integrate_cuda, with integral i's functor built on the device by
@@ -90,11 +61,12 @@ void longman_integrate_cuda_rows(const double* rows, std::size_t stride, std::si
                                  const LongmanOptions& options, LongmanResult* results,
                                  LongmanTimings* timings = nullptr) {
   if (count == 0) return;
-  detail::run_on_device(rows, count * stride * sizeof(double), count, results, timings,
-                        [&](void* input, LongmanResult* output, unsigned grid, int block) {
-                          longman_rows_kernel<F><<<grid, block>>>(static_cast<const double*>(input), stride, count,
-                                                                  rule, options, output);
-                        });
+  detail::run_longman_pipeline(
+      rows, stride * sizeof(double), count, results, timings,
+      [&](const unsigned char* input, std::size_t chunk, LongmanResult* output, cudaStream_t stream) {
+        longman_rows_kernel<F><<<longman_grid(chunk), kLongmanBlock, 0, stream>>>(
+            reinterpret_cast<const double*>(input), stride, chunk, rule, options, output);
+      });
 }
 
 }  // namespace geobem::transform

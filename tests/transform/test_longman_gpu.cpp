@@ -10,6 +10,7 @@
 
 #include "closed_forms.hpp"
 #include "gpu/core/device.hpp"
+#include "gpu/transform/longman_cuda_pipeline.hpp"
 #include "gpu/transform/transform.hpp"
 
 using namespace geobem::transform;
@@ -103,5 +104,47 @@ TEST_F(LongmanCuda, PaperBatchMatchesClosedForm) {
     ASSERT_LE(std::fabs(gpu[i].value - exact), bound) << "lambda " << lambda << " omega " << omega;
     ASSERT_NEAR(gpu[i].value, cpu[i].value, 1e-12 * exact) << "lambda " << lambda << " omega " << omega;
     ASSERT_EQ(gpu[i].evaluations, cpu[i].evaluations);
+  }
+}
+
+TEST_F(LongmanCuda, BatchesOfMoreChunksThanSlotsMatchTheCpu) {
+  // More chunks than the pipeline has slots, the last one partial: every
+  // slot is reused, and each chunk's results must land at its own place.
+  using geobem::transform::detail::kLongmanChunk;
+  using geobem::transform::detail::kLongmanSlots;
+  const std::size_t count = (kLongmanSlots + 1) * kLongmanChunk + 1234;
+  std::mt19937_64 random(11);
+  std::uniform_real_distribution<double> lambda(0.1, 1.0), omega(1.0, 20.0);
+  std::vector<double> parameters(2 * count);
+  for (std::size_t i = 0; i < count; ++i) parameters[2 * i] = lambda(random), parameters[2 * i + 1] = omega(random);
+  LongmanOptions options;
+  options.accelerator = Accelerator::Epsilon;
+  options.relative_tolerance = 1e-10;
+  LongmanTimings timings;
+  const auto gpu = integrate_family(TransformFamily::ExponentialCosine, parameters, count, options, 16,
+                                    geobem::ComputeDevice::Cuda, true, &timings);
+  const auto cpu = integrate_family(TransformFamily::ExponentialCosine, parameters, count, options, 16,
+                                    geobem::ComputeDevice::Cpu);
+  std::size_t status_mismatches = 0;
+  double worst = 0.0;
+  for (std::size_t i = 0; i < count; ++i) {
+    status_mismatches += cpu[i].status != gpu[i].status;
+    worst = std::fmax(worst, std::fabs(cpu[i].value - gpu[i].value) /
+                                 (std::fabs(cpu[i].value) * 1e-10 + cpu[i].error + gpu[i].error));
+  }
+  EXPECT_LE(status_mismatches, count / 100);
+  EXPECT_LE(worst, 1.0);
+  EXPECT_GT(timings.upload_ms, 0.0);
+  EXPECT_GT(timings.kernel_ms, 0.0);
+  EXPECT_GT(timings.download_ms, 0.0);
+  // A smaller batch after the large one reuses the grown buffers: its
+  // results are those of the same integrals in the large batch.
+  const std::size_t small = 1000;
+  const std::vector<double> head(parameters.begin() + 2 * 777, parameters.begin() + 2 * (777 + small));
+  const auto again = integrate_family(TransformFamily::ExponentialCosine, head, small, options, 16,
+                                      geobem::ComputeDevice::Cuda);
+  for (std::size_t i = 0; i < small; ++i) {
+    ASSERT_EQ(again[i].value, gpu[777 + i].value) << "integral " << 777 + i;
+    ASSERT_EQ(again[i].evaluations, gpu[777 + i].evaluations) << "integral " << 777 + i;
   }
 }
