@@ -56,7 +56,7 @@ Accuracy accuracy(const std::vector<double>& p, const std::vector<LongmanResult>
   for (std::size_t i = 0; i < results.size(); ++i) {
     const double exact = p[2 * i] / (p[2 * i] * p[2 * i] + p[2 * i + 1] * p[2 * i + 1]);
     a.worst_relative = std::fmax(a.worst_relative, std::fabs(results[i].value - exact) / exact);
-    a.converged += results[i].status == LongmanStatus::Converged;
+    a.converged += results[i].status == geobem::IntegrationStatus::Converged;
     a.within_1e12 += std::fabs(results[i].value - exact) <= 1e-12 * exact;
   }
   return a;

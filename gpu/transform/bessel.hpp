@@ -19,6 +19,29 @@
 
 namespace geobem::transform {
 
+/// Hankel's asymptotic factors P_nu(x), Q_nu(x), nu = 0, 1, for x >= 20:
+/// J_nu = sqrt(2/(pi x)) (P cos chi - Q sin chi), Y_nu = sqrt(2/(pi x)) (P sin chi
+/// + Q cos chi), chi = x - (nu/2 + 1/4) pi (A&S 9.2.5, 9.2.6, 9.2.9, 9.2.10).
+/// Terms t_k = t_{k-1} (mu - (2k-1)^2) / (k 8x): P takes even k with sign
+/// (-1)^(k/2), Q odd k with sign (-1)^((k-1)/2); summed until below 1e-17 or
+/// the smallest term.
+GEOBEM_HD inline void bessel_hankel_pq(double x, double p[2], double q[2]) {
+  for (int nu = 0; nu < 2; ++nu) {
+    const double mu = 4.0 * nu * nu;
+    double term = 1.0, sum_p = 1.0, sum_q = 0.0, last = 1.0;
+    for (int k = 1; k < 40; ++k) {
+      const double odd = 2.0 * k - 1.0;
+      term *= (mu - odd * odd) / (8.0 * k * x);
+      if (fabs(term) > fabs(last) || fabs(term) < 1e-17) break;  // smallest term reached
+      last = term;
+      const double signed_term = ((k / 2) % 2 == 0) ? term : -term;
+      if (k % 2 == 0) sum_p += signed_term; else sum_q += signed_term;
+    }
+    p[nu] = sum_p;
+    q[nu] = sum_q;
+  }
+}
+
 /// J0(x) and J1(x) together (they share the work); any finite x.
 GEOBEM_HD inline void bessel_j01(double x, double& j0, double& j1) {
   const double pi = 3.14159265358979323846;
@@ -52,23 +75,8 @@ GEOBEM_HD inline void bessel_j01(double x, double& j0, double& j1) {
     j1 = sign * value_j1 / norm;
     return;
   }
-  // Hankel expansion: t_k = t_{k-1} (mu - (2k-1)^2) / (k 8x), P takes even k
-  // with sign (-1)^(k/2), Q odd k with sign (-1)^((k-1)/2).
   double p[2], q[2];
-  for (int nu = 0; nu < 2; ++nu) {
-    const double mu = 4.0 * nu * nu;
-    double term = 1.0, sum_p = 1.0, sum_q = 0.0, last = 1.0;
-    for (int k = 1; k < 40; ++k) {
-      const double odd = 2.0 * k - 1.0;
-      term *= (mu - odd * odd) / (8.0 * k * ax);
-      if (fabs(term) > fabs(last) || fabs(term) < 1e-17) break;  // smallest term reached
-      last = term;
-      const double signed_term = ((k / 2) % 2 == 0) ? term : -term;
-      if (k % 2 == 0) sum_p += signed_term; else sum_q += signed_term;
-    }
-    p[nu] = sum_p;
-    q[nu] = sum_q;
-  }
+  bessel_hankel_pq(ax, p, q);
   // cos/sin of x - pi/4 and x - 3pi/4 from sin x, cos x: no rounding of x - c.
   const double s = sin(ax), c = cos(ax), r = sqrt(0.5);
   const double amplitude = sqrt(2.0 / (pi * ax));

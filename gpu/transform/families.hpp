@@ -6,16 +6,16 @@
 
 #include "gpu/core/host_device.hpp"
 #include "gpu/transform/bessel.hpp"
+#include "gpu/transform/halfspace_disk.hpp"
 
 namespace geobem::transform {
 
-/// Panels that keep Gauss-Legendre accurate where the amplitude varies on a
-/// scale shorter than a half cycle: about one panel per `scale` of length,
-/// at most 32.
-GEOBEM_HD inline int panels_for_scale(double lo, double hi, double scale) {
-  const double count = ceil((hi - lo) / scale);
-  return count < 1.0 ? 1 : (count > 32.0 ? 32 : static_cast<int>(count));
-}
+/// Decay length 1/rate of an exponential damping e^{-rate x}; HUGE_VAL when undamped.
+GEOBEM_HD inline double decay_length_of(double rate) { return rate > 0.0 ? 1.0 / rate : HUGE_VAL; }
+
+/// Gauss panels of an exponentially damped integrand: two decay lengths wide
+/// (16-point Gauss-Legendre integrates e^{-t} over a width of 2 to rounding).
+GEOBEM_HD inline double damped_panel_width(double rate) { return rate > 0.0 ? 2.0 / rate : HUGE_VAL; }
 
 /// e^{-lambda x} cos(omega x) on [0, inf): the test of Mesquita et al.;
 /// integral lambda / (lambda^2 + omega^2). lambda >= 0, omega > 0.
@@ -27,7 +27,8 @@ struct ExponentialCosine {
   GEOBEM_HD double operator()(double x) const { return exp(-lambda * x) * cos(omega * x); }
   GEOBEM_HD double lower() const { return 0.0; }
   GEOBEM_HD double partition(int n) const { return (n + 0.5) * 3.14159265358979323846 / omega; }
-  GEOBEM_HD int panels(double lo, double hi) const { return panels_for_scale(lo, hi, 2.0 / fmax(lambda, 1e-300)); }
+  GEOBEM_HD double panel_width(double) const { return damped_panel_width(lambda); }
+  GEOBEM_HD double decay_length() const { return decay_length_of(lambda); }
 };
 
 /// e^{-a x} sin(omega x) on [0, inf) (Fourier sine transform of e^{-a x});
@@ -39,12 +40,14 @@ struct ExponentialSine {
   GEOBEM_HD double operator()(double x) const { return exp(-a * x) * sin(omega * x); }
   GEOBEM_HD double lower() const { return 0.0; }
   GEOBEM_HD double partition(int n) const { return (n + 1) * 3.14159265358979323846 / omega; }
-  GEOBEM_HD int panels(double lo, double hi) const { return panels_for_scale(lo, hi, 2.0 / fmax(a, 1e-300)); }
+  GEOBEM_HD double panel_width(double) const { return damped_panel_width(a); }
+  GEOBEM_HD double decay_length() const { return decay_length_of(a); }
 };
 
 /// cos(omega x) / (1 + x^2) on [0, inf) (Fourier cosine transform of the
 /// Lorentzian); integral (pi/2) e^{-omega} (Gradshteyn & Ryzhik 3.723.2). omega > 0.
-/// Panels no longer than the distance |x - i| to the poles at +-i.
+/// Panels no wider than the distance |x - i| to the poles at +-i: graded, so a
+/// low frequency's long first half cycle still resolves the peak near x = 0.
 struct LorentzianCosine {
   double omega;
   /// From a parameter row (omega).
@@ -52,7 +55,8 @@ struct LorentzianCosine {
   GEOBEM_HD double operator()(double x) const { return cos(omega * x) / (1.0 + x * x); }
   GEOBEM_HD double lower() const { return 0.0; }
   GEOBEM_HD double partition(int n) const { return (n + 0.5) * 3.14159265358979323846 / omega; }
-  GEOBEM_HD int panels(double lo, double hi) const { return panels_for_scale(lo, hi, sqrt(1.0 + lo * lo)); }
+  GEOBEM_HD double panel_width(double x) const { return sqrt(1.0 + x * x); }
+  GEOBEM_HD double decay_length() const { return HUGE_VAL; }
 };
 
 /// x sin(omega x) / (1 + x^2) on [0, inf) (Fourier sine transform of x/(1+x^2),
@@ -65,7 +69,8 @@ struct LorentzianSine {
   GEOBEM_HD double operator()(double x) const { return x * sin(omega * x) / (1.0 + x * x); }
   GEOBEM_HD double lower() const { return 0.0; }
   GEOBEM_HD double partition(int n) const { return (n + 1) * 3.14159265358979323846 / omega; }
-  GEOBEM_HD int panels(double lo, double hi) const { return panels_for_scale(lo, hi, sqrt(1.0 + lo * lo)); }
+  GEOBEM_HD double panel_width(double x) const { return sqrt(1.0 + x * x); }
+  GEOBEM_HD double decay_length() const { return HUGE_VAL; }
 };
 
 /// Hankel transform of an exponential, int_0^inf e^{-a k} J_nu(k r) k^m dk,
@@ -88,31 +93,8 @@ struct HankelExponential {
   }
   GEOBEM_HD double lower() const { return 0.0; }
   GEOBEM_HD double partition(int n) const { return bessel_zero(nu, n + 1) / r; }
-  GEOBEM_HD int panels(double lo, double hi) const { return panels_for_scale(lo, hi, 2.0 / fmax(a, 1e-300)); }
-};
-
-/// Half-space kernel of a uniform pressure on a disk of radius a_disk seen at
-/// radius r: int_0^inf J1(k a) J0(k r) / k dk (Timoshenko & Goodier; the
-/// vertical surface displacement is 2(1-nu^2) p a / E times this). a > 0, r >= 0.
-/// Partition: zeros of the faster factor, J0(k r) for r > a, else J1(k a); near
-/// r = a the two frequencies a + r and |r - a| beat slowly and every
-/// accelerator needs many areas.
-struct HalfSpaceDisk {
-  double a, r;
-  /// From a parameter row (a, r).
-  GEOBEM_HD static HalfSpaceDisk from_parameters(const double* p) { return {p[0], p[1]}; }
-  GEOBEM_HD double operator()(double k) const {
-    if (k == 0.0) return 0.5 * a;  // J1(ka)/k -> a/2
-    double j0a, j1a, j0r, j1r;
-    bessel_j01(k * a, j0a, j1a);
-    bessel_j01(k * r, j0r, j1r);
-    return j1a * j0r / k;
-  }
-  GEOBEM_HD double lower() const { return 0.0; }
-  GEOBEM_HD double partition(int n) const {
-    return r > a ? bessel_zero(0, n + 1) / r : bessel_zero(1, n + 1) / a;
-  }
-  GEOBEM_HD int panels(double, double) const { return 1; }
+  GEOBEM_HD double panel_width(double) const { return damped_panel_width(a); }
+  GEOBEM_HD double decay_length() const { return decay_length_of(a); }
 };
 
 }  // namespace geobem::transform

@@ -9,7 +9,7 @@
 
 namespace geobem::transform {
 
-/// results[i] = longman_integrate(items[i], rule, options) for i < count, on
+/// results[i] = integrate_one(items[i], rule, options) for i < count, on
 /// all OpenMP threads (dynamic schedule: integrals differ in cost).
 /// `progress` (may be null) advances by the integrals done.
 template <class F>
@@ -21,7 +21,7 @@ void longman_integrate_cpu(const F* items, std::size_t count, const GaussRule& r
   for (long long c = 0; c < chunks; ++c) {
     const std::size_t begin = static_cast<std::size_t>(c) * chunk;
     const std::size_t end = begin + chunk < count ? begin + chunk : count;
-    for (std::size_t i = begin; i < end; ++i) results[i] = longman_integrate(items[i], rule, options);
+    for (std::size_t i = begin; i < end; ++i) results[i] = integrate_one(items[i], rule, options);
     if (progress) progress->advance(end - begin);
   }
 }

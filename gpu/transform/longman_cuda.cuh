@@ -1,6 +1,6 @@
 #pragma once
 // CUDA launcher for a batch of Longman integrals of one functor type: one
-// thread per integral runs the same longman_integrate() as the CPU driver.
+// thread per integral runs the same integrate_one() as the CPU driver.
 // Batches are large (10^4..10^6 integrals) and each integral sequential in its
 // areas, so the batch gives the parallelism; a warp-per-integral variant has
 // not been built or measured. The batch goes through the device in chunks
@@ -17,7 +17,7 @@ template <class F>
 __global__ void longman_kernel(const F* __restrict__ items, std::size_t count, GaussRule rule, LongmanOptions options,
                                LongmanResult* __restrict__ results) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < count) results[i] = longman_integrate(items[i], rule, options);
+  if (i < count) results[i] = integrate_one(items[i], rule, options);
 }
 
 /// Builds each functor on the device from its parameter row
@@ -26,7 +26,7 @@ template <class F>
 __global__ void longman_rows_kernel(const double* __restrict__ rows, std::size_t stride, std::size_t count,
                                     GaussRule rule, LongmanOptions options, LongmanResult* __restrict__ results) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < count) results[i] = longman_integrate(F::from_parameters(rows + i * stride), rule, options);
+  if (i < count) results[i] = integrate_one(F::from_parameters(rows + i * stride), rule, options);
 }
 
 /// Threads per block of the Longman kernels.
@@ -37,7 +37,7 @@ inline unsigned longman_grid(std::size_t count) {
   return static_cast<unsigned>((count + kLongmanBlock - 1) / kLongmanBlock);
 }
 
-/// results[i] = longman_integrate(items[i], rule, options) on the current CUDA
+/// results[i] = integrate_one(items[i], rule, options) on the current CUDA
 /// device; `items` and `results` are host arrays (copied in and out). Throws
 /// geobem::DeviceError on a CUDA failure. `timings` (may be null) gets the
 /// upload, kernel and download times (detail::run_longman_pipeline).

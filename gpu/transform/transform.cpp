@@ -14,19 +14,34 @@ namespace geobem::transform {
 const std::vector<FamilyDescription>& transform_families() {
   static const std::vector<FamilyDescription> families{
       {TransformFamily::ExponentialCosine, "exp-cos", {"lambda", "omega"},
-       "int_0^inf exp(-lambda x) cos(omega x) dx  (lambda >= 0, omega > 0)"},
+       "int_0^inf exp(-lambda x) cos(omega x) dx = lambda/(lambda^2+omega^2)",
+       "1e-8 <= omega <= 1e8, 0.01 <= lambda/omega <= 1e10"},
       {TransformFamily::ExponentialSine, "exp-sin", {"a", "omega"},
-       "int_0^inf exp(-a x) sin(omega x) dx  (a >= 0, omega > 0)"},
+       "int_0^inf exp(-a x) sin(omega x) dx = omega/(a^2+omega^2)", "1e-8 <= omega <= 1e8, 0.01 <= a/omega <= 1e10"},
       {TransformFamily::LorentzianCosine, "lorentzian-cos", {"omega"},
-       "int_0^inf cos(omega x)/(1+x^2) dx  (omega > 0)"},
+       "int_0^inf cos(omega x)/(1+x^2) dx = (pi/2) exp(-omega)", "1e-8 <= omega <= 5"},
       {TransformFamily::LorentzianSine, "lorentzian-sin", {"omega"},
-       "int_0^inf x sin(omega x)/(1+x^2) dx  (omega > 0)"},
+       "int_0^inf x sin(omega x)/(1+x^2) dx = (pi/2) exp(-omega)", "1e-8 <= omega <= 5"},
       {TransformFamily::HankelExponential, "hankel-exp", {"nu", "m", "a", "r"},
-       "int_0^inf exp(-a k) J_nu(k r) k^m dk  (nu, m in {0,1}; a >= 0, a > 0 if m = 1; r > 0)"},
+       "int_0^inf exp(-a k) J_nu(k r) k^m dk  (nu, m in {0,1})",
+       "1e-6 <= r <= 1e6; 0 <= a/r <= 1e8 (m = 0), 0.05 <= a/r <= 1e8 (m = 1)"},
       {TransformFamily::HalfSpaceDisk, "halfspace-disk", {"a", "r"},
-       "int_0^inf J1(k a) J0(k r) / k dk  (a > 0, r >= 0): disk load on a half-space"},
+       "int_0^inf J1(k a) J0(k r) / k dk: disk load on a half-space",
+       "1e-6 <= a <= 1e6; r = 0 or 1e-3 <= r/a <= 1e3 (the rim r = a included)"},
   };
   return families;
+}
+
+ParameterRange parameter_range(TransformFamily family) {
+  switch (family) {
+    case TransformFamily::ExponentialCosine:
+    case TransformFamily::ExponentialSine: return {1e-8, 1e8, 1e-2, 1e10};
+    case TransformFamily::LorentzianCosine:
+    case TransformFamily::LorentzianSine: return {1.0, 1.0, 1e-8, 5.0};
+    case TransformFamily::HankelExponential: return {1e-6, 1e6, 0.05, 1e8};
+    case TransformFamily::HalfSpaceDisk: return {1e-6, 1e6, 1e-3, 1e3};
+  }
+  throw std::logic_error("transform family without a range");
 }
 
 const FamilyDescription& describe(TransformFamily family) {
@@ -56,16 +71,6 @@ std::string to_string(Accelerator accelerator) {
     case Accelerator::Euler: return "euler";
     case Accelerator::Epsilon: return "epsilon";
     case Accelerator::SidiMW: return "mw";
-  }
-  return "unknown";
-}
-
-std::string to_string(LongmanStatus status) {
-  switch (status) {
-    case LongmanStatus::Converged: return "converged";
-    case LongmanStatus::CapReached: return "cap-reached";
-    case LongmanStatus::NonFinite: return "non-finite";
-    case LongmanStatus::RoundingLimited: return "rounding-limited";
   }
   return "unknown";
 }
@@ -117,26 +122,39 @@ std::string check_parameters(TransformFamily family, const double* p) {
   const auto& names = describe(family).parameters;
   for (std::size_t i = 0; i < names.size(); ++i)
     if (!std::isfinite(p[i])) return describe_value(names[i], p[i], "is not finite");
-  auto positive = [&](std::size_t i) { return p[i] > 0 ? "" : describe_value(names[i], p[i], "must be > 0"); };
-  auto non_negative = [&](std::size_t i) { return p[i] >= 0 ? "" : describe_value(names[i], p[i], "must be >= 0"); };
-  std::string problem;
+  const ParameterRange range = parameter_range(family);
+  auto within = [](const std::string& name, double value, double lo, double hi, const char* why) -> std::string {
+    if (value >= lo && value <= hi) return "";
+    std::ostringstream limits;
+    limits << "is outside the documented range [" << lo << ", " << hi << "]" << why;
+    return describe_value(name, value, limits.str());
+  };
+  const char* damping = " (strong damping is fine; below the range rounding exceeds 1e-12)";
   switch (family) {
     case TransformFamily::ExponentialCosine:
-    case TransformFamily::ExponentialSine:
-      problem = non_negative(0);
-      return problem.empty() ? positive(1) : problem;
+    case TransformFamily::ExponentialSine: {
+      std::string problem = within(names[1], p[1], range.scale_min, range.scale_max, "");
+      if (problem.empty()) problem = within(names[0] + "/" + names[1], p[0] / p[1], range.ratio_min, range.ratio_max, damping);
+      return problem;
+    }
     case TransformFamily::LorentzianCosine:
     case TransformFamily::LorentzianSine:
-      return positive(0);
-    case TransformFamily::HankelExponential:
+      return within(names[0], p[0], range.ratio_min, range.ratio_max,
+                    " (above it the integral (pi/2) e^-omega is a small remainder lost to rounding)");
+    case TransformFamily::HankelExponential: {
       if (p[0] != 0 && p[0] != 1) return describe_value("nu", p[0], "must be 0 or 1");
       if (p[1] != 0 && p[1] != 1) return describe_value("m", p[1], "must be 0 or 1");
-      if (p[1] == 1 && !(p[2] > 0)) return describe_value("a", p[2], "must be > 0 when m = 1 (else the integral diverges)");
-      problem = non_negative(2);
-      return problem.empty() ? positive(3) : problem;
-    case TransformFamily::HalfSpaceDisk:
-      problem = positive(0);
-      return problem.empty() ? non_negative(1) : problem;
+      std::string problem = within("r", p[3], range.scale_min, range.scale_max, "");
+      if (!problem.empty()) return problem;
+      if (p[1] == 0) return within("a/r", p[2] / p[3], 0.0, range.ratio_max, "");
+      return within("a/r", p[2] / p[3], range.ratio_min, range.ratio_max,
+                    " for m = 1 (a = 0 diverges; below the range rounding exceeds 1e-12)");
+    }
+    case TransformFamily::HalfSpaceDisk: {
+      std::string problem = within("a", p[0], range.scale_min, range.scale_max, "");
+      if (problem.empty() && p[1] != 0.0) problem = within("r/a", p[1] / p[0], range.ratio_min, range.ratio_max, " (or r = 0)");
+      return problem;
+    }
   }
   return "";
 }

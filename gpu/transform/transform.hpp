@@ -19,7 +19,25 @@ struct FamilyDescription {
   std::string name;                     ///< as on the command line, e.g. "exp-cos"
   std::vector<std::string> parameters;  ///< CSV column names, in functor order
   std::string integral;                 ///< the integral, for --help
+  std::string range;                    ///< the documented range (parameter_range), for --help
 };
+
+/// The documented parameter range of a family, over which its status is
+/// measured honest (bench/transform/longman_battery, tests/transform): a scale
+/// and a dimensionless ratio, both inclusive.
+///   exp-cos, exp-sin: scale omega, ratio lambda/omega (the damping; lambda = a for exp-sin);
+///   lorentzian-cos, -sin: ratio omega (scale unused, 1);
+///   hankel-exp: scale r, ratio a/r; with m = 0, a/r may go down to 0 (below
+///     ratio_min only m = 1 is refused: k e^{-ak} J_nu(kr) then cancels to
+///     a/r^3 and rounding exceeds 1e-12);
+///   halfspace-disk: scale a, ratio r/a (r = 0 also allowed).
+/// Below ratio_min for exp-cos/exp-sin (weak damping) the integral lambda/omega^2
+/// is a small remainder of areas of size 2/omega and rounding exceeds 1e-12.
+struct ParameterRange {
+  double scale_min, scale_max, ratio_min, ratio_max;
+};
+/// The documented range of `family`.
+ParameterRange parameter_range(TransformFamily family);
 
 /// All built-in families.
 const std::vector<FamilyDescription>& transform_families();
@@ -31,8 +49,6 @@ TransformFamily parse_transform_family(const std::string& name);
 /// "euler", "epsilon", "mw"; throws std::invalid_argument naming the value otherwise.
 Accelerator parse_accelerator(const std::string& name);
 std::string to_string(Accelerator accelerator);
-/// "converged", "cap-reached", "non-finite", "rounding-limited".
-std::string to_string(LongmanStatus status);
 
 /// Gauss-Legendre rule of `order` points (gpu/core/gauss_legendre); throws
 /// std::invalid_argument unless 1 <= order <= kMaxGaussOrder.

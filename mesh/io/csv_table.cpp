@@ -45,11 +45,13 @@ std::size_t CsvTable::column(const std::string& name) const {
 
 std::string CsvTable::where(std::size_t row) const { return source + ":" + std::to_string(line_numbers.at(row)); }
 
-CsvTable read_csv_table(const std::string& path, bool allow_non_finite) {
+CsvTable read_csv_table(const std::string& path, bool allow_non_finite, const std::vector<std::string>& text_columns) {
   std::ifstream stream(path);
   if (!stream) throw std::runtime_error(path + ": cannot open file (" + std::strerror(errno) + ")");
   CsvTable table;
   table.source = path;
+  table.text_columns = text_columns;
+  std::vector<int> text_index;  // per column: its index in text_columns, or -1
   std::string line;
   std::size_t line_number = 0;
   while (std::getline(stream, line)) {
@@ -59,6 +61,12 @@ CsvTable read_csv_table(const std::string& path, bool allow_non_finite) {
       table.columns = split_fields(line);
       for (const auto& name : table.columns)
         if (name.empty()) throw std::runtime_error(path + ":" + std::to_string(line_number) + ": empty column name in header");
+      for (const auto& name : table.columns) {
+        int index = -1;
+        for (std::size_t k = 0; k < text_columns.size(); ++k)
+          if (text_columns[k] == name) index = static_cast<int>(k);
+        text_index.push_back(index);
+      }
       continue;
     }
     const auto fields = split_fields(line);
@@ -67,8 +75,14 @@ CsvTable read_csv_table(const std::string& path, bool allow_non_finite) {
       throw std::runtime_error(where + ": expected " + std::to_string(table.columns.size()) + " fields, found " +
                                std::to_string(fields.size()));
     std::vector<double> values(fields.size());
+    std::vector<std::string> texts(text_columns.size());
     for (std::size_t j = 0; j < fields.size(); ++j) {
       const std::string& field = fields[j];
+      if (text_index[j] >= 0) {
+        texts[static_cast<std::size_t>(text_index[j])] = field;
+        values[j] = std::nan("");
+        continue;
+      }
       const std::optional<double> number = parse_number(field);
       if (!number) throw std::runtime_error(where + ": column '" + table.columns[j] + "': '" + field + "' is not a number");
       const double value = *number;
@@ -77,6 +91,7 @@ CsvTable read_csv_table(const std::string& path, bool allow_non_finite) {
       values[j] = value;
     }
     table.rows.push_back(std::move(values));
+    table.text.push_back(std::move(texts));
     table.line_numbers.push_back(line_number);
   }
   if (stream.bad()) throw std::runtime_error(path + ": read error");

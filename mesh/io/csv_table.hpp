@@ -13,6 +13,8 @@ struct CsvTable {
   std::vector<std::string> columns;          ///< header names, trimmed
   std::vector<std::vector<double>> rows;     ///< rows[i][j]: row i, column j
   std::vector<std::size_t> line_numbers;     ///< line of rows[i] in the file
+  std::vector<std::string> text_columns;     ///< the columns read as text (their rows[i][j] is NaN)
+  std::vector<std::vector<std::string>> text;  ///< text[i][k]: row i, column text_columns[k]
 
   /// Index of a column; throws std::runtime_error "FILE: missing column 'NAME'
   /// (header has: ...)" when absent.
@@ -24,8 +26,11 @@ struct CsvTable {
 /// Reads a numeric CSV file. Throws std::runtime_error with FILE:LINE for a
 /// missing or unreadable file, an empty file, a row whose field count differs
 /// from the header, a field that is not a number (quoted, text, empty), and
-/// non-finite values unless `allow_non_finite`.
-CsvTable read_csv_table(const std::string& path, bool allow_non_finite = false);
+/// non-finite values unless `allow_non_finite`. Columns named in
+/// `text_columns` (e.g. an integrator's status word) are kept as text in
+/// CsvTable::text instead.
+CsvTable read_csv_table(const std::string& path, bool allow_non_finite = false,
+                        const std::vector<std::string>& text_columns = {});
 
 /// Requires the header to contain `required` (in any order); throws naming the
 /// file and the first missing column.

@@ -22,6 +22,7 @@
 #include <vtkPoints.h>
 #include <vtkStructuredGrid.h>
 
+#include "gpu/core/integration_status.hpp"
 #include "gpu/transform/halfspace_load.hpp"
 #include "mesh/io/atomic_file.hpp"
 #include "mesh/io/csv_table.hpp"
@@ -93,14 +94,24 @@ int write_radii(const po::variables_map& vm, const Grid& grid, double disk_radiu
   return 0;
 }
 
+/// The integration status word of row `row` of the integrals table; throws
+/// naming the file and line for a word that is not one.
+geobem::IntegrationStatus parse_status(const geobem::CsvTable& table, std::size_t row) {
+  const std::string& word = table.text[row][0];
+  for (int code = 0; code <= static_cast<int>(geobem::IntegrationStatus::NonFinite); ++code)
+    if (geobem::to_string(static_cast<geobem::IntegrationStatus>(code)) == word)
+      return static_cast<geobem::IntegrationStatus>(code);
+  throw std::runtime_error(table.where(row) + ": status '" + word + "' is not an integration status word");
+}
+
 int write_displacement(const po::variables_map& vm, const Grid& grid, double disk_radius) {
   const fs::path out = vm["out"].as<std::string>();
   const std::string integrals_path =
       vm.count("integrals") ? vm["integrals"].as<std::string>() : (out / "integrals.csv").string();
-  const geobem::CsvTable table = geobem::read_csv_table(integrals_path, /*allow_non_finite=*/true);
+  const geobem::CsvTable table = geobem::read_csv_table(integrals_path, /*allow_non_finite=*/true, {"status"});
   geobem::require_columns(table, {"a", "r", "value", "error", "status"});
   const std::size_t col_a = table.column("a"), col_r = table.column("r"), col_value = table.column("value"),
-                    col_error = table.column("error"), col_status = table.column("status");
+                    col_error = table.column("error");
   std::vector<std::size_t> order(table.rows.size());
   for (std::size_t i = 0; i < order.size(); ++i) {
     order[i] = i;
@@ -138,26 +149,30 @@ int write_displacement(const po::variables_map& vm, const Grid& grid, double dis
   status->SetName("status");
   std::ostringstream csv;
   csv << "# geobem-halfspace displacement: u_z positive in the direction of the pressure (settlement), m\n"
-      << "# status: 0 converged, 1 cap-reached, 2 non-finite, 3 rounding-limited\n"
       << "easting,northing,upward,r,u_z,u_z_closed_form,u_z_error_estimate,status\n"
       << std::setprecision(17);
   std::size_t unconverged = 0;
+  double worst_error = 0.0;  // largest error estimate (m) of a station whose integral missed its tolerance
   for (std::size_t j = 0; j < grid.shape_n; ++j)
     for (std::size_t i = 0; i < grid.shape_e; ++i) {
       const double r = grid.radius(i, j);
-      const auto& row = table.rows[row_for(r)];
+      const std::size_t found = row_for(r);
+      const auto& row = table.rows[found];
       const double value = scale * row[col_value];
       const double exact = scale * geobem::transform::halfspace_disk_closed_form(disk_radius, r);
       const double estimate = scale * row[col_error];
-      const int code = static_cast<int>(row[col_status]);
-      unconverged += code != 0;
+      const geobem::IntegrationStatus code = parse_status(table, found);
+      if (code != geobem::IntegrationStatus::Converged) {
+        ++unconverged;
+        worst_error = std::max(worst_error, std::fabs(estimate));
+      }
       points->InsertNextPoint(grid.easting(i), grid.northing(j), 0.0);
       u_z->InsertNextValue(value);
       closed_form->InsertNextValue(exact);
       error->InsertNextValue(estimate);
-      status->InsertNextValue(code);
+      status->InsertNextValue(static_cast<int>(code));
       csv << grid.easting(i) << "," << grid.northing(j) << ",0," << r << "," << value << "," << exact << ","
-          << estimate << "," << code << "\n";
+          << estimate << "," << geobem::to_string(code) << "\n";
     }
   vtkNew<vtkStructuredGrid> data;
   data->SetDimensions(static_cast<int>(grid.shape_e), static_cast<int>(grid.shape_n), 1);
@@ -173,7 +188,10 @@ int write_displacement(const po::variables_map& vm, const Grid& grid, double dis
   if (!vm["quiet"].as<bool>()) {
     std::cerr << "geobem-halfspace: " << count << " stations -> " << (out / "displacement.vts").string() << ", "
               << (out / "displacement.csv").string() << "\n";
-    if (unconverged) std::cerr << "geobem-halfspace: warning: " << unconverged << " stations use integrals that did not meet their tolerance\n";
+    if (unconverged)
+      std::cerr << "geobem-halfspace: warning: " << unconverged
+                << " stations use integrals that did not meet their tolerance (largest error estimate " << worst_error
+                << " m)\n";
   }
   return 0;
 }

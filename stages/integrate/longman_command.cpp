@@ -2,6 +2,7 @@
 // parameter table (CSV), by Longman's method on the CPU or the GPU
 // (gpu/transform). Every row is read and checked before computing, and the
 // result table is written atomically: bad input writes nothing.
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "gpu/core/device.hpp"
+#include "gpu/core/integration_status.hpp"
 #include "gpu/transform/transform.hpp"
 #include "mesh/io/atomic_file.hpp"
 #include "mesh/io/csv_table.hpp"
@@ -22,14 +24,25 @@ namespace tf = geobem::transform;
 namespace {
 
 std::string family_help() {
-  std::string text = "integrand family (parameter columns):";
+  std::string text = "integrand family (parameter columns), and the documented range (others are refused):";
   for (const auto& family : tf::transform_families()) {
     text += "\n  " + family.name + " (";
     for (std::size_t i = 0; i < family.parameters.size(); ++i) text += (i ? "," : "") + family.parameters[i];
-    text += "): " + family.integral;
+    text += "): " + family.integral + "\n      range: " + family.range;
   }
   return text;
 }
+
+constexpr const char* kStatusHelp =
+    "Status column (one word per row):\n"
+    "  converged                 the error estimate meets max(rel-tol*|value|, abs-tol); measured on random\n"
+    "                            batteries over the documented ranges, >= 99.5% of such rows are within both\n"
+    "                            the tolerance and their estimate (bench/RESULTS.md)\n"
+    "  evaluation_cap_reached    max-areas used up; value is the best estimate, error the accelerator's\n"
+    "  rounding_limited          rounding alone exceeds the tolerance (weak damping, tight rel-tol);\n"
+    "                            error is that floor, which bounds the true error\n"
+    "  extrapolation_unreliable  the accelerator broke down; value is the plain partial sum\n"
+    "  non_finite                the integrand gave NaN or infinity\n";
 
 int run_longman(int argc, const char* const argv[]) {
   po::options_description options("Options");
@@ -38,17 +51,19 @@ int run_longman(int argc, const char* const argv[]) {
   options.add_options()("input", po::value<std::string>()->required(),
                         "parameter table CSV: one integral per row, the family's columns (others are copied)")(
       "output", po::value<std::string>()->required(),
-      "result CSV: the input columns, then value,error,evaluations,areas,status")(
+      "result CSV: the input columns, then value,error,evaluations,areas,status (status: a word, see below)")(
       "family", po::value<std::string>()->required(), family_help().c_str())(
-      "tolerance", po::value<double>()->default_value(1e-12), "relative tolerance per integral (> 0)")(
-      "absolute-tolerance", po::value<double>()->default_value(0.0), "absolute tolerance per integral (>= 0)")(
+      "rel-tol", po::value<double>()->default_value(1e-12), "relative tolerance per integral (> 0)")(
+      "abs-tol", po::value<double>()->default_value(0.0), "absolute tolerance per integral (>= 0)")(
       "accelerator", po::value<std::string>()->default_value("epsilon"),
-      "euler (Longman's Euler differences), epsilon (Wynn), mw (Sidi)")(
+      "euler (Longman's Euler differences), epsilon (Wynn), mw (Sidi; halfspace-disk away from its rim uses epsilon)")(
       "min-areas", po::value<int>()->default_value(4), "half-cycle areas always used (at most max-areas)")(
       "max-areas", po::value<int>()->default_value(200), "cap on half-cycle areas per integral (<= 256)")(
       "quadrature-order", po::value<int>()->default_value(16), "Gauss-Legendre points per panel (1..64)");
   const auto parsed = geobem::cli::parse_stage_options(
-      argc, argv, argv[0], "Integrates int_a^inf f(x; row) dx for every row of --input (Longman's method).", options);
+      argc, argv, argv[0],
+      std::string("Integrates int_a^inf f(x; row) dx for every row of --input (Longman's method).\n") + kStatusHelp,
+      options);
   if (!parsed) return 0;
   const po::variables_map& vm = *parsed;
 
@@ -60,8 +75,8 @@ int run_longman(int argc, const char* const argv[]) {
   try {
     family = tf::parse_transform_family(vm["family"].as<std::string>());
     settings.accelerator = tf::parse_accelerator(vm["accelerator"].as<std::string>());
-    settings.relative_tolerance = vm["tolerance"].as<double>();
-    settings.absolute_tolerance = vm["absolute-tolerance"].as<double>();
+    settings.relative_tolerance = vm["rel-tol"].as<double>();
+    settings.absolute_tolerance = vm["abs-tol"].as<double>();
     settings.min_areas = std::min(vm["min-areas"].as<int>(), vm["max-areas"].as<int>());
     settings.max_areas = vm["max-areas"].as<int>();
     tf::validate_options(settings);
@@ -91,23 +106,29 @@ int run_longman(int argc, const char* const argv[]) {
   const auto results = tf::integrate_family(family, parameters, count, settings, order, device, quiet);
 
   std::size_t unconverged = 0;
-  for (const auto& result : results) unconverged += result.status != tf::LongmanStatus::Converged;
+  double worst_error = 0.0;  // the largest error estimate of a row that missed its tolerance
+  for (const auto& result : results)
+    if (result.status != geobem::IntegrationStatus::Converged) {
+      ++unconverged;
+      worst_error = std::max(worst_error, result.error);
+    }
   geobem::write_text_file_atomically(vm["output"].as<std::string>(), [&](std::ostream& out) {
     out << "# geobem-integrate longman --family " << tf::describe(family).name << " --accelerator "
-        << tf::to_string(settings.accelerator) << " --tolerance " << settings.relative_tolerance << " on "
-        << geobem::to_string(device) << "\n# status: 0 converged, 1 cap-reached, 2 non-finite, 3 rounding-limited\n";
+        << tf::to_string(settings.accelerator) << " --rel-tol " << settings.relative_tolerance << " --abs-tol "
+        << settings.absolute_tolerance << " on " << geobem::to_string(device) << "\n";
     for (const auto& name : table.columns) out << name << ",";
     out << "value,error,evaluations,areas,status\n" << std::setprecision(17);
     for (std::size_t i = 0; i < count; ++i) {
       for (const double value : table.rows[i]) out << value << ",";
       const auto& r = results[i];
-      out << r.value << "," << r.error << "," << r.evaluations << "," << r.areas << "," << static_cast<int>(r.status)
+      out << r.value << "," << r.error << "," << r.evaluations << "," << r.areas << "," << geobem::to_string(r.status)
           << "\n";
     }
   });
   if (unconverged > 0 && !quiet)
     std::cerr << argv[0] << ": warning: " << unconverged << " of " << count
-              << " integrals did not meet the tolerance (see the status column)\n";
+              << " integrals did not meet the tolerance (largest error estimate " << worst_error
+              << "; see the status column)\n";
   return 0;
 }
 

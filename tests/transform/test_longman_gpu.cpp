@@ -68,7 +68,7 @@ TEST_F(LongmanCuda, AgreesWithCpuForEveryFamilyAndAccelerator) {
       double worst = 0.0;
       for (std::size_t i = 0; i < count; ++i) {
         status_mismatches += cpu[i].status != gpu[i].status;
-        if (cpu[i].status == LongmanStatus::Converged && gpu[i].status == LongmanStatus::Converged)
+        if (cpu[i].status == geobem::IntegrationStatus::Converged && gpu[i].status == geobem::IntegrationStatus::Converged)
           worst = std::fmax(worst, std::fabs(cpu[i].value - gpu[i].value) /
                                        (std::fabs(cpu[i].value) * 1e-10 + cpu[i].error + gpu[i].error));
       }

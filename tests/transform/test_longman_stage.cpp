@@ -39,14 +39,15 @@ TEST(LongmanStage, WritesOneResultRowPerInputRow) {
   const StageRun result = run_command(longman("--family exp-cos --accelerator euler --input " + input.string() + " --output " +
                                  output.string() + " --quiet"));
   ASSERT_EQ(result.exit_code, 0) << result.errors;
-  const auto table = geobem::read_csv_table(output.string());
+  const auto table = geobem::read_csv_table(output.string(), false, {"status"});
   ASSERT_EQ(table.rows.size(), 3u);
-  for (const auto& row : table.rows) {
+  for (std::size_t i = 0; i < table.rows.size(); ++i) {
+    const auto& row = table.rows[i];
     const double exact = geobem::test::exponential_cosine(row[table.column("lambda")], row[table.column("omega")]);
     EXPECT_NEAR(row[table.column("value")], exact, 1e-12 * exact);
     EXPECT_LE(std::fabs(row[table.column("value")] - exact), row[table.column("error")] + 1e-12 * exact);
     EXPECT_GT(row[table.column("evaluations")], 0);
-    EXPECT_EQ(row[table.column("status")], 0);
+    EXPECT_EQ(table.text[i][0], "converged");
   }
   EXPECT_EQ(table.rows[2][table.column("id")], 3);
 }
@@ -54,11 +55,11 @@ TEST(LongmanStage, WritesOneResultRowPerInputRow) {
 TEST(LongmanStage, HankelFromConfigFile) {
   const auto input = write_text("hankel.csv", "nu,m,a,r\n0,0,0,1\n0,0,0.5,2\n0,1,0.5,2\n");
   const auto output = scratch("hankel_out.csv");
-  const auto config = write_text("hankel.ini", "family = hankel-exp\ntolerance = 1e-11\naccelerator = mw\n");
+  const auto config = write_text("hankel.ini", "family = hankel-exp\nrel-tol = 1e-11\naccelerator = mw\n");
   const StageRun result = run_command(longman("--config " + config.string() + " --input " + input.string() + " --output " +
                                  output.string() + " --quiet"));
   ASSERT_EQ(result.exit_code, 0) << result.errors;
-  const auto table = geobem::read_csv_table(output.string());
+  const auto table = geobem::read_csv_table(output.string(), false, {"status"});
   const double expected[] = {1.0, geobem::test::hankel_exponential(0, 0, 0.5, 2), geobem::test::hankel_exponential(0, 1, 0.5, 2)};
   for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(table.rows[i][table.column("value")], expected[i], 1e-10 * expected[i]);
 }
@@ -77,8 +78,13 @@ TEST(LongmanStage, BadInputNamesTheRowAndWritesNothing) {
       {"--family exp-cos --input " + write_text("text.csv", "lambda,omega\n0.5,ten\n").string(), "text.csv:2", 1},
       {"--family exp-cos --input " + write_text("cols.csv", "lambda,frequency\n0.5,10\n").string(), "omega", 1},
       {"--family hankel-exp --input " + write_text("nu.csv", "nu,m,a,r\n0,0,1,1\n3,0,1,1\n").string(), "nu.csv:3: nu = 3", 1},
-      {"--family exp-cos --tolerance 0 --input " + good.string(), "tolerance", 2},
-      {"--family exp-cos --tolerance -1e-9 --input " + good.string(), "tolerance", 2},
+      {"--family exp-cos --rel-tol 0 --input " + good.string(), "tolerance", 2},
+      {"--family exp-cos --rel-tol -1e-9 --input " + good.string(), "tolerance", 2},
+      {"--family exp-cos --tolerance 1e-9 --input " + good.string(), "tolerance", 2},
+      {"--family exp-cos --input " + write_text("weak.csv", "lambda,omega\n0.5,10\n0.001,10\n").string(),
+       "weak.csv:3: lambda/omega = 0.0001 is outside the documented range [0.01, 1e+08]", 1},
+      {"--family lorentzian-cos --input " + write_text("high.csv", "omega\n7\n").string(),
+       "high.csv:2: omega = 7 is outside the documented range [1e-08, 5]", 1},
       {"--family fourier --input " + good.string(), "unknown family 'fourier'", 2},
       {"--family exp-cos --accelerator aitken --input " + good.string(), "aitken", 2},
       {"--family exp-cos --max-areas 100000 --input " + good.string(), "max-areas", 2},
@@ -99,24 +105,31 @@ TEST(HalfSpaceWorkflow, RunsAndMatchesTimoshenkoGoodier) {
   const std::string environment = "GEOBEM_BIN=" + std::string(GEOBEM_BIN_DIR) + " ";
   StageRun result = run_command(environment + script + " --out " + out.string());
   ASSERT_EQ(result.exit_code, 0) << result.errors;
+  EXPECT_EQ(result.errors.find("warning"), std::string::npos) << result.errors;  // every integral converged
   for (const char* name : {"radii.csv", "integrals.csv", "displacement.csv", "displacement.vts"})
     EXPECT_TRUE(fs::exists(out / name)) << name;
 
   // Settlement under the centre and the profile: 2(1-nu^2) p a / E times the
   // closed form (config: a = 100 m, p = 1e5 Pa, E = 5e7 Pa, nu = 0.3).
   const double scale = 2.0 * (1.0 - 0.09) * 1e5 * 100.0 / 5e7;
-  const auto table = geobem::read_csv_table((out / "displacement.csv").string());
+  const auto table = geobem::read_csv_table((out / "displacement.csv").string(), false, {"status"});
   ASSERT_EQ(table.rows.size(), 6400u);
-  std::size_t far = 0;
-  for (const auto& row : table.rows) {
+  std::size_t near_rim = 0, beyond_estimate = 0;
+  for (std::size_t i = 0; i < table.rows.size(); ++i) {
+    const auto& row = table.rows[i];
     const double r = std::hypot(row[table.column("easting")], row[table.column("northing")]);
     EXPECT_NEAR(row[table.column("r")], r, 1e-9);
-    if (std::fabs(r / 100.0 - 1.0) < 0.2) continue;  // the rim: slower, documented
+    near_rim += std::fabs(r / 100.0 - 1.0) < 0.3;
+    // Converged at 1e-10 (integrate.ini): within the tolerance and the estimate, rim included.
     const double exact = scale * geobem::test::halfspace_disk(100.0, r);
-    EXPECT_NEAR(row[table.column("u_z")], exact, 1e-8 * exact) << "r = " << r;
-    ++far;
+    EXPECT_EQ(table.text[i][0], "converged") << "r = " << r;
+    EXPECT_NEAR(row[table.column("u_z")], exact, 1e-10 * exact) << "r = " << r;
+    beyond_estimate += std::fabs(row[table.column("u_z")] - exact) > row[table.column("u_z_error_estimate")];
   }
-  EXPECT_GT(far, 5000u);
+  EXPECT_GT(near_rim, 300u);
+  // The promise measured on the batteries: >= 99.5% within their own estimate
+  // (Wynn's epsilon is optimistic by ~2x on a few rows, all far within 1e-10).
+  EXPECT_LE(beyond_estimate, table.rows.size() / 200) << beyond_estimate << " stations beyond their estimate";
 
   auto data = geobem::read_vtk_xml(out / "displacement.vts");
   auto* grid = vtkStructuredGrid::SafeDownCast(data);
