@@ -1,6 +1,6 @@
 #pragma once
 // OpenMP CPU driver for a batch of Longman integrals of one functor type:
-// the same longman_integrate() as the CUDA launcher, one integral per loop
+// the same integrate_one() as the CUDA launcher, one integral per loop
 // iteration. Compile with OpenMP (g++ -fopenmp; OpenMP::OpenMP_CXX).
 #include <cstddef>
 
