@@ -1,6 +1,7 @@
 #include "mesh/surface/mesh_checks.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <queue>
@@ -126,7 +127,85 @@ std::vector<double> component_volumes(const SurfaceMesh& mesh, const std::vector
   return six_volume;
 }
 
+/// Winding number of the closed surface made of `triangles` about `point`:
+/// Σ signed solid angles / 4π (Van Oosterom & Strackee 1983); ±1 inside, 0 outside.
+double winding_number(const SurfaceMesh& mesh, const std::vector<int>& triangles, const Vector3& point) {
+  double solid_angle = 0;
+  for (int t : triangles) {
+    std::array<Vector3, 3> v;
+    std::array<double, 3> length;
+    for (int k = 0; k < 3; ++k) {
+      const auto& x = mesh.nodes[mesh.triangles[t][k]];
+      v[k] = {x[0] - point[0], x[1] - point[1], x[2] - point[2]};
+      length[k] = std::hypot(v[k][0], v[k][1], v[k][2]);
+    }
+    auto dot = [](const Vector3& a, const Vector3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; };
+    const auto &a = v[0], &b = v[1], &c = v[2];
+    const double triple = a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2]) +
+                          a[2] * (b[0] * c[1] - b[1] * c[0]);
+    const double denominator = length[0] * length[1] * length[2] + dot(a, b) * length[2] + dot(a, c) * length[1] +
+                               dot(b, c) * length[0];
+    solid_angle += 2 * std::atan2(triple, denominator);
+  }
+  return solid_angle / (4 * M_PI);
+}
+
+/// The closed surfaces given each triangle's component: members, signed
+/// volume and nesting.
+std::vector<ClosedSurface> surfaces_of(const SurfaceMesh& mesh, const std::vector<int>& component, int count) {
+  std::vector<ClosedSurface> surfaces(count);
+  for (int t = 0; t < static_cast<int>(component.size()); ++t) surfaces[component[t]].triangles.push_back(t);
+  const auto volume = component_volumes(mesh, component, count);
+  for (int c = 0; c < count; ++c) surfaces[c].enclosed_volume = volume[c];
+  if (count < 2) return surfaces;
+  for (int c = 0; c < count; ++c) {
+    const Vector3 probe = triangle_centroid(mesh, surfaces[c].triangles.front());
+    for (int d = 0; d < count; ++d)
+      if (d != c && std::abs(winding_number(mesh, surfaces[d].triangles, probe)) > 0.5) {
+        ++surfaces[c].depth;
+        surfaces[c].parents.push_back(d);
+      }
+  }
+  return surfaces;
+}
+
+/// Where a closed surface sits, for messages.
+std::string placement(const ClosedSurface& surface) {
+  if (surface.depth == 0) return "an outermost surface";
+  std::string text = "a surface inside closed surface";
+  text += surface.parents.size() > 1 ? "s " : " ";
+  for (std::size_t k = 0; k < surface.parents.size(); ++k)
+    text += (k ? ", " : "") + std::to_string(surface.parents[k]);
+  return text;
+}
+
 }  // namespace
+
+const char* solid_domain_name(SolidDomain domain) {
+  return domain == SolidDomain::interior ? "interior" : "exterior";
+}
+
+bool solid_inside(SolidDomain domain, int depth) { return (depth % 2 == 0) == (domain == SolidDomain::interior); }
+
+std::vector<ClosedSurface> closed_surfaces(const SurfaceMesh& mesh) {
+  const auto uses = edge_uses(mesh);
+  for (const auto& [key, list] : uses)
+    if (list.size() != 2)
+      throw std::runtime_error("closed surfaces: edge " + edge_name(key) + " is shared by " +
+                               std::to_string(list.size()) + " triangle(s), so the surface is " +
+                               (list.size() == 1 ? "open" : "non-manifold"));
+  int count = 0;
+  const auto component = triangle_components(mesh, uses, count);
+  return surfaces_of(mesh, component, count);
+}
+
+std::optional<SolidDomain> solid_domain_of(const SurfaceMesh& mesh) {
+  bool positive = false, negative = false;
+  for (const auto& surface : closed_surfaces(mesh))
+    if (surface.depth == 0) (surface.enclosed_volume > 0 ? positive : negative) = true;
+  if (positive == negative) return std::nullopt;
+  return positive ? SolidDomain::interior : SolidDomain::exterior;
+}
 
 std::string MeshCheckReport::message() const {
   std::string text;
@@ -134,7 +213,7 @@ std::string MeshCheckReport::message() const {
   return text;
 }
 
-MeshCheckReport check_surface_mesh(const SurfaceMesh& mesh, double degenerate_tolerance) {
+MeshCheckReport check_surface_mesh(const SurfaceMesh& mesh, double degenerate_tolerance, SolidDomain domain) {
   MeshCheckReport report;
   auto& problems = report.problems;
   const int triangle_count = static_cast<int>(mesh.triangles.size());
@@ -248,14 +327,19 @@ MeshCheckReport check_surface_mesh(const SurfaceMesh& mesh, double degenerate_to
   if (closed_and_consistent) {
     int count = 0;
     const auto component = triangle_components(mesh, uses, count);
-    const auto volume = component_volumes(mesh, component, count);
-    ProblemList inward(problems);
-    for (int c = 0; c < count; ++c)
-      if (!(volume[c] > 0)) {
-        const int first = static_cast<int>(std::find(component.begin(), component.end(), c) - component.begin());
-        inward.add("inward normals: the closed surface containing triangle " + std::to_string(first) +
-                   " encloses volume " + format_number(volume[c]) + " m^3 (outward normals give a positive volume)");
-      }
+    const auto surfaces = surfaces_of(mesh, component, count);
+    ProblemList wrong_way(problems);
+    for (int c = 0; c < count; ++c) {
+      const auto& surface = surfaces[c];
+      const bool around_solid = solid_inside(domain, surface.depth);
+      if (around_solid ? surface.enclosed_volume > 0 : surface.enclosed_volume < 0) continue;
+      wrong_way.add("normals into the solid: closed surface " + std::to_string(c) + " (containing triangle " +
+                    std::to_string(surface.triangles.front()) + ", " + placement(surface) + ") encloses volume " +
+                    format_number(surface.enclosed_volume) + " m^3; with the solid in the " +
+                    solid_domain_name(domain) + " domain it bounds " +
+                    (around_solid ? "solid, so its normals must point outward (positive volume)"
+                                  : "a cavity, so its normals must point into the cavity (negative volume)"));
+    }
   }
 
   if (mesh.group_of_triangle.size() != mesh.triangles.size()) {
@@ -281,12 +365,13 @@ MeshCheckReport check_surface_mesh(const SurfaceMesh& mesh, double degenerate_to
   return report;
 }
 
-void require_valid_surface_mesh(const SurfaceMesh& mesh, const std::string& source, double degenerate_tolerance) {
-  const auto report = check_surface_mesh(mesh, degenerate_tolerance);
+void require_valid_surface_mesh(const SurfaceMesh& mesh, const std::string& source, double degenerate_tolerance,
+                                SolidDomain domain) {
+  const auto report = check_surface_mesh(mesh, degenerate_tolerance, domain);
   if (!report.ok()) throw std::runtime_error(source + ": invalid surface mesh:\n" + report.message());
 }
 
-int orient_outward(SurfaceMesh& mesh) {
+int orient_outward(SurfaceMesh& mesh, SolidDomain domain) {
   const int triangle_count = static_cast<int>(mesh.triangles.size());
   for (int t = 0; t < triangle_count; ++t)
     for (int node : mesh.triangles[t])
@@ -341,10 +426,11 @@ int orient_outward(SurfaceMesh& mesh) {
   }
   for (int t = 0; t < triangle_count; ++t)
     if (reversed[t] == 1) std::swap(mesh.triangles[t][1], mesh.triangles[t][2]);
-  const auto volume = component_volumes(mesh, component, count);
+  const auto surfaces = surfaces_of(mesh, component, count);
   int flipped = 0;
   for (int t = 0; t < triangle_count; ++t) {
-    const bool turn = volume[component[t]] < 0;
+    const auto& surface = surfaces[component[t]];
+    const bool turn = (surface.enclosed_volume > 0) != solid_inside(domain, surface.depth);
     if (turn) std::swap(mesh.triangles[t][1], mesh.triangles[t][2]);
     flipped += (reversed[t] == 1) != turn;
   }

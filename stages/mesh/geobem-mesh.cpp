@@ -1,6 +1,7 @@
 // geobem-mesh: the surface mesh of the elastodynamic BEM. Generates a box
 // (the rod) or converts a .msh/.vtu/.vtp/.stl file, assigns boundary groups,
-// makes the normals outward (or only checks them), checks the mesh and writes
+// makes the normals point out of the solid, per closed surface from the
+// domain it bounds (or only checks them), checks the mesh and writes
 // it as .vtu (cell `group`, `normal`, `area`; field data `group_names`).
 #include <array>
 #include <cmath>
@@ -47,9 +48,12 @@ int run(int argc, char** argv) {
      "NAME=box:XMIN,XMAX,YMIN,YMAX,ZMIN,ZMAX[:TOL]; triangles whose three nodes lie inside join group NAME; "
      "repeat for several (TOL in m, default 1e-6 x the bounding-box diagonal)")
     ("default-group", po::value<std::string>(), "group of the triangles in no group (without it they are an error)")
+    ("domain", po::value<std::string>()->default_value("interior"),
+     "where the elastic solid lies: interior (inside the outermost closed surfaces: a body, its inner surfaces "
+     "cavities) or exterior (an unbounded solid outside them: cavities, tunnels); nested surfaces alternate")
     ("orientation", po::value<std::string>()->default_value("fix"),
-     "fix: make the normals consistent and outward (flood fill, then the sign of the enclosed volume); "
-     "check: refuse a mesh whose normals are not")
+     "fix: make the normals consistent and pointing out of the solid, per closed surface (flood fill, then the "
+     "sign of its enclosed volume against its nesting and --domain); check: refuse a mesh whose normals are not")
     ("degenerate-tolerance", po::value<double>()->default_value(default_degenerate_tolerance),
      "a triangle is degenerate when its area < this x (longest edge)^2")
     ("out", po::value<std::string>(), "output surface mesh (.vtu)");
@@ -71,6 +75,10 @@ int run(int argc, char** argv) {
   const std::string orientation = vm["orientation"].as<std::string>();
   if (orientation != "fix" && orientation != "check")
     throw po::error("--orientation '" + orientation + "': expected fix or check");
+  const std::string domain_name = vm["domain"].as<std::string>();
+  if (domain_name != "interior" && domain_name != "exterior")
+    throw po::error("--domain '" + domain_name + "': expected interior or exterior");
+  const SolidDomain domain = domain_name == "interior" ? SolidDomain::interior : SolidDomain::exterior;
   const double tolerance = vm["degenerate-tolerance"].as<double>();
   if (!(tolerance >= 0) || !std::isfinite(tolerance))
     throw po::error("--degenerate-tolerance must be a finite number >= 0");
@@ -113,21 +121,29 @@ int run(int argc, char** argv) {
   int reversed = 0;
   if (orientation == "fix") {
     try {
-      reversed = orient_outward(mesh);
+      reversed = orient_outward(mesh, domain);
     } catch (const std::runtime_error&) {
       // An open or non-manifold surface: the full check below names every
       // problem; only a mesh that passes it would need this error itself.
-      if (check_surface_mesh(mesh, tolerance).ok()) throw;
+      if (check_surface_mesh(mesh, tolerance, domain).ok()) throw;
     }
   }
-  require_valid_surface_mesh(mesh, source, tolerance);
+  require_valid_surface_mesh(mesh, source, tolerance, domain);
 
   if (!out.parent_path().empty()) fs::create_directories(out.parent_path());
   write_surface_vtu(mesh, out);
   if (!quiet) {
     std::fprintf(stderr, "geobem-mesh: %s: %zu triangles, %zu nodes, area %.6g m^2, enclosed volume %.6g m^3%s\n",
                  source.c_str(), mesh.triangles.size(), mesh.nodes.size(), surface_area(mesh), enclosed_volume(mesh),
-                 reversed ? (", " + std::to_string(reversed) + " triangles reversed to face outward").c_str() : "");
+                 reversed ? (", " + std::to_string(reversed) + " triangles reversed to point out of the solid").c_str()
+                          : "");
+    const auto surfaces = closed_surfaces(mesh);
+    if (surfaces.size() > 1 || domain == SolidDomain::exterior)
+      for (std::size_t c = 0; c < surfaces.size(); ++c)
+        std::fprintf(stderr, "geobem-mesh:   closed surface %zu: %zu triangles, encloses %.6g m^3, %s (%s domain)\n", c,
+                     surfaces[c].triangles.size(), std::abs(surfaces[c].enclosed_volume),
+                     solid_inside(domain, surfaces[c].depth) ? "solid inside" : "a cavity, solid outside",
+                     solid_domain_name(domain));
     std::vector<std::size_t> count(mesh.group_names.size(), 0);
     std::vector<double> area(mesh.group_names.size(), 0.0);
     for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {

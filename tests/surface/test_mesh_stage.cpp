@@ -64,20 +64,74 @@ TEST(MeshStage, ConvertsStlWithSelectionsAndFixesInwardNormals) {
 
   const auto refused = mesh_stage("--orientation check --input " + stl.string() + groups + " --out " + out.string());
   EXPECT_EQ(refused.exit_code, 1);
-  EXPECT_TRUE(has(refused, "invalid surface mesh:\ninward normals: the closed surface containing triangle 0 "
-                           "encloses volume -1 m^3"))
+  EXPECT_TRUE(has(refused, "invalid surface mesh:\nnormals into the solid: closed surface 0 (containing "
+                           "triangle 0, an outermost surface) encloses volume -1 m^3"))
       << refused.errors;
   EXPECT_FALSE(fs::exists(out));
 
   const auto fixed = mesh_stage("--input " + stl.string() + groups + " --out " + out.string());
   ASSERT_EQ(fixed.exit_code, 0) << fixed.errors;
-  EXPECT_TRUE(has(fixed, "12 triangles reversed to face outward")) << fixed.errors;
+  EXPECT_TRUE(has(fixed, "12 triangles reversed to point out of the solid")) << fixed.errors;
   const SurfaceMesh mesh = read_surface_mesh(out);
   EXPECT_NEAR(enclosed_volume(mesh), 1.0, 1e-14);
   EXPECT_EQ(mesh.group_names, (std::vector<std::string>{"fixed", "loaded", "free"}));
   EXPECT_EQ(std::count(mesh.group_of_triangle.begin(), mesh.group_of_triangle.end(), 0), 2);
   EXPECT_EQ(std::count(mesh.group_of_triangle.begin(), mesh.group_of_triangle.end(), 1), 2);
   EXPECT_EQ(std::count(mesh.group_of_triangle.begin(), mesh.group_of_triangle.end(), 2), 8);
+}
+
+/// The unit cube with a 0.5 m cavity, its normals pointing into the cavity
+/// (out of the solid) unless `reverse_cavity`.
+namespace {
+SurfaceMesh hollow_cube(bool reverse_cavity) {
+  SurfaceMesh mesh = cube();
+  const auto cavity = generate_box_surface({0.5, 0.5, 0.5}, {0.25, 0.25, 0.25}, 1.0);
+  for (auto tri : cavity.triangles) {
+    for (int& n : tri) n += 8;
+    if (!reverse_cavity) std::swap(tri[1], tri[2]);
+    mesh.triangles.push_back(tri);
+    mesh.group_of_triangle.push_back(6);
+  }
+  mesh.nodes.insert(mesh.nodes.end(), cavity.nodes.begin(), cavity.nodes.end());
+  mesh.group_names.push_back("cavity");
+  return mesh;
+}
+}  // namespace
+
+TEST(MeshStage, HollowSolidKeepsItsCavity) {
+  const auto out = output("hollow.vtu");
+  const auto valid = write_text("hollow.msh", msh22(hollow_cube(false)));
+  for (const std::string orientation : {"check", "fix"}) {
+    const auto run = mesh_stage("--orientation " + orientation + " --input " + valid.string() + " --out " + out.string());
+    ASSERT_EQ(run.exit_code, 0) << run.errors;
+    EXPECT_FALSE(has(run, "reversed")) << run.errors;
+    EXPECT_TRUE(has(run, "enclosed volume 0.875 m^3")) << run.errors;
+    EXPECT_TRUE(has(run, "closed surface 1: 12 triangles, encloses 0.125 m^3, a cavity, solid outside")) << run.errors;
+    EXPECT_NEAR(enclosed_volume(read_surface_mesh(out)), 0.875, 1e-14);
+  }
+  const auto reversed = write_text("reversed_cavity.msh", msh22(hollow_cube(true)));
+  auto run = mesh_stage("--input " + reversed.string() + " --out " + out.string());
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  EXPECT_TRUE(has(run, "12 triangles reversed to point out of the solid")) << run.errors;
+  EXPECT_NEAR(enclosed_volume(read_surface_mesh(out)), 0.875, 1e-14);
+  fs::remove(out);
+  run = mesh_stage("--orientation check --input " + reversed.string() + " --out " + out.string());
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_TRUE(has(run, "it bounds a cavity, so its normals must point into the cavity")) << run.errors;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(MeshStage, ExteriorDomainPointsNormalsIntoTheCavity) {
+  const auto out = output("cavity.vtu");
+  const auto file = write_text("lone_cube.msh", msh22(cube()));
+  auto run = mesh_stage("--domain exterior --orientation check --input " + file.string() + " --out " + out.string());
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_TRUE(has(run, "exterior domain it bounds a cavity")) << run.errors;
+  run = mesh_stage("--domain exterior --input " + file.string() + " --out " + out.string());
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  EXPECT_TRUE(has(run, "12 triangles reversed")) << run.errors;
+  EXPECT_NEAR(enclosed_volume(read_surface_mesh(out)), -1.0, 1e-14);
+  EXPECT_EQ(mesh_stage("--domain outside --input " + file.string() + " --out " + out.string()).exit_code, 2);
 }
 
 TEST(MeshStage, BrokenMeshesWriteNothing) {
