@@ -15,9 +15,9 @@ const std::vector<FamilyDescription>& transform_families() {
   static const std::vector<FamilyDescription> families{
       {TransformFamily::ExponentialCosine, "exp-cos", {"lambda", "omega"},
        "int_0^inf exp(-lambda x) cos(omega x) dx = lambda/(lambda^2+omega^2)",
-       "1e-8 <= omega <= 1e8, 0.01 <= lambda/omega <= 1e10"},
+       "1e-8 <= omega <= 1e8, 0.02 <= lambda/omega <= 1e10"},
       {TransformFamily::ExponentialSine, "exp-sin", {"a", "omega"},
-       "int_0^inf exp(-a x) sin(omega x) dx = omega/(a^2+omega^2)", "1e-8 <= omega <= 1e8, 0.01 <= a/omega <= 1e10"},
+       "int_0^inf exp(-a x) sin(omega x) dx = omega/(a^2+omega^2)", "1e-8 <= omega <= 1e8, 0.02 <= a/omega <= 1e10"},
       {TransformFamily::LorentzianCosine, "lorentzian-cos", {"omega"},
        "int_0^inf cos(omega x)/(1+x^2) dx = (pi/2) exp(-omega)", "1e-8 <= omega <= 5"},
       {TransformFamily::LorentzianSine, "lorentzian-sin", {"omega"},
@@ -35,7 +35,7 @@ const std::vector<FamilyDescription>& transform_families() {
 ParameterRange parameter_range(TransformFamily family) {
   switch (family) {
     case TransformFamily::ExponentialCosine:
-    case TransformFamily::ExponentialSine: return {1e-8, 1e8, 1e-2, 1e10};
+    case TransformFamily::ExponentialSine: return {1e-8, 1e8, 0.02, 1e10};
     case TransformFamily::LorentzianCosine:
     case TransformFamily::LorentzianSine: return {1.0, 1.0, 1e-8, 5.0};
     case TransformFamily::HankelExponential: return {1e-6, 1e6, 0.05, 1e8};

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "closed_forms.hpp"
+#include "longman_battery.hpp"
 #include "gpu/core/device.hpp"
 #include "gpu/transform/longman_cuda_pipeline.hpp"
 #include "gpu/transform/transform.hpp"
@@ -146,5 +147,46 @@ TEST_F(LongmanCuda, BatchesOfMoreChunksThanSlotsMatchTheCpu) {
   for (std::size_t i = 0; i < small; ++i) {
     ASSERT_EQ(again[i].value, gpu[777 + i].value) << "integral " << 777 + i;
     ASSERT_EQ(again[i].evaluations, gpu[777 + i].evaluations) << "integral " << 777 + i;
+  }
+}
+
+TEST_F(LongmanCuda, BatteriesMatchClosedFormsAndCpu) {
+  // The CPU batteries (test_longman_battery.cpp, same draws) on the device: the
+  // honest-status rule against the long-double closed forms, and the GPU
+  // against the CPU (statuses agree but where rounding tips an integral across
+  // its tolerance; values of rows converged on both agree within the tolerance).
+  constexpr std::size_t kCount = 2000;
+  for (const auto& description : transform_families()) {
+    const TransformFamily family = description.family;
+    std::mt19937_64 random(20261124 + static_cast<unsigned>(family));
+    const std::vector<double> parameters = geobem::test::draw_battery(family, kCount, random);
+    const std::size_t stride = description.parameters.size();
+    for (const Accelerator accelerator : {Accelerator::Euler, Accelerator::Epsilon, Accelerator::SidiMW}) {
+      for (const double tolerance : {1e-6, 1e-10, 1e-12}) {
+        LongmanOptions options;
+        options.accelerator = accelerator;
+        options.relative_tolerance = tolerance;
+        const auto gpu = integrate_family(family, parameters, kCount, options, 16, geobem::ComputeDevice::Cuda);
+        const auto cpu = integrate_family(family, parameters, kCount, options, 16, geobem::ComputeDevice::Cpu);
+        geobem::test::BatteryTally t;
+        std::size_t status_mismatches = 0, value_mismatches = 0;
+        for (std::size_t i = 0; i < kCount; ++i) {
+          const long double exact = geobem::test::closed_form_long(family, &parameters[i * stride]);
+          t.add(gpu[i], exact, tolerance);
+          status_mismatches += gpu[i].status != cpu[i].status;
+          if (gpu[i].status == geobem::IntegrationStatus::Converged &&
+              cpu[i].status == geobem::IntegrationStatus::Converged)
+            value_mismatches += !(std::fabs(gpu[i].value - cpu[i].value) <=
+                                  2 * tolerance * static_cast<double>(std::fabs(exact)));
+        }
+        const std::string label = description.name + " " + to_string(accelerator) + " tol " + std::to_string(tolerance);
+        EXPECT_GE(t.converged_good, t.converged * 995 / 1000) << label;
+        EXPECT_EQ(t.converged_off_10x, 0u) << label << " (worst " << t.worst_converged << "x the tolerance)";
+        EXPECT_GE(t.flagged_bounded, t.flagged * 95 / 100) << label << ": of " << t.flagged << " flagged";
+        EXPECT_LE(t.flagged_within, t.flagged * 5 / 100) << label << ": of " << t.flagged << " flagged";
+        EXPECT_LE(status_mismatches, kCount / 100) << label;
+        EXPECT_EQ(value_mismatches, 0u) << label;
+      }
+    }
   }
 }

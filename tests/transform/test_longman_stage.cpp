@@ -82,7 +82,7 @@ TEST(LongmanStage, BadInputNamesTheRowAndWritesNothing) {
       {"--family exp-cos --rel-tol -1e-9 --input " + good.string(), "tolerance", 2},
       {"--family exp-cos --tolerance 1e-9 --input " + good.string(), "tolerance", 2},
       {"--family exp-cos --input " + write_text("weak.csv", "lambda,omega\n0.5,10\n0.001,10\n").string(),
-       "weak.csv:3: lambda/omega = 0.0001 is outside the documented range [0.01, 1e+10]", 1},
+       "weak.csv:3: lambda/omega = 0.0001 is outside the documented range [0.02, 1e+10]", 1},
       {"--family lorentzian-cos --input " + write_text("high.csv", "omega\n7\n").string(),
        "high.csv:2: omega = 7 is outside the documented range [1e-08, 5]", 1},
       {"--family fourier --input " + good.string(), "unknown family 'fourier'", 2},
