@@ -31,7 +31,7 @@ using geobem::test::BatteryTally;
 int run_battery(int argc, char** argv) {
   namespace po = boost::program_options;
   po::options_description options("longman_battery options");
-  options.add_options()("count", po::value<std::size_t>()->default_value(2000), "integrals per family")(
+  options.add_options()("help", "this text")("count", po::value<std::size_t>()->default_value(2000), "integrals per family")(
       "seed", po::value<unsigned>()->default_value(20261124), "random seed")(
       "family", po::value<std::string>(), "one family only (default: all)")(
       "accelerator", po::value<std::string>(), "one accelerator only (default: all)")(
