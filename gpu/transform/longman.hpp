@@ -2,7 +2,8 @@
 // Longman's method for one oscillatory improper integral int_a^inf f(x) dx,
 // as a GEOBEM_HD template over an integrand functor: the CUDA launcher
 // (longman_cuda.cuh) and the OpenMP driver (longman_cpu.hpp) both call
-// longman_integrate() for each integral of a batch.
+// integrate_one() for each integral of a batch: longman_integrate() unless the
+// family brings its own (halfspace_disk.hpp).
 //
 // Method (Longman 1956; Mesquita & Labaki 2009; docs/references.md#longman):
 //   int_a^inf f = int_a^{x_0} f + sum_n V_n,   V_n = int_{x_n}^{x_{n+1}} f,
@@ -113,11 +114,11 @@ constexpr double kValueUlps = 8.0;
 /// One integral int_{f.lower()}^inf f(x) dx by Longman's method with the chosen
 /// accelerator. Options must be valid (validate_options in transform.hpp).
 /// Damped integrands stop at a + kDecayLengths f.decay_length(): when that
-/// point comes within the first areas (decay much faster than the oscillation)
-/// the value is the plain sum of the areas up to it, with panels resolving the
-/// decay, as in the truncation rule of QUADPACK's QAWF for its cycles
-/// (Piessens et al. 1983, sec. 2.2.4: stop once the remaining cycles cannot
-/// matter) instead of extrapolating areas that are not there.
+/// point comes before the accelerator has converged (decay much faster than
+/// the oscillation) the value is the plain sum of the areas up to it, over
+/// panels that resolve the decay, since the concept's envelope bound leaves
+/// less than e^-60 beyond; extrapolating areas that a short decay never fills
+/// is what fails there (docs/references.md#longman).
 template <class F>
 GEOBEM_HD LongmanResult longman_integrate(const F& f, const GaussRule& rule, const LongmanOptions& options) {
   double scratch[3 * (kMaxAreas + 1)];
