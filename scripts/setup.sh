@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make pkg-config libvtk9-dev libboost-program-options-dev libgtest-dev
-          libopenmpi-dev openmpi-bin libeigen3-dev liblapacke-dev libgsl-dev libgmsh-dev
+          libopenmpi-dev openmpi-bin libeigen3-dev libopenblas-openmp-dev libgsl-dev libgmsh-dev
           libfftw3-dev libcubature-dev libbenchmark-dev zlib1g-dev)
 missing=()
 for package in "${packages[@]}"; do

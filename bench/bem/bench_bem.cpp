@@ -14,20 +14,14 @@
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/bem/rod_closed_form.hpp"
 #include "gpu/core/device.hpp"
-#include "mesh/surface/box_generator.hpp"
+#include "tests/bem/rod_case.hpp"
 
 namespace {
 
 using namespace geobem::bem;
-constexpr double young = 2.1e11, density = 7850.0, rod_length = 3.0, pressure = 1e6;
+using namespace geobem::test;
 
-BemModel rod(double element_size) {
-  const auto mesh = geobem::surface::generate_box_surface({rod_length, 1.0, 1.0}, {0.0, 0.0, 0.0}, element_size);
-  return make_bem_model(mesh,
-                        {{"x_min", true, {}}, {"x_max", false, {pressure, 0, 0}}, {"y_min", false, {}},
-                         {"y_max", false, {}}, {"z_min", false, {}}, {"z_max", false, {}}},
-                        material_from_young(young, 0.0, density));
-}
+BemModel rod(double element_size) { return rod_model(element_size); }
 
 int timing(geobem::ComputeDevice device, int max_solved) {
   // 12, 112, 960 and 3,388 triangles: the generator's sizes nearest the paper's 12/112/822/3,288.
@@ -35,7 +29,7 @@ int timing(geobem::ComputeDevice device, int max_solved) {
   for (double h : {5.0, 0.7072, 0.25, 0.1286}) {
     const BemModel model = rod(h);
     const int elements = static_cast<int>(model.areas.size());
-    CqSettings settings{10, 0.2 * model.smallest_element_size() / std::sqrt(young / density)};
+    CqSettings settings{10, 0.2 * model.smallest_element_size() / std::sqrt(rod_young / rod_density)};
     if (elements > max_solved) {
       // Assembly only (one frequency), for a CPU whose LAPACK would take too long.
       std::vector<Complex> matrix, rhs;
@@ -62,7 +56,7 @@ int timing(geobem::ComputeDevice device, int max_solved) {
 
 int rod_error(geobem::ComputeDevice device, double h, double beta, double periods) {
   const BemModel model = rod(h);
-  const double c = std::sqrt(young / density);
+  const double c = std::sqrt(rod_young / rod_density);
   CqSettings settings;
   settings.time_step = beta * model.smallest_element_size() / c;
   settings.steps = static_cast<int>(std::ceil(periods * 4.0 * rod_length / c / settings.time_step));
@@ -79,7 +73,7 @@ int rod_error(geobem::ComputeDevice device, double h, double beta, double period
         mean += r.unknowns[static_cast<std::size_t>(step) * n + 3 * p];
         ++count;
       }
-    const double ref = rod_free_end_displacement(step * settings.time_step, pressure, young, density, rod_length);
+    const double ref = rod_free_end_displacement(step * settings.time_step, rod_pressure, rod_young, rod_density, rod_length);
     err2 += (mean / count - ref) * (mean / count - ref);
     ref2 += ref * ref;
   }

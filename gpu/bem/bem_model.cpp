@@ -1,5 +1,7 @@
 #include "gpu/bem/bem_model.hpp"
 
+#include "gpu/bem/rod_closed_form.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -24,6 +26,8 @@ ModelView BemModel::view() const {
   v.node_block = node_block.data();
   v.element_block = element_block.data();
   v.element_traction = element_traction.data();
+  v.element_load_case = element_load_case.data();
+  v.load_case_count = load_case_count();
   v.material = material;
   return v;
 }
@@ -32,15 +36,16 @@ double BemModel::smallest_element_size() const {
   return longest_edges.empty() ? 0.0 : *std::min_element(longest_edges.begin(), longest_edges.end());
 }
 
-BemModel make_bem_model(const surface::SurfaceMesh& mesh, const std::vector<GroupCondition>& conditions,
+BemModel make_bem_model(const SurfaceView& mesh, const std::vector<GroupCondition>& conditions,
                         const Material& material) {
-  const std::size_t groups = mesh.group_names.size();
+  const std::size_t groups = mesh.group_count;
+  const std::string* group_names_end = mesh.group_names + groups;
   std::vector<const GroupCondition*> condition_of_group(groups, nullptr);
   for (const auto& condition : conditions) {
-    const auto it = std::find(mesh.group_names.begin(), mesh.group_names.end(), condition.group);
-    if (it == mesh.group_names.end())
+    const auto it = std::find(mesh.group_names, group_names_end, condition.group);
+    if (it == group_names_end)
       throw std::invalid_argument("boundary condition for group '" + condition.group + "', which the mesh lacks");
-    auto& slot = condition_of_group[it - mesh.group_names.begin()];
+    auto& slot = condition_of_group[it - mesh.group_names];
     if (slot) throw std::invalid_argument("group '" + condition.group + "' has two boundary conditions");
     slot = &condition;
   }
@@ -54,11 +59,19 @@ BemModel make_bem_model(const surface::SurfaceMesh& mesh, const std::vector<Grou
 
   BemModel model;
   model.material = material;
-  model.group_names = mesh.group_names;
-  model.group_of_element = mesh.group_of_triangle;
-  for (const auto& p : mesh.nodes) model.nodes.push_back({p[0], p[1], p[2]});
-  const std::size_t elements = mesh.triangles.size();
-  std::vector<char> node_fixed(mesh.nodes.size(), 0);
+  model.group_names.assign(mesh.group_names, group_names_end);
+  const std::size_t elements = mesh.triangle_count;
+  model.group_of_element.assign(mesh.group_of_triangle, mesh.group_of_triangle + elements);
+  for (std::size_t k = 0; k < mesh.node_count; ++k) model.nodes.push_back({mesh.nodes[k][0], mesh.nodes[k][1], mesh.nodes[k][2]});
+  std::vector<int> load_case_of_group(groups, -1);
+  for (std::size_t g = 0; g < groups; ++g) {
+    const auto& t = condition_of_group[g]->traction;
+    if (!condition_of_group[g]->fixed && (t[0] != 0.0 || t[1] != 0.0 || t[2] != 0.0)) {
+      load_case_of_group[g] = model.load_case_count();
+      model.load_case_groups.push_back(model.group_names[g]);
+    }
+  }
+  std::vector<char> node_fixed(mesh.node_count, 0);
   for (std::size_t e = 0; e < elements; ++e) {
     const auto& t = mesh.triangles[e];
     const Vec3 a = model.nodes[t[0]], b = model.nodes[t[1]], c = model.nodes[t[2]];
@@ -73,6 +86,7 @@ BemModel make_bem_model(const surface::SurfaceMesh& mesh, const std::vector<Grou
     model.longest_edges.push_back(edge);
     model.centroids.push_back((1.0 / 3.0) * (a + b + c));
     const GroupCondition& condition = *condition_of_group[mesh.group_of_triangle[e]];
+    model.element_load_case.push_back(load_case_of_group[mesh.group_of_triangle[e]]);
     if (condition.fixed) {
       for (int k = 0; k < 3; ++k) node_fixed[t[k]] = 1;
       model.element_traction.push_back({});
@@ -80,8 +94,8 @@ BemModel make_bem_model(const surface::SurfaceMesh& mesh, const std::vector<Grou
       model.element_traction.push_back({condition.traction[0], condition.traction[1], condition.traction[2]});
     }
   }
-  model.node_block.assign(mesh.nodes.size(), -1);
-  for (std::size_t n = 0; n < mesh.nodes.size(); ++n)
+  model.node_block.assign(mesh.node_count, -1);
+  for (std::size_t n = 0; n < mesh.node_count; ++n)
     if (!node_fixed[n]) {
       model.node_block[n] = static_cast<int>(model.free_nodes.size());
       model.free_nodes.push_back(static_cast<int>(n));
@@ -99,6 +113,23 @@ BemModel make_bem_model(const surface::SurfaceMesh& mesh, const std::vector<Grou
       model.collocation_element.push_back(static_cast<int>(e));
     }
   return model;
+}
+
+RodProblem rod_problem_of(const BemModel& model) {
+  if (model.load_case_count() != 1)
+    throw std::invalid_argument("the rod's closed form needs exactly one loaded group (the model has " +
+                                std::to_string(model.load_case_count()) + ")");
+  Vec3 traction{};
+  for (std::size_t e = 0; e < model.element_load_case.size(); ++e)
+    if (model.element_load_case[e] == 0) traction = model.element_traction[e];
+  const double p = norm(traction);
+  const Vec3 direction = (1.0 / p) * traction;
+  double low = 1e300, high = -1e300;
+  for (const auto& node : model.nodes) {
+    low = std::min(low, dot(node, direction));
+    high = std::max(high, dot(node, direction));
+  }
+  return {p, high - low};
 }
 
 }  // namespace geobem::bem

@@ -13,7 +13,7 @@
 
 #include "gpu/bem/fundamental_solution.hpp"
 #include "gpu/bem/vec3.hpp"
-#include "mesh/surface/surface_mesh.hpp"
+#include "gpu/bem/surface_view.hpp"
 
 namespace geobem::bem {
 
@@ -40,31 +40,38 @@ struct ModelView {
   const int* node_block = nullptr;           ///< unknown block of a free node, −1 for a fixed node
   const int* element_block = nullptr;        ///< unknown block of a fixed element's traction, −1 if prescribed
   const Vec3* element_traction = nullptr;    ///< prescribed traction amplitude (Pa), zero on fixed elements
+  const int* element_load_case = nullptr;    ///< unit load case of a loaded element, −1 otherwise
+  int load_case_count = 0;
   Material material;
 };
 
 /// Unknown block b (3 unknowns 3b..3b+2, and the 3 equations of collocation
 /// point b): blocks 0..free_node_count−1 are free-node displacements,
-/// the rest fixed-element tractions.
+/// the rest fixed-element tractions. Every group with a nonzero prescribed
+/// traction is one unit load case (its traction amplitude times a load
+/// history of its own); the right-hand sides have one column per case.
 struct BemModel {
   Material material;
   std::vector<Vec3> nodes, normals, centroids, collocation_points, element_traction;
-  std::vector<int> triangles, collocation_node, collocation_element, node_block, element_block;
+  std::vector<int> triangles, collocation_node, collocation_element, node_block, element_block, element_load_case;
+  std::vector<std::string> load_case_groups;  ///< group name of each unit load case
   std::vector<double> areas, longest_edges;
   std::vector<int> free_nodes, fixed_elements;
   std::vector<std::string> group_names;
   std::vector<int> group_of_element;
   int unknown_count() const { return 3 * static_cast<int>(collocation_points.size()); }
+  int load_case_count() const { return static_cast<int>(load_case_groups.size()); }
   ModelView view() const;
   /// Smallest longest-edge over the elements (m), for the CQ stability ratio.
   double smallest_element_size() const;
 };
 
-/// Builds the model. Every group of the mesh needs exactly one condition and
-/// every condition names a group of the mesh; throws std::invalid_argument
-/// naming the group otherwise, and for a mesh with no fixed group (the
-/// traction problem is singular up to rigid motions) or a degenerate triangle.
-BemModel make_bem_model(const surface::SurfaceMesh& mesh, const std::vector<GroupCondition>& conditions,
+/// Builds the model of `surface`. Every group of the surface needs exactly
+/// one condition and every condition names a group of it; throws
+/// std::invalid_argument naming the group otherwise, and for a surface with
+/// no fixed group (the traction problem is singular up to rigid motions) or a
+/// degenerate triangle.
+BemModel make_bem_model(const SurfaceView& surface, const std::vector<GroupCondition>& conditions,
                         const Material& material);
 
 }  // namespace geobem::bem

@@ -1,7 +1,7 @@
 #pragma once
 // Integrals of one (collocation point, element) pair at one Laplace parameter
 // s, and where they go in the mixed system: the point kernel that the OpenMP
-// loop (assembly_cpu.cpp) and the CUDA launcher (assembly_cuda.cu) share.
+// loop (cq_solver_cpu.cpp) and the CUDA launcher (cq_solver_cuda.cu) share.
 //
 // Row p (3 equations) of  c u(ξ) + Σ_e ∫_e T* u dΓ = Σ_e ∫_e U* t dΓ  with u
 // linear (shape functions = barycentric λ_b) and t constant per element:
@@ -115,20 +115,20 @@ GEOBEM_HD inline void integrate_pair_static(const ModelView& mv, int p, int e, c
 }
 
 /// Adds pair (p, e) to the system: `add.matrix(row, column, value)` and
-/// `add.rhs(row, value)` (plain adds on the CPU, atomics on the GPU). Unknown
-/// fixed-element tractions move V to the left (−V); prescribed tractions
-/// (their amplitudes, a unit load: the solve multiplies the right-hand side
-/// by the transformed load history ĝ_l) go to the right.
+/// `add.rhs(row, load_case, value)`. Unknown fixed-element tractions move V
+/// to the left (−V); prescribed tractions (their amplitudes: a unit load
+/// history per load case, which the time stage multiplies by the transformed
+/// history ĝ_l of that case) go to the right-hand side column of their case.
 template <class Adder>
 GEOBEM_HD inline void scatter_pair(const ModelView& mv, int p, int e, const DynamicIntegrand& r, Adder& add) {
   const int block = mv.element_block[e];
   if (block >= 0) {
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) add.matrix(3 * p + i, 3 * block + j, -r.v[i][j]);
-  } else {
+  } else if (mv.element_load_case[e] >= 0) {
     const Vec3 t = mv.element_traction[e];
-    if (t.x != 0.0 || t.y != 0.0 || t.z != 0.0)
-      for (int i = 0; i < 3; ++i) add.rhs(3 * p + i, r.v[i][0] * t.x + r.v[i][1] * t.y + r.v[i][2] * t.z);
+    for (int i = 0; i < 3; ++i)
+      add.rhs(3 * p + i, mv.element_load_case[e], r.v[i][0] * t.x + r.v[i][1] * t.y + r.v[i][2] * t.z);
   }
   if (!r.need_k) return;
   for (int b = 0; b < 3; ++b) {

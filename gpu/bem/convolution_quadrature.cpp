@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <mutex>
 #include <stdexcept>
+#include <utility>
 
 namespace geobem::bem {
 
@@ -83,6 +84,22 @@ std::vector<double> cq_inverse_transform(const std::vector<Complex>& transformed
     for (int c = 0; c < columns; ++c) out[static_cast<std::size_t>(n) * columns + c] *= scale;
   }
   return out;
+}
+
+double cq_time_step_from_beta(double beta, double element_size, double wave_speed) {
+  for (const auto& [name, value] : {std::pair<const char*, double>{"beta", beta}, {"element size", element_size},
+                                    {"wave speed", wave_speed}})
+    if (!(value > 0.0) || !std::isfinite(value))
+      throw std::invalid_argument(std::string("CQ step: ") + name + " " + std::to_string(value) + " must be positive");
+  return beta * element_size / wave_speed;
+}
+
+int cq_steps_for_duration(double duration, double time_step) {
+  const double steps = std::ceil(duration / time_step - 1e-9);
+  if (!(duration > 0.0) || !(steps >= 1.0 && steps <= 1e7))
+    throw std::invalid_argument("duration " + std::to_string(duration) + " s with dt = " + std::to_string(time_step) +
+                                " s gives " + std::to_string(steps) + " steps (1 to 1e7 allowed)");
+  return static_cast<int>(steps);
 }
 
 std::string cq_step_warning(double wave_speed, double time_step, double element_size) {

@@ -36,6 +36,16 @@ std::vector<Complex> cq_forward_transform(const std::vector<double>& history, co
 std::vector<double> cq_inverse_transform(const std::vector<Complex>& transformed, int columns,
                                          const CqSettings& settings);
 
+/// Δt = β·h/c (s): the CQ time step of stability ratio β for the smallest
+/// element size h (m) and the fastest wave speed c (m/s). Throws
+/// std::invalid_argument naming the value for β, h or c not positive and finite.
+double cq_time_step_from_beta(double beta, double element_size, double wave_speed);
+
+/// N = ⌈T/Δt⌉ (T/Δt within 1e-9 of an integer counts as that integer):
+/// the steps that reach the simulated time T (s). Throws
+/// std::invalid_argument naming T for T ≤ 0 or more than 1e7 steps.
+int cq_steps_for_duration(double duration, double time_step);
+
 /// β = c·Δt/h, the CQ stability ratio; stable steps lie around 0.1–0.3
 /// (docs/references.md#cq-bem). Returns a warning text naming β when outside [0.1, 0.3], else "".
 std::string cq_step_warning(double wave_speed, double time_step, double element_size);

@@ -1,8 +1,12 @@
 #pragma once
-// Time-domain elastodynamic BEM by convolution quadrature: assemble the mixed
-// system A(s_l) x̂_l = ĝ_l·b(s_l) for l = 0…⌊L/2⌋, solve, transform back.
-// Assembly and solve are separate steps so that the stages can keep the
-// systems on disk between them (geobem-assemble, geobem-solve).
+// Time-domain elastodynamic BEM by convolution quadrature in two steps:
+//  1. solve_laplace: for every CQ frequency l = 0…⌊L/2⌋ assemble the mixed
+//     system A(s_l) and solve A(s_l) x̂_{c,l} = b_{c,l} for the unit load of
+//     every load case c (frequencies in batches; on the GPU only the systems
+//     of one batch live in device memory);
+//  2. cq_time_series: x_n = Σ_c (inverse CQ transform of ĝ_{c,l} x̂_{c,l})_n for
+//     the load histories g_c, cheap enough to rerun for other histories.
+// The stages keep the Laplace-domain solution of step 1 on disk between them.
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -21,9 +25,53 @@ struct CqOptions {
 
 struct CqTimings {
   double assembly_seconds = 0.0, solve_seconds = 0.0, transform_seconds = 0.0;
-  std::uint64_t matrix_entries = 0;  ///< complex entries assembled (n² per solved frequency)
+  std::uint64_t matrix_entries = 0;  ///< complex entries assembled (n² per frequency)
   int cpu_threads = 1;               ///< threads the OpenMP assembly loop ran on
+  int batch_frequencies = 1;         ///< frequencies assembled and solved per batch
 };
+
+/// The Laplace-domain solution x̂_{c,l} of some CQ frequencies for every unit
+/// load case: values[(c·F + k)·n + i] is unknown i (BemModel's blocks) of case
+/// c at frequency frequencies[k] (F = frequencies.size(), n = unknowns):
+/// per case an n × F column-major array. Units: m·s (displacement) and Pa·s
+/// (traction), the Laplace transform of the time-domain unknowns.
+struct LaplaceSolution {
+  int unknowns = 0, load_cases = 0;
+  std::vector<int> frequencies;
+  std::vector<Complex> values;
+  Complex& at(int load_case, int k, int i) {
+    return values[(static_cast<std::size_t>(load_case) * frequencies.size() + k) * unknowns + i];
+  }
+  const Complex& at(int load_case, int k, int i) const {
+    return values[(static_cast<std::size_t>(load_case) * frequencies.size() + k) * unknowns + i];
+  }
+};
+
+/// Bytes one frequency's dense system and right-hand sides take (n² + n·cases complex128).
+std::uint64_t dense_system_bytes(int unknowns, int load_cases);
+
+/// Throws std::runtime_error before any work when one frequency's dense
+/// system does not fit in `available_bytes` (of `where`, e.g. "device
+/// memory"), naming the unknowns, the bytes needed and the bytes available.
+void require_dense_system_fits(int unknowns, int load_cases, std::uint64_t available_bytes, const char* where);
+
+/// Solves the listed CQ frequencies (indices l, each in 0…⌊L/2⌋; all when
+/// empty) for every load case. CPU: OpenMP assembly (assemble_system_cpu),
+/// LAPACK zgesv (OpenBLAS) with one right-hand side per case. CUDA: batches
+/// of frequencies assembled on the device and factorised by cuSOLVER
+/// getrfBatched/getrsBatched, only x̂ copied back. Refuses
+/// (require_dense_system_fits) when one frequency does not fit in memory;
+/// throws std::runtime_error naming the frequency for a singular system.
+LaplaceSolution solve_laplace(const BemModel& model, const CqSettings& settings, const std::vector<int>& frequencies,
+                              const CqOptions& options, CqTimings& timings);
+
+/// The time-domain unknowns x_n, n = 0…N (row-major (N+1) × n), of the
+/// Laplace-domain solution of every frequency (0…⌊L/2⌋ in order) under the
+/// load histories g_c (one per load case, N + 1 values each): the forward CQ
+/// transform of each history, x̂_l = Σ_c ĝ_{c,l} x̂_{c,l}, the inverse CQ
+/// transform (FFTW). Throws std::invalid_argument for mismatched sizes.
+std::vector<double> cq_time_series(const LaplaceSolution& solution, const std::vector<std::vector<double>>& histories,
+                                   const CqSettings& settings);
 
 /// unknowns[n·unknown_count + k]: unknown k (block k/3, component k%3, see
 /// BemModel) at t_n = nΔt, n = 0…N; displacement in m, traction in Pa.
@@ -32,61 +80,42 @@ struct CqResult {
   CqTimings timings;
 };
 
-/// Solves the model for the prescribed tractions times `load_history`
-/// (values at t_0…t_N, e.g. all ones for p·H(t)). CPU: assemble_system_cpu
-/// as the source of solve_cq_systems (OpenMP assembly, LAPACK
-/// zgesv, FFTW). CUDA: one launch per batch of frequencies kept on the
-/// device, then the same cuSOLVER/cuFFT solve as solve_cq_systems; refuses
-/// (std::runtime_error with the bytes needed) when one frequency's system
-/// does not fit in free device memory.
+/// solve_laplace of every frequency, then cq_time_series with `load_history`
+/// (values at t_0…t_N, e.g. all ones for p·H(t)) for every load case.
 CqResult solve_cq(const BemModel& model, const CqSettings& settings, const std::vector<double>& load_history,
                   const CqOptions& options);
 
-/// Fills `matrix` (column-major n×n, n = unknown count) and `rhs` (n) with
-/// the system A(s_l) of CQ frequency l and its right-hand side b_l for a
-/// unit load history; the system to solve is A(s_l) x̂_l = ĝ_l b_l.
-using CqSystemSource = std::function<void(int l, std::vector<Complex>& matrix, std::vector<Complex>& rhs)>;
-
-/// Receives the systems of assemble_cq_systems, l = 0…⌊L/2⌋ in order.
+/// Receives the dense system of frequency l: `matrix` column-major n×n and
+/// `rhs` column-major n × cases (unit loads), l = 0…⌊L/2⌋ in order.
 using CqSystemSink = std::function<void(int l, const std::vector<Complex>& matrix, const std::vector<Complex>& rhs)>;
 
-/// Assembles A(s_l) and b_l (unit load) for every solved CQ frequency and
-/// hands them to `sink` in order of l, with progress (ETA) per frequency.
-/// CPU: assemble_system_cpu. CUDA: batches of frequencies sized to a quarter
-/// of the free device memory, copied back. Returns assembly time and entries.
+/// Assembles A(s_l) and the unit-load right-hand sides of every CQ frequency
+/// and hands them to `sink` (the dense-system export, for inspection). CPU:
+/// assemble_system_cpu; CUDA: batches on the device, copied back.
 CqTimings assemble_cq_systems(const BemModel& model, const CqSettings& settings, const CqOptions& options,
                               const CqSystemSink& sink);
-
-/// Solves A(s_l) x̂_l = ĝ_l b_l for l = 0…⌊L/2⌋ with the systems `source`
-/// gives (n = `unknown_count`), ĝ the forward transform of `load_history`
-/// (N + 1 values), and transforms x̂ back to time: the CQ solve whatever
-/// produced the systems (in-memory assembly, files). CPU: LAPACK zgesv,
-/// FFTW; CUDA: cuSOLVER getrf/getrs, cuFFT. Throws std::runtime_error
-/// naming the frequency for a singular system; `source` errors pass through.
-/// Timings: time spent in `source` counts as assembly.
-CqResult solve_cq_systems(int unknown_count, const CqSettings& settings, const std::vector<double>& load_history,
-                          const CqSystemSource& source, const CqOptions& options);
 
 /// S0 of every node collocation point (9 values, [i][j] row-major; see
 /// collocation_pair.hpp) on the CPU.
 std::vector<double> rigid_body_sums_cpu(const BemModel& model);
 
-/// The column-major n×n matrix and the unit-load right-hand side of
-/// frequency s on the CPU (n = unknown_count), given S0.
+/// The column-major n×n matrix and the n × cases unit-load right-hand sides
+/// of frequency s on the CPU (n = unknown_count), given S0.
 void assemble_system_cpu(const BemModel& model, const std::vector<double>& rigid_body_sums, Complex s,
                          std::vector<Complex>& matrix, std::vector<Complex>& rhs, int* threads_used = nullptr);
 
-/// The same on the GPU, for the listed frequencies (one launch), copied back:
-/// matrices[f] and rhs[f].
+/// The same on the GPU, for the listed Laplace parameters, copied back:
+/// matrices[f] and rhs[f]. `tile_columns` > 0 (a multiple of 3) caps the
+/// columns a block holds in shared memory at once (default: as many as the
+/// shared-memory budget allows), so tests can exercise the column tiles.
 void assemble_systems_cuda(const BemModel& model, const std::vector<Complex>& s,
-                           std::vector<std::vector<Complex>>& matrices, std::vector<std::vector<Complex>>& rhs);
+                           std::vector<std::vector<Complex>>& matrices, std::vector<std::vector<Complex>>& rhs,
+                           int tile_columns = 0);
 
-/// CUDA paths of solve_cq, assemble_cq_systems and solve_cq_systems (cq_solver_cuda.cu).
-CqResult solve_cq_cuda(const BemModel& model, const CqSettings& settings, const std::vector<double>& load_history,
-                       const CqOptions& options);
+/// CUDA paths of solve_laplace and assemble_cq_systems (cq_solver_cuda.cu).
+LaplaceSolution solve_laplace_cuda(const BemModel& model, const CqSettings& settings,
+                                   const std::vector<int>& frequencies, const CqOptions& options, CqTimings& timings);
 CqTimings assemble_cq_systems_cuda(const BemModel& model, const CqSettings& settings, const CqOptions& options,
                                    const CqSystemSink& sink);
-CqResult solve_cq_systems_cuda(int unknown_count, const CqSettings& settings, const std::vector<double>& load_history,
-                               const CqSystemSource& source, const CqOptions& options);
 
 }  // namespace geobem::bem

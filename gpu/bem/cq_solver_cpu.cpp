@@ -1,15 +1,20 @@
 // OpenMP assembly over collocation rows (each thread owns its rows: no
-// atomics), LAPACK zgesv per frequency, FFTW transforms.
-#include <lapacke.h>
+// atomics), LAPACK zgesv from OpenBLAS per frequency with one right-hand side
+// per load case, FFTW transforms.
 #include <omp.h>
 
 #include <chrono>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
 #include "gpu/bem/collocation_pair.hpp"
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/core/progress.hpp"
+
+/// LAPACK's zgesv (Fortran interface) as OpenBLAS exports it: A X = B by LU with partial pivoting.
+extern "C" void zgesv_(const int* n, const int* nrhs, void* a, const int* lda, int* ipiv, void* b, const int* ldb,
+                       int* info);
 
 namespace geobem::bem {
 
@@ -20,14 +25,45 @@ struct RowAdder {
   Complex* rhs_data;
   long n;
   void matrix(int row, int column, Complex value) { matrix_data[row + column * n] += value; }
-  void rhs(int row, Complex value) { rhs_data[row] += value; }
+  void rhs(int row, int load_case, Complex value) { rhs_data[row + load_case * n] += value; }
 };
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+/// 0…F−1 when `frequencies` is empty, else `frequencies` checked against F.
+std::vector<int> frequencies_or_all(const std::vector<int>& frequencies, const CqSettings& settings) {
+  const int count = cq_frequency_count(settings);
+  if (frequencies.empty()) {
+    std::vector<int> all(count);
+    std::iota(all.begin(), all.end(), 0);
+    return all;
+  }
+  for (int l : frequencies)
+    if (l < 0 || l >= count)
+      throw std::invalid_argument("CQ frequency " + std::to_string(l) + " outside 0.." + std::to_string(count - 1));
+  return frequencies;
+}
+
 }  // namespace
+
+std::uint64_t dense_system_bytes(int unknowns, int load_cases) {
+  const std::uint64_t n = static_cast<std::uint64_t>(unknowns);
+  return sizeof(Complex) * (n * n + n * static_cast<std::uint64_t>(load_cases));
+}
+
+void require_dense_system_fits(int unknowns, int load_cases, std::uint64_t available_bytes, const char* where) {
+  const std::uint64_t needed = dense_system_bytes(unknowns, load_cases);
+  if (needed <= available_bytes) return;
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "the dense BEM system of %d unknowns needs %.4g GB (%llu bytes: n^2 + n*%d complex128) per "
+                "frequency, but %s has %.4g GB (%llu bytes) available: use a coarser mesh",
+                unknowns, needed / 1e9, static_cast<unsigned long long>(needed), load_cases, where,
+                available_bytes / 1e9, static_cast<unsigned long long>(available_bytes));
+  throw std::runtime_error(text);
+}
 
 std::vector<double> rigid_body_sums_cpu(const BemModel& model) {
   const ModelView mv = model.view();
@@ -48,7 +84,7 @@ void assemble_system_cpu(const BemModel& model, const std::vector<double>& rigid
   const ModelView mv = model.view();
   const long n = mv.unknown_count;
   matrix.assign(n * n, Complex());
-  rhs.assign(n, Complex());
+  rhs.assign(n * mv.load_case_count, Complex());
   static const QuadratureTable table = make_quadrature_table();
   RowAdder adder{matrix.data(), rhs.data(), n};
   int threads = 1;
@@ -95,64 +131,81 @@ CqTimings assemble_cq_systems(const BemModel& model, const CqSettings& settings,
   return timings;
 }
 
-CqResult solve_cq_systems(int unknown_count, const CqSettings& settings, const std::vector<double>& load_history,
-                          const CqSystemSource& source, const CqOptions& options) {
+LaplaceSolution solve_laplace(const BemModel& model, const CqSettings& settings, const std::vector<int>& frequencies,
+                              const CqOptions& options, CqTimings& timings) {
   check_cq_settings(settings);
-  if (options.device == ComputeDevice::Cuda)
-    return solve_cq_systems_cuda(unknown_count, settings, load_history, source, options);
-  CqResult result;
-  const int n = unknown_count, frequencies = cq_frequency_count(settings);
+  const std::vector<int> list = frequencies_or_all(frequencies, settings);
+  if (options.device == ComputeDevice::Cuda) return solve_laplace_cuda(model, settings, list, options, timings);
+  const int n = model.unknown_count(), cases = model.load_case_count();
+  LaplaceSolution solution;
+  solution.unknowns = n;
+  solution.load_cases = cases;
+  solution.frequencies = list;
+  solution.values.resize(static_cast<std::size_t>(cases) * list.size() * n);
+  if (list.empty() || cases == 0) return solution;
 
   auto start = std::chrono::steady_clock::now();
-  const std::vector<Complex> loads = cq_forward_transform(load_history, settings);
-  result.timings.transform_seconds += seconds_since(start);
-
-  std::vector<Complex> solutions(static_cast<std::size_t>(frequencies) * n);
-  ProgressReporter progress("geobem-bem: CQ frequencies (solve)", frequencies, "frequencies", options.quiet);
+  const std::vector<double> sums = rigid_body_sums_cpu(model);
+  timings.assembly_seconds += seconds_since(start);
+  ProgressReporter progress("geobem-bem: CQ frequencies (assemble + solve)", static_cast<long>(list.size()),
+                            "frequencies", options.quiet);
   std::vector<Complex> matrix, rhs;
-  std::vector<lapack_int> pivots(n);
-  for (int l = 0; l < frequencies; ++l) {
+  std::vector<int> pivots(n);
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    const int l = list[k];
     start = std::chrono::steady_clock::now();
-    source(l, matrix, rhs);
-    if (matrix.size() != static_cast<std::size_t>(n) * n || rhs.size() != static_cast<std::size_t>(n))
-      throw std::invalid_argument("CQ frequency " + std::to_string(l) + ": system of " + std::to_string(rhs.size()) +
-                                  " rows, expected " + std::to_string(n));
-    result.timings.assembly_seconds += seconds_since(start);
-    result.timings.matrix_entries += static_cast<std::uint64_t>(n) * n;
+    assemble_system_cpu(model, sums, cq_laplace_point(settings, l), matrix, rhs, &timings.cpu_threads);
+    timings.assembly_seconds += seconds_since(start);
+    timings.matrix_entries += static_cast<std::uint64_t>(n) * n;
     start = std::chrono::steady_clock::now();
-    for (Complex& value : rhs) value = loads[l] * value;
-    const lapack_int info = LAPACKE_zgesv(LAPACK_COL_MAJOR, n, 1, reinterpret_cast<lapack_complex_double*>(matrix.data()),
-                                          n, pivots.data(), reinterpret_cast<lapack_complex_double*>(rhs.data()), n);
+    int info = 0;
+    zgesv_(&n, &cases, matrix.data(), &n, pivots.data(), rhs.data(), &n, &info);
     if (info != 0)
       throw std::runtime_error("LAPACK zgesv failed at CQ frequency " + std::to_string(l) + " (info " +
                                std::to_string(info) + "): singular BEM system");
-    result.timings.solve_seconds += seconds_since(start);
-    std::copy(rhs.begin(), rhs.end(), solutions.begin() + static_cast<std::size_t>(l) * n);
+    timings.solve_seconds += seconds_since(start);
+    for (int c = 0; c < cases; ++c)
+      std::copy(rhs.begin() + static_cast<std::size_t>(c) * n, rhs.begin() + static_cast<std::size_t>(c + 1) * n,
+                &solution.at(c, static_cast<int>(k), 0));
     progress.advance(1);
   }
   progress.finish();
-  start = std::chrono::steady_clock::now();
-  result.unknowns = cq_inverse_transform(solutions, n, settings);
-  result.timings.transform_seconds += seconds_since(start);
-  return result;
+  return solution;
+}
+
+std::vector<double> cq_time_series(const LaplaceSolution& solution, const std::vector<std::vector<double>>& histories,
+                                   const CqSettings& settings) {
+  check_cq_settings(settings);
+  const int frequencies = cq_frequency_count(settings), n = solution.unknowns;
+  if (static_cast<int>(solution.frequencies.size()) != frequencies)
+    throw std::invalid_argument("CQ time series: the Laplace-domain solution has " +
+                                std::to_string(solution.frequencies.size()) + " frequencies, expected " +
+                                std::to_string(frequencies));
+  for (int k = 0; k < frequencies; ++k)
+    if (solution.frequencies[k] != k)
+      throw std::invalid_argument("CQ time series: frequencies out of order at " + std::to_string(k));
+  if (static_cast<int>(histories.size()) != solution.load_cases)
+    throw std::invalid_argument("CQ time series: " + std::to_string(histories.size()) + " load histories for " +
+                                std::to_string(solution.load_cases) + " load cases");
+  std::vector<Complex> combined(static_cast<std::size_t>(frequencies) * n);
+  for (int c = 0; c < solution.load_cases; ++c) {
+    const std::vector<Complex> load = cq_forward_transform(histories[c], settings);
+    for (int l = 0; l < frequencies; ++l) {
+      const Complex* x = &solution.at(c, l, 0);
+      Complex* out = combined.data() + static_cast<std::size_t>(l) * n;
+      for (int i = 0; i < n; ++i) out[i] += load[l] * x[i];
+    }
+  }
+  return cq_inverse_transform(combined, n, settings);
 }
 
 CqResult solve_cq(const BemModel& model, const CqSettings& settings, const std::vector<double>& load_history,
                   const CqOptions& options) {
-  check_cq_settings(settings);
-  if (options.device == ComputeDevice::Cuda) return solve_cq_cuda(model, settings, load_history, options);
+  CqResult result;
+  const LaplaceSolution solution = solve_laplace(model, settings, {}, options, result.timings);
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<double> sums = rigid_body_sums_cpu(model);
-  const double sums_seconds = seconds_since(start);
-  int threads = 1;
-  CqResult result = solve_cq_systems(
-      model.unknown_count(), settings, load_history,
-      [&](int l, std::vector<Complex>& matrix, std::vector<Complex>& rhs) {
-        assemble_system_cpu(model, sums, cq_laplace_point(settings, l), matrix, rhs, &threads);
-      },
-      options);
-  result.timings.assembly_seconds += sums_seconds;
-  result.timings.cpu_threads = threads;
+  result.unknowns = cq_time_series(solution, std::vector<std::vector<double>>(solution.load_cases, load_history), settings);
+  result.timings.transform_seconds += seconds_since(start);
   return result;
 }
 

@@ -1,9 +1,10 @@
 #pragma once
-// Closed forms of the 1D rod (docs/references.md#rod-benchmark; the 1D wave
-// equation, exact for the 3D rod when ν = 0): fixed at x = 0, traction p·H(t)
-// on x = l, c = √(E/ρ). The reference of the rod tests and benchmarks, and
-// the `closed_form` column of geobem-solve.
+// Closed forms of the 1D rod (the 1D wave equation, exact for the 3D rod when
+// ν = 0): fixed at x = 0, traction p·H(t) on x = l, c = √(E/ρ). The reference
+// of the rod tests and benchmarks, and the `closed_form` column of geobem-time.
 #include <cmath>
+
+#include "gpu/bem/bem_model.hpp"
 
 namespace geobem::bem {
 
@@ -22,5 +23,14 @@ inline double rod_fixed_end_stress(double t, double p, double young, double dens
   for (int n = 0; (2.0 * n + 1.0) * length / c < t; ++n) sum += 2.0 * p * (n % 2 ? -1.0 : 1.0);
   return sum;
 }
+
+/// The rod of a BEM model: the traction magnitude p (Pa) of its one load case
+/// and its length l (m), the extent of the nodes along that traction.
+struct RodProblem {
+  double pressure = 0.0, length = 0.0;
+};
+
+/// Throws std::invalid_argument unless the model has exactly one load case.
+RodProblem rod_problem_of(const BemModel& model);
 
 }  // namespace geobem::bem

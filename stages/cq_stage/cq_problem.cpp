@@ -1,5 +1,6 @@
 #include "stages/cq_stage/cq_problem.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "stages/cli/number_list.hpp"
@@ -61,6 +62,33 @@ std::vector<double> load_history_values(const std::string& text, const bem::CqSe
     return values;
   }
   throw po::error("--load-history '" + text + "': expected heaviside or ramp:T (T in s)");
+}
+
+std::vector<std::string> load_history_texts(const std::vector<std::string>& texts,
+                                            const std::vector<std::string>& case_groups) {
+  std::string common = "heaviside";
+  std::vector<std::string> own(case_groups.size());
+  bool common_given = false;
+  for (const auto& text : texts) {
+    const auto equals = text.find('=');
+    if (equals == std::string::npos) {
+      if (common_given) throw po::error("--load-history '" + text + "': a history for every case is given twice");
+      common = text;
+      common_given = true;
+      continue;
+    }
+    const std::string group = text.substr(0, equals);
+    const auto it = std::find(case_groups.begin(), case_groups.end(), group);
+    if (it == case_groups.end())
+      throw po::error("--load-history '" + text + "': group '" + group + "' is not a load case (the load cases: " +
+                      join(case_groups, ',') + ")");
+    std::string& slot = own[it - case_groups.begin()];
+    if (!slot.empty()) throw po::error("--load-history '" + text + "': group '" + group + "' given twice");
+    slot = text.substr(equals + 1);
+  }
+  for (auto& slot : own)
+    if (slot.empty()) slot = common;
+  return own;
 }
 
 }  // namespace geobem::cq_stage

@@ -1,17 +1,24 @@
 #pragma once
 // The elastodynamic CQ problem as the BEM stages take it from the command
-// line and record it in the manifest: boundary conditions per group,
-// material, CQ steps and the load history.
+// line and record it in the manifest: the surface, boundary conditions per
+// group, material, CQ steps, and (geobem-time) the load histories.
 #include <string>
 #include <vector>
 
 #include "gpu/bem/bem_model.hpp"
 #include "gpu/bem/convolution_quadrature.hpp"
+#include "mesh/surface/surface_mesh.hpp"
 #include "stages/cli/stage_options.hpp"
 
 namespace geobem::cq_stage {
 
-/// Steel of the rod benchmark (docs/references.md#rod-benchmark): E (Pa), ρ (kg/m³); ν = 0.
+/// The BEM's view of a surface mesh (valid while `mesh` lives).
+inline bem::SurfaceView bem_surface(const surface::SurfaceMesh& mesh) {
+  return {mesh.nodes.data(),       mesh.nodes.size(),       mesh.triangles.data(),  mesh.triangles.size(),
+          mesh.group_of_triangle.data(), mesh.group_names.data(), mesh.group_names.size()};
+}
+
+/// Steel of the rod benchmark: E (Pa), ρ (kg/m³); ν = 0.
 inline constexpr double steel_young_modulus = 2.1e11, steel_density = 7850.0;
 
 /// Boundary conditions as text: group names that are fixed (u = 0) or
@@ -30,6 +37,13 @@ std::vector<bem::GroupCondition> parse_conditions(const ConditionTexts& texts);
 /// or "ramp:T" (f = min(t/T, 1), T > 0 in s). Throws cli::po::error naming
 /// the text otherwise.
 std::vector<double> load_history_values(const std::string& text, const bem::CqSettings& settings);
+
+/// One load history per load case (`case_groups`, the loaded groups in the
+/// model's order) from texts "HISTORY" (every case without its own) or
+/// "GROUP=HISTORY"; the default is heaviside. Throws cli::po::error naming
+/// the text for an unknown group, a group given twice or a bad history.
+std::vector<std::string> load_history_texts(const std::vector<std::string>& texts,
+                                            const std::vector<std::string>& case_groups);
 
 /// "a;b;c" joined / split (the manifest's lists).
 std::string join(const std::vector<std::string>& items, char separator);

@@ -1,6 +1,6 @@
 #pragma once
-// What the BEM stage tests share: a rod mesh on disk, the stage command
-// lines, and the files read back.
+// What the BEM stage tests share: the rod (tests/bem/rod_case.hpp) on disk,
+// the stage command lines, and the files read back.
 #include <vtkDataArray.h>
 #include <vtkPointData.h>
 #include <vtkUnstructuredGrid.h>
@@ -9,11 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "gpu/bem/bem_model.hpp"
 #include "mesh/io/csv_table.hpp"
 #include "mesh/io/vtk_output.hpp"
-#include "mesh/surface/box_generator.hpp"
 #include "mesh/surface/vtk_surface_io.hpp"
+#include "tests/bem/rod_case.hpp"
 #include "tests/support/test_files.hpp"
 
 namespace geobem::test {
@@ -25,23 +24,8 @@ inline std::string stage_exe(const char* name, const char* built) {
   return bin ? std::string(bin) + "/" + name : built;
 }
 
-inline const std::string assemble_exe = stage_exe("geobem-assemble", GEOBEM_ASSEMBLE_EXE);
-inline const std::string solve_exe = stage_exe("geobem-solve", GEOBEM_SOLVE_EXE);
-
-constexpr double rod_young = 2.1e11, rod_density = 7850.0, rod_pressure = 1e6, rod_length = 3.0;
-/// The rod's boundary conditions on the command line (and as GroupConditions below).
-inline const std::string rod_conditions = " --fixed x_min --free y_min,y_max,z_min,z_max --traction x_max=1e6:1,0,0";
-
-inline surface::SurfaceMesh rod_mesh(double element_size) {
-  return surface::generate_box_surface({rod_length, 1.0, 1.0}, {0.0, 0.0, 0.0}, element_size);
-}
-
-inline bem::BemModel rod_model(double element_size) {
-  return bem::make_bem_model(rod_mesh(element_size),
-                             {{"x_min", true, {}}, {"x_max", false, {rod_pressure, 0, 0}}, {"y_min", false, {}},
-                              {"y_max", false, {}}, {"z_min", false, {}}, {"z_max", false, {}}},
-                             bem::material_from_young(rod_young, 0.0, rod_density));
-}
+inline const std::string laplace_exe = stage_exe("geobem-laplace", GEOBEM_LAPLACE_EXE);
+inline const std::string time_exe = stage_exe("geobem-time", GEOBEM_TIME_EXE);
 
 /// Writes the rod mesh of element size h as scratch(name) (.vtu) and returns its path.
 inline std::filesystem::path write_rod_mesh(const std::string& name, double element_size) {
@@ -50,16 +34,16 @@ inline std::filesystem::path write_rod_mesh(const std::string& name, double elem
   return path;
 }
 
-inline StageRun assemble(const std::filesystem::path& mesh, const std::filesystem::path& out,
-                         const std::string& arguments) {
-  return run_command(assemble_exe + " --quiet --mesh " + mesh.string() + " --out " + out.string() + rod_conditions +
+inline StageRun laplace(const std::filesystem::path& mesh, const std::filesystem::path& out,
+                        const std::string& arguments) {
+  return run_command(laplace_exe + " --quiet --mesh " + mesh.string() + " --out " + out.string() + rod_conditions +
                      " " + arguments);
 }
 
-inline StageRun solve(const std::filesystem::path& systems, const std::filesystem::path& out,
-                      const std::string& arguments) {
-  return run_command(solve_exe + " --quiet --manifest " + (systems / "manifest.ini").string() + " --out " +
-                     out.string() + " " + arguments);
+inline StageRun time_stage(const std::filesystem::path& laplace_out, const std::filesystem::path& out,
+                           const std::string& arguments) {
+  return run_command(time_exe + " --quiet --laplace " + laplace_out.string() + " --out " + out.string() + " " +
+                     arguments);
 }
 
 /// Point array `displacement` of a written time step (row-major, 3 per node).

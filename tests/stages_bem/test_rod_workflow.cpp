@@ -25,21 +25,22 @@ TEST(RodCqWorkflow, StagesWriteASeriesParaViewPlaysAndProbes) {
   ASSERT_EQ(run.exit_code, 0) << run.errors;
   EXPECT_NE(run.errors.find("112 triangles"), std::string::npos) << run.errors;
   // 0.5 ms instead of two periods: 19 steps, 10 frequencies.
-  run = run_command(workflow(out, "--only assemble -- --duration 0.0005 --device cpu"));
+  run = run_command(workflow(out, "--only laplace -- --duration 0.0005 --device cpu"));
   ASSERT_EQ(run.exit_code, 0) << run.errors;
-  EXPECT_TRUE(fs::exists(out / "systems" / "system_0009.npy"));
-  EXPECT_FALSE(fs::exists(out / "solution.pvd"));  // --only assemble
-  run = run_command(workflow(out, "--from solve -- --device cpu"));
+  EXPECT_TRUE(fs::exists(out / "laplace" / "laplace_case0.npy"));
+  EXPECT_FALSE(fs::exists(out / "time"));  // --only laplace
+  run = run_command(workflow(out, "--from time -- --every 2"));
   EXPECT_EQ(run.exit_code, 2) << run.errors;  // options after -- need --only
-  run = run_command(workflow(out, "--only solve -- --device cpu"));
+  run = run_command(workflow(out, "--from time"));
   ASSERT_EQ(run.exit_code, 0) << run.errors;
-  for (const char* config : {"mesh.ini", "assemble.ini", "solve.ini"}) EXPECT_TRUE(fs::exists(out / config)) << config;
+  for (const char* config : {"mesh.ini", "laplace.ini", "time.ini"}) EXPECT_TRUE(fs::exists(out / config)) << config;
 
-  const std::string pvd = read_text(out / "solution.pvd");
+  const fs::path result = out / "time";
+  const std::string pvd = read_text(result / "solution.pvd");
   std::size_t entries = 0;
   for (auto at = pvd.find("<DataSet"); at != std::string::npos; at = pvd.find("<DataSet", at + 1)) ++entries;
   EXPECT_EQ(entries, 20u);
-  const auto data = read_vtk_xml(out / "solution" / "step_00019.vtu");
+  const auto data = read_vtk_xml(result / "solution" / "step_00019.vtu");
   auto* grid = vtkUnstructuredGrid::SafeDownCast(data);
   ASSERT_NE(grid, nullptr);
   ASSERT_EQ(grid->GetNumberOfCells(), 112);
@@ -52,7 +53,7 @@ TEST(RodCqWorkflow, StagesWriteASeriesParaViewPlaysAndProbes) {
       EXPECT_EQ(traction->GetComponent(e, 0), rod_pressure);
       EXPECT_EQ(traction->GetComponent(e, 1), 0.0);
     }
-  const auto u = step_displacement(out / "solution" / "step_00019.vtu");
+  const auto u = step_displacement(result / "solution" / "step_00019.vtu");
   ASSERT_EQ(u.size(), 3 * static_cast<std::size_t>(grid->GetNumberOfPoints()));
   const auto units = read_units_field_data(data);
   for (const auto& unit : {std::make_pair(std::string("displacement"), std::string("m")),
@@ -61,7 +62,7 @@ TEST(RodCqWorkflow, StagesWriteASeriesParaViewPlaysAndProbes) {
 
   // Probes: the centre node and the mean of x = 3 m, and the closed form; the
   // wave front reaches x = 3 m at once, so u_x > 0 there from the first step.
-  const CsvTable probes = read_csv_table((out / "probes.csv").string());
+  const CsvTable probes = read_csv_table((result / "probes.csv").string());
   EXPECT_EQ(probes.columns, (std::vector<std::string>{"time", "probe0_u_x", "probe0_u_y", "probe0_u_z", "probe1_u_x",
                                                       "probe1_u_y", "probe1_u_z", "closed_form"}));
   ASSERT_EQ(probes.rows.size(), 20u);
@@ -70,13 +71,13 @@ TEST(RodCqWorkflow, StagesWriteASeriesParaViewPlaysAndProbes) {
   EXPECT_NEAR(mean.back(), closed.back(), 0.1 * closed.back());
 }
 
-TEST(RodCqWorkflow, SolveNeedsTheAssembleStageOutput) {
+TEST(RodCqWorkflow, TimeNeedsTheLaplaceStageOutput) {
   const auto out = scratch("rod_workflow_empty");
-  const auto run = run_command(workflow(out, "--only solve"));
+  const auto run = run_command(workflow(out, "--only time"));
   EXPECT_NE(run.exit_code, 0);
-  EXPECT_NE(run.errors.find("systems/manifest.ini missing: run the assemble stage first"), std::string::npos)
+  EXPECT_NE(run.errors.find("laplace/manifest.ini missing: run the laplace stage first"), std::string::npos)
       << run.errors;
-  EXPECT_FALSE(fs::exists(out / "solution.pvd"));
+  EXPECT_FALSE(fs::exists(out / "time"));
 }
 
 }  // namespace

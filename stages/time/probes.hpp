@@ -1,5 +1,5 @@
 #pragma once
-// Probes of geobem-solve: the displacement at chosen places over time.
+// Probes of geobem-time: the displacement at chosen places over time.
 #include <array>
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "stages/solve/probes.hpp"
+#include "stages/time/probes.hpp"
 
 #include <cstdio>
 #include <limits>

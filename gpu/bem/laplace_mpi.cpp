@@ -1,0 +1,75 @@
+#include "gpu/bem/laplace_mpi.hpp"
+
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace geobem::bem {
+
+namespace {
+
+void check(int status, const char* call) {
+  if (status != MPI_SUCCESS) throw std::runtime_error(std::string(call) + " failed with code " + std::to_string(status));
+}
+
+}  // namespace
+
+std::vector<int> rank_frequencies(int frequencies, int rank, int size) {
+  std::vector<int> mine;
+  for (int l = rank; l < frequencies; l += size) mine.push_back(l);
+  return mine;
+}
+
+LaplaceSolution solve_laplace_mpi(const BemModel& model, const CqSettings& settings, const CqOptions& options,
+                                  MPI_Comm comm, CqTimings& timings) {
+  int rank = 0, size = 1;
+  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  CqOptions rank_options = options;
+  rank_options.quiet = options.quiet || rank != 0;
+  if (options.device == ComputeDevice::Cuda) select_cuda_device_for_rank(rank);
+  const int frequencies = cq_frequency_count(settings);
+  const std::vector<int> mine = rank_frequencies(frequencies, rank, size);
+  // A rank with no frequency (more ranks than frequencies) solves nothing.
+  LaplaceSolution part;
+  if (mine.empty()) {
+    part.unknowns = model.unknown_count();
+    part.load_cases = model.load_case_count();
+  } else {
+    part = solve_laplace(model, settings, mine, rank_options, timings);
+  }
+
+  // Per frequency and case one column of n complex values, as doubles.
+  const long column_doubles = 2L * part.unknowns;
+  const long total_doubles = column_doubles * part.load_cases * frequencies;
+  if (total_doubles > std::numeric_limits<int>::max())
+    throw std::runtime_error("solve_laplace_mpi: " + std::to_string(total_doubles) +
+                             " values exceed one MPI message; use fewer unknowns or frequencies");
+  std::vector<int> counts(size), displacements(size);
+  for (int r = 0; r < size; ++r) {
+    counts[r] = static_cast<int>(column_doubles * part.load_cases * rank_frequencies(frequencies, r, size).size());
+    displacements[r] = r ? displacements[r - 1] + counts[r - 1] : 0;
+  }
+  std::vector<Complex> gathered(rank == 0 ? total_doubles / 2 : 0);
+  check(MPI_Gatherv(part.values.data(), counts[rank], MPI_DOUBLE, gathered.data(), counts.data(),
+                    displacements.data(), MPI_DOUBLE, 0, comm),
+        "MPI_Gatherv");
+  LaplaceSolution full;
+  full.unknowns = part.unknowns;
+  full.load_cases = part.load_cases;
+  if (rank != 0) return full;
+  full.frequencies.resize(frequencies);
+  for (int l = 0; l < frequencies; ++l) full.frequencies[l] = l;
+  full.values.resize(gathered.size());
+  // Rank r's block: its LaplaceSolution layout, [case][k][unknown] over its frequencies.
+  for (int r = 0; r < size; ++r) {
+    const std::vector<int> theirs = rank_frequencies(frequencies, r, size);
+    const Complex* block = gathered.data() + displacements[r] / 2;
+    for (int c = 0; c < full.load_cases; ++c)
+      for (std::size_t k = 0; k < theirs.size(); ++k)
+        std::copy_n(block + (c * theirs.size() + k) * full.unknowns, full.unknowns, &full.at(c, theirs[k], 0));
+  }
+  return full;
+}
+
+}  // namespace geobem::bem

@@ -1,0 +1,291 @@
+// geobem-time: reads geobem-laplace's manifest and Laplace-domain solutions,
+// applies a load history to each load case, transforms back to time (the
+// inverse CQ transform, FFTW) and writes a .pvd series of .vtu (point
+// `displacement` in m, cell `traction` in Pa) and a probe CSV over a time
+// window. Cheap next to geobem-laplace: rerun it for other histories,
+// windows or probes.
+#include <vtkCellData.h>
+#include <vtkDoubleArray.h>
+#include <vtkPointData.h>
+#include <vtkUnstructuredGrid.h>
+
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <optional>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "gpu/bem/cq_solver.hpp"
+#include "gpu/bem/rod_closed_form.hpp"
+#include "gpu/core/device.hpp"
+#include "mesh/io/atomic_file.hpp"
+#include "mesh/io/npy_file.hpp"
+#include "mesh/io/vtk_output.hpp"
+#include "mesh/surface/mesh_checks.hpp"
+#include "mesh/surface/vtk_surface_io.hpp"
+#include "stages/cli/number_list.hpp"
+#include "stages/cli/stage_options.hpp"
+#include "stages/cq_stage/cq_problem.hpp"
+#include "stages/cq_stage/laplace_manifest.hpp"
+#include "stages/cq_stage/output_folder.hpp"
+#include "stages/time/probes.hpp"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+using namespace geobem;
+using namespace geobem::cq_stage;
+
+namespace {
+
+/// The steps written: every `every`-th step n of 0…N with nΔt in the window.
+std::vector<int> window_steps(const bem::CqSettings& cq, double first_time, double last_time, int every) {
+  std::vector<int> steps;
+  for (int step = 0; step <= cq.steps; ++step) {
+    const double t = step * cq.time_step;
+    if (t >= first_time - 1e-12 * cq.time_step && t <= last_time + 1e-12 * cq.time_step) steps.push_back(step);
+  }
+  std::vector<int> kept;
+  for (std::size_t k = 0; k < steps.size(); k += every) kept.push_back(steps[k]);
+  return kept;
+}
+
+/// Writes solution/step_NNNNN.vtu for the given steps (the mesh with point
+/// `displacement`, m, and cell `traction`, Pa: unknown on fixed elements,
+/// prescribed amplitude × its case's load history elsewhere) and then
+/// solution.pvd listing them, into `folder`.
+void write_time_series(const OutputFolder& folder, const surface::SurfaceMesh& mesh, const bem::BemModel& model,
+                       const bem::CqSettings& cq, const std::vector<std::vector<double>>& histories,
+                       const std::vector<double>& unknowns, const std::vector<int>& steps) {
+  const std::size_t n = model.unknown_count();
+  fs::create_directories(folder.path("solution"));
+  vtkSmartPointer<vtkUnstructuredGrid> grid = surface::surface_to_vtk(mesh);
+  add_units_field_data(grid, {{"coordinates", "m"}, {"normal", "1"}, {"area", "m^2"}, {"displacement", "m"},
+                              {"traction", "Pa"}, {"TimeValue", "s"}});
+  auto displacement = vtkSmartPointer<vtkDoubleArray>::New();
+  displacement->SetName("displacement");
+  displacement->SetNumberOfComponents(3);
+  displacement->SetNumberOfTuples(static_cast<vtkIdType>(mesh.nodes.size()));
+  grid->GetPointData()->AddArray(displacement);
+  auto traction = vtkSmartPointer<vtkDoubleArray>::New();
+  traction->SetName("traction");
+  traction->SetNumberOfComponents(3);
+  traction->SetNumberOfTuples(static_cast<vtkIdType>(mesh.triangles.size()));
+  grid->GetCellData()->AddArray(traction);
+  auto time_value = vtkSmartPointer<vtkDoubleArray>::New();
+  time_value->SetName("TimeValue");
+  time_value->SetNumberOfTuples(1);
+  grid->GetFieldData()->AddArray(time_value);
+
+  std::vector<std::pair<double, std::string>> series;
+  for (int step : steps) {
+    const double* x = unknowns.data() + static_cast<std::size_t>(step) * n;
+    for (std::size_t k = 0; k < mesh.nodes.size(); ++k) {
+      const int block = model.node_block[k];
+      for (int c = 0; c < 3; ++c) displacement->SetComponent(k, c, block < 0 ? 0.0 : x[3 * block + c]);
+    }
+    for (std::size_t e = 0; e < mesh.triangles.size(); ++e) {
+      const int block = model.element_block[e], load_case = model.element_load_case[e];
+      const bem::Vec3 t = (load_case < 0 ? 0.0 : histories[load_case][step]) * model.element_traction[e];
+      const double prescribed[3] = {t.x, t.y, t.z};
+      for (int c = 0; c < 3; ++c) traction->SetComponent(e, c, block < 0 ? prescribed[c] : x[3 * block + c]);
+    }
+    displacement->Modified();
+    traction->Modified();
+    time_value->SetValue(0, step * cq.time_step);
+    char name[64];
+    std::snprintf(name, sizeof name, "solution/step_%05d.vtu", step);
+    write_vtk_xml(grid, folder.path(name));
+    series.emplace_back(step * cq.time_step, name);
+  }
+  write_pvd_collection(folder.path("solution.pvd"), series);
+}
+
+/// Writes the probe CSV: the header line `time`, probeK_u_x/y/z per probe,
+/// then `closed_form` when `rod` is given; one row per step.
+void write_probe_csv(const fs::path& path, const bem::BemModel& model, const LaplaceManifest& manifest,
+                     const std::vector<double>& unknowns, const std::vector<Probe>& probes,
+                     const std::vector<int>& steps, const bem::RodProblem* rod) {
+  write_text_file_atomically(path, [&](std::ostream& csv) {
+    csv << "time";
+    for (std::size_t k = 0; k < probes.size(); ++k)
+      csv << ",probe" << k << "_u_x,probe" << k << "_u_y,probe" << k << "_u_z";
+    csv << (rod ? ",closed_form\n" : "\n");
+    char value[40];
+    for (int step : steps) {
+      const double t = step * manifest.cq.time_step;
+      std::snprintf(value, sizeof value, "%.17g", t);
+      csv << value;
+      for (const Probe& probe : probes)
+        for (double u : probe_displacement(model, unknowns, step, probe)) {
+          std::snprintf(value, sizeof value, ",%.17g", u);
+          csv << value;
+        }
+      if (rod) {
+        std::snprintf(value, sizeof value, ",%.17g",
+                      bem::rod_free_end_displacement(t, rod->pressure, manifest.young_modulus, manifest.density,
+                                                     rod->length));
+        csv << value;
+      }
+      csv << "\n";
+    }
+  });
+}
+
+/// What each probe and column is, beside the CSV (probes.txt), so that the CSV starts with its header.
+void write_probe_notes(const fs::path& path, const fs::path& manifest_path, const std::vector<Probe>& probes,
+                       const std::vector<std::string>& history_texts, const std::vector<std::string>& case_groups,
+                       const bem::RodProblem* rod, const LaplaceManifest& manifest) {
+  write_text_file_atomically(path, [&](std::ostream& out) {
+    out << "geobem-time: displacement (m) over time (s) from " << manifest_path.string() << "\n";
+    for (std::size_t k = 0; k < case_groups.size(); ++k)
+      out << "load case " << k << " (group " << case_groups[k] << "): history " << history_texts[k] << "\n";
+    for (std::size_t k = 0; k < probes.size(); ++k) out << "probe" << k << ": " << probes[k].description << "\n";
+    if (rod)
+      out << "closed_form: the 1D rod's free-end displacement along the load, p = " << rod->pressure
+          << " Pa, l = " << rod->length << " m, E = " << manifest.young_modulus << " Pa, rho = " << manifest.density
+          << " kg/m^3\n";
+  });
+}
+
+int run(int argc, char** argv) {
+  po::options_description options("Options");
+  cli::add_common_options(options);
+  options.add_options()
+    ("laplace", po::value<std::string>(), "output folder of geobem-laplace (manifest.ini, laplace_caseK.npy)")
+    ("mesh", po::value<std::string>(), "the surface mesh (default: the one the manifest names); must be the same "
+                                       "file content")
+    ("load-history", po::value<std::vector<std::string>>()->composing(),
+     "[GROUP=]heaviside or [GROUP=]ramp:T (linear rise to 1 over T s): the time factor of a load case's traction "
+     "(without GROUP: every case without its own); default heaviside; repeatable")
+    ("time-window", po::value<std::string>(), "T0,T1 (s): write only the steps with T0 <= t <= T1 (default: all)")
+    ("probe", po::value<std::vector<std::string>>()->composing(),
+     "X,Y,Z (m): displacement of the nearest mesh node over time; repeatable")
+    ("probe-group", po::value<std::vector<std::string>>()->composing(),
+     "NAME: area-weighted mean displacement over a boundary group; repeatable")
+    ("closed-form", po::value<std::string>(), "rod: add column closed_form, the rod benchmark's free-end "
+                                              "displacement along the load")
+    ("every", po::value<int>()->default_value(1), "write every K-th step of the window to the .pvd series "
+                                                  "(probes: all)")
+    ("out", po::value<std::string>(), "output folder (replaced as a whole): solution.pvd, solution/step_NNNNN.vtu, "
+                                      "probes.csv, probes.txt");
+  const auto parsed = cli::parse_stage_options(
+      argc, argv, "geobem-time",
+      "Apply load histories to geobem-laplace's Laplace-domain solutions, transform back to time, write a .pvd "
+      "time series and a probe CSV.",
+      options);
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
+  const bool quiet = vm["quiet"].as<bool>();
+  if (!vm.count("laplace")) throw po::error("--laplace DIR is required");
+  if (!vm.count("out")) throw po::error("--out DIR is required");
+  const int every = vm["every"].as<int>();
+  if (every < 1) throw po::error("--every must be at least 1");
+  if (vm.count("closed-form") && vm["closed-form"].as<std::string>() != "rod")
+    throw po::error("--closed-form '" + vm["closed-form"].as<std::string>() + "': only rod is known");
+  double first_time = -1e300, last_time = 1e300;
+  if (vm.count("time-window")) {
+    const auto window = cli::parse_number_list("time-window", vm["time-window"].as<std::string>(), 2, "T0,T1");
+    if (!(window[0] <= window[1])) throw po::error("--time-window: T0 must not exceed T1");
+    first_time = window[0];
+    last_time = window[1];
+  }
+  const auto started = std::chrono::steady_clock::now();
+
+  // Read and check everything before computing or writing.
+  const fs::path laplace = vm["laplace"].as<std::string>(), manifest_path = laplace / "manifest.ini";
+  if (!fs::exists(manifest_path))
+    throw std::runtime_error(manifest_path.string() + ": missing: run geobem-laplace first");
+  const LaplaceManifest manifest = read_laplace_manifest(manifest_path);
+  const fs::path mesh_path = vm.count("mesh") ? fs::path(vm["mesh"].as<std::string>()) : manifest.mesh_file;
+  const surface::SurfaceMesh mesh = surface::read_vtk_surface(mesh_path);
+  const std::uint32_t crc = file_crc32(mesh_path);
+  if (crc != manifest.mesh_crc32 || mesh.nodes.size() != manifest.nodes || mesh.triangles.size() != manifest.triangles)
+    throw std::runtime_error(mesh_path.string() + ": not the mesh " + manifest_path.string() + " was solved for (" +
+                             std::to_string(mesh.triangles.size()) + " triangles, CRC-32 " + std::to_string(crc) +
+                             "; the manifest has " + std::to_string(manifest.triangles) + " triangles, CRC-32 " +
+                             std::to_string(manifest.mesh_crc32) + "): rerun geobem-laplace");
+  surface::require_valid_surface_mesh(mesh, mesh_path.string());
+  bem::BemModel model;
+  try {
+    model = bem::make_bem_model(
+        bem_surface(mesh), parse_conditions(manifest.conditions),
+        bem::material_from_young(manifest.young_modulus, manifest.poisson_ratio, manifest.density));
+  } catch (const std::invalid_argument& error) {
+    throw std::runtime_error(manifest_path.string() + ": " + error.what());
+  }
+  if (model.unknown_count() != manifest.unknowns || model.load_case_groups != manifest.load_case_groups)
+    throw std::runtime_error(manifest_path.string() + ": " + std::to_string(manifest.unknowns) + " unknowns and " +
+                             "load cases " + join(manifest.load_case_groups, ',') +
+                             ", but the mesh and conditions give " + std::to_string(model.unknown_count()) + " and " +
+                             join(model.load_case_groups, ','));
+  const std::vector<std::string> history_texts =
+      load_history_texts(vm.count("load-history") ? vm["load-history"].as<std::vector<std::string>>()
+                                                  : std::vector<std::string>{},
+                         model.load_case_groups);
+  std::vector<std::vector<double>> histories;
+  for (const auto& text : history_texts) histories.push_back(load_history_values(text, manifest.cq));
+
+  std::vector<Probe> probes;
+  if (vm.count("probe"))
+    for (const auto& text : vm["probe"].as<std::vector<std::string>>()) {
+      const auto p = cli::parse_number_list("probe", text, 3, "X,Y,Z");
+      probes.push_back(nearest_node_probe(model, {p[0], p[1], p[2]}));
+    }
+  if (vm.count("probe-group"))
+    for (const auto& name : vm["probe-group"].as<std::vector<std::string>>()) {
+      try {
+        probes.push_back(group_mean_probe(model, name));
+      } catch (const std::invalid_argument& error) {
+        throw po::error(error.what());
+      }
+    }
+  std::optional<bem::RodProblem> rod;
+  if (vm.count("closed-form")) {
+    if (history_texts.size() != 1 || history_texts[0] != "heaviside")
+      throw po::error("--closed-form rod needs one load case with the heaviside load history");
+    if (manifest.poisson_ratio != 0.0)
+      std::fprintf(stderr, "geobem-time: warning: the rod's closed form is exact for nu = 0 only (nu = %g)\n",
+                   manifest.poisson_ratio);
+    rod = bem::rod_problem_of(model);
+  }
+  const std::vector<int> steps = window_steps(manifest.cq, first_time, last_time, every);
+  if (steps.empty())
+    throw po::error("--time-window holds no step (t = 0 to " + std::to_string(manifest.cq.steps * manifest.cq.time_step) +
+                    " s in steps of " + std::to_string(manifest.cq.time_step) + " s)");
+
+  bem::LaplaceSolution solution;
+  solution.unknowns = manifest.unknowns;
+  solution.load_cases = static_cast<int>(manifest.load_case_groups.size());
+  solution.frequencies.resize(manifest.frequencies);
+  for (int l = 0; l < manifest.frequencies; ++l) solution.frequencies[l] = l;
+  solution.values.resize(static_cast<std::size_t>(solution.load_cases) * manifest.frequencies * manifest.unknowns);
+  for (int k = 0; k < solution.load_cases; ++k)
+    read_npy_complex(laplace / solution_file_name(k), manifest.unknowns, manifest.frequencies,
+                     manifest.solution_crc32[k],
+                     {{reinterpret_cast<std::complex<double>*>(&solution.at(k, 0, 0)),
+                       static_cast<std::size_t>(manifest.unknowns) * manifest.frequencies}});
+  const std::vector<double> unknowns = bem::cq_time_series(solution, histories, manifest.cq);
+
+  OutputFolder folder(vm["out"].as<std::string>(), "solution.pvd");
+  write_time_series(folder, mesh, model, manifest.cq, histories, unknowns, steps);
+  write_probe_csv(folder.path("probes.csv"), model, manifest, unknowns, probes,
+                  window_steps(manifest.cq, first_time, last_time, 1), rod ? &*rod : nullptr);
+  write_probe_notes(folder.path("probes.txt"), fs::absolute(manifest_path), probes, history_texts,
+                    model.load_case_groups, rod ? &*rod : nullptr, manifest);
+  folder.commit();
+  if (!quiet)
+    std::fprintf(stderr, "geobem-time: wrote %s (%zu steps) and probes.csv in %.3f s\n",
+                 (folder.destination() / "solution.pvd").c_str(), steps.size(),
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return cli::run_stage("geobem-time", [&] { return run(argc, argv); });
+}
