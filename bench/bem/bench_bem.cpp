@@ -1,8 +1,13 @@
-// Elastodynamic CQ-BEM benchmark on the rod (docs/references.md#rod-benchmark):
-//   bench_bem timing cpu|cuda [max_elements_solved]  -- the paper's mesh sizes, 10 time steps:
-//       assembly/solve/transform times and assembly rate (entries/s)
-//   bench_bem rod-error cpu|cuda ELEMENT_SIZE BETA PERIODS  -- free-end displacement relative
-//       L2 error against the closed form and the run's times
+// Elastodynamic CQ-BEM benchmark on the rod (docs/references.md#rod-benchmark,
+// tests/bem/rod_case.hpp), per stage: assembly, solve (LU), transform.
+//   bench_bem timing cpu|cuda [max_elements_solved]
+//       the paper's mesh sizes, 10 time steps, β = 0.2
+//   bench_bem rod-error cpu|cuda H BETA PERIODS
+//       free-end relative L2 error against the closed form over PERIODS periods
+//   bench_bem floor H BETA PERIODS | bench_bem floor-steps H STEPS
+//       the work of the case (no solve): pair-frequencies, quadrature points of
+//       the current plans, FP64 operations, bytes of the systems, LU flops, and
+//       the time each needs at an H100's peak rates
 // Plain wall-clock timers (the CUDA path synchronises before each reading).
 #include <chrono>
 #include <cmath>
@@ -11,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/bem/collocation_pair.hpp"
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/bem/rod_closed_form.hpp"
 #include "gpu/core/device.hpp"
@@ -21,67 +27,93 @@ namespace {
 using namespace geobem::bem;
 using namespace geobem::test;
 
-BemModel rod(double element_size) { return rod_model(element_size); }
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// One in-memory run: solve_laplace, then the time series; prints the per-stage times.
+void run_case(const char* label, geobem::ComputeDevice device, const BemModel& model, const CqSettings& settings) {
+  CqTimings timings;
+  const auto start = std::chrono::steady_clock::now();
+  const LaplaceSolution solution = solve_laplace(model, settings, {}, {device, true}, timings);
+  const auto transform_start = std::chrono::steady_clock::now();
+  const std::vector<double> unknowns =
+      cq_time_series(solution, std::vector<std::vector<double>>(solution.load_cases,
+                                                                std::vector<double>(settings.steps + 1, 1.0)),
+                     settings);
+  const double transform = seconds_since(transform_start), total = seconds_since(start);
+  const double error = rod_free_end_l2_error(model, unknowns, settings.time_step);
+  std::printf("%s,%s,%zu,%d,%d,%d,%d,%.4f,%.4f,%.4f,%.4f,%.4g,%.4f\n", label, geobem::to_string(device).c_str(),
+              model.areas.size(), model.unknown_count(), settings.steps, cq_frequency_count(settings),
+              timings.batch_frequencies, timings.assembly_seconds, timings.solve_seconds, transform, total,
+              timings.matrix_entries / timings.assembly_seconds, error);
+  std::fflush(stdout);
+}
+
+const char* header =
+    "case,device,elements,unknowns,steps,frequencies,batch,assembly_s,solve_s,transform_s,total_s,entries_per_s,"
+    "free_end_l2_error\n";
 
 int timing(geobem::ComputeDevice device, int max_solved) {
   // 12, 112, 960 and 3,388 triangles: the generator's sizes nearest the paper's 12/112/822/3,288.
-  std::printf("device,elements,unknowns,frequencies,assembly_s,solve_s,transform_s,total_s,entries_per_s\n");
-  for (double h : {5.0, 0.7072, 0.25, 0.1286}) {
-    const BemModel model = rod(h);
-    const int elements = static_cast<int>(model.areas.size());
-    CqSettings settings{10, 0.2 * model.smallest_element_size() / std::sqrt(rod_young / rod_density)};
-    if (elements > max_solved) {
-      // Assembly only (one frequency), for a CPU whose LAPACK would take too long.
-      std::vector<Complex> matrix, rhs;
-      const auto start = std::chrono::steady_clock::now();
-      const std::vector<double> sums = rigid_body_sums_cpu(model);
-      assemble_system_cpu(model, sums, cq_laplace_point(settings, 1), matrix, rhs);
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      std::printf("%s,%d,%d,1 (assembly only),%.4f,,,,%.4g\n", geobem::to_string(device).c_str(), elements,
-                  model.unknown_count(), seconds, double(model.unknown_count()) * model.unknown_count() / seconds);
-      std::fflush(stdout);
-      continue;
-    }
-    const auto start = std::chrono::steady_clock::now();
-    const CqResult r = solve_cq(model, settings, std::vector<double>(settings.steps + 1, 1.0), {device, true});
-    const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("%s,%d,%d,%d,%.4f,%.4f,%.4f,%.4f,%.4g\n", geobem::to_string(device).c_str(), elements,
-                model.unknown_count(), cq_frequency_count(settings), r.timings.assembly_seconds,
-                r.timings.solve_seconds, r.timings.transform_seconds, total,
-                r.timings.matrix_entries / r.timings.assembly_seconds);
-    std::fflush(stdout);
+  std::printf("%s", header);
+  for (double h : {5.0, rod_h112, 0.25, 0.1286}) {
+    const BemModel model = rod_model(h);
+    if (static_cast<int>(model.areas.size()) > max_solved) continue;
+    const CqSettings settings{10, cq_time_step_from_beta(0.2, model.smallest_element_size(),
+                                                         model.material.p_wave_speed)};
+    run_case("timing", device, model, settings);
   }
   return 0;
 }
 
 int rod_error(geobem::ComputeDevice device, double h, double beta, double periods) {
-  const BemModel model = rod(h);
-  const double c = std::sqrt(rod_young / rod_density);
-  CqSettings settings;
-  settings.time_step = beta * model.smallest_element_size() / c;
-  settings.steps = static_cast<int>(std::ceil(periods * 4.0 * rod_length / c / settings.time_step));
-  const auto start = std::chrono::steady_clock::now();
-  const CqResult r = solve_cq(model, settings, std::vector<double>(settings.steps + 1, 1.0), {device, true});
-  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const int n = model.unknown_count();
-  double err2 = 0, ref2 = 0;
-  for (int step = 0; step <= settings.steps; ++step) {
-    double mean = 0;
-    int count = 0;
-    for (std::size_t p = 0; p < model.free_nodes.size(); ++p)
-      if (std::abs(model.nodes[model.free_nodes[p]].x - rod_length) < 1e-9) {
-        mean += r.unknowns[static_cast<std::size_t>(step) * n + 3 * p];
-        ++count;
+  std::printf("%s", header);
+  const BemModel model = rod_model(h);
+  run_case("rod-error", device, model, rod_settings(model, beta, periods));
+  return 0;
+}
+
+/// The case's work, counted from the plans the kernels use (pair_quadrature_points).
+int floor_counts(const BemModel& model, const CqSettings& settings) {
+  const ModelView mv = model.view();
+  const int frequencies = cq_frequency_count(settings);
+  const double n = model.unknown_count();
+  double pair_frequencies = 0, live = 0, points = 0;
+  for (int l = 0; l < frequencies; ++l) {
+    const Complex s = cq_laplace_point(settings, l);
+    double level_points = 0, level_live = 0;
+#pragma omp parallel for reduction(+ : level_points, level_live) schedule(dynamic, 8)
+    for (int p = 0; p < mv.collocation_count; ++p)
+      for (int e = 0; e < mv.element_count; ++e) {
+        const int q = pair_quadrature_points(mv, p, e, s);
+        level_points += q;
+        level_live += q > 0;
       }
-    const double ref = rod_free_end_displacement(step * settings.time_step, rod_pressure, rod_young, rod_density, rod_length);
-    err2 += (mean / count - ref) * (mean / count - ref);
-    ref2 += ref * ref;
+    points += level_points;
+    live += level_live;
+    pair_frequencies += double(mv.collocation_count) * mv.element_count;
   }
-  std::printf("%s,elements %zu,h %.4f m,beta %.2f,dt %.4g s,steps %d,periods %.2f,unknowns %d,"
-              "relative L2 error %.4f,assembly %.3f s,solve %.3f s,transform %.4f s,total %.3f s\n",
-              geobem::to_string(device).c_str(), model.areas.size(), model.smallest_element_size(), beta,
-              settings.time_step, settings.steps, periods, n, std::sqrt(err2 / ref2), r.timings.assembly_seconds,
-              r.timings.solve_seconds, r.timings.transform_seconds, total);
+  // FP64 operations per point and frequency, counted from the source: the
+  // Kelvin parts (≈ 350), two radial remainders in closed form (≈ 300; the
+  // series branch for |s r/c| < 2 costs ≈ 2,600 more), the complex traction
+  // (≈ 540) and the accumulation of V and K (≈ 200): ≈ 1,400 as the floor of
+  // today's kernel. An ideal kernel keeps the Kelvin parts and geometry of a
+  // point across the frequencies of a batch and needs ≈ 250 per point and
+  // frequency (two complex exponentials and the accumulation) at ≈ 20 points
+  // per regular pair (a degree-8 symmetric rule, Dunavant 1985).
+  const double ops_today = 1400.0 * points, ops_ideal = 250.0 * 20.0 * live;
+  const double bytes = 16.0 * n * n * frequencies, lu_flops = 8.0 / 3.0 * n * n * n * frequencies;
+  // H100 SXM peaks: FP64 34 TFLOP/s (vector), 67 TFLOP/s (tensor cores, what
+  // cuSOLVER's LU reaches at best), HBM3 3.35 TB/s.
+  const double vector = 34e12, tensor = 67e12, bandwidth = 3.35e12;
+  std::printf("elements,unknowns,steps,frequencies,pair_frequencies,live_pair_frequencies,quadrature_points,"
+              "points_per_live_pair,fp64_ops_today,fp64_ops_ideal,system_bytes,lu_flops,floor_assembly_today_s,"
+              "floor_assembly_ideal_s,floor_write_s,floor_lu_s\n");
+  std::printf("%zu,%d,%d,%d,%.4g,%.4g,%.4g,%.1f,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g\n", model.areas.size(),
+              model.unknown_count(), settings.steps, frequencies, pair_frequencies, live, points, points / live,
+              ops_today, ops_ideal, bytes, lu_flops, ops_today / vector, ops_ideal / vector, bytes / bandwidth,
+              lu_flops / tensor);
   return 0;
 }
 
@@ -89,9 +121,20 @@ int rod_error(geobem::ComputeDevice device, double h, double beta, double period
 
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
+  if (mode == "floor" && argc == 5) {
+    const BemModel model = rod_model(std::atof(argv[2]));
+    return floor_counts(model, rod_settings(model, std::atof(argv[3]), std::atof(argv[4])));
+  }
+  if (mode == "floor-steps" && argc == 4) {
+    const BemModel model = rod_model(std::atof(argv[2]));
+    return floor_counts(model, {std::atoi(argv[3]), cq_time_step_from_beta(0.2, model.smallest_element_size(),
+                                                                            model.material.p_wave_speed)});
+  }
   const auto device = geobem::resolve_device(geobem::parse_device_choice(argc > 2 ? argv[2] : "cpu"));
   if (mode == "timing") return timing(device, argc > 3 ? std::atoi(argv[3]) : 1 << 30);
   if (mode == "rod-error" && argc == 6) return rod_error(device, std::atof(argv[3]), std::atof(argv[4]), std::atof(argv[5]));
-  std::fprintf(stderr, "usage: bench_bem timing cpu|cuda [max_elements_solved] | rod-error cpu|cuda H BETA PERIODS\n");
+  std::fprintf(stderr,
+               "usage: bench_bem timing cpu|cuda [max_elements_solved] | rod-error cpu|cuda H BETA PERIODS |\n"
+               "       bench_bem floor H BETA PERIODS | floor-steps H STEPS\n");
   return 2;
 }

@@ -73,17 +73,42 @@ GEOBEM_HD inline int singular_vertex_of(const ModelView& mv, int p, int e) {
   return -1;
 }
 
+/// How pair (p, e) is integrated at s: the local vertex at ξ (or −1),
+/// whether ξ lies inside e, and the quadrature plan. Returns false when the
+/// pair is decayed at s (its dynamic integrals vanish: nothing to add).
+GEOBEM_HD inline bool pair_plan(const ModelView& mv, int p, int e, Complex s, int& vertex, bool& inner,
+                                QuadraturePlan& plan) {
+  const Vec3 xi = mv.collocation_points[p];
+  vertex = singular_vertex_of(mv, p, e);
+  inner = mv.collocation_element[p] == e;
+  const double edge = mv.longest_edges[e];
+  const double distance = norm(xi - mv.centroids[e]);
+  if (vertex < 0 && !inner && s.re / mv.material.p_wave_speed * (distance - edge) > decayed_exponent) return false;
+  const double kappa = abs(s) * edge / mv.material.s_wave_speed;
+  plan = quadrature_plan(distance, edge, kappa, vertex >= 0 || inner);
+  return true;
+}
+
+/// Quadrature points of pair (p, e) at s (0 when decayed): the count the
+/// benchmark's floor figures use.
+GEOBEM_HD inline int pair_quadrature_points(const ModelView& mv, int p, int e, Complex s) {
+  int vertex;
+  bool inner;
+  QuadraturePlan plan;
+  if (!pair_plan(mv, p, e, s, vertex, inner, plan)) return 0;
+  const int product = plan.order * plan.order;
+  return vertex >= 0 ? product : inner ? 3 * product : plan.subdivisions * plan.subdivisions * product;
+}
+
 /// Integrates pair (p, e) at s into `out` (fields set here). Returns false
 /// when the pair is decayed at s (nothing to add).
 GEOBEM_HD inline bool integrate_pair(const ModelView& mv, int p, int e, Complex s, const QuadratureTable& table,
                                      DynamicIntegrand& out) {
-  const Vec3 xi = mv.collocation_points[p];
-  const int vertex = singular_vertex_of(mv, p, e);
-  const bool inner = mv.collocation_element[p] == e;
-  const double edge = mv.longest_edges[e];
-  const double distance = norm(xi - mv.centroids[e]);
-  if (vertex < 0 && !inner && s.re / mv.material.p_wave_speed * (distance - edge) > decayed_exponent) return false;
-  out.xi = xi;
+  int vertex;
+  bool inner;
+  QuadraturePlan plan;
+  if (!pair_plan(mv, p, e, s, vertex, inner, plan)) return false;
+  out.xi = mv.collocation_points[p];
   out.normal = mv.normals[e];
   out.s = s;
   out.material = mv.material;
@@ -93,8 +118,6 @@ GEOBEM_HD inline bool integrate_pair(const ModelView& mv, int p, int e, Complex 
     for (int k = 0; k < 3; ++k) out.need_k = out.need_k || mv.node_block[mv.triangles[3 * e + k]] >= 0;
   const Vec3 v[3] = {mv.nodes[mv.triangles[3 * e]], mv.nodes[mv.triangles[3 * e + 1]],
                      mv.nodes[mv.triangles[3 * e + 2]]};
-  const double kappa = abs(s) * edge / mv.material.s_wave_speed;
-  const QuadraturePlan plan = quadrature_plan(distance, edge, kappa, vertex >= 0 || inner);
   const double third[3] = {1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0};
   integrate_triangle(v, mv.areas[e], vertex, inner, third, plan, table, out);
   return true;

@@ -18,41 +18,22 @@
 #include "gpu/bem/collocation_pair.hpp"
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/core/cuda_check.hpp"
+#include "gpu/core/cuda_stream.hpp"
 #include "gpu/core/cusolver_check.hpp"
+#include "gpu/core/cusolver_handle.hpp"
+#include "gpu/core/device_buffer.hpp"
+#include "gpu/core/device_memory_budget.hpp"
 #include "gpu/core/progress.hpp"
 
 namespace geobem::bem {
 
 namespace {
 
-/// A device array, freed on destruction.
-template <class T>
-struct DeviceArray {
-  T* data = nullptr;
-  std::size_t size = 0;
-  DeviceArray() = default;
-  explicit DeviceArray(std::size_t count) : size(count) {
-    if (count) GEOBEM_CUDA_CHECK(cudaMalloc(&data, count * sizeof(T)));
-  }
-  explicit DeviceArray(const std::vector<T>& host) : DeviceArray(host.size()) {
-    if (size) GEOBEM_CUDA_CHECK(cudaMemcpy(data, host.data(), size * sizeof(T), cudaMemcpyHostToDevice));
-  }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  DeviceArray(DeviceArray&& other) noexcept { *this = std::move(other); }
-  DeviceArray& operator=(DeviceArray&& other) noexcept {
-    std::swap(data, other.data);
-    std::swap(size, other.size);
-    return *this;
-  }
-  ~DeviceArray() { cudaFree(data); }
-};
-
 /// Device copies of a BemModel's arrays and a ModelView of them.
 struct DeviceModel {
-  DeviceArray<Vec3> nodes, normals, centroids, points, traction;
-  DeviceArray<int> triangles, colloc_node, colloc_element, node_block, element_block, load_case;
-  DeviceArray<double> areas, edges;
+  DeviceBuffer<Vec3> nodes, normals, centroids, points, traction;
+  DeviceBuffer<int> triangles, colloc_node, colloc_element, node_block, element_block, load_case;
+  DeviceBuffer<double> areas, edges;
   ModelView view;
   explicit DeviceModel(const BemModel& m)
       : nodes(m.nodes), normals(m.normals), centroids(m.centroids), points(m.collocation_points),
@@ -60,19 +41,19 @@ struct DeviceModel {
         colloc_element(m.collocation_element), node_block(m.node_block), element_block(m.element_block),
         load_case(m.element_load_case), areas(m.areas), edges(m.longest_edges) {
     view = m.view();
-    view.nodes = nodes.data;
-    view.normals = normals.data;
-    view.centroids = centroids.data;
-    view.collocation_points = points.data;
-    view.element_traction = traction.data;
-    view.triangles = triangles.data;
-    view.collocation_node = colloc_node.data;
-    view.collocation_element = colloc_element.data;
-    view.node_block = node_block.data;
-    view.element_block = element_block.data;
-    view.element_load_case = load_case.data;
-    view.areas = areas.data;
-    view.longest_edges = edges.data;
+    view.nodes = nodes.data();
+    view.normals = normals.data();
+    view.centroids = centroids.data();
+    view.collocation_points = points.data();
+    view.element_traction = traction.data();
+    view.triangles = triangles.data();
+    view.collocation_node = colloc_node.data();
+    view.collocation_element = colloc_element.data();
+    view.node_block = node_block.data();
+    view.element_block = element_block.data();
+    view.element_load_case = load_case.data();
+    view.areas = areas.data();
+    view.longest_edges = edges.data();
   }
 };
 
@@ -188,9 +169,9 @@ int tile_columns_for(long n, int cases) {
 /// table, the rigid-body sums (computed once) and the Laplace points.
 struct DeviceAssembly {
   DeviceModel dm;
-  DeviceArray<QuadratureTable> table;
-  DeviceArray<double> sums;
-  DeviceArray<Complex> s;
+  DeviceBuffer<QuadratureTable> table;
+  DeviceBuffer<double> sums;
+  DeviceBuffer<Complex> s;
   int tile_columns;
   DeviceAssembly(const BemModel& model, const std::vector<Complex>& laplace_points, int tile_cap = 0)
       : dm(model),
@@ -201,7 +182,7 @@ struct DeviceAssembly {
     if (tile_cap > 0) tile_columns = std::min(tile_columns, tile_cap - tile_cap % 3);
     if (tile_columns < 3) throw std::invalid_argument("assembly tile of " + std::to_string(tile_columns) + " columns");
     if (dm.view.free_node_count > 0) {
-      rigid_body_kernel<<<dm.view.free_node_count, assembly_threads>>>(dm.view, table.data, sums.data);
+      rigid_body_kernel<<<dm.view.free_node_count, assembly_threads>>>(dm.view, table.data(), sums.data());
       GEOBEM_CUDA_CHECK_LAUNCH();
     }
     GEOBEM_CUDA_CHECK(cudaFuncSetAttribute(assembly_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -212,28 +193,22 @@ struct DeviceAssembly {
   void launch(int first, int count, Complex* matrices, Complex* rhs, cudaStream_t stream = nullptr) const {
     if (dm.view.collocation_count == 0 || count == 0) return;
     assembly_kernel<<<dim3(dm.view.collocation_count, count), assembly_threads, shared_bytes(), stream>>>(
-        dm.view, table.data, sums.data, s.data + first, tile_columns, matrices, rhs);
+        dm.view, table.data(), sums.data(), s.data() + first, tile_columns, matrices, rhs);
     GEOBEM_CUDA_CHECK_LAUNCH();
   }
 };
 
-/// Free device memory after the model's arrays, the bytes `reserved` beside the systems kept back.
-std::uint64_t usable_device_bytes(std::uint64_t reserved) {
-  std::size_t free_bytes = 0, total_bytes = 0;
-  GEOBEM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const std::uint64_t usable = static_cast<std::uint64_t>(0.9 * static_cast<double>(free_bytes));
-  return usable > reserved ? usable - reserved : 0;
-}
-
-/// Frequencies per batch: as many as fit, at most `frequencies`; refuses
-/// (require_dense_system_fits) before any work when not even one does.
-int frequencies_per_batch(int n, int cases, int frequencies, std::uint64_t per_frequency_extra,
-                          std::uint64_t reserved) {
-  const std::uint64_t usable = usable_device_bytes(reserved);
+/// Frequencies per batch: as many systems (plus `per_frequency_extra` bytes
+/// each) as fit in the device-memory budget now (device_memory_budget: a
+/// share of the free memory), at most `frequencies`. Refuses
+/// (require_dense_system_fits) when not even one does; called once before any
+/// device work, and again once the fixed buffers are allocated.
+int frequencies_per_batch(int n, int cases, int frequencies, std::uint64_t per_frequency_extra) {
+  const std::uint64_t budget = device_memory_budget();
+  require_dense_system_fits(n, cases, budget > per_frequency_extra ? budget - per_frequency_extra : 0,
+                            "the device-memory budget (80% of the free device memory)");
   const std::uint64_t per_frequency = dense_system_bytes(n, cases) + per_frequency_extra;
-  require_dense_system_fits(n, cases, usable > per_frequency_extra ? usable - per_frequency_extra : 0,
-                            "free device memory");
-  return static_cast<int>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(frequencies, usable / per_frequency)));
+  return static_cast<int>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(frequencies, budget / per_frequency)));
 }
 
 /// cuSOLVER getrf/getrs of a batch's systems on `streams` streams, each with
@@ -242,26 +217,13 @@ class StreamedLuSolver {
  public:
   StreamedLuSolver(int n, int cases, int streams) : n_(n), cases_(cases), lanes_(streams) {
     for (Lane& lane : lanes_) {
-      GEOBEM_CUDA_CHECK(cudaStreamCreateWithFlags(&lane.stream, cudaStreamNonBlocking));
-      GEOBEM_CUSOLVER_CHECK(cusolverDnCreate(&lane.handle));
-      GEOBEM_CUSOLVER_CHECK(cusolverDnSetStream(lane.handle, lane.stream));
+      lane.handle.set_stream(lane.stream.get());
       int workspace = 0;
-      GEOBEM_CUSOLVER_CHECK(cusolverDnZgetrf_bufferSize(lane.handle, n, n, nullptr, n, &workspace));
-      lane.workspace = DeviceArray<Complex>(std::max(1, workspace));
-      lane.pivots = DeviceArray<int>(n);
+      GEOBEM_CUSOLVER_CHECK(cusolverDnZgetrf_bufferSize(lane.handle.get(), n, n, nullptr, n, &workspace));
+      lane.workspace = DeviceBuffer<Complex>(std::max(1, workspace));
+      lane.pivots = DeviceBuffer<int>(n);
     }
   }
-  ~StreamedLuSolver() {
-    for (Lane& lane : lanes_) {
-      if (lane.handle) cusolverDnDestroy(lane.handle);
-      if (lane.stream) cudaStreamDestroy(lane.stream);
-    }
-  }
-  StreamedLuSolver(const StreamedLuSolver&) = delete;
-  StreamedLuSolver& operator=(const StreamedLuSolver&) = delete;
-
-  /// Device bytes per stream (workspace, pivots).
-  static std::uint64_t bytes_per_stream(int n) { return sizeof(Complex) * 2ull * n * n / 64 + sizeof(int) * n; }
 
   /// Solves count systems in place (matrices count·n², right-hand sides
   /// count·n·cases); `info` holds count ints on the device. Throws naming
@@ -272,13 +234,13 @@ class StreamedLuSolver {
       Lane& lane = lanes_[f % lanes_.size()];
       auto* a = reinterpret_cast<cuDoubleComplex*>(matrices + f * n * n);
       auto* b = reinterpret_cast<cuDoubleComplex*>(rhs + f * n * cases_);
-      GEOBEM_CUSOLVER_CHECK(cusolverDnZgetrf(lane.handle, n_, n_, a, n_,
-                                             reinterpret_cast<cuDoubleComplex*>(lane.workspace.data),
-                                             lane.pivots.data, info + f));
-      GEOBEM_CUSOLVER_CHECK(cusolverDnZgetrs(lane.handle, CUBLAS_OP_N, n_, cases_, a, n_, lane.pivots.data, b, n_,
+      GEOBEM_CUSOLVER_CHECK(cusolverDnZgetrf(lane.handle.get(), n_, n_, a, n_,
+                                             reinterpret_cast<cuDoubleComplex*>(lane.workspace.data()),
+                                             lane.pivots.data(), info + f));
+      GEOBEM_CUSOLVER_CHECK(cusolverDnZgetrs(lane.handle.get(), CUBLAS_OP_N, n_, cases_, a, n_, lane.pivots.data(), b, n_,
                                              info + count + f));
     }
-    for (Lane& lane : lanes_) GEOBEM_CUDA_CHECK(cudaStreamSynchronize(lane.stream));
+    for (Lane& lane : lanes_) lane.stream.synchronize();
     std::vector<int> status(2 * count);
     GEOBEM_CUDA_CHECK(cudaMemcpy(status.data(), info, sizeof(int) * status.size(), cudaMemcpyDeviceToHost));
     for (int f = 0; f < count; ++f)
@@ -290,10 +252,10 @@ class StreamedLuSolver {
 
  private:
   struct Lane {
-    cudaStream_t stream = nullptr;
-    cusolverDnHandle_t handle = nullptr;
-    DeviceArray<Complex> workspace;
-    DeviceArray<int> pivots;
+    CudaStream stream;
+    CusolverDnHandle handle;
+    DeviceBuffer<Complex> workspace;
+    DeviceBuffer<int> pivots;
   };
   int n_, cases_;
   std::vector<Lane> lanes_;
@@ -306,17 +268,18 @@ constexpr int solver_streams = 4;
 void assemble_systems_cuda(const BemModel& model, const std::vector<Complex>& s,
                            std::vector<std::vector<Complex>>& matrices, std::vector<std::vector<Complex>>& rhs,
                            int tile_columns) {
-  const DeviceAssembly assembly(model, s, tile_columns);
   const long n = model.unknown_count(), cases = model.load_case_count();
   const int count = static_cast<int>(s.size());
-  DeviceArray<Complex> d_matrices(n * n * count), d_rhs(std::max(1L, n * cases * count));
-  assembly.launch(0, count, d_matrices.data, d_rhs.data);
+  frequencies_per_batch(n, cases, count, 0);
+  const DeviceAssembly assembly(model, s, tile_columns);
+  DeviceBuffer<Complex> d_matrices(n * n * count), d_rhs(std::max(1L, n * cases * count));
+  assembly.launch(0, count, d_matrices.data(), d_rhs.data());
   matrices.assign(count, std::vector<Complex>(n * n));
   rhs.assign(count, std::vector<Complex>(n * cases));
   for (int f = 0; f < count; ++f) {
-    GEOBEM_CUDA_CHECK(cudaMemcpy(matrices[f].data(), d_matrices.data + f * n * n, sizeof(Complex) * n * n,
+    GEOBEM_CUDA_CHECK(cudaMemcpy(matrices[f].data(), d_matrices.data() + f * n * n, sizeof(Complex) * n * n,
                                  cudaMemcpyDeviceToHost));
-    GEOBEM_CUDA_CHECK(cudaMemcpy(rhs[f].data(), d_rhs.data + f * n * cases, sizeof(Complex) * n * cases,
+    GEOBEM_CUDA_CHECK(cudaMemcpy(rhs[f].data(), d_rhs.data() + f * n * cases, sizeof(Complex) * n * cases,
                                  cudaMemcpyDeviceToHost));
   }
 }
@@ -329,11 +292,12 @@ CqTimings assemble_cq_systems_cuda(const BemModel& model, const CqSettings& sett
   const int frequencies = cq_frequency_count(settings);
   std::vector<Complex> points(frequencies);
   for (int l = 0; l < frequencies; ++l) points[l] = cq_laplace_point(settings, l);
+  frequencies_per_batch(n, cases, frequencies, 0);
   auto start = std::chrono::steady_clock::now();
   const DeviceAssembly assembly(model, points);
-  const int batch = frequencies_per_batch(n, cases, frequencies, 0, 0);
+  const int batch = frequencies_per_batch(n, cases, frequencies, 0);
   timings.batch_frequencies = batch;
-  DeviceArray<Complex> d_matrices(static_cast<std::size_t>(batch) * n * n),
+  DeviceBuffer<Complex> d_matrices(static_cast<std::size_t>(batch) * n * n),
       d_rhs(std::max<std::size_t>(1, static_cast<std::size_t>(batch) * n * cases));
   GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
   timings.assembly_seconds += seconds_since(start);
@@ -342,14 +306,14 @@ CqTimings assemble_cq_systems_cuda(const BemModel& model, const CqSettings& sett
   for (int first = 0; first < frequencies; first += batch) {
     const int count = std::min(batch, frequencies - first);
     start = std::chrono::steady_clock::now();
-    assembly.launch(first, count, d_matrices.data, d_rhs.data);
+    assembly.launch(first, count, d_matrices.data(), d_rhs.data());
     GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
     timings.assembly_seconds += seconds_since(start);
     timings.matrix_entries += static_cast<std::uint64_t>(count) * n * n;
     for (int f = 0; f < count; ++f) {
-      GEOBEM_CUDA_CHECK(cudaMemcpy(matrix.data(), d_matrices.data + static_cast<std::size_t>(f) * n * n,
+      GEOBEM_CUDA_CHECK(cudaMemcpy(matrix.data(), d_matrices.data() + static_cast<std::size_t>(f) * n * n,
                                    sizeof(Complex) * matrix.size(), cudaMemcpyDeviceToHost));
-      GEOBEM_CUDA_CHECK(cudaMemcpy(rhs.data(), d_rhs.data + static_cast<std::size_t>(f) * n * cases,
+      GEOBEM_CUDA_CHECK(cudaMemcpy(rhs.data(), d_rhs.data() + static_cast<std::size_t>(f) * n * cases,
                                    sizeof(Complex) * rhs.size(), cudaMemcpyDeviceToHost));
       sink(first + f, matrix, rhs);
       progress.advance(1);
@@ -371,17 +335,17 @@ LaplaceSolution solve_laplace_cuda(const BemModel& model, const CqSettings& sett
   if (count == 0 || cases == 0) return solution;
 
   // Refuse before any device work when one frequency does not fit.
-  const int batch = frequencies_per_batch(n, cases, count, sizeof(int) * 2,
-                                          solver_streams * StreamedLuSolver::bytes_per_stream(n));
-  timings.batch_frequencies = batch;
+  frequencies_per_batch(n, cases, count, 2 * sizeof(int));
   auto start = std::chrono::steady_clock::now();
   std::vector<Complex> points(count);
   for (int k = 0; k < count; ++k) points[k] = cq_laplace_point(settings, frequencies[k]);
   const DeviceAssembly assembly(model, points);
   StreamedLuSolver solver(n, cases, solver_streams);
-  DeviceArray<Complex> d_matrices(static_cast<std::size_t>(batch) * n * n),
+  const int batch = frequencies_per_batch(n, cases, count, 2 * sizeof(int));
+  timings.batch_frequencies = batch;
+  DeviceBuffer<Complex> d_matrices(static_cast<std::size_t>(batch) * n * n),
       d_rhs(static_cast<std::size_t>(batch) * n * cases);
-  DeviceArray<int> d_info(2 * static_cast<std::size_t>(batch));
+  DeviceBuffer<int> d_info(2 * static_cast<std::size_t>(batch));
   GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
   timings.assembly_seconds += seconds_since(start);
 
@@ -390,13 +354,13 @@ LaplaceSolution solve_laplace_cuda(const BemModel& model, const CqSettings& sett
   for (int first = 0; first < count; first += batch) {
     const int size = std::min(batch, count - first);
     start = std::chrono::steady_clock::now();
-    assembly.launch(first, size, d_matrices.data, d_rhs.data);
+    assembly.launch(first, size, d_matrices.data(), d_rhs.data());
     GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
     timings.assembly_seconds += seconds_since(start);
     timings.matrix_entries += static_cast<std::uint64_t>(size) * n * n;
     start = std::chrono::steady_clock::now();
-    solver.solve(frequencies[first], size, d_matrices.data, d_rhs.data, d_info.data);
-    GEOBEM_CUDA_CHECK(cudaMemcpy(host_rhs.data(), d_rhs.data, sizeof(Complex) * size * n * cases,
+    solver.solve(frequencies[first], size, d_matrices.data(), d_rhs.data(), d_info.data());
+    GEOBEM_CUDA_CHECK(cudaMemcpy(host_rhs.data(), d_rhs.data(), sizeof(Complex) * size * n * cases,
                                  cudaMemcpyDeviceToHost));
     for (int f = 0; f < size; ++f)
       for (int c = 0; c < cases; ++c)
