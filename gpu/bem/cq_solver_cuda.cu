@@ -57,7 +57,9 @@ struct DeviceModel {
   }
 };
 
-constexpr int assembly_threads = 256;
+/// Threads per block: the pair kernel takes all 255 registers a thread may
+/// have, so 128 threads (32K registers) let two blocks share an SM.
+constexpr int assembly_threads = 128;
 /// Shared memory for one block's rows: 3 rows × (tile columns + load cases) complex values.
 constexpr std::size_t row_shared_budget = 96 * 1024;
 
@@ -98,7 +100,7 @@ __device__ void element_tiles(const ModelView& mv, int e, int tile_columns, int&
 
 /// Block (p, f): rows 3p..3p+2 of frequency f's matrix and right-hand sides.
 /// Matrices column-major n×n, right-hand sides n × cases, one after the other per frequency.
-__global__ void assembly_kernel(ModelView mv, const QuadratureTable* table, const double* rigid_body_sums,
+__global__ void __launch_bounds__(assembly_threads) assembly_kernel(ModelView mv, const QuadratureTable* table, const double* rigid_body_sums,
                                 const Complex* s, int tile_columns, Complex* matrices, Complex* rhs) {
   extern __shared__ Complex rows[];
   const int p = blockIdx.x, f = blockIdx.y;
@@ -139,7 +141,7 @@ __global__ void assembly_kernel(ModelView mv, const QuadratureTable* table, cons
 }
 
 /// Block p: the rigid-body sum S0 of free node p over every element (block reduction).
-__global__ void rigid_body_kernel(ModelView mv, const QuadratureTable* table, double* sums) {
+__global__ void __launch_bounds__(assembly_threads) rigid_body_kernel(ModelView mv, const QuadratureTable* table, double* sums) {
   __shared__ double total[9];
   const int p = blockIdx.x;
   if (threadIdx.x < 9) total[threadIdx.x] = 0.0;
