@@ -15,6 +15,7 @@
 #include <complex>
 #include <optional>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -53,54 +54,80 @@ std::vector<int> window_steps(const bem::CqSettings& cq, double first_time, doub
   return kept;
 }
 
+/// The surface with the arrays of one time step, filled per step.
+struct StepGrid {
+  vtkSmartPointer<vtkUnstructuredGrid> grid;
+  vtkSmartPointer<vtkDoubleArray> displacement, traction, time_value;
+  explicit StepGrid(const surface::SurfaceMesh& mesh)
+      : grid(surface::surface_to_vtk(mesh)),
+        displacement(vtkSmartPointer<vtkDoubleArray>::New()),
+        traction(vtkSmartPointer<vtkDoubleArray>::New()),
+        time_value(vtkSmartPointer<vtkDoubleArray>::New()) {
+    add_units_field_data(grid, {{"coordinates", "m"}, {"normal", "1"}, {"area", "m^2"}, {"displacement", "m"},
+                                {"traction", "Pa"}, {"TimeValue", "s"}});
+    displacement->SetName("displacement");
+    displacement->SetNumberOfComponents(3);
+    displacement->SetNumberOfTuples(static_cast<vtkIdType>(mesh.nodes.size()));
+    grid->GetPointData()->AddArray(displacement);
+    traction->SetName("traction");
+    traction->SetNumberOfComponents(3);
+    traction->SetNumberOfTuples(static_cast<vtkIdType>(mesh.triangles.size()));
+    grid->GetCellData()->AddArray(traction);
+    time_value->SetName("TimeValue");
+    time_value->SetNumberOfTuples(1);
+    grid->GetFieldData()->AddArray(time_value);
+  }
+};
+
 /// Writes solution/step_NNNNN.vtu for the given steps (the mesh with point
 /// `displacement`, m, and cell `traction`, Pa: unknown on fixed elements,
 /// prescribed amplitude × its case's load history elsewhere) and then
-/// solution.pvd listing them, into `folder`.
+/// solution.pvd listing them, into `folder`. The steps are written by all
+/// CPU threads at once (one grid each): compressing hundreds of .vtu files
+/// is most of this stage's time.
 void write_time_series(const OutputFolder& folder, const surface::SurfaceMesh& mesh, const bem::BemModel& model,
                        const bem::CqSettings& cq, const std::vector<std::vector<double>>& histories,
                        const std::vector<double>& unknowns, const std::vector<int>& steps) {
   const std::size_t n = model.unknown_count();
   fs::create_directories(folder.path("solution"));
-  vtkSmartPointer<vtkUnstructuredGrid> grid = surface::surface_to_vtk(mesh);
-  add_units_field_data(grid, {{"coordinates", "m"}, {"normal", "1"}, {"area", "m^2"}, {"displacement", "m"},
-                              {"traction", "Pa"}, {"TimeValue", "s"}});
-  auto displacement = vtkSmartPointer<vtkDoubleArray>::New();
-  displacement->SetName("displacement");
-  displacement->SetNumberOfComponents(3);
-  displacement->SetNumberOfTuples(static_cast<vtkIdType>(mesh.nodes.size()));
-  grid->GetPointData()->AddArray(displacement);
-  auto traction = vtkSmartPointer<vtkDoubleArray>::New();
-  traction->SetName("traction");
-  traction->SetNumberOfComponents(3);
-  traction->SetNumberOfTuples(static_cast<vtkIdType>(mesh.triangles.size()));
-  grid->GetCellData()->AddArray(traction);
-  auto time_value = vtkSmartPointer<vtkDoubleArray>::New();
-  time_value->SetName("TimeValue");
-  time_value->SetNumberOfTuples(1);
-  grid->GetFieldData()->AddArray(time_value);
-
-  std::vector<std::pair<double, std::string>> series;
-  for (int step : steps) {
-    const double* x = unknowns.data() + static_cast<std::size_t>(step) * n;
-    for (std::size_t k = 0; k < mesh.nodes.size(); ++k) {
-      const int block = model.node_block[k];
-      for (int c = 0; c < 3; ++c) displacement->SetComponent(k, c, block < 0 ? 0.0 : x[3 * block + c]);
-    }
-    for (std::size_t e = 0; e < mesh.triangles.size(); ++e) {
-      const int block = model.element_block[e], load_case = model.element_load_case[e];
-      const bem::Vec3 t = (load_case < 0 ? 0.0 : histories[load_case][step]) * model.element_traction[e];
-      const double prescribed[3] = {t.x, t.y, t.z};
-      for (int c = 0; c < 3; ++c) traction->SetComponent(e, c, block < 0 ? prescribed[c] : x[3 * block + c]);
-    }
-    displacement->Modified();
-    traction->Modified();
-    time_value->SetValue(0, step * cq.time_step);
+  std::vector<std::pair<double, std::string>> series(steps.size());
+  for (std::size_t k = 0; k < steps.size(); ++k) {
     char name[64];
-    std::snprintf(name, sizeof name, "solution/step_%05d.vtu", step);
-    write_vtk_xml(grid, folder.path(name));
-    series.emplace_back(step * cq.time_step, name);
+    std::snprintf(name, sizeof name, "solution/step_%05d.vtu", steps[k]);
+    series[k] = {steps[k] * cq.time_step, name};
   }
+  std::exception_ptr failure;
+  { const StepGrid warm_up(mesh); }  // VTK's object factories initialised once, before the threads
+#pragma omp parallel
+  {
+    StepGrid step_grid(mesh);
+#pragma omp for schedule(dynamic)
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+      try {
+        const int step = steps[k];
+        const double* x = unknowns.data() + static_cast<std::size_t>(step) * n;
+        for (std::size_t node = 0; node < mesh.nodes.size(); ++node) {
+          const int block = model.node_block[node];
+          for (int c = 0; c < 3; ++c) step_grid.displacement->SetComponent(node, c, block < 0 ? 0.0 : x[3 * block + c]);
+        }
+        for (std::size_t e = 0; e < mesh.triangles.size(); ++e) {
+          const int block = model.element_block[e], load_case = model.element_load_case[e];
+          const bem::Vec3 t = (load_case < 0 ? 0.0 : histories[load_case][step]) * model.element_traction[e];
+          const double prescribed[3] = {t.x, t.y, t.z};
+          for (int c = 0; c < 3; ++c)
+            step_grid.traction->SetComponent(e, c, block < 0 ? prescribed[c] : x[3 * block + c]);
+        }
+        step_grid.displacement->Modified();
+        step_grid.traction->Modified();
+        step_grid.time_value->SetValue(0, series[k].first);
+        write_vtk_xml(step_grid.grid, folder.path(series[k].second));
+      } catch (...) {
+#pragma omp critical(geobem_time_failure)
+        if (!failure) failure = std::current_exception();
+      }
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
   write_pvd_collection(folder.path("solution.pvd"), series);
 }
 
