@@ -12,9 +12,12 @@
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/core/progress.hpp"
 
-/// LAPACK's zgesv (Fortran interface) as OpenBLAS exports it: A X = B by LU with partial pivoting.
+/// LAPACK's zgesv (Fortran interface) as OpenBLAS exports it: A X = B by LU
+/// with partial pivoting; and OpenBLAS's thread count.
 extern "C" void zgesv_(const int* n, const int* nrhs, void* a, const int* lda, int* ipiv, void* b, const int* ldb,
                        int* info);
+extern "C" void openblas_set_num_threads(int threads);
+extern "C" int openblas_get_num_threads();
 
 namespace geobem::bem {
 
@@ -159,7 +162,13 @@ LaplaceSolution solve_laplace(const BemModel& model, const CqSettings& settings,
     timings.matrix_entries += static_cast<std::uint64_t>(n) * n;
     start = std::chrono::steady_clock::now();
     int info = 0;
+    // Below ~1,000 unknowns an LU is a few milliseconds: threads only add
+    // barrier waits, which cost whole time slices on a loaded machine
+    // (measured: n = 171 took 0.78 s per solve with 2 threads, 6 ms with 1).
+    const int blas_threads = openblas_get_num_threads();
+    if (n < 1000) openblas_set_num_threads(1);
     zgesv_(&n, &cases, matrix.data(), &n, pivots.data(), rhs.data(), &n, &info);
+    openblas_set_num_threads(blas_threads);
     if (info != 0)
       throw std::runtime_error("LAPACK zgesv failed at CQ frequency " + std::to_string(l) + " (info " +
                                std::to_string(info) + "): singular BEM system");
