@@ -1,0 +1,142 @@
+#pragma once
+// Load histories: the time factor f(t) that multiplies a load case's
+// prescribed traction or pressure. Every history is causal (f = 0 for t < 0)
+// and dimensionless; the load's amplitude carries the unit.
+//
+// How a stage uses one (the CQ-BEM solves per Laplace point, so a history
+// enters only through its CQ forward transform, docs/references.md#cq-bem):
+//   LoadHistory history = geobem::loads::parse_load_history("ricker:25");  // mesh/loads
+//   std::vector<double> g = load_history_samples(history, cq);             // f(nΔt), n = 0…N
+//   std::vector<Complex> g_hat = cq_forward_transform(g, cq);              // ĝ_l, l = 0…⌊L/2⌋
+// and the solution for that load case at Laplace point s_l is scaled by ĝ_l
+// before the inverse transform. The texts parse_load_history() accepts are
+// listed there; a stage takes them as `--load-history [GROUP=]TEXT`.
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gpu/bem/convolution_quadrature.hpp"
+
+namespace geobem::bem {
+
+struct LoadHistory {
+  enum class Kind {
+    heaviside,    ///< f = 1 for t ≥ 0
+    ramp,         ///< f = min(t/T, 1), T = rise_time
+    ricker,       ///< f = (1 − 2π²f_c²τ²) e^{−π²f_c²τ²}, τ = t − delay (the Mexican hat; peak 1 at t = delay)
+    friedlander,  ///< f = (1 − t/t_d) e^{−b t/t_d} (Friedlander blast pulse; t_d positive-phase duration, b decay)
+    tabulated,    ///< linear between (times[k], values[k]); 0 before times[0]; values.back() after times.back()
+  };
+  Kind kind = Kind::heaviside;
+  double rise_time = 0;           ///< ramp: T (s)
+  double central_frequency = 0;   ///< ricker: f_c (Hz), the peak of its amplitude spectrum
+  double delay = 0;               ///< ricker: time of the peak (s)
+  double positive_duration = 0;   ///< friedlander: t_d (s)
+  double decay = 0;               ///< friedlander: b (dimensionless)
+  std::vector<double> times;      ///< tabulated: strictly increasing, ≥ 0 (s)
+  std::vector<double> values;     ///< tabulated: one value per time
+
+  /// f(t).
+  double operator()(double t) const {
+    if (t < 0) return 0.0;
+    switch (kind) {
+      case Kind::heaviside: return 1.0;
+      case Kind::ramp: return std::min(t / rise_time, 1.0);
+      case Kind::ricker: {
+        const double x = M_PI * central_frequency * (t - delay), x2 = x * x;
+        return (1 - 2 * x2) * std::exp(-x2);
+      }
+      case Kind::friedlander: return (1 - t / positive_duration) * std::exp(-decay * t / positive_duration);
+      case Kind::tabulated: {
+        if (t < times.front()) return 0.0;
+        if (t >= times.back()) return values.back();
+        const auto k = static_cast<std::size_t>(std::upper_bound(times.begin(), times.end(), t) - times.begin());
+        const double w = (t - times[k - 1]) / (times[k] - times[k - 1]);
+        return values[k - 1] + w * (values[k] - values[k - 1]);
+      }
+    }
+    return 0.0;
+  }
+};
+
+/// f(t) = 1, t ≥ 0.
+inline LoadHistory heaviside_history() { return {}; }
+
+/// f(t) = min(t/T, 1). Throws std::invalid_argument unless T > 0 is finite.
+inline LoadHistory ramp_history(double rise_time) {
+  if (!(rise_time > 0) || !std::isfinite(rise_time))
+    throw std::invalid_argument("ramp rise time " + std::to_string(rise_time) + " s: expected a finite number > 0");
+  LoadHistory h;
+  h.kind = LoadHistory::Kind::ramp;
+  h.rise_time = rise_time;
+  return h;
+}
+
+/// Ricker wavelet of central frequency f_c (Hz) peaking at `delay` (s); the
+/// default delay 1.5/f_c makes f(0) ≈ −1e-8, so cutting it at t = 0 is harmless.
+/// Throws std::invalid_argument unless f_c > 0 and delay ≥ 0 are finite.
+inline LoadHistory ricker_history(double central_frequency, std::optional<double> delay = std::nullopt) {
+  if (!(central_frequency > 0) || !std::isfinite(central_frequency))
+    throw std::invalid_argument("Ricker central frequency " + std::to_string(central_frequency) +
+                                " Hz: expected a finite number > 0");
+  if (delay && (!(*delay >= 0) || !std::isfinite(*delay)))
+    throw std::invalid_argument("Ricker delay " + std::to_string(*delay) + " s: expected a finite number >= 0");
+  LoadHistory h;
+  h.kind = LoadHistory::Kind::ricker;
+  h.central_frequency = central_frequency;
+  h.delay = delay ? *delay : 1.5 / central_frequency;
+  return h;
+}
+
+/// Friedlander blast pulse (1 − t/t_d) e^{−b t/t_d}: peak 1 at t = 0, zero at
+/// t_d, then a negative phase. Throws std::invalid_argument unless t_d > 0
+/// and b ≥ 0 are finite.
+inline LoadHistory friedlander_history(double positive_duration, double decay) {
+  if (!(positive_duration > 0) || !std::isfinite(positive_duration))
+    throw std::invalid_argument("Friedlander positive-phase duration " + std::to_string(positive_duration) +
+                                " s: expected a finite number > 0");
+  if (!(decay >= 0) || !std::isfinite(decay))
+    throw std::invalid_argument("Friedlander decay coefficient " + std::to_string(decay) +
+                                ": expected a finite number >= 0");
+  LoadHistory h;
+  h.kind = LoadHistory::Kind::friedlander;
+  h.positive_duration = positive_duration;
+  h.decay = decay;
+  return h;
+}
+
+/// Piecewise-linear history through (times[k], values[k]). Throws
+/// std::invalid_argument (naming the 0-based point) for no points,
+/// sizes that differ, non-finite numbers, a negative first time or times not
+/// strictly increasing.
+inline LoadHistory tabulated_history(std::vector<double> times, std::vector<double> values) {
+  if (times.empty()) throw std::invalid_argument("tabulated history: no points");
+  if (times.size() != values.size()) throw std::invalid_argument("tabulated history: times and values differ in count");
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    if (!std::isfinite(times[k]) || !std::isfinite(values[k]))
+      throw std::invalid_argument("tabulated history: point " + std::to_string(k) + " is not finite");
+    if (k == 0 && times[k] < 0)
+      throw std::invalid_argument("tabulated history: first time " + std::to_string(times[k]) + " s is negative");
+    if (k > 0 && !(times[k] > times[k - 1]))
+      throw std::invalid_argument("tabulated history: time of point " + std::to_string(k) + " (" +
+                                  std::to_string(times[k]) + " s) does not increase");
+  }
+  LoadHistory h;
+  h.kind = LoadHistory::Kind::tabulated;
+  h.times = std::move(times);
+  h.values = std::move(values);
+  return h;
+}
+
+/// The samples g_n = f(nΔt), n = 0…N, that cq_forward_transform() takes.
+inline std::vector<double> load_history_samples(const LoadHistory& history, const CqSettings& settings) {
+  check_cq_settings(settings);
+  std::vector<double> samples(settings.steps + 1);
+  for (int n = 0; n <= settings.steps; ++n) samples[n] = history(n * settings.time_step);
+  return samples;
+}
+
+}  // namespace geobem::bem
