@@ -1,5 +1,6 @@
 // geobem-mesh: the surface mesh of the elastodynamic BEM. Generates a box
-// (the rod) or converts a .msh/.vtu/.vtp/.stl file, assigns boundary groups,
+// (the rod), meshes a CAD shape or a .geo file through Gmsh, or converts a
+// .msh/.vtu/.vtp/.stl file, assigns boundary groups,
 // makes the normals point out of the solid, per closed surface from the
 // domain it bounds (or only checks them), checks the mesh and writes
 // it as .vtu (cell `group`, `normal`, `area`; field data `group_names`).
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "mesh/surface/box_generator.hpp"
+#include "mesh/surface/gmsh_geometry.hpp"
 #include "mesh/surface/group_selection.hpp"
 #include "mesh/surface/mesh_checks.hpp"
 #include "mesh/surface/mesh_geometry.hpp"
@@ -39,9 +41,15 @@ int run(int argc, char** argv) {
   options.add_options()
     ("box-lengths", po::value<std::string>(), "generate a box: lengths LX,LY,LZ (m); the rod is 3,1,1")
     ("box-origin", po::value<std::string>()->default_value("0,0,0"), "box corner of smallest coordinates X,Y,Z (m)")
+    ("shape", po::value<std::string>(), "mesh a closed CAD shape through Gmsh (OpenCASCADE) at --element-size: "
+                                        "sphere:X,Y,Z,R (group wall) | box:X,Y,Z,LX,LY,LZ (groups x_min ... z_max) | "
+                                        "cylinder:X,Y,Z,DX,DY,DZ,R (end centre, axis vector, radius; groups wall, "
+                                        "end_0, end_1)")
     ("element-size", po::value<double>(), "box: target element size h (m), the longest triangle edge; "
-                                          "rod: 0.25 gives 960 triangles, 0.24 gives 1008")
-    ("input", po::value<std::string>(), "convert a mesh: .msh (Gmsh 2.2/4.x; physical surfaces are the groups), "
+                                          "rod: 0.25 gives 960 triangles, 0.24 gives 1008; --shape: Gmsh's target "
+                                          "size; a .geo --input: caps the file's sizes")
+    ("input", po::value<std::string>(), "mesh a .geo file through Gmsh (2D; its physical surfaces are the groups) "
+                                        "or convert a mesh: .msh (Gmsh 2.2/4.x; physical surfaces are the groups), "
                                         ".vtu/.vtp (cell array 'group'), .stl")
     ("group", po::value<std::vector<std::string>>()->composing(),
      "for an --input without groups: NAME=x|y|z=VALUE[:TOL] (a plane) or "
@@ -65,9 +73,13 @@ int run(int argc, char** argv) {
   if (!parsed) return 0;
   const po::variables_map& vm = *parsed;
   const bool quiet = vm["quiet"].as<bool>();
-  if (vm.count("box-lengths") == vm.count("input")) throw po::error("give exactly one of --box-lengths and --input");
-  if (vm.count("box-lengths") && !vm.count("element-size")) throw po::error("--box-lengths needs --element-size");
-  if (vm.count("element-size") && !vm.count("box-lengths")) throw po::error("--element-size goes with --box-lengths");
+  if (vm.count("box-lengths") + vm.count("shape") + vm.count("input") != 1)
+    throw po::error("give exactly one of --box-lengths, --shape and --input");
+  const bool geo_input = vm.count("input") && fs::path(vm["input"].as<std::string>()).extension() == ".geo";
+  if ((vm.count("box-lengths") || vm.count("shape")) && !vm.count("element-size"))
+    throw po::error(std::string(vm.count("shape") ? "--shape" : "--box-lengths") + " needs --element-size");
+  if (vm.count("element-size") && vm.count("input") && !geo_input)
+    throw po::error("--element-size goes with --box-lengths, --shape or a .geo --input");
   if (vm.count("group") && !vm.count("input")) throw po::error("--group goes with --input");
   if (!vm.count("out")) throw po::error("--out FILE.vtu is required");
   const fs::path out = vm["out"].as<std::string>();
@@ -97,7 +109,9 @@ int run(int argc, char** argv) {
           throw po::error(std::string("--group: ") + error.what());
         }
       }
-    mesh = read_surface_mesh(source);
+    mesh = geo_input ? mesh_geo_file(source, vm.count("element-size") ? std::optional<double>(vm["element-size"].as<double>())
+                                                                      : std::nullopt)
+                     : read_surface_mesh(source);
     const std::optional<std::string> default_group =
         vm.count("default-group") ? std::optional<std::string>(vm["default-group"].as<std::string>()) : std::nullopt;
     try {
@@ -105,6 +119,19 @@ int run(int argc, char** argv) {
     } catch (const std::invalid_argument& error) {
       throw std::runtime_error(source + ": " + error.what());
     }
+  } else if (vm.count("shape")) {
+    CadShape shape;
+    try {
+      shape = parse_cad_shape(vm["shape"].as<std::string>());
+    } catch (const std::invalid_argument& error) {
+      throw po::error(std::string("--shape: ") + error.what());
+    }
+    const double element_size = vm["element-size"].as<double>();
+    if (!(element_size > 0) || !std::isfinite(element_size)) throw po::error("--element-size must be a finite number > 0");
+    mesh = mesh_cad_shape(shape, element_size);
+    std::ostringstream name;
+    name << vm["shape"].as<std::string>() << ", h = " << element_size << " m";
+    source = name.str();
   } else {
     const auto lengths = parse_triple(vm["box-lengths"].as<std::string>(), "box-lengths");
     const auto origin = parse_triple(vm["box-origin"].as<std::string>(), "box-origin");

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include "mesh/surface/mesh_checks.hpp"
@@ -132,6 +133,29 @@ TEST(MeshStage, ExteriorDomainPointsNormalsIntoTheCavity) {
   EXPECT_TRUE(has(run, "12 triangles reversed")) << run.errors;
   EXPECT_NEAR(enclosed_volume(read_surface_mesh(out)), -1.0, 1e-14);
   EXPECT_EQ(mesh_stage("--domain outside --input " + file.string() + " --out " + out.string()).exit_code, 2);
+}
+
+TEST(MeshStage, GmshShapesAndGeoFiles) {
+  const auto out = output("sphere.vtu");
+  // A spherical cavity of radius 1 m in an unbounded solid.
+  auto run = mesh_stage("--shape sphere:0,0,0,1 --element-size 0.4 --domain exterior --out " + out.string());
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  EXPECT_TRUE(has(run, "a cavity, solid outside (exterior domain)")) << run.errors;
+  const SurfaceMesh cavity = read_surface_mesh(out);
+  EXPECT_EQ(cavity.group_names, std::vector<std::string>{"wall"});
+  EXPECT_NEAR(enclosed_volume(cavity), -4 * M_PI / 3, 0.08 * 4 * M_PI / 3);
+
+  const auto bad = write_text("stage_bad.geo", "Point(1) = {0, 0, 0};\nLine(1) = {1, 7};\n");
+  const auto kept = output("kept.vtu");
+  run = mesh_stage("--input " + bad.string() + " --out " + kept.string());
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_TRUE(has(run, "stage_bad.geo: Gmsh: Error: Unknown control point 7")) << run.errors;
+  EXPECT_FALSE(fs::exists(kept));
+  EXPECT_EQ(mesh_stage("--shape sphere:0,0,0,1 --out " + kept.string()).exit_code, 2);
+  run = mesh_stage("--shape ball:0,0,0,1 --element-size 1 --out " + kept.string());
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_TRUE(has(run, "--shape: shape 'ball:0,0,0,1': unknown")) << run.errors;
+  EXPECT_FALSE(fs::exists(kept));
 }
 
 TEST(MeshStage, BrokenMeshesWriteNothing) {

@@ -1,0 +1,47 @@
+#pragma once
+// Surface meshes made by Gmsh (its C++ API, gmsh.info): closed CAD shapes of
+// the OpenCASCADE kernel at a target element size, and a user's .geo file.
+// Reading .msh files is read_surface_mesh()'s job; Gmsh here only builds
+// geometry and meshes it.
+#include <array>
+#include <optional>
+#include <string>
+
+#include "mesh/surface/surface_mesh.hpp"
+
+namespace geobem::surface {
+
+/// A closed solid of Gmsh's OpenCASCADE kernel (m).
+struct CadShape {
+  enum class Kind { sphere, box, cylinder };
+  Kind kind = Kind::sphere;
+  std::array<double, 3> origin{};  ///< sphere: centre; box: corner of smallest coordinates; cylinder: centre of one end
+  std::array<double, 3> extent{};  ///< box: lengths along x, y, z; cylinder: axis vector from one end to the other
+  double radius = 0;               ///< sphere and cylinder
+};
+
+/// A shape from text: sphere:X,Y,Z,R | box:X,Y,Z,LX,LY,LZ |
+/// cylinder:X,Y,Z,DX,DY,DZ,R (a tunnel section closed at its ends). Throws
+/// std::invalid_argument naming the text for an unknown kind, a wrong count
+/// of numbers, a number that is not finite, or a size that is not > 0.
+CadShape parse_cad_shape(const std::string& text);
+
+/// The surface of `shape` meshed by Gmsh with triangles of target size
+/// `element_size` (m; Mesh.MeshSizeMax), one boundary group per surface of
+/// the solid: sphere "wall"; box "x_min", "x_max", "y_min", "y_max", "z_min",
+/// "z_max"; cylinder "wall", "end_0" (at origin), "end_1" (at origin + extent).
+/// Normals as Gmsh makes them (geobem-mesh orients them). Throws
+/// std::invalid_argument for element_size ≤ 0 and std::runtime_error with
+/// Gmsh's message if Gmsh fails.
+SurfaceMesh mesh_cad_shape(const CadShape& shape, double element_size);
+
+/// A .geo file (Gmsh's own geometry format) opened and meshed in 2D by Gmsh;
+/// `element_size`, when given, caps the triangle size (Mesh.MeshSizeMax, and
+/// Mesh.MeshSizeMin lowered to it if the file set it larger). Groups: its physical surfaces by name (an
+/// unnamed one "physical_TAG"); without any, one group per surface
+/// "surface_TAG". Throws std::runtime_error naming the file with Gmsh's
+/// message for a missing or bad file, a file with no surface triangles, or a
+/// triangle in two physical surfaces.
+SurfaceMesh mesh_geo_file(const std::string& path, std::optional<double> element_size = std::nullopt);
+
+}  // namespace geobem::surface

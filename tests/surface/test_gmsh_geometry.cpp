@@ -1,0 +1,108 @@
+// Surfaces meshed through the Gmsh API: a sphere's area and volume against
+// 4πa² and 4/3πa³ (an inscribed triangulation: errors of order h², below
+// both), a box and a cylinder with their groups, and .geo files with and
+// without physical groups, and a bad one.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "mesh/surface/gmsh_geometry.hpp"
+#include "mesh/surface/mesh_checks.hpp"
+#include "mesh/surface/mesh_geometry.hpp"
+#include "tests/support/test_files.hpp"
+
+using namespace geobem::surface;
+using geobem::test::error_of;
+using geobem::test::write_text;
+
+namespace {
+
+/// Area (m²) of the triangles of group `name`.
+double group_area(const SurfaceMesh& mesh, const std::string& name) {
+  double area = 0;
+  for (std::size_t t = 0; t < mesh.triangles.size(); ++t)
+    if (mesh.group_names[mesh.group_of_triangle[t]] == name) area += triangle_area(mesh, static_cast<int>(t));
+  return area;
+}
+
+}  // namespace
+
+TEST(GmshGeometry, SphereAreaAndVolumeConvergeAtSecondOrder) {
+  const double a = 2.0;
+  const double area = 4 * M_PI * a * a, volume = 4 * M_PI * a * a * a / 3;
+  double previous_area_error = 0, previous_volume_error = 0;
+  for (double h : {0.8, 0.4}) {
+    auto mesh = mesh_cad_shape(parse_cad_shape("sphere:1,-2,3,2"), h);
+    orient_outward(mesh);
+    ASSERT_TRUE(check_surface_mesh(mesh).ok()) << check_surface_mesh(mesh).message();
+    EXPECT_EQ(mesh.group_names, std::vector<std::string>{"wall"});
+    const double area_error = (area - surface_area(mesh)) / area;
+    const double volume_error = (volume - enclosed_volume(mesh)) / volume;
+    // Inscribed: smaller than the sphere, by less than (h/a)²/2.
+    EXPECT_GT(area_error, 0) << h;
+    EXPECT_LT(area_error, 0.5 * (h / a) * (h / a)) << h;
+    EXPECT_GT(volume_error, 0) << h;
+    EXPECT_LT(volume_error, 0.5 * (h / a) * (h / a)) << h;
+    if (previous_area_error > 0) {
+      EXPECT_NEAR(previous_area_error / area_error, 4.0, 1.5);
+      EXPECT_NEAR(previous_volume_error / volume_error, 4.0, 1.5);
+    }
+    previous_area_error = area_error;
+    previous_volume_error = volume_error;
+  }
+}
+
+TEST(GmshGeometry, BoxAndCylinderWithAGroupPerSurface) {
+  auto box = mesh_cad_shape(parse_cad_shape("box:1,2,3,1,2,3"), 0.5);
+  orient_outward(box);
+  ASSERT_TRUE(check_surface_mesh(box).ok()) << check_surface_mesh(box).message();
+  EXPECT_NEAR(enclosed_volume(box), 6.0, 1e-12);
+  EXPECT_NEAR(group_area(box, "x_min"), 6.0, 1e-12);
+  EXPECT_NEAR(group_area(box, "y_max"), 3.0, 1e-12);
+  EXPECT_NEAR(group_area(box, "z_min"), 2.0, 1e-12);
+  EXPECT_EQ(box.group_names.size(), 6u);
+
+  // A tunnel section along y: radius 1, length 4.
+  auto tunnel = mesh_cad_shape(parse_cad_shape("cylinder:0,0,0,0,4,0,1"), 0.25);
+  orient_outward(tunnel);
+  ASSERT_TRUE(check_surface_mesh(tunnel).ok()) << check_surface_mesh(tunnel).message();
+  const double r = 1, length = 4;
+  EXPECT_NEAR(group_area(tunnel, "wall"), 2 * M_PI * r * length, 0.01 * 2 * M_PI * r * length);
+  EXPECT_NEAR(group_area(tunnel, "end_0"), M_PI * r * r, 0.01 * M_PI * r * r);
+  EXPECT_NEAR(group_area(tunnel, "end_1"), M_PI * r * r, 0.01 * M_PI * r * r);
+  EXPECT_NEAR(enclosed_volume(tunnel), M_PI * r * r * length, 0.01 * M_PI * r * r * length);
+  // end_0 lies at y = 0.
+  for (std::size_t t = 0; t < tunnel.triangles.size(); ++t)
+    if (tunnel.group_names[tunnel.group_of_triangle[t]] == "end_0")
+      EXPECT_NEAR(triangle_centroid(tunnel, static_cast<int>(t))[1], 0.0, 1e-12);
+}
+
+TEST(GmshGeometry, GeoFileKeepsItsPhysicalGroups) {
+  const auto grouped = write_text("grouped.geo",
+                                  "SetFactory(\"OpenCASCADE\");\nBox(1) = {0, 0, 0, 1, 1, 1};\n"
+                                  "Physical Surface(\"floor\") = {5};\nPhysical Surface(\"sides\") = {1, 2, 3, 4, 6};\n"
+                                  "Mesh.MeshSizeMin = 0.5;\nMesh.MeshSizeMax = 0.5;\n");
+  const auto mesh = mesh_geo_file(grouped.string());
+  EXPECT_EQ(mesh.group_names, (std::vector<std::string>{"floor", "sides"}));
+  EXPECT_NEAR(group_area(mesh, "floor"), 1.0, 1e-12);
+  EXPECT_NEAR(group_area(mesh, "sides"), 5.0, 1e-12);
+  const auto finer = mesh_geo_file(grouped.string(), 0.2);
+  EXPECT_GT(finer.triangles.size(), 2 * mesh.triangles.size());
+
+  const auto plain = write_text("plain.geo", "SetFactory(\"OpenCASCADE\");\nSphere(1) = {0, 0, 0, 1};\n");
+  EXPECT_EQ(mesh_geo_file(plain.string(), 0.5).group_names, std::vector<std::string>{"surface_1"});
+}
+
+TEST(GmshGeometry, BadInputNamesTheFileWithGmshsMessage) {
+  const auto bad = write_text("bad.geo", "Point(1) = {0, 0, 0};\nLine(1) = {1, 7};\n");
+  EXPECT_NE(error_of([&] { mesh_geo_file(bad.string()); }).find("bad.geo: Gmsh: Error: Unknown control point 7"),
+            std::string::npos)
+      << error_of([&] { mesh_geo_file(bad.string()); });
+  EXPECT_EQ(error_of([] { mesh_geo_file("/nonexistent/model.geo"); }), "/nonexistent/model.geo: cannot open the file");
+  const auto curves = write_text("curves.geo", "Point(1) = {0, 0, 0};\nPoint(2) = {1, 0, 0};\nLine(1) = {1, 2};\n");
+  EXPECT_NE(error_of([&] { mesh_geo_file(curves.string()); }).find("Gmsh made no surface triangles"), std::string::npos);
+  EXPECT_EQ(error_of([] { parse_cad_shape("sphere:0,0,0"); }), "shape 'sphere:0,0,0': expected sphere:X,Y,Z,R");
+  EXPECT_EQ(error_of([] { parse_cad_shape("sphere:0,0,0,-1"); }), "shape 'sphere:0,0,0,-1': the radius must be > 0");
+  EXPECT_EQ(error_of([] { parse_cad_shape("cone:0,0,0,1"); }).substr(0, 31), "shape 'cone:0,0,0,1': unknown; ");
+  EXPECT_EQ(error_of([] { parse_cad_shape("box:0,0,0,1,x,1"); }), "shape 'box:0,0,0,1,x,1': 'x' is not a finite number");
+}
