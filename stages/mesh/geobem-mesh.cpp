@@ -67,8 +67,8 @@ int run(int argc, char** argv) {
     ("out", po::value<std::string>(), "output surface mesh (.vtu)");
   const auto parsed = geobem::cli::parse_stage_options(
       argc, argv, "geobem-mesh",
-      "Generate (--box-lengths, --element-size) or convert (--input) a closed triangle surface mesh with boundary "
-      "groups, check it, and write it as .vtu.",
+      "Generate (--box-lengths or --shape, with --element-size), mesh a .geo file or convert a mesh file "
+      "(--input): a closed triangle surface mesh with boundary groups, checked and written as .vtu.",
       options);
   if (!parsed) return 0;
   const po::variables_map& vm = *parsed;
