@@ -77,6 +77,11 @@ int last_cpu_thread_count();
 /// G times the unit factor of the field: 1 (J/kg), 1e5 (mGal) or 1e9 (Eötvös).
 double field_scale(Field field);
 
+/// The raw sums of the drivers (rows of `mask`, station_count per row) times
+/// field_scale, as a ForwardResult; warns on stderr (unless quiet) for each
+/// field that is NaN at some station (a station on a prism edge or vertex).
+ForwardResult scaled_result(const std::vector<double>& sums, unsigned mask, std::size_t station_count, bool quiet);
+
 /// FieldBit mask of a field list.
 unsigned field_mask(const std::vector<Field>& fields);
 

@@ -77,19 +77,24 @@ ForwardResult evaluate(const std::vector<Source>& sources, const std::vector<Sta
                                        ? forward_cuda(sources, stations, mask, options.precision, progress, tuning)
                                        : forward_cpu(sources, stations, mask, options.precision, progress);
   progress.finish();
+  return scaled_result(sums, mask, stations.size(), options.quiet);
+}
 
+}  // namespace
+
+ForwardResult scaled_result(const std::vector<double>& sums, unsigned mask, std::size_t station_count, bool quiet) {
   ForwardResult result;
   for (int f = 0; f < field_count; ++f) {
     if (!(mask & (1u << f))) continue;
     const Field field = static_cast<Field>(f);
     const double scale = field_scale(field);
-    std::vector<double> column(stations.size());
+    std::vector<double> column(station_count);
     std::size_t undefined = 0;
-    for (std::size_t s = 0; s < stations.size(); ++s) {
-      column[s] = scale * sums[f * stations.size() + s];
+    for (std::size_t s = 0; s < station_count; ++s) {
+      column[s] = scale * sums[f * station_count + s];
       if (std::isnan(column[s])) ++undefined;
     }
-    if (undefined > 0 && !options.quiet)
+    if (undefined > 0 && !quiet)
       std::fprintf(stderr, "warning: %s is undefined (NaN) at %zu station(s) on a prism edge or vertex\n",
                    field_name(field), undefined);
     result.fields.push_back(field);
@@ -97,8 +102,6 @@ ForwardResult evaluate(const std::vector<Source>& sources, const std::vector<Sta
   }
   return result;
 }
-
-}  // namespace
 
 const char* field_name(Field field) { return names[static_cast<int>(field)]; }
 

@@ -1,0 +1,81 @@
+// forward_model_layer(): checks, this part's share of the cells, the OpenMP
+// driver (the CUDA one is prism_layer_cuda.cu), and the layer checks.
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "gpu/gravity/forward_drivers.hpp"
+#include "gpu/gravity/layer_sources.hpp"
+#include "gpu/gravity/prism_layer_forward.hpp"
+#include "gpu/gravity/tile_sums_cpu.hpp"
+
+namespace geobem::gravity {
+namespace {
+
+template <typename Real>
+std::vector<double> cpu_run(const PrismLayer& layer, std::int64_t first, std::int64_t count,
+                            const std::vector<Station>& stations, unsigned mask, ProgressReporter& progress) {
+  const LayerView view{layer.geometry, layer.surface.data() + first, first};
+  return cpu_tile_sums(view, count, stations, GravityKernel<Real, false>{mask}, progress);
+}
+
+}  // namespace
+
+void check_prism_layer(const PrismLayer& layer) {
+  const LayerGeometry& g = layer.geometry;
+  if (g.shape_e < 1 || g.shape_n < 1 || layer.surface.size() != static_cast<std::size_t>(g.shape_e * g.shape_n))
+    throw std::invalid_argument("prism layer: shape " + std::to_string(g.shape_e) + " x " + std::to_string(g.shape_n) +
+                                " needs as many surface heights (" + std::to_string(layer.surface.size()) + " given)");
+  if (!(std::isfinite(g.spacing_e) && g.spacing_e > 0) || !(std::isfinite(g.spacing_n) && g.spacing_n > 0))
+    throw std::invalid_argument("prism layer: spacings must be finite and positive (" + std::to_string(g.spacing_e) +
+                                ", " + std::to_string(g.spacing_n) + " m)");
+  if (!std::isfinite(g.west_centre) || !std::isfinite(g.south_centre) || !std::isfinite(g.reference) ||
+      !std::isfinite(g.density_above) || !std::isfinite(g.density_below))
+    throw std::invalid_argument("prism layer: non-finite origin, reference or density");
+  for (std::size_t c = 0; c < layer.surface.size(); ++c)
+    if (std::isinf(layer.surface[c]))
+      throw std::invalid_argument("prism layer: infinite surface height at cell (" +
+                                  std::to_string(c % g.shape_e) + ", " + std::to_string(c / g.shape_e) + ")");
+}
+
+std::size_t massive_cell_count(const PrismLayer& layer) {
+  std::size_t count = 0;
+  for (std::size_t c = 0; c < layer.surface.size(); ++c)
+    if (layer_prism(layer.geometry, static_cast<std::int64_t>(c), layer.surface[c]).density != 0.0) ++count;
+  return count;
+}
+
+std::vector<double> layer_sums_cpu(const PrismLayer& layer, std::int64_t first, std::int64_t count,
+                                   const std::vector<Station>& stations, unsigned mask, Precision precision,
+                                   ProgressReporter& progress) {
+  return precision == Precision::Single ? cpu_run<float>(layer, first, count, stations, mask, progress)
+                                        : cpu_run<double>(layer, first, count, stations, mask, progress);
+}
+
+ForwardResult forward_model_layer(const PrismLayer& layer, const std::vector<Station>& stations,
+                                  const std::vector<Field>& fields, const ForwardOptions& options) {
+  if (fields.empty()) throw std::invalid_argument("forward_model_layer: the field list is empty");
+  if (options.parts < 1 || options.part < 0 || options.part >= options.parts)
+    throw std::invalid_argument("forward_model_layer: part " + std::to_string(options.part) + " of " +
+                                std::to_string(options.parts) + " does not exist");
+  check_prism_layer(layer);
+  for (std::size_t i = 0; i < stations.size(); ++i)
+    if (!std::isfinite(stations[i].easting) || !std::isfinite(stations[i].northing) ||
+        !std::isfinite(stations[i].upward))
+      throw std::invalid_argument("forward_model_layer: station " + std::to_string(i) + " has a non-finite coordinate");
+  const std::int64_t cells = static_cast<std::int64_t>(layer.cell_count());
+  const std::int64_t first = cells * options.part / options.parts;
+  const std::int64_t count = cells * (options.part + 1) / options.parts - first;
+  const unsigned mask = field_mask(fields);
+  ProgressReporter progress(std::string("gravity prism layer (") + to_string(options.device) + ")",
+                            static_cast<std::uint64_t>(count) * stations.size(), "cell-station pairs", options.quiet);
+  const std::vector<double> sums =
+      options.device == ComputeDevice::Cuda
+          ? layer_sums_cuda(layer, first, count, stations, mask, options.precision, progress,
+                            options.device_memory_limit_bytes)
+          : layer_sums_cpu(layer, first, count, stations, mask, options.precision, progress);
+  progress.finish();
+  return scaled_result(sums, mask, stations.size(), options.quiet);
+}
+
+}  // namespace geobem::gravity

@@ -1,0 +1,36 @@
+#pragma once
+// Gravity of a prism layer straight from its surface grid (prism_layer.hpp):
+// every driver forms each cell's prism from its height when it needs it, so
+// memory stays O(cells + stations) however large the layer.
+#include <cstdint>
+#include <vector>
+
+#include "gpu/core/progress.hpp"
+#include "gpu/gravity/gravity.hpp"
+#include "gpu/gravity/prism_layer.hpp"
+
+namespace geobem::gravity {
+
+/// Gravity of the layer at the stations: the sum over its non-empty cells of
+/// the prism closed forms of forward_model() (Nagy et al. 2000, 2002;
+/// Fukushima 2020), same fields, units, signs, singular-station limits and
+/// options (device, precision, memory limit streamed in chunks of cells and
+/// stations, part/parts shares of the cells for MPI ranks). Throws
+/// std::invalid_argument for an empty field list, a layer that fails
+/// check_prism_layer or a non-finite station; geobem::DeviceError for a
+/// failing CUDA call.
+ForwardResult forward_model_layer(const PrismLayer& layer, const std::vector<Station>& stations,
+                                  const std::vector<Field>& fields, const ForwardOptions& options);
+
+/// The drivers behind it, over cells [first, first + count) of the layer:
+/// raw sums Σ density·kernel, sums[f · stations + s] for Field index f (10
+/// rows, rows outside `mask` zero), before field_scale. The CUDA driver uses
+/// the current device and at most memory_limit_bytes (0: 90% of the free).
+std::vector<double> layer_sums_cpu(const PrismLayer& layer, std::int64_t first, std::int64_t count,
+                                   const std::vector<Station>& stations, unsigned mask, Precision precision,
+                                   ProgressReporter& progress);
+std::vector<double> layer_sums_cuda(const PrismLayer& layer, std::int64_t first, std::int64_t count,
+                                    const std::vector<Station>& stations, unsigned mask, Precision precision,
+                                    ProgressReporter& progress, std::size_t memory_limit_bytes = 0);
+
+}  // namespace geobem::gravity

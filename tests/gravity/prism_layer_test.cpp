@@ -1,0 +1,125 @@
+// The prism layer evaluated from its grid against independent constructions:
+// a flat layer against the one prism it fills (an interior-face cancellation
+// test of the cell sums), and a rough layer with cells above and below the
+// reference and skipped (NaN) cells against the prism list written out here
+// by Harmonica's prism_layer rule (centres on the nodes, ± half a spacing;
+// Uieda et al. 2020) and summed by forward_model; shares of the cells (MPI
+// ranks) adding up to the whole; single precision within 1e-5.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "gpu/gravity/prism_layer.hpp"
+#include "gpu/gravity/prism_layer_forward.hpp"
+#include "gravity_test_support.hpp"
+
+namespace geobem::gravity {
+namespace {
+
+using test::relative_max_difference;
+
+PrismLayer rough_layer(std::int64_t ne, std::int64_t nn, std::uint64_t seed) {
+  PrismLayer layer;
+  layer.geometry = {ne, nn, 1000.0, -500.0, 75.0, 90.0, 100.0, 2670.0, -1640.0};
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> height(-400.0, 900.0);
+  for (std::int64_t c = 0; c < ne * nn; ++c) layer.surface.push_back(height(rng));
+  layer.surface[3] = 100.0;                                        // on the reference: empty
+  layer.surface[7] = std::numeric_limits<double>::quiet_NaN();     // skipped no-data
+  return layer;
+}
+
+/// The layer's prisms by Harmonica's prism_layer rule, written out here.
+std::vector<Prism> harmonica_prisms(const PrismLayer& layer) {
+  const LayerGeometry& g = layer.geometry;
+  std::vector<Prism> prisms;
+  for (std::int64_t j = 0; j < g.shape_n; ++j)
+    for (std::int64_t i = 0; i < g.shape_e; ++i) {
+      const double s = layer.surface[i + g.shape_e * j];
+      if (std::isnan(s) || s == g.reference) continue;
+      const double e = g.west_centre + i * g.spacing_e, n = g.south_centre + j * g.spacing_n;
+      prisms.push_back({e - g.spacing_e / 2, e + g.spacing_e / 2, n - g.spacing_n / 2, n + g.spacing_n / 2,
+                        std::min(s, g.reference), std::max(s, g.reference),
+                        s > g.reference ? g.density_above : g.density_below});
+    }
+  return prisms;
+}
+
+std::vector<Station> stations_above(const PrismLayer& layer, double height) {
+  std::vector<Station> stations;
+  const LayerGeometry& g = layer.geometry;
+  for (int a = 0; a < 7; ++a)
+    for (int b = 0; b < 6; ++b)
+      stations.push_back({g.west_centre - 300.0 + a * (g.shape_e * g.spacing_e + 600.0) / 6.3,
+                          g.south_centre - 250.0 + b * (g.shape_n * g.spacing_n + 500.0) / 5.2, height + 17.0 * a});
+  return stations;
+}
+
+ForwardOptions quiet_cpu() {
+  ForwardOptions options;
+  options.quiet = true;
+  return options;
+}
+
+TEST(PrismLayer, FlatLayerEqualsTheOnePrismItFills) {
+  PrismLayer layer;
+  layer.geometry = {24, 17, 25.0, 45.0, 50.0, 70.0, -300.0, 2670.0, 1000.0};
+  layer.surface.assign(24 * 17, 450.0);
+  const Prism whole{0.0, 1200.0, 10.0, 1200.0, -300.0, 450.0, 2670.0};
+  const auto stations = stations_above(layer, 700.0);
+  const auto fields = parse_fields("all");
+  const auto a = forward_model_layer(layer, stations, fields, quiet_cpu());
+  const auto b = forward_model({whole}, stations, fields, quiet_cpu());
+  const auto diff = relative_max_difference(a, b);
+  for (std::size_t f = 0; f < diff.size(); ++f) EXPECT_LT(diff[f], 1e-11) << field_name(a.fields[f]);
+}
+
+TEST(PrismLayer, RoughLayerEqualsHarmonicasPrismList) {
+  const PrismLayer layer = rough_layer(19, 13, 20261124);
+  EXPECT_EQ(massive_cell_count(layer), layer.cell_count() - 2);
+  const auto stations = stations_above(layer, 1000.0);
+  const auto fields = parse_fields("all");
+  const auto a = forward_model_layer(layer, stations, fields, quiet_cpu());
+  const auto b = forward_model(harmonica_prisms(layer), stations, fields, quiet_cpu());
+  const auto diff = relative_max_difference(a, b);
+  for (std::size_t f = 0; f < diff.size(); ++f) EXPECT_LT(diff[f], 1e-13) << field_name(a.fields[f]);
+}
+
+TEST(PrismLayer, SharesOfTheCellsAddUpAndSinglePrecisionIsClose) {
+  const PrismLayer layer = rough_layer(11, 9, 7);
+  const auto stations = stations_above(layer, 1000.0);
+  const auto fields = parse_fields("g_z,g_zz,potential");
+  const auto whole = forward_model_layer(layer, stations, fields, quiet_cpu());
+  ForwardResult sum = whole;
+  for (auto& column : sum.values) column.assign(column.size(), 0.0);
+  for (int part = 0; part < 3; ++part) {
+    ForwardOptions options = quiet_cpu();
+    options.part = part;
+    options.parts = 3;
+    const auto share = forward_model_layer(layer, stations, fields, options);
+    for (std::size_t f = 0; f < sum.values.size(); ++f)
+      for (std::size_t s = 0; s < stations.size(); ++s) sum.values[f][s] += share.values[f][s];
+  }
+  for (double d : relative_max_difference(sum, whole)) EXPECT_LT(d, 1e-13);
+  ForwardOptions single = quiet_cpu();
+  single.precision = Precision::Single;
+  for (double d : relative_max_difference(forward_model_layer(layer, stations, fields, single), whole))
+    EXPECT_LT(d, 1e-5);
+}
+
+TEST(PrismLayer, BadLayersAreRefused) {
+  PrismLayer layer = rough_layer(4, 3, 1);
+  layer.surface.pop_back();
+  EXPECT_THROW(forward_model_layer(layer, {{0, 0, 0}}, parse_fields("g_z"), quiet_cpu()), std::invalid_argument);
+  layer = rough_layer(4, 3, 1);
+  layer.geometry.spacing_n = 0.0;
+  EXPECT_THROW(forward_model_layer(layer, {{0, 0, 0}}, parse_fields("g_z"), quiet_cpu()), std::invalid_argument);
+  layer = rough_layer(4, 3, 1);
+  layer.surface[2] = std::numeric_limits<double>::infinity();
+  EXPECT_THROW(forward_model_layer(layer, {{0, 0, 0}}, parse_fields("g_z"), quiet_cpu()), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace geobem::gravity
