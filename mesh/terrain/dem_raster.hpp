@@ -1,0 +1,56 @@
+#pragma once
+// Digital elevation models through GDAL: any raster GDAL reads (GeoTIFF,
+// netCDF, ESRI ASCII grid, ...), its first band taken as heights in metres,
+// on a projected grid whose nodes are the cell (pixel) centres. A geographic
+// DEM is projected with PROJ (through GDAL's warper, bilinear) to the UTM zone
+// of its centre or to a CRS the user names; the projected grid keeps the
+// DEM's node count.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace geobem::terrain {
+
+/// What read_dem does with no-data cells (the band's no-data value or NaN).
+enum class NoData { Refuse, Skip };
+/// "refuse" or "skip"; throws std::invalid_argument naming the value otherwise.
+NoData parse_no_data(const std::string& text);
+
+struct DemOptions {
+  /// Target CRS as PROJ/GDAL takes it ("EPSG:32616", WKT, PROJ string); must
+  /// be projected. Empty: a projected DEM stays in its CRS, a geographic one
+  /// goes to the UTM zone (WGS 84) of its centre.
+  std::string crs;
+  NoData no_data = NoData::Refuse;
+};
+
+/// A DEM on a regular projected grid, nodes = cell centres: node (i, j)
+/// (i eastward, j northward) at (west_centre + i·spacing_e, south_centre +
+/// j·spacing_n), height heights[i + shape_e·j] (m; NaN where no-data was
+/// skipped or, after projection, outside the DEM's footprint).
+struct Dem {
+  std::int64_t shape_e = 0, shape_n = 0;
+  double west_centre = 0, south_centre = 0, spacing_e = 0, spacing_n = 0;
+  std::vector<double> heights;
+  std::string crs;      ///< "EPSG:NNNN" when it has a code, else the CRS's name
+  std::string crs_wkt;  ///< WKT 2 of the CRS
+  std::size_t no_data_cells = 0;  ///< no-data cells of the source raster (skipped)
+  std::size_t outside_cells = 0;  ///< projected cells without a valid source height
+  bool projected_here = false;    ///< warped from the source CRS by read_dem
+};
+
+/// Reads and, if needed, projects a DEM. Throws std::runtime_error naming the
+/// file for: a file GDAL cannot open as a raster (GDAL's message passed on),
+/// no band, no geotransform (not georeferenced), a rotated geotransform, no
+/// CRS, a CRS PROJ cannot use or one that is not projected, no-data cells
+/// under NoData::Refuse (with their count and the first one's row/column),
+/// a DEM with nothing but no-data.
+Dem read_dem(const std::string& path, const DemOptions& options);
+
+/// The height at (easting, northing) by bilinear interpolation between the
+/// four surrounding nodes; NaN outside the grid of nodes or where one of the
+/// four is NaN.
+double bilinear_height(const Dem& dem, double easting, double northing);
+
+}  // namespace geobem::terrain
