@@ -182,10 +182,12 @@ Dem read_dem(const std::string& path, const DemOptions& options) {
   }
 
   // Warp to the target CRS with as many columns and rows as the source
-  // (bilinear; source no-data stays out; cells it cannot fill become NaN).
+  // (bilinear; source no-data stays out; cells it cannot fill become NaN;
+  // -et 0: every point through PROJ, not the warper's linear approximation
+  // of the transform, which may be off by an eighth of a cell).
   const std::string size_x = std::to_string(nx), size_y = std::to_string(ny), srs = dem.crs_wkt;
   const char* argv[] = {"-of", "MEM", "-t_srs", srs.c_str(), "-ts", size_x.c_str(), size_y.c_str(), "-r",
-                        "bilinear", "-dstnodata", "nan", "-ot", "Float64", nullptr};
+                        "bilinear", "-et", "0", "-dstnodata", "nan", "-ot", "Float64", nullptr};
   std::unique_ptr<GDALWarpAppOptions, decltype(&GDALWarpAppOptionsFree)> warp_options(
       GDALWarpAppOptionsNew(const_cast<char**>(argv), nullptr), GDALWarpAppOptionsFree);
   if (!warp_options) throw failure(path, "cannot set up the projection: " + QuietGdal::message());

@@ -1,0 +1,83 @@
+// The terrain stages as a user runs them: geobem-model --dem refuses bad
+// rasters with GDAL's or its own message and exit 1 and leaves an earlier
+// layer.vts as it was; a good DEM becomes layer.vts, which geobem-gravity
+// and geobem-magnetic evaluate on draped stations, warning about stations
+// below the topography and recording the CRS in .prj files.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "../support/test_files.hpp"
+#include "dem_test_support.hpp"
+
+namespace geobem::test {
+namespace {
+
+const std::string model_exe = GEOBEM_MODEL_EXE, gravity_exe = GEOBEM_GRAVITY_EXE, magnetic_exe = GEOBEM_MAGNETIC_EXE;
+
+std::filesystem::path utm_dem(const std::string& name, bool with_nan) {
+  const double gt[6] = {730000.0, 80.0, 0.0, 4040000.0, 0.0, -90.0};
+  const auto path = scratch(name);
+  write_geotiff(path, 9, 7, gt, "EPSG:32616", [&](int c, int r) {
+    return with_nan && c == 3 && r == 4 ? std::numeric_limits<double>::quiet_NaN() : 300.0 + 20.0 * c + 15.0 * r;
+  });
+  return path;
+}
+
+TEST(TerrainStages, BadRastersAreRefusedAndLeaveTheLayerAlone) {
+  const auto out = scratch("bad_out");
+  ASSERT_EQ(run_command(model_exe + " -q --dem " + utm_dem("good.tif", false).string() + " --out " + out.string())
+                .exit_code,
+            0);
+  const std::string before = read_text(out / "layer.vts");
+  const auto text = write_text("text.tif", "not a raster\n");
+  const double gt[6] = {-84.3, 0.001, 0.0, 36.6, 0.0, -0.001};
+  const auto geographic = scratch("geo.tif"), bare = scratch("bare.tif");
+  write_geotiff(geographic, 4, 4, gt, "EPSG:4326", [](int, int) { return 400.0; });
+  write_geotiff(bare, 4, 4, nullptr, "", [](int, int) { return 400.0; });
+  const std::pair<std::string, std::string> cases[] = {
+      {"--dem " + text.string(), "not a raster GDAL can read"},
+      {"--dem " + bare.string(), "not georeferenced"},
+      {"--dem " + geographic.string() + " --crs EPSG:999999", "PROJ cannot use"},
+      {"--dem " + utm_dem("nan.tif", true).string(), "1 no-data or NaN height(s), the first at row 4, column 3"},
+  };
+  for (const auto& [options, message] : cases) {
+    const StageRun run = run_command(model_exe + " -q " + options + " --out " + out.string());
+    EXPECT_EQ(run.exit_code, 1) << options;
+    EXPECT_NE(run.errors.find(message), std::string::npos) << run.errors;
+    EXPECT_EQ(read_text(out / "layer.vts"), before) << options;
+  }
+  const StageRun skipped =
+      run_command(model_exe + " --dem " + utm_dem("nan2.tif", true).string() + " --nodata skip --out " + out.string());
+  EXPECT_EQ(skipped.exit_code, 0) << skipped.errors;
+  EXPECT_NE(skipped.errors.find("1 no-data cell(s) of the DEM skipped"), std::string::npos) << skipped.errors;
+}
+
+TEST(TerrainStages, LayerGravityAndMagneticOnDrapedStations) {
+  const auto out = scratch("layer_out");
+  ASSERT_EQ(run_command(model_exe + " -q --dem " + utm_dem("dem.tif", false).string() + " --out " + out.string())
+                .exit_code,
+            0);
+  const std::string layer = (out / "layer.vts").string(), common = " --device cpu --out " + out.string();
+  const StageRun below = run_command(gravity_exe + " -q --prisms " + layer + " --stations-on-dem " + layer +
+                                     " --clearance -1 --station-step 2 --fields g_z" + common);
+  EXPECT_EQ(below.exit_code, 0) << below.errors;
+  EXPECT_NE(below.errors.find("20 of 20 draped station(s) lie below the topography"), std::string::npos)
+      << below.errors;
+  EXPECT_NE(read_text(out / "gravity.prj").find("UTM zone 16N"), std::string::npos);
+  const StageRun magnetic =
+      run_command(magnetic_exe + " -q --prisms " + layer + " --stations-on-dem " + layer +
+                  " --clearance 100 --station-spacing 150 --susceptibility 0.01 --inclination 64 --declination -5 "
+                  "--field-intensity 51000" + common);
+  EXPECT_EQ(magnetic.exit_code, 0) << magnetic.errors;
+  EXPECT_EQ(read_text(out / "magnetic.csv").substr(0, 39), "easting,northing,upward,b_e,b_n,b_u,tfa\n");
+  EXPECT_TRUE(std::filesystem::exists(out / "magnetic.vtu"));
+  const StageRun no_field = run_command(magnetic_exe + " -q --prisms " + layer + " --stations-on-dem " + layer +
+                                        " --clearance 100 --station-step 3" + common);
+  EXPECT_EQ(no_field.exit_code, 1);
+  EXPECT_NE(no_field.errors.find("give --susceptibility or --magnetization"), std::string::npos) << no_field.errors;
+}
+
+}  // namespace
+}  // namespace geobem::test
