@@ -71,7 +71,7 @@ TEST(TerrainStages, LayerGravityAndMagneticOnDrapedStations) {
                   " --clearance 100 --station-spacing 150 --susceptibility 0.01 --inclination 64 --declination -5 "
                   "--field-intensity 51000" + common);
   EXPECT_EQ(magnetic.exit_code, 0) << magnetic.errors;
-  EXPECT_EQ(read_text(out / "magnetic.csv").substr(0, 39), "easting,northing,upward,b_e,b_n,b_u,tfa\n");
+  EXPECT_EQ(read_text(out / "magnetic.csv").substr(0, 40), "easting,northing,upward,b_e,b_n,b_u,tfa\n");
   EXPECT_TRUE(std::filesystem::exists(out / "magnetic.vtu"));
   const StageRun no_field = run_command(magnetic_exe + " -q --prisms " + layer + " --stations-on-dem " + layer +
                                         " --clearance 100 --station-step 3" + common);
