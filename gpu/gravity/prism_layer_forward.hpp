@@ -25,7 +25,7 @@ ForwardResult forward_model_layer(const PrismLayer& layer, const std::vector<Sta
 /// The drivers behind it, over cells [first, first + count) of the layer:
 /// raw sums Σ density·kernel, sums[f · stations + s] for Field index f (10
 /// rows, rows outside `mask` zero), before field_scale. The CUDA driver uses
-/// the current device and at most memory_limit_bytes (0: 90% of the free).
+/// the current device and at most memory_limit_bytes (0: the device memory budget, 80% of the free memory).
 std::vector<double> layer_sums_cpu(const PrismLayer& layer, std::int64_t first, std::int64_t count,
                                    const std::vector<Station>& stations, unsigned mask, Precision precision,
                                    ProgressReporter& progress);

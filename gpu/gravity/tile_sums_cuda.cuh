@@ -6,7 +6,8 @@
 // are also split over ranges of sources (grid y) so that few stations still
 // fill the GPU; partial sums meet with double atomicAdd. The stored source
 // data (prism-layer surface heights, magnetized prisms) and the stations
-// stream to the device in chunks within a memory budget (chunk_plan.hpp):
+// stream to the device in chunks within the device memory budget
+// (device_memory_budget.hpp, chunk_plan.hpp):
 // device memory O(sources + stations), never a prism list of a layer.
 //
 // SourceView: a copyable struct with `using Item = ...;` and
@@ -22,6 +23,8 @@
 #include <vector>
 
 #include "gpu/core/cuda_check.hpp"
+#include "gpu/core/device_buffer.hpp"
+#include "gpu/core/device_memory_budget.hpp"
 #include "gpu/core/progress.hpp"
 #include "gpu/gravity/chunk_plan.hpp"
 #include "gpu/gravity/prism.hpp"
@@ -75,30 +78,6 @@ __global__ void __maxnreg__(MaxRegisters)
   tile_sums(view, kernel, count, span, stations, n_stations, sums);
 }
 
-/// Owns one cudaMalloc'd array; frees it on every exit path.
-template <typename T>
-class TileDeviceArray {
- public:
-  explicit TileDeviceArray(std::size_t n) {
-    GEOBEM_CUDA_CHECK(cudaMalloc(&data_, std::max<std::size_t>(n, 1) * sizeof(T)));
-  }
-  ~TileDeviceArray() { cudaFree(data_); }
-  TileDeviceArray(const TileDeviceArray&) = delete;
-  TileDeviceArray& operator=(const TileDeviceArray&) = delete;
-  T* get() const { return data_; }
-
- private:
-  T* data_ = nullptr;
-};
-
-/// Device memory to use: `limit_bytes`, or 90% of the free memory when 0 or less is free.
-inline std::size_t tile_memory_budget(std::size_t limit_bytes) {
-  std::size_t free_bytes = 0, total_bytes = 0;
-  GEOBEM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const std::size_t available = free_bytes / 10 * 9;
-  return limit_bytes > 0 ? std::min(limit_bytes, available) : available;
-}
-
 /// Sums[f · stations + s] of Kernel::outputs rows over all sources, streamed:
 /// `stored` goes to the device in chunks; make_view(device pointer of the
 /// chunk, index of its first element) gives the chunk's SourceView. The
@@ -111,31 +90,29 @@ std::vector<double> stream_tile_sums(const std::vector<Stored>& stored, const st
   const std::size_t n_stations = stations.size(), n_sources = stored.size();
   std::vector<double> sums(static_cast<std::size_t>(Kernel::outputs) * n_stations, 0.0);
   if (n_sources == 0 || n_stations == 0) return sums;
-  const ChunkPlan plan = plan_chunks(n_sources, sizeof(Stored), n_stations, tile_memory_budget(memory_limit_bytes));
-  TileDeviceArray<Stored> d_sources(plan.sources_per_chunk);
-  TileDeviceArray<Station> d_stations(plan.stations_per_chunk);
-  TileDeviceArray<double> d_sums(static_cast<std::size_t>(Kernel::outputs) * plan.stations_per_chunk);
+  const ChunkPlan plan =
+      plan_chunks(n_sources, sizeof(Stored), n_stations, device_memory_budget(memory_limit_bytes));
+  DeviceBuffer<Stored> d_sources(plan.sources_per_chunk);
+  DeviceBuffer<Station> d_stations(plan.stations_per_chunk);
+  DeviceBuffer<double> d_sums(static_cast<std::size_t>(Kernel::outputs) * plan.stations_per_chunk);
   const bool sources_once = plan.sources_per_chunk == n_sources;
-  if (sources_once)
-    GEOBEM_CUDA_CHECK(cudaMemcpy(d_sources.get(), stored.data(), n_sources * sizeof(Stored), cudaMemcpyHostToDevice));
+  if (sources_once) d_sources.upload(stored.data(), n_sources);
   int device = 0, sm_count = 0;
   GEOBEM_CUDA_CHECK(cudaGetDevice(&device));
   GEOBEM_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
 
   for (std::size_t s0 = 0; s0 < n_stations; s0 += plan.stations_per_chunk) {
     const std::size_t ns = std::min(plan.stations_per_chunk, n_stations - s0);
-    GEOBEM_CUDA_CHECK(cudaMemcpy(d_stations.get(), stations.data() + s0, ns * sizeof(Station), cudaMemcpyHostToDevice));
-    GEOBEM_CUDA_CHECK(cudaMemset(d_sums.get(), 0, Kernel::outputs * ns * sizeof(double)));
+    d_stations.upload(stations.data() + s0, ns);
+    GEOBEM_CUDA_CHECK(cudaMemset(d_sums.data(), 0, Kernel::outputs * ns * sizeof(double)));
     const unsigned station_blocks = static_cast<unsigned>((ns + tile_block - 1) / tile_block);
     // Launches of about 2^31 pairs: progress lines without launch overhead.
     const std::int64_t launch_sources =
         std::max<std::int64_t>(tile_block, (std::int64_t(1) << 31) / static_cast<std::int64_t>(ns));
     for (std::size_t p0 = 0; p0 < n_sources; p0 += plan.sources_per_chunk) {
       const std::size_t chunk = std::min(plan.sources_per_chunk, n_sources - p0);
-      if (!sources_once)
-        GEOBEM_CUDA_CHECK(
-            cudaMemcpy(d_sources.get(), stored.data() + p0, chunk * sizeof(Stored), cudaMemcpyHostToDevice));
-      const Stored* chunk_data = sources_once ? d_sources.get() + p0 : d_sources.get();
+      if (!sources_once) d_sources.upload(stored.data() + p0, chunk);
+      const Stored* chunk_data = sources_once ? d_sources.data() + p0 : d_sources.data();
       for (std::int64_t first = 0; first < static_cast<std::int64_t>(chunk); first += launch_sources) {
         const std::int64_t count = std::min<std::int64_t>(launch_sources, static_cast<std::int64_t>(chunk) - first);
         // About 64 blocks per SM in all (the prism-list driver's measured
@@ -147,17 +124,17 @@ std::vector<double> stream_tile_sums(const std::vector<Stored>& stored, const st
         const dim3 grid(station_blocks, static_cast<unsigned>((count + span - 1) / span));
         const auto view = make_view(chunk_data + first, static_cast<std::int64_t>(p0) + first);
         if constexpr (MaxRegisters == 0)
-          tile_sums_kernel<<<grid, tile_block>>>(view, kernel, count, span, d_stations.get(), static_cast<int>(ns),
-                                                 d_sums.get());
+          tile_sums_kernel<<<grid, tile_block>>>(view, kernel, count, span, d_stations.data(), static_cast<int>(ns),
+                                                 d_sums.data());
         else
-          capped_tile_sums_kernel<MaxRegisters><<<grid, tile_block>>>(view, kernel, count, span, d_stations.get(),
-                                                                     static_cast<int>(ns), d_sums.get());
+          capped_tile_sums_kernel<MaxRegisters><<<grid, tile_block>>>(view, kernel, count, span, d_stations.data(),
+                                                                     static_cast<int>(ns), d_sums.data());
         GEOBEM_CUDA_CHECK_LAUNCH();
         GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
         progress.advance(static_cast<std::uint64_t>(count) * ns);
       }
     }
-    GEOBEM_CUDA_CHECK(cudaMemcpy2D(sums.data() + s0, n_stations * sizeof(double), d_sums.get(), ns * sizeof(double),
+    GEOBEM_CUDA_CHECK(cudaMemcpy2D(sums.data() + s0, n_stations * sizeof(double), d_sums.data(), ns * sizeof(double),
                                    ns * sizeof(double), Kernel::outputs, cudaMemcpyDeviceToHost));
   }
   return sums;

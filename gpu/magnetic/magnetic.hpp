@@ -76,7 +76,7 @@ Result forward_magnetic_layer(const MagneticLayer& layer, const std::vector<grav
 
 /// The drivers: raw sums Σ T·M (3 rows: e, n, u; multiply by
 /// field_factor_nt), sums[c · stations + s]. CUDA: current device, at most
-/// memory_limit_bytes (0: 90% of the free memory), streamed in chunks.
+/// memory_limit_bytes (0: 80% of the free memory), streamed in chunks.
 std::vector<double> magnetic_sums_cpu(const std::vector<MagnetizedPrism>& prisms,
                                       const std::vector<gravity::Station>& stations, gravity::Precision precision,
                                       ProgressReporter& progress);

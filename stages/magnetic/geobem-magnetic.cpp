@@ -42,7 +42,7 @@ int run(int argc, char** argv) {
      "ME,MN,MU (A/m): magnetization instead of --susceptibility for the same prisms")
     ("precision", po::value<std::string>()->default_value("double"), "double or single (kernel arithmetic)")
     ("device-memory-limit", po::value<double>()->default_value(0.0),
-     "CUDA: device memory to use at most, MiB (0: 90% of the free memory); larger problems go in chunks")
+     "CUDA: device memory to use at most, MiB (0: 80% of the free memory); larger problems go in chunks")
     ("out", po::value<std::string>()->default_value("."),
      "output folder for magnetic.csv, magnetic.vts (grid stations) or magnetic.vtu, and magnetic.prj (the CRS)");
   const auto parsed = geobem::cli::parse_stage_options(

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <stdexcept>
 #include <string>
 
 namespace geobem::test {
@@ -28,8 +29,9 @@ inline void write_geotiff(const std::filesystem::path& path, int nx, int ny, con
     for (int c = 0; c < nx; ++c) values[static_cast<std::size_t>(r) * nx + c] = value(c, r);
   GDALRasterBand* band = dataset->GetRasterBand(1);
   if (no_data) band->SetNoDataValue(*no_data);
-  (void)band->RasterIO(GF_Write, 0, 0, nx, ny, values.data(), nx, ny, GDT_Float64, 0, 0);
+  const CPLErr written = band->RasterIO(GF_Write, 0, 0, nx, ny, values.data(), nx, ny, GDT_Float64, 0, 0);
   GDALClose(dataset);
+  if (written != CE_None) throw std::runtime_error("cannot write the test raster " + path.string());
 }
 
 }  // namespace geobem::test
