@@ -72,7 +72,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadGravityRun{"bad_precision", "", "--precision quad --grid-west 0 --grid-east 10 --grid-south 0 "
                       "--grid-north 10 --grid-shape 3,3", 2, "quad"},
         BadGravityRun{"no_stations", "", "--grid-west 0", 2, "missing --grid-east"},
-        BadGravityRun{"both_stations", "", "--stations s.csv --grid-west 0", 2, "either --stations or the --grid-*"}),
+        BadGravityRun{"both_stations", "", "--stations s.csv --grid-west 0", 2, "one of --stations, --stations-on-dem and the --grid-*"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(GravityStage, CubeFarAwayActsLikeAPointMass) {

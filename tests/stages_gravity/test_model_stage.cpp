@@ -96,7 +96,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadModelRun{"missing", "--input /nonexistent/model.csv", 1, "/nonexistent/model.csv: cannot open"},
         BadModelRun{"zero_cells", "--generate spheres --cells 0,10,10", 2, "--cells '0,10,10'"},
         BadModelRun{"unknown", "--generate cubes", 2, "--generate 'cubes'"},
-        BadModelRun{"both", "--generate spheres --input x.csv", 2, "exactly one of --generate and --input"}),
+        BadModelRun{"both", "--generate spheres --input x.csv", 2, "exactly one of --generate, --input and --dem"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace
