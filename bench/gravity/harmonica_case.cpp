@@ -9,9 +9,6 @@
 
 namespace geobem::bench {
 
-namespace {
-
-/// Writes a rows × columns float64 array in C order.
 void write_npy(const std::filesystem::path& path, std::size_t rows, std::size_t columns,
                const std::vector<double>& values) {
   std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " +
@@ -27,8 +24,6 @@ void write_npy(const std::filesystem::path& path, std::size_t rows, std::size_t 
   out.write(reinterpret_cast<const char*>(values.data()), std::streamsize(values.size() * sizeof(double)));
   if (!out) throw std::runtime_error(path.string() + ": cannot write");
 }
-
-}  // namespace
 
 void write_harmonica_case(const std::filesystem::path& dir, const std::vector<gravity::Prism>& prisms,
                           const std::vector<gravity::Station>& stations, const std::vector<double>& fields,

@@ -11,6 +11,11 @@
 
 namespace geobem::bench {
 
+/// Writes a rows × columns float64 array in C order as .npy (format 1.0).
+/// Throws std::runtime_error naming the path when it cannot be written.
+void write_npy(const std::filesystem::path& path, std::size_t rows, std::size_t columns,
+               const std::vector<double>& values);
+
 /// Writes into `dir` (created if missing):
 ///   prisms.npy   (P, 7) float64: west, east, south, north, bottom, top (m), density (kg/m³)
 ///   stations.npy (S, 3) float64: easting, northing, upward (m)

@@ -1,0 +1,140 @@
+// terrain_bench: the gravity (g_z) and magnetic field (b_e, b_n, b_u) of a
+// prism layer evaluated from its grid (geobem-model --dem's layer.vts), on
+// stations at every --station-step-th DEM node with a height, --clearance
+// metres above it (step 1: every node, the Harmonica comparison's case).
+// Times run from host vectors to host results (transfers included) after a
+// warm-up call, best of --repeat. The layer is magnetized by induction
+// (--susceptibility in --field-intensity, --inclination, --declination).
+// --peer-case DIR writes the layer, the stations and geobem's results for
+// bench/gravity/terrain_harmonica_peer.py:
+//   easting.npy (1, NE), northing.npy (1, NN): prism centres (m)
+//   surface.npy (NN, NE): heights (m), NaN where the layer has no cell
+//   stations.npy (S, 3), geobem_g_z.npy (1, S) mGal, geobem_b.npy (3, S) nT
+//   geobem.txt: "driver D", "reference R", "density ABOVE BELOW", "magnetization ME MN MU",
+//   then "g_z SECONDS" and "b SECONDS".
+#include <boost/program_options.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bench/gravity/harmonica_case.hpp"
+#include "gpu/core/device.hpp"
+#include "gpu/gravity/prism_layer_forward.hpp"
+#include "gpu/magnetic/magnetic.hpp"
+#include "mesh/terrain/layer_file.hpp"
+#include "stages/cli/stage_options.hpp"
+
+namespace po = boost::program_options;
+using namespace geobem;
+
+namespace {
+
+double best_time(int repeat, const std::function<void()>& call) {
+  call();  // warm-up: context creation, first-touch of the host results
+  double best = 1e300;
+  for (int i = 0; i < repeat; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    call();
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  return best;
+}
+
+int run(int argc, char** argv) {
+  po::options_description options("Options");
+  cli::add_common_options(options);
+  cli::add_device_option(options);
+  options.add_options()
+    ("layer", po::value<std::string>()->required(), "prism layer .vts (geobem-model --dem)")
+    ("clearance", po::value<double>()->default_value(100.0), "station height above the DEM node (m)")
+    ("station-step", po::value<int>()->default_value(1), "every K-th DEM node along each axis")
+    ("repeat", po::value<int>()->default_value(3), "timed calls after the warm-up (best taken)")
+    ("susceptibility", po::value<double>()->default_value(0.01), "SI, cells above the reference")
+    ("field-intensity", po::value<double>()->default_value(51000.0), "nT")
+    ("inclination", po::value<double>()->default_value(64.0), "degrees")
+    ("declination", po::value<double>()->default_value(-5.0), "degrees")
+    ("peer-case", po::value<std::string>(), "write the case for terrain_harmonica_peer.py into DIR");
+  const auto parsed = cli::parse_stage_options(argc, argv, "terrain_bench",
+                                               "g_z and b of a prism layer on DEM-node stations, timed.", options);
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
+  const terrain::LayerModel model = terrain::read_layer_vts(vm["layer"].as<std::string>());
+  const gravity::PrismLayer& layer = model.layer;
+  const gravity::LayerGeometry& g = layer.geometry;
+  const int step = std::max(1, vm["station-step"].as<int>()), repeat = std::max(1, vm["repeat"].as<int>());
+  const double clearance = vm["clearance"].as<double>();
+  std::vector<gravity::Station> stations;
+  for (std::int64_t j = 0; j < g.shape_n; j += step)
+    for (std::int64_t i = 0; i < g.shape_e; i += step) {
+      const double h = layer.surface[i + g.shape_e * j];
+      if (!std::isnan(h)) stations.push_back({g.west_centre + i * g.spacing_e, g.south_centre + j * g.spacing_n, h + clearance});
+    }
+  const ComputeDevice device = resolve_device(parse_device_choice(vm["device"].as<std::string>()));
+  const std::size_t cells = gravity::massive_cell_count(layer);
+  const double pairs = static_cast<double>(cells) * static_cast<double>(stations.size());
+  std::printf("layer %s: %lld x %lld cells, %zu with mass, %s; %zu stations (step %d, %.0f m above the nodes); "
+              "%.4g pairs; %s\n",
+              vm["layer"].as<std::string>().c_str(), static_cast<long long>(g.shape_e),
+              static_cast<long long>(g.shape_n), cells, model.crs.c_str(), stations.size(), step, clearance, pairs,
+              to_string(device).c_str());
+
+  gravity::ForwardOptions forward;
+  forward.device = device;
+  forward.quiet = true;
+  gravity::ForwardResult gz;
+  const double gz_seconds = best_time(repeat, [&] {
+    gz = gravity::forward_model_layer(layer, stations, gravity::parse_fields("g_z"), forward);
+  });
+  std::printf("g_z        %9.4f s  %10.4g pairs/s\n", gz_seconds, pairs / gz_seconds);
+
+  magnetic::MagneticLayer magnetized;
+  magnetized.layer = layer;
+  const magnetic::InducingField field{vm["field-intensity"].as<double>(), vm["inclination"].as<double>(),
+                                      vm["declination"].as<double>()};
+  magnetized.magnetization_above = magnetic::induced_magnetization(vm["susceptibility"].as<double>(), field);
+  magnetic::Options mag_options;
+  mag_options.forward = forward;
+  magnetic::Result b;
+  const double b_seconds = best_time(repeat, [&] {
+    b = magnetic::forward_magnetic_layer(magnetized, stations, magnetic::parse_fields("b_e,b_n,b_u"), mag_options);
+  });
+  std::printf("b_e,b_n,b_u %8.4f s  %10.4g pairs/s\n", b_seconds, pairs / b_seconds);
+
+  if (vm.count("peer-case")) {
+    const std::filesystem::path dir = vm["peer-case"].as<std::string>();
+    std::filesystem::create_directories(dir);
+    std::vector<double> easting, northing, rows;
+    for (std::int64_t i = 0; i < g.shape_e; ++i) easting.push_back(g.west_centre + i * g.spacing_e);
+    for (std::int64_t j = 0; j < g.shape_n; ++j) northing.push_back(g.south_centre + j * g.spacing_n);
+    bench::write_npy(dir / "easting.npy", 1, easting.size(), easting);
+    bench::write_npy(dir / "northing.npy", 1, northing.size(), northing);
+    bench::write_npy(dir / "surface.npy", g.shape_n, g.shape_e, layer.surface);
+    for (const auto& s : stations) rows.insert(rows.end(), {s.easting, s.northing, s.upward});
+    bench::write_npy(dir / "stations.npy", stations.size(), 3, rows);
+    bench::write_npy(dir / "geobem_g_z.npy", 1, stations.size(), gz.values[0]);
+    rows.clear();
+    for (const auto& column : b.values) rows.insert(rows.end(), column.begin(), column.end());
+    bench::write_npy(dir / "geobem_b.npy", 3, stations.size(), rows);
+    std::ofstream out(dir / "geobem.txt");
+    out.precision(17);
+    const auto& m = magnetized.magnetization_above;
+    out << "driver " << to_string(device) << "\nreference " << g.reference << "\ndensity " << g.density_above << ' ' << g.density_below
+        << "\nmagnetization " << m[0] << ' ' << m[1] << ' ' << m[2] << "\ng_z " << gz_seconds << "\nb " << b_seconds
+        << '\n';
+    if (!out) throw std::runtime_error((dir / "geobem.txt").string() + ": cannot write");
+    std::printf("peer case written to %s\n", dir.c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return cli::run_stage("terrain_bench", [&] { return run(argc, argv); });
+}
