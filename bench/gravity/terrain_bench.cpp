@@ -11,7 +11,11 @@
 //   surface.npy (NN, NE): heights (m), NaN where the layer has no cell
 //   stations.npy (S, 3), geobem_g_z.npy (1, S) mGal, geobem_b.npy (3, S) nT
 //   geobem.txt: "driver D", "reference R", "density ABOVE BELOW", "magnetization ME MN MU",
-//   then "g_z SECONDS" and "b SECONDS".
+//   then "g_z SECONDS" and "b SECONDS";
+//   reference.npy (5, R): station index, g_z (mGal), b_e, b_n, b_u (nT) at
+//   --reference-stations R stations spread over the list, the point kernels
+//   evaluated in long double (64-bit significand; sums in double) on the CPU:
+//   the high-precision reference that says which of two codes is right.
 #include <boost/program_options.hpp>
 
 #include <algorithm>
@@ -25,8 +29,11 @@
 
 #include "bench/gravity/harmonica_case.hpp"
 #include "gpu/core/device.hpp"
+#include "gpu/gravity/layer_sources.hpp"
 #include "gpu/gravity/prism_layer_forward.hpp"
+#include "gpu/gravity/tile_sums_cpu.hpp"
 #include "gpu/magnetic/magnetic.hpp"
+#include "gpu/magnetic/magnetic_sources.hpp"
 #include "mesh/terrain/layer_file.hpp"
 #include "stages/cli/stage_options.hpp"
 
@@ -46,6 +53,32 @@ double best_time(int repeat, const std::function<void()>& call) {
   return best;
 }
 
+/// Rows of reference.npy: station index, g_z (mGal), b_e, b_n, b_u (nT) at
+/// `count` stations spread over the list, kernels in long double.
+std::vector<double> long_double_reference(const magnetic::MagneticLayer& layer,
+                                          const std::vector<gravity::Station>& stations, std::size_t count) {
+  std::vector<gravity::Station> chosen;
+  std::vector<double> index;
+  for (std::size_t k = 0; k < count && k < stations.size(); ++k) {
+    index.push_back(static_cast<double>(k * stations.size() / count));
+    chosen.push_back(stations[static_cast<std::size_t>(index.back())]);
+  }
+  const std::int64_t cells = static_cast<std::int64_t>(layer.layer.cell_count());
+  ProgressReporter quiet("", 1, "", true);
+  const gravity::LayerView gravity_view{layer.layer.geometry, layer.layer.surface.data(), 0};
+  const auto g = gravity::cpu_tile_sums(gravity_view, cells, chosen,
+                                        gravity::GravityKernel<long double, true>{gravity::bit_g_z}, quiet);
+  const auto magnetic_view = magnetic::magnetic_layer_view(layer.layer.geometry, layer.magnetization_above,
+                                                           layer.magnetization_below, layer.layer.surface.data(), 0);
+  const auto b = gravity::cpu_tile_sums(magnetic_view, cells, chosen, magnetic::MagneticKernel<long double>{}, quiet);
+  const std::size_t n = chosen.size();
+  std::vector<double> rows(index);
+  for (std::size_t s = 0; s < n; ++s) rows.push_back(gravity::field_scale(gravity::Field::g_z) * g[3 * n + s]);
+  for (int c = 0; c < 3; ++c)
+    for (std::size_t s = 0; s < n; ++s) rows.push_back(magnetic::field_factor_nt * b[c * n + s]);
+  return rows;
+}
+
 int run(int argc, char** argv) {
   po::options_description options("Options");
   cli::add_common_options(options);
@@ -59,6 +92,8 @@ int run(int argc, char** argv) {
     ("field-intensity", po::value<double>()->default_value(51000.0), "nT")
     ("inclination", po::value<double>()->default_value(64.0), "degrees")
     ("declination", po::value<double>()->default_value(-5.0), "degrees")
+    ("reference-stations", po::value<int>()->default_value(16),
+     "peer case: stations of the long-double reference (reference.npy)")
     ("peer-case", po::value<std::string>(), "write the case for terrain_harmonica_peer.py into DIR");
   const auto parsed = cli::parse_stage_options(argc, argv, "terrain_bench",
                                                "g_z and b of a prism layer on DEM-node stations, timed.", options);
@@ -128,6 +163,9 @@ int run(int argc, char** argv) {
         << "\nmagnetization " << m[0] << ' ' << m[1] << ' ' << m[2] << "\ng_z " << gz_seconds << "\nb " << b_seconds
         << '\n';
     if (!out) throw std::runtime_error((dir / "geobem.txt").string() + ": cannot write");
+    const std::size_t count = static_cast<std::size_t>(std::max(1, vm["reference-stations"].as<int>()));
+    const auto reference = long_double_reference(magnetized, stations, count);
+    bench::write_npy(dir / "reference.npy", 5, reference.size() / 5, reference);
     std::printf("peer case written to %s\n", dir.c_str());
   }
   return 0;

@@ -14,7 +14,10 @@ timing. Prints per field: the largest |Harmonica - geobem| over the stations
 run relative to geobem's largest |field| over all stations, Harmonica's time,
 its pairs/s, that time scaled to all stations (x stations / stations run;
 Harmonica loops over stations), and the speed ratio against geobem's time
-(prism_layer's own time added to the gravity side).
+(prism_layer's own time added to the gravity side). Then, at the stations
+of reference.npy (kernels in long double), the largest difference of
+Harmonica and of geobem from that reference, relative to the reference's
+largest |field|: which of the two is closer to the exact value.
 """
 import argparse
 import os
@@ -38,6 +41,7 @@ def read_case(case):
         "g_z": load("geobem_g_z.npy")[0],
         "b": load("geobem_b.npy"),
         "info": info,
+        "reference": load("reference.npy"),
     }
 
 
@@ -102,6 +106,23 @@ def main():
         whole = seconds * scale + extra_s
         print(f"{name:5s} {diff / largest:21.3e} {diff:11.3e} {seconds:8.3f} {pairs / seconds:11.4g} "
               f"{whole:14.4g} {geobem_s:9.4f} {whole / geobem_s:8.4g}", flush=True)
+
+    exact_rows = case["reference"]
+    chosen = exact_rows[0].astype(int)
+    at = tuple(np.ascontiguousarray(stations[chosen, i]) for i in range(3))
+    print(f"\nat {chosen.size} stations, against geobem's long-double kernels (max|diff| / max|reference|):")
+    print(f"{'field':5s} {'Harmonica':>10s} {'geobem':>10s}")
+    checks = {
+        "g_z": (lambda: layer.prism_layer.gravity(at, field="g_z", parallel=True), case["g_z"][chosen], exact_rows[1]),
+        "b_u": (lambda: harmonica.prism_magnetic(at, prisms, m, field="b_u", parallel=True), case["b"][2][chosen],
+                exact_rows[4]),
+        "b_e": (lambda: harmonica.prism_magnetic(at, prisms, m, field="b_e", parallel=True), case["b"][0][chosen],
+                exact_rows[2]),
+    }
+    for name, (peer, ours, exact) in checks.items():
+        largest = np.max(np.abs(exact))
+        print(f"{name:5s} {np.max(np.abs(np.asarray(peer()) - exact)) / largest:10.3e} "
+              f"{np.max(np.abs(ours - exact)) / largest:10.3e}", flush=True)
 
 
 if __name__ == "__main__":
