@@ -29,6 +29,7 @@
 
 #include "bench/gravity/harmonica_case.hpp"
 #include "gpu/core/device.hpp"
+#include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/layer_sources.hpp"
 #include "gpu/gravity/prism_layer_forward.hpp"
 #include "gpu/gravity/tile_sums_cpu.hpp"
