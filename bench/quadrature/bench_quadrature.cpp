@@ -331,7 +331,7 @@ int run_bench(int argc, char** argv) {
       const double exact = exact_table2(problems[i].integrand, problems[i].lower, problems[i].upper);
       worst = std::max(worst, std::fabs(results[i].estimate - exact) / std::fabs(exact));
       evaluations += results[i].evaluations;
-      unconverged += results[i].status != CubatureStatus::Converged;
+      unconverged += results[i].status != IntegrationStatus::Converged;
     }
     print_row(device == ComputeDevice::Cuda ? "geobem_cuda_batch" : "geobem_cpu_batch", "exp_cos_x100000", 1, 1e-10,
               0.0, 0.0, worst, evaluations, problems.size(), static_cast<int>(unconverged), seconds);

@@ -1,6 +1,9 @@
 #include "gpu/quadrature/adaptive_1d.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 #include <stdexcept>
 
 #include "gpu/quadrature/adaptive_1d_cpu.hpp"
@@ -11,12 +14,75 @@ namespace {
 const char* const kFamilies[] = {"exp_sin", "poly_cos", "exp_cos", "sinc"};
 const char* const kRules[] = {"double", "keep", "reset"};
 
-void check_limits(double lower, double upper, const std::string& what) {
-  if (!std::isfinite(lower) || !std::isfinite(upper) || !(lower < upper))
-    throw std::invalid_argument(what + "limits [" + std::to_string(lower) + ", " + std::to_string(upper) +
-                                "] are not finite with lower < upper");
+std::string number(double value) {
+  std::ostringstream text;
+  text << std::setprecision(17) << value;
+  return text.str();
 }
 }  // namespace
+
+Integrand1DRanges integrand_1d_ranges(Integrand1DFamily family) {
+  switch (family) {
+    case Integrand1DFamily::ExpSin: return {{1e-3, 1e-3, 0.0}, {50.0, 1000.0, 0.0}, {true, true, false}};
+    case Integrand1DFamily::PolyCos: return {{1e-3, 1e-3, 0.0}, {1000.0, 1000.0, 100.0}, {true, true, true}};
+    case Integrand1DFamily::ExpCos: return {{1e-3, 1e-3, 0.0}, {50.0, 1000.0, 0.0}, {true, true, false}};
+    case Integrand1DFamily::Sinc: return {{1e-3, 0.0, 0.0}, {1000.0, 0.0, 0.0}, {true, false, false}};
+  }
+  throw std::invalid_argument("unknown 1D family");
+}
+
+double integrand_1d_rate(const Integrand1D& f) {
+  switch (f.family) {
+    case Integrand1DFamily::ExpSin: return std::max(std::fabs(f.p[0]), std::fabs(f.p[1]));
+    case Integrand1DFamily::PolyCos: return std::fabs(f.p[1]);
+    case Integrand1DFamily::ExpCos: return std::max(std::fabs(f.p[0]), M_PI * std::fabs(f.p[1]));
+    case Integrand1DFamily::Sinc: return M_PI * std::fabs(f.p[0]);
+  }
+  return 0.0;
+}
+
+double exp_family_limit(const Integrand1D& f) {
+  const double rate = integrand_1d_rate(f);
+  double limit = rate > 0.0 ? std::min(kMaxLimit1D, kMaxPhase1D / rate) : kMaxLimit1D;
+  const bool exponential = f.family == Integrand1DFamily::ExpSin || f.family == Integrand1DFamily::ExpCos;
+  if (exponential && f.p[0] != 0.0) limit = std::min(limit, kMaxExponent1D / std::fabs(f.p[0]));
+  return limit;
+}
+
+std::string describe_integrand_1d_ranges(Integrand1DFamily family) {
+  const Integrand1DRanges r = integrand_1d_ranges(family);
+  std::string text;
+  for (int k = 0; k < 3; ++k)
+    if (r.max[k] > 0.0)
+      text += (text.empty() ? "p" : ", p") + std::to_string(k) + " in " + (r.signed_parameter[k] ? "[-" : "[0, ") +
+              (r.signed_parameter[k] ? number(r.max[k]) + ", " : "") + number(r.max[k]) + "]";
+  return text;
+}
+
+void check_problem_1d(const Problem1D& p, const std::string& where) {
+  const Integrand1DRanges r = integrand_1d_ranges(p.integrand.family);
+  for (int k = 0; k < 3; ++k) {
+    const double value = p.integrand.p[k];
+    const std::string name = where + "p" + std::to_string(k) + " " + number(value);
+    if (!std::isfinite(value)) throw std::invalid_argument(name + " is not finite");
+    if (r.max[k] == 0.0 && value != 0.0)
+      throw std::invalid_argument(name + ": " + to_string(p.integrand.family) + " has no parameter p" +
+                                  std::to_string(k) + " (must be 0)");
+    if (std::fabs(value) > r.max[k])
+      throw std::invalid_argument(name + " is outside the documented range |p" + std::to_string(k) +
+                                  "| <= " + number(r.max[k]) + " of " + to_string(p.integrand.family));
+    if (value < 0.0 && !r.signed_parameter[k])
+      throw std::invalid_argument(name + " must be >= 0 for " + to_string(p.integrand.family));
+  }
+  if (!std::isfinite(p.lower) || !std::isfinite(p.upper) || !(p.lower < p.upper))
+    throw std::invalid_argument(where + "limits [" + number(p.lower) + ", " + number(p.upper) +
+                                "] are not finite with lower < upper");
+  const double limit = exp_family_limit(p.integrand);
+  if (std::fabs(p.lower) > limit || std::fabs(p.upper) > limit)
+    throw std::invalid_argument(where + "limits [" + number(p.lower) + ", " + number(p.upper) + "] reach beyond " +
+                                number(limit) +
+                                ", the documented range of " + to_string(p.integrand.family));
+}
 
 std::string to_string(Integrand1DFamily family) { return kFamilies[static_cast<int>(family)]; }
 
@@ -54,30 +120,37 @@ void check_adaptive_1d_options(const Adaptive1DOptions& o) {
   if (o.alpha < 1) throw std::invalid_argument("alpha " + std::to_string(o.alpha) + " must be >= 1");
   if (o.beta < 1 || o.beta > 1024 || (o.beta & (o.beta - 1)))
     throw std::invalid_argument("beta " + std::to_string(o.beta) + " must be a power of two in 1..1024");
-  if (o.max_evaluations < 15ULL * o.alpha * o.beta)
+  if (o.max_evaluations < 30ULL * o.alpha * o.beta)
     throw std::invalid_argument("max_evaluations " + std::to_string(o.max_evaluations) +
-                                " is below one block (15·alpha·beta)");
+                                " is below two blocks (2·15·alpha·beta = " + std::to_string(30ULL * o.alpha * o.beta) +
+                                ")");
 }
 
 Adaptive1DResult adaptive_1d_result(const BlockCuttingState& s) {
   Adaptive1DResult r;
   r.estimate = s.estimate;
   r.error = s.error;
+  r.rounding = s.rounding;
   r.evaluations = s.evaluations;
   r.blocks = s.blocks;
-  if (s.capped)
-    r.status = CubatureStatus::EvaluationCapReached;
-  else if (s.error <= std::max(s.abs_tol, s.rel_tol * std::fabs(s.estimate)))
-    r.status = CubatureStatus::Converged;
+  const double target = block_cutting_target(s, s.estimate);
+  if (!std::isfinite(s.estimate) || !std::isfinite(s.error))
+    r.status = IntegrationStatus::NonFinite;
+  else if (s.error <= target)
+    r.status = IntegrationStatus::Converged;
+  else if (s.capped)
+    r.status = IntegrationStatus::EvaluationCapReached;
+  else if (s.rounding > target)
+    r.status = IntegrationStatus::RoundingLimited;
   else
-    r.status = CubatureStatus::NotConverged;
+    r.status = IntegrationStatus::NotConverged;
   return r;
 }
 
 Adaptive1DResult integrate_adaptive_1d(const Integrand1D& f, double lower, double upper,
                                        const Adaptive1DOptions& options, ComputeDevice device) {
   check_adaptive_1d_options(options);
-  check_limits(lower, upper, "");
+  check_problem_1d(Problem1D{f, lower, upper}, "");
   if (device == ComputeDevice::Cuda) return cuda_integrate_adaptive_1d(f, lower, upper, options);
   return cpu_integrate_adaptive_1d(f, lower, upper, options);
 }
@@ -86,7 +159,7 @@ std::vector<Adaptive1DResult> integrate_adaptive_1d_batch(const std::vector<Prob
                                                           const Adaptive1DOptions& options, ComputeDevice device) {
   check_adaptive_1d_options(options);
   for (std::size_t i = 0; i < problems.size(); ++i)
-    check_limits(problems[i].lower, problems[i].upper, "problem " + std::to_string(i) + ": ");
+    check_problem_1d(problems[i], "problem " + std::to_string(i) + ": ");
   if (device == ComputeDevice::Cuda) return cuda_integrate_adaptive_1d_batch(problems, options);
   std::vector<Adaptive1DResult> results(problems.size());
   const long count = static_cast<long>(problems.size());

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gpu/core/device.hpp"
+#include "gpu/core/integration_status.hpp"
 #include "gpu/quadrature/adaptive_1d_state.hpp"
 #include "gpu/quadrature/cubature.hpp"
 
@@ -29,8 +30,9 @@ struct Adaptive1DOptions {
   bool quiet = true;
 };
 
-/// Throws std::invalid_argument naming the value: tolerances < 0 or both 0,
-/// α < 1, β not a power of two in 1…1024, max_evaluations < 15.
+/// Throws std::invalid_argument naming the value: tolerances non-finite, < 0
+/// or both 0, α < 1, β not a power of two in 1…1024, max_evaluations below
+/// two blocks (2·15·α·β: the last block of a capped sweep takes the remainder).
 void check_adaptive_1d_options(const Adaptive1DOptions& options);
 
 /// One integral of the batch.
@@ -39,16 +41,55 @@ struct Problem1D {
   double lower = 0.0, upper = 1.0;
 };
 
+/// The parameter ranges a family is documented (and measured) for: |p_k| ≤
+/// max[k] (max[k] = 0: p_k unused and must be 0); min_magnitude[k] is the low
+/// end of the decades the batteries draw from (0: drawn uniformly over
+/// [−max, max]); signed_parameter[k]: negative values allowed. The limits lie
+/// within ±kMaxLimit1D and within ±kMaxPhase1D/rate (exp_family_limit), rate
+/// the largest |exponent or angular frequency| of the family (exp_sin
+/// max(|p0|, |p1|), poly_cos |p1|, exp_cos max(|p0|, π|p1|), sinc π|p0|):
+/// the integrand's argument, rounded to relative ε, then errs by at most
+/// 1000 ε ≈ 2.2e-13, which keeps relative tolerances down to 1e-12 within
+/// reach (measured: bench/RESULTS.md); and for exp_sin, exp_cos within
+/// ±kMaxExponent1D/|p0|, so that e^{±p0 x} stays far from overflow.
+struct Integrand1DRanges {
+  double min_magnitude[3];
+  double max[3];
+  bool signed_parameter[3];
+};
+constexpr double kMaxLimit1D = 100.0;
+constexpr double kMaxPhase1D = 1000.0;
+constexpr double kMaxExponent1D = 300.0;
+Integrand1DRanges integrand_1d_ranges(Integrand1DFamily family);
+
+/// The family's rate (see Integrand1DRanges) and the largest |x| its limits may reach.
+double integrand_1d_rate(const Integrand1D& integrand);
+double exp_family_limit(const Integrand1D& integrand);
+
+/// Throws std::invalid_argument naming the value and the limit it breaks:
+/// non-finite limits or parameters, lower ≥ upper, a parameter or a limit
+/// outside the documented range; `where` prefixes the message.
+void check_problem_1d(const Problem1D& problem, const std::string& where);
+
+/// "p0 in [-50, 50], p1 in [-1000, 1000]" for a family's --help text.
+std::string describe_integrand_1d_ranges(Integrand1DFamily family);
+
 struct Adaptive1DResult {
   double estimate = 0.0;
-  double error = 0.0;             ///< sum of the accepted subintervals' |K15 − G7|
+  double error = 0.0;     ///< accepted blocks' QUADPACK errors (rounding term included), remainder of a capped sweep included
+  double rounding = 0.0;  ///< the rounding term's share of `error`: 50·ε·∫|f|
   std::uint64_t evaluations = 0;  ///< integrand evaluations
   std::uint64_t blocks = 0;       ///< accepted blocks
-  CubatureStatus status = CubatureStatus::NotConverged;
+  /// Converged: error ≤ max(abs_tol, rel_tol·|estimate|); EvaluationCapReached:
+  /// the cap stopped the sweep, its last block took the unswept remainder and
+  /// the error includes that block's; RoundingLimited: the rounding term alone
+  /// exceeds the target; NonFinite: the integrand gave NaN or ±∞; NotConverged otherwise.
+  IntegrationStatus status = IntegrationStatus::NotConverged;
 };
 
 /// ∫_lower^upper f on `device`, α·β subintervals per step. Throws
-/// std::invalid_argument for bad options or limits (non-finite, lower ≥ upper).
+/// std::invalid_argument for bad options or a problem outside its family's
+/// documented range (check_problem_1d).
 Adaptive1DResult integrate_adaptive_1d(const Integrand1D& f, double lower, double upper,
                                        const Adaptive1DOptions& options, geobem::ComputeDevice device);
 

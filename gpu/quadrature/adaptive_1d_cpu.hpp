@@ -15,17 +15,18 @@ void cpu_block_cutting_sweep(const F& f, BlockCuttingState& state, int subinterv
     double a, b;
     next_block(state, &a, &b);
     const double h = (b - a) / subintervals;
-    double estimate = 0.0, error = 0.0;
-#pragma omp parallel for reduction(+ : estimate, error) schedule(static) if (parallel)
+    double estimate = 0.0, error = 0.0, rounding = 0.0;
+#pragma omp parallel for reduction(+ : estimate, error, rounding) schedule(static) if (parallel)
     for (int i = 0; i < subintervals; ++i) {
       const double left = a + i * h;
       const double right = i + 1 == subintervals ? b : a + (i + 1) * h;
-      double e, r;
-      gauss_kronrod_15(f, left, right, &e, &r);
+      double e, r, u;
+      gauss_kronrod_15(f, left, right, &e, &r, &u);
       estimate += e;
       error += r;
+      rounding += u;
     }
-    block_cutting_step(state, estimate, error, subintervals);
+    block_cutting_step(state, estimate, error, rounding, subintervals);
   }
 }
 

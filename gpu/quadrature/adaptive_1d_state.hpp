@@ -26,7 +26,7 @@ struct Integrand1D {
       case Integrand1DFamily::ExpSin: return exp(p[0] * x) * sin(p[1] * x);
       case Integrand1DFamily::PolyCos: return p[0] * x * cos(p[1] * x) - (x - p[2]) * (x - p[2]);
       case Integrand1DFamily::ExpCos: return exp(-p[0] * x) * cos(p[1] * M_PI * x);
-      case Integrand1DFamily::Sinc: return sin(p[0] * M_PI * x) / (M_PI * x);
+      case Integrand1DFamily::Sinc: return x == 0.0 ? p[0] : sin(p[0] * M_PI * x) / (M_PI * x);
     }
     return 0.0;
   }
@@ -50,12 +50,17 @@ struct BlockCuttingState {
   double lower, upper;   ///< limits
   double x;              ///< left end of the next block
   double width;          ///< width of the next block
-  double target;         ///< max(abs_tol, rel_tol·|first estimate|); < 0 before the first step
   double rel_tol, abs_tol;
-  double estimate, error;
+  double estimate, error;  ///< sums over the accepted blocks
+  double rounding;         ///< their rounding term 50·ε·∫|f| (QUADPACK's), part of `error`
+  double rest;             ///< estimate of ∫ over [x, upper] from the latest block that reached `upper`
+  double swept_target;     ///< the loosest target a block of this sweep was accepted against
+  double fixed_target;     ///< > 0: the target of a restarted sweep, from the first sweep's final estimate
   std::uint64_t evaluations, blocks, max_evaluations;
   int running;           ///< 1 while sweeping
-  int capped;            ///< the evaluation cap stopped the sweep
+  int capped;            ///< the evaluation cap stopped the sweep (its last block took the whole remainder)
+  int finishing;         ///< the next block is the remainder [x, upper], accepted whatever its error
+  int resweeps;          ///< sweeps restarted with a tighter target
   int expansion;         ///< ExpansionRule as int
 };
 
@@ -66,7 +71,6 @@ GEOBEM_HD inline BlockCuttingState start_block_cutting(double lower, double uppe
   s.upper = upper;
   s.x = lower;
   s.width = upper - lower;
-  s.target = -1.0;
   s.rel_tol = rel_tol;
   s.abs_tol = abs_tol;
   s.max_evaluations = max_evaluations;
@@ -81,21 +85,39 @@ GEOBEM_HD inline void next_block(const BlockCuttingState& s, double* a, double* 
   *b = s.x + s.width >= s.upper ? s.upper : s.x + s.width;
 }
 
-/// Decides on the block just integrated (its summed estimate and error over
-/// `subintervals` subintervals): accept and expand, or halve the width.
+/// max(abs_tol, rel_tol·|estimate|).
+GEOBEM_HD inline double block_cutting_target(const BlockCuttingState& s, double estimate) {
+  return fmax(s.abs_tol, s.rel_tol * fabs(estimate));
+}
+
+/// Decides on the block just integrated (its summed estimate, error and
+/// rounding term over `subintervals` subintervals): accept and expand, or
+/// halve the width (Kern & Alaghband's block cutting). The target follows the
+/// running estimate of the whole integral, accepted blocks plus the latest
+/// estimate of the rest; a sweep that ends with its error above the target of
+/// its final estimate (its early blocks were judged against a looser one)
+/// restarts once against that target, held fixed. A block whose error is mostly its
+/// rounding term is accepted: halving it cannot lower that term. When the
+/// next two blocks would pass the evaluation cap, the last one takes the whole
+/// remainder, so that the result and its error cover [lower, upper].
 GEOBEM_HD inline void block_cutting_step(BlockCuttingState& s, double block_estimate, double block_error,
-                                         int subintervals) {
+                                         double block_rounding, int subintervals) {
   double a, b;
   next_block(s, &a, &b);
+  const double cost = 15.0 * subintervals;
   s.evaluations += 15ULL * subintervals;
-  if (s.target < 0.0) s.target = fmax(s.abs_tol, s.rel_tol * fabs(block_estimate));
-  const double share = s.target * (b - a) / (s.upper - s.lower);
+  if (b >= s.upper) s.rest = block_estimate;
+  const double target = s.fixed_target > 0.0 ? s.fixed_target : block_cutting_target(s, s.estimate + s.rest);
+  const double share = target * (b - a) / (s.upper - s.lower);
   // A block that cannot be halved any more in double precision is accepted
   // as it is; the final status then tells whether the total met the tolerance.
   const bool unsplittable = a + 0.5 * (b - a) / subintervals <= a;
-  if (block_error <= share || unsplittable) {
+  if (block_error <= share || block_error <= 2.0 * block_rounding || unsplittable || s.finishing) {
     s.estimate += block_estimate;
     s.error += block_error;
+    s.rounding += block_rounding;
+    s.rest -= block_estimate;
+    s.swept_target = fmax(s.swept_target, target);
     s.blocks += 1;
     s.x = b;
     if (s.expansion == static_cast<int>(ExpansionRule::Double))
@@ -104,13 +126,27 @@ GEOBEM_HD inline void block_cutting_step(BlockCuttingState& s, double block_esti
       s.width = b - a;
     else
       s.width = s.upper - s.lower;
-    if (b >= s.upper) s.running = 0;
+    if (b >= s.upper) {
+      s.running = 0;
+      s.capped = s.finishing;
+      const double final_target = block_cutting_target(s, s.estimate);
+      if (!s.finishing && s.resweeps == 0 && s.error > final_target && s.swept_target > final_target &&
+          s.error > 2.0 * s.rounding && static_cast<double>(s.evaluations) + 2.0 * cost <= s.max_evaluations) {
+        s.resweeps = 1;
+        s.running = 1;
+        s.fixed_target = 0.95 * final_target;
+        s.x = s.lower;
+        s.width = s.upper - s.lower;
+        s.estimate = s.error = s.rounding = s.swept_target = 0.0;
+        s.blocks = 0;
+      }
+    }
   } else {
     s.width = 0.5 * (b - a);
   }
-  if (s.running && s.evaluations + 15ULL * subintervals > s.max_evaluations) {
-    s.running = 0;
-    s.capped = 1;
+  if (s.running && !s.finishing && static_cast<double>(s.evaluations) + 2.0 * cost > s.max_evaluations) {
+    s.finishing = 1;
+    s.width = s.upper - s.x;
   }
 }
 

@@ -1,5 +1,6 @@
 #include "gpu/quadrature/cubature.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -7,15 +8,6 @@
 #include "gpu/quadrature/cubature_cuda.hpp"
 
 namespace geobem::quadrature {
-
-std::string to_string(CubatureStatus status) {
-  switch (status) {
-    case CubatureStatus::Converged: return "converged";
-    case CubatureStatus::EvaluationCapReached: return "evaluation_cap_reached";
-    case CubatureStatus::NotConverged: return "not_converged";
-  }
-  return "unknown";
-}
 
 void check_cubature_options(const CubatureOptions& o) {
   if (o.dim < kMinCubatureDim || o.dim > kMaxCubatureDim)
@@ -38,11 +30,18 @@ void check_cubature_options(const CubatureOptions& o) {
                                 " is below one rule application (" +
                                 std::to_string(genz_malik_point_count(o.dim)) + " points)");
   if (o.min_regions == 0) throw std::invalid_argument("min_regions must be >= 1");
+  if (!o.breakpoints.empty() && o.breakpoints.size() != static_cast<std::size_t>(o.dim))
+    throw std::invalid_argument("breakpoints need one list per axis (" + std::to_string(o.dim) + "), got " +
+                                std::to_string(o.breakpoints.size()));
+  for (const auto& axis : o.breakpoints)
+    for (double x : axis)
+      if (!std::isfinite(x)) throw std::invalid_argument("breakpoint " + std::to_string(x) + " is not finite");
 }
 
 int minimum_levels(const CubatureOptions& options) {
   int levels = 0;
-  while (levels < options.dim && (std::size_t{2} << levels) <= options.min_regions) ++levels;
+  const int wanted = std::min(2 * options.dim, kMaxMinimumLevels);
+  while (levels < wanted && (std::size_t{2} << levels) <= options.min_regions) ++levels;
   return levels;
 }
 
@@ -88,12 +87,14 @@ CubatureResult combine_phases(const CubaturePhaseOne& one, const CubaturePhaseTw
     result.evaluations += two.evaluations;
     result.regions = one.retired_regions + two.regions;
   }
-  if (result.error <= cubature_target(options, result.estimate))
-    result.status = CubatureStatus::Converged;
+  if (!std::isfinite(result.estimate) || !std::isfinite(result.error))
+    result.status = IntegrationStatus::NonFinite;
+  else if (result.error <= cubature_target(options, result.estimate))
+    result.status = IntegrationStatus::Converged;
   else if (one.capped || two.capped)
-    result.status = CubatureStatus::EvaluationCapReached;
+    result.status = IntegrationStatus::EvaluationCapReached;
   else
-    result.status = CubatureStatus::NotConverged;
+    result.status = IntegrationStatus::NotConverged;
   return result;
 }
 
@@ -108,10 +109,39 @@ CubatureRegion initial_region(const CubatureOptions& options) {
   return region;
 }
 
+std::vector<CubatureRegion> initial_regions(const CubatureOptions& options, int* levels) {
+  const CubatureRegion box = initial_region(options);
+  std::vector<CubatureRegion> cells{box};
+  for (int axis = 0; axis < options.dim && !options.breakpoints.empty(); ++axis) {
+    const double lower = box.center[axis] - box.halfwidth[axis], upper = box.center[axis] + box.halfwidth[axis];
+    std::vector<double> cuts{lower};
+    for (double x : options.breakpoints[axis])
+      if (x > lower && x < upper) cuts.push_back(x);
+    cuts.push_back(upper);
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    std::vector<CubatureRegion> split;
+    for (const CubatureRegion& cell : cells)
+      for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+        CubatureRegion piece = cell;
+        piece.center[axis] = 0.5 * (cuts[k] + cuts[k + 1]);
+        piece.halfwidth[axis] = 0.5 * (cuts[k + 1] - cuts[k]);
+        split.push_back(piece);
+      }
+    cells = std::move(split);
+  }
+  *levels = 0;
+  while ((std::size_t{2} << *levels) <= cells.size()) ++*levels;
+  return cells;
+}
+
 CubaturePhaseOne cubature_phase_one(const CubatureIntegrand& f, const CubatureOptions& options,
                                     ComputeDevice device) {
   check_cubature_options(options);
-  return device == ComputeDevice::Cuda ? cuda_cubature_phase_one(f, options) : cpu_cubature_phase_one(f, options);
+  CubatureOptions with_breakpoints = options;
+  if (with_breakpoints.breakpoints.empty()) with_breakpoints.breakpoints = cubature_breakpoints(f, options.dim);
+  return device == ComputeDevice::Cuda ? cuda_cubature_phase_one(f, with_breakpoints)
+                                       : cpu_cubature_phase_one(f, with_breakpoints);
 }
 
 CubaturePhaseTwo cubature_phase_two(const CubatureIntegrand& f, const CubatureOptions& options,

@@ -11,6 +11,7 @@
 // remaining tolerance, proportional to its error) or its own evaluation cap.
 // The rule is the degree-7 Genz–Malik rule with CUHRE's error estimate
 // (genz_malik_rule.hpp).
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -18,20 +19,26 @@
 #include <vector>
 
 #include "gpu/core/device.hpp"
+#include "gpu/core/integration_status.hpp"
 #include "gpu/quadrature/cubature_integrands.hpp"
 #include "gpu/quadrature/genz_malik_rule.hpp"
 
 namespace geobem::quadrature {
 
-/// Why the integration stopped.
-enum class CubatureStatus {
-  Converged,             ///< error estimate ≤ max(abs_tol, rel_tol·|estimate|)
-  EvaluationCapReached,  ///< stopped at max_evaluations; the estimate did not meet the tolerance
-  NotConverged,          ///< every region met its share but the total did not (rare; rerun tighter)
-};
+using geobem::IntegrationStatus;
 
-/// "converged", "evaluation_cap_reached", "not_converged".
-std::string to_string(CubatureStatus status);
+/// Neumaier's compensated sum: the CPU phase one adds up to millions of
+/// region estimates, whose plain sum erred by more than the regions' own
+/// estimates on smooth integrands at 1e-10 (6D oscillatory: 5e-14 relative).
+struct CompensatedSum {
+  double sum = 0.0, compensation = 0.0;
+  void add(double x) {
+    const double t = sum + x;
+    compensation += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
+    sum = t;
+  }
+  double value() const { return sum + compensation; }
+};
 
 struct CubatureOptions {
   int dim = 3;                          ///< n, kMinCubatureDim…kMaxCubatureDim
@@ -41,12 +48,20 @@ struct CubatureOptions {
   std::uint64_t max_evaluations = 2'000'000'000ULL;  ///< integrand evaluations cap (whole run, all ranks)
   std::size_t min_regions = 1 << 20;    ///< L_max: phase one stops at ≥ this many live regions
   std::size_t spill_records = 4096;     ///< CUDA phase two: global-memory records per thread block (within device_memory_budget() in all)
+  /// Per axis (empty, or dim lists): interior abscissae where f has a kink or
+  /// a jump. Phase one starts from the cells between them, so that no rule
+  /// straddles one (the breakpoints of QUADPACK's QAGP, Piessens et al. 1983):
+  /// a rule whose points all lie on one side of a jump sees a smooth function
+  /// and no null rule can tell. The catalogue's continuous and discontinuous
+  /// families supply theirs (cubature_breakpoints).
+  std::vector<std::vector<double>> breakpoints;
   bool quiet = true;                    ///< no progress lines on stderr
 };
 
 /// Throws std::invalid_argument naming the offending value: dim out of
-/// range, a tolerance < 0 or both 0, non-finite or empty box sides, max_evaluations
-/// below one rule application, min_regions = 0.
+/// range, a tolerance non-finite, < 0 or both 0, non-finite or empty box
+/// sides, max_evaluations below one rule application, min_regions = 0,
+/// breakpoints not empty or one list per axis, or not finite.
 void check_cubature_options(const CubatureOptions& options);
 
 struct CubatureResult {
@@ -54,7 +69,7 @@ struct CubatureResult {
   double error = 0.0;              ///< error estimate (sum of the regions' CUHRE estimates)
   std::uint64_t evaluations = 0;   ///< integrand evaluations
   std::uint64_t regions = 0;       ///< regions at the end (leaves of the subdivision)
-  CubatureStatus status = CubatureStatus::NotConverged;
+  IntegrationStatus status = IntegrationStatus::NotConverged;
 };
 
 /// Live regions that a CUDA phase one left on its device for phase two
@@ -99,9 +114,12 @@ inline std::size_t phase_two_chunk_count(std::uint64_t live_regions) {
   return static_cast<std::size_t>((live_regions + kPhaseTwoChunk - 1) / kPhaseTwoChunk);
 }
 
-/// Splitting levels phase one completes before it may stop on convergence:
-/// min(dim, log2(min_regions)), so every axis is halved once and a feature
-/// between the first rule's points has a chance to show.
+/// Splitting levels phase one completes before a region may retire or the run
+/// stop on convergence: min(2·dim, kMaxMinimumLevels, log2(min_regions)), so
+/// every axis is halved twice up to 6D (4096 regions, 1.6e6 evaluations in 8D). With one halving a Gaussian peak's tail (Genz's family,
+/// a = 29.5 in 3D) fell in a region whose rule points, and its parent's, all
+/// missed it: no null rule or two-level check can see that, only a finer grid.
+constexpr int kMaxMinimumLevels = 12;
 int minimum_levels(const CubatureOptions& options);
 
 /// max(abs_tol, rel_tol·|estimate|).
@@ -153,6 +171,12 @@ CubatureResult combine_phases(const CubaturePhaseOne& phase_one, const CubatureP
 
 /// The initial region: the box of the options (or [0,1]^n), rule not applied.
 CubatureRegion initial_region(const CubatureOptions& options);
+
+/// Phase one's first generation: the cells of the box between its
+/// breakpoints (those strictly inside the box), rule not applied; one region
+/// without breakpoints. *levels receives the splitting levels they stand
+/// for, ⌊log2(cells)⌋, which count toward minimum_levels.
+std::vector<CubatureRegion> initial_regions(const CubatureOptions& options, int* levels);
 
 /// Integrates a catalogue integrand over the box of `options` on `device`.
 /// Throws std::invalid_argument for bad options (check_cubature_options) and

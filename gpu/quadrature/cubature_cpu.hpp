@@ -22,9 +22,10 @@ CubaturePhaseOne cpu_cubature_phase_one(const Integrand& f, const CubatureOption
   const std::uint64_t points = genz_malik_point_count(n);
   const GenzMalikWeights weights = genz_malik_weights(n);
   CubaturePhaseOne out;
-  std::vector<CubatureRegion> live{initial_region(options)};
-  std::vector<double> parent_estimates;
   int levels = 0;
+  std::vector<CubatureRegion> live = initial_regions(options, &levels);
+  std::vector<double> parent_estimates;
+  CompensatedSum retired_estimate;
   while (true) {
     if (out.evaluations + points * live.size() > options.max_evaluations) {
       out.capped = true;
@@ -36,13 +37,14 @@ CubaturePhaseOne cpu_cubature_phase_one(const Integrand& f, const CubatureOption
     for (std::size_t r = 0; r < parent_estimates.size(); ++r)
       apply_two_level_error(parent_estimates[r], live[2 * r], live[2 * r + 1]);
     out.evaluations += points * live.size();
-    double estimate = 0.0, error = 0.0, volume = 0.0;
+    CompensatedSum estimate;
+    double error = 0.0, volume = 0.0;
     for (const auto& region : live) {
-      estimate += region.estimate;
+      estimate.add(region.estimate);
       error += region.error;
       volume += region_volume(n, region);
     }
-    out.estimate = out.retired_estimate + estimate;
+    out.estimate = out.retired_estimate + estimate.value();
     out.error = out.retired_error + error;
     out.live_regions = live.size();
     out.converged = levels >= minimum_levels(options) && out.error <= cubature_target(options, out.estimate);
@@ -51,7 +53,8 @@ CubaturePhaseOne cpu_cubature_phase_one(const Integrand& f, const CubatureOption
     std::vector<CubatureRegion> kept;
     for (const auto& region : live) {
       if (region.error <= density * region_volume(n, region)) {
-        out.retired_estimate += region.estimate;
+        retired_estimate.add(region.estimate);
+        out.retired_estimate = retired_estimate.value();
         out.retired_error += region.error;
         ++out.retired_regions;
       } else {

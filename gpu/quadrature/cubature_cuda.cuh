@@ -480,9 +480,11 @@ CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureO
   const std::uint64_t points = genz_malik_point_count(n);
   const GenzMalikWeights weights = genz_malik_weights(n);
   CubaturePhaseOne out;
-  // A generation holds at most 2·(min_regions − 1) children.
-  const size_t max_capacity = 2 * options.min_regions;
-  size_t live_capacity = std::min(max_capacity, kInitialPhaseOneRegions);
+  int levels = 0;
+  const std::vector<CubatureRegion> first = initial_regions(options, &levels);
+  // A generation holds at most 2·(min_regions − 1) children, or the first cells.
+  const size_t max_capacity = std::max(2 * options.min_regions, first.size());
+  size_t live_capacity = std::min(max_capacity, std::max(kInitialPhaseOneRegions, first.size()));
   size_t kept_capacity = live_capacity;
   DeviceBuffer<CubatureRegion> live_buffer(live_capacity), kept_buffer(kept_capacity);
   DeviceBuffer<double> parent_estimates(live_capacity / 2);
@@ -501,17 +503,16 @@ CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureO
                                           static_cast<long long>(max_capacity), StaysLive{n, 0.0}));
   size_t scratch_bytes = std::max(reduce_bytes, select_bytes);
   DeviceBuffer<unsigned char> scratch(scratch_bytes);
-  const CubatureRegion first = initial_region(options);
-  GEOBEM_CUDA_CHECK(cudaMemcpy(live, &first, sizeof(CubatureRegion), cudaMemcpyHostToDevice));
-  size_t count = 1;
-  int levels = 0;
+  GEOBEM_CUDA_CHECK(cudaMemcpy(live, first.data(), first.size() * sizeof(CubatureRegion), cudaMemcpyHostToDevice));
+  size_t count = first.size();
+  const int first_levels = levels;
   while (true) {
     if (out.evaluations + points * count > options.max_evaluations) {
       out.capped = true;
       break;
     }
     launch_apply_rule(n, f, weights, live, count);
-    if (levels > 0) {
+    if (levels > first_levels) {  // a generation of split children
       two_level_kernel<<<static_cast<unsigned>((count / 2 + 127) / 128), 128>>>(live, parent_estimates.data(), count / 2);
       GEOBEM_CUDA_CHECK_LAUNCH();
     }

@@ -1,5 +1,8 @@
 #include "gpu/quadrature/cubature_integrands.hpp"
 
+#include <cmath>
+#include <iomanip>
+#include <sstream>
 #include <stdexcept>
 
 namespace geobem::quadrature {
@@ -21,7 +24,38 @@ CubatureFamily parse_cubature_family(const std::string& name) {
   throw std::invalid_argument("unknown integrand '" + name + "' (known: " + known + ")");
 }
 
+bool is_genz_family(CubatureFamily family) { return static_cast<int>(family) >= static_cast<int>(CubatureFamily::Oscillatory); }
+
+double genz_max_a(CubatureFamily family, int n) {
+  (void)n;
+  switch (family) {
+    case CubatureFamily::Oscillatory: return 100.0;
+    case CubatureFamily::ProductPeak: return 100.0;
+    case CubatureFamily::CornerPeak: return 100.0;
+    case CubatureFamily::Gaussian: return 100.0;
+    case CubatureFamily::Continuous: return 100.0;
+    case CubatureFamily::Discontinuous: return 100.0;
+    default: return 0.0;
+  }
+}
+
 CubatureIntegrand make_cubature_integrand(CubatureFamily family, int n, double a, double u) {
+  const auto number = [](double value) {
+    std::ostringstream text;
+    text << std::setprecision(17) << value;
+    return text.str();
+  };
+  if (!std::isfinite(a)) throw std::invalid_argument("--genz-a " + number(a) + " is not finite");
+  if (!std::isfinite(u)) throw std::invalid_argument("--genz-u " + number(u) + " is not finite");
+  if (is_genz_family(family)) {
+    const double top = genz_max_a(family, n);
+    if (!(a >= kGenzMinA && a <= top))
+      throw std::invalid_argument("--genz-a " + number(a) + " is outside the documented range [" + number(kGenzMinA) +
+                                  ", " + number(top) + "] of " + to_string(family) + " in " + std::to_string(n) +
+                                  " dimensions");
+    if (!(u >= 0.0 && u <= 1.0))
+      throw std::invalid_argument("--genz-u " + number(u) + " is outside [0, 1]");
+  }
   if (family == CubatureFamily::F2 && n > kMaxF2Dim)
     throw std::invalid_argument("f2 in " + std::to_string(n) + " dimensions: its frequency 2^(2^" + std::to_string(n) +
                                 ") on axis " + std::to_string(n) + " overflows a double; f2 takes n <= " +
@@ -33,6 +67,15 @@ CubatureIntegrand make_cubature_integrand(CubatureFamily family, int n, double a
     integrand.u[i] = u;
   }
   return integrand;
+}
+
+std::vector<std::vector<double>> cubature_breakpoints(const CubatureIntegrand& f, int n) {
+  std::vector<std::vector<double>> breakpoints(n);
+  for (int i = 0; i < n; ++i) {
+    if (f.family == CubatureFamily::Continuous || (f.family == CubatureFamily::Discontinuous && i < 2))
+      breakpoints[i].push_back(f.u[i]);
+  }
+  return breakpoints;
 }
 
 double genz_exact_integral(const CubatureIntegrand& f, int n) {

@@ -112,10 +112,27 @@ std::string to_string(CubatureFamily family);
 /// f2's largest dimension: its frequency 2^(2^i) on axis i is finite in double for i ≤ 9.
 constexpr int kMaxF2Dim = 9;
 
+/// Whether `family` is one of Genz's six (which take a and u).
+bool is_genz_family(CubatureFamily family);
+
+/// The documented range of a Genz family's a (the same for every axis):
+/// kGenzMinA ≤ a ≤ genz_max_a(family, n), u in [0, 1]; over it the random
+/// batteries (tests/quadrature/test_quadrature_battery.cpp) meet the
+/// honest-status rule. Beyond it peaks and jumps narrower than phase one's
+/// grid can slip between the rule's points.
+constexpr double kGenzMinA = 0.01;
+double genz_max_a(CubatureFamily family, int n);
+
 /// Integrand of `family` in n dimensions. Genz families take a_i = a and
 /// u_i = u for every i (the stage's --genz-a/--genz-u); f1–f4 ignore them.
-/// Throws std::invalid_argument for f2 with n > kMaxF2Dim.
+/// Throws std::invalid_argument naming the value for non-finite a or u, a
+/// Genz family's a or u outside its documented range, or f2 with n > kMaxF2Dim.
 CubatureIntegrand make_cubature_integrand(CubatureFamily family, int n, double a = 5.0, double u = 0.5);
+
+/// Per axis, where the integrand has a kink or a jump (CubatureOptions::
+/// breakpoints): continuous u_i on every axis, discontinuous u_1 and u_2 on
+/// the first two; empty lists elsewhere.
+std::vector<std::vector<double>> cubature_breakpoints(const CubatureIntegrand& integrand, int n);
 
 /// Closed-form value over [0,1]^n of a Genz family (Genz 1984); throws
 /// std::invalid_argument for f1–f4, which have none.

@@ -52,7 +52,7 @@ TEST_P(Table2, MatchesAntiderivativeAtOneInTenBillion) {
   o.beta = 32;
   const Adaptive1DResult r = integrate_adaptive_1d(f, c.lower, c.upper, o, ComputeDevice::Cpu);
   const double exact = antiderivative(f, c.upper) - antiderivative(f, c.lower);
-  ASSERT_EQ(r.status, CubatureStatus::Converged) << to_string(c.family) << " to " << c.upper;
+  ASSERT_EQ(r.status, IntegrationStatus::Converged) << to_string(c.family) << " to " << c.upper;
   EXPECT_LE(std::fabs(r.estimate - exact), 1e-10 * std::fabs(exact)) << to_string(c.family) << " to " << c.upper;
   EXPECT_LE(std::fabs(r.estimate - exact), r.error + 1e-15 * std::fabs(exact));
 }
@@ -93,7 +93,7 @@ TEST(Adaptive1D, KahanerGanderGautschiBattery) {
   for (const Case& c : cases) {
     ++index;
     const Adaptive1DResult r = cpu_integrate_adaptive_1d(c.f, c.a, c.b, o);
-    EXPECT_EQ(r.status, CubatureStatus::Converged) << "case " << index;
+    EXPECT_EQ(r.status, IntegrationStatus::Converged) << "case " << index;
     EXPECT_NEAR(r.estimate, c.exact, 1e-9 * std::fabs(c.exact)) << "case " << index;
   }
 }
@@ -108,7 +108,7 @@ TEST(Adaptive1D, ExpansionVariantsAgree) {
     o.beta = 16;
     o.expansion = rule;
     const Adaptive1DResult r = integrate_adaptive_1d(f, 0.0, 20.0, o, ComputeDevice::Cpu);
-    EXPECT_EQ(r.status, CubatureStatus::Converged) << to_string(rule);
+    EXPECT_EQ(r.status, IntegrationStatus::Converged) << to_string(rule);
     EXPECT_NEAR(r.estimate, exact, 1e-10 * std::fabs(exact)) << to_string(rule);
   }
 }
@@ -132,7 +132,7 @@ TEST(Adaptive1D, BatchIntegratesEachProblemOnItsOwn) {
   for (std::size_t i = 0; i < problems.size(); ++i) {
     const auto& p = problems[i];
     const double exact = antiderivative(p.integrand, p.upper) - antiderivative(p.integrand, p.lower);
-    EXPECT_EQ(results[i].status, CubatureStatus::Converged) << i;
+    EXPECT_EQ(results[i].status, IntegrationStatus::Converged) << i;
     EXPECT_NEAR(results[i].estimate, exact, 1e-10 * std::fabs(exact) + 1e-14) << i;
   }
 }
@@ -145,7 +145,7 @@ TEST(Adaptive1D, EvaluationCapGivesStatus) {
   o.max_evaluations = 600;
   const Adaptive1DResult r =
       integrate_adaptive_1d(table2_integrand(Integrand1DFamily::Sinc), 1e-6, 20.0, o, ComputeDevice::Cpu);
-  EXPECT_EQ(r.status, CubatureStatus::EvaluationCapReached);
+  EXPECT_EQ(r.status, IntegrationStatus::EvaluationCapReached);
   EXPECT_LE(r.evaluations, 600u);
 }
 

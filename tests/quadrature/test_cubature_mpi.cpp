@@ -24,7 +24,7 @@ TEST(CubatureMpi, IdenticalToOneRankAndToClosedForm) {
   const CubatureResult distributed = integrate_cubature_mpi(f, o, ComputeDevice::Cpu, MPI_COMM_WORLD);
   const CubatureResult single = integrate_cubature(f, o, ComputeDevice::Cpu);
   EXPECT_GE(size, 2) << "run with at least 2 ranks";
-  EXPECT_EQ(distributed.status, CubatureStatus::Converged);
+  EXPECT_EQ(distributed.status, IntegrationStatus::Converged);
   EXPECT_EQ(distributed.estimate, single.estimate);  // bit-identical
   EXPECT_EQ(distributed.error, single.error);
   EXPECT_EQ(distributed.evaluations, single.evaluations);

@@ -1,5 +1,6 @@
 // CUDA paths against the CPU paths (label gpu; skipped without a device):
-// cubature phases and results, 1D single and batched sweeps.
+// cubature phases and results, 1D single and batched sweeps, and the
+// honest-status batteries on the device.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,6 +8,7 @@
 #include "gpu/core/device.hpp"
 #include "gpu/quadrature/adaptive_1d.hpp"
 #include "gpu/quadrature/cubature.hpp"
+#include "tests/quadrature/battery.hpp"
 
 using namespace geobem::quadrature;
 using geobem::ComputeDevice;
@@ -117,7 +119,7 @@ TEST_F(QuadratureGpu, PhaseTwoTakesRegionsFromTheDeviceOrTheHost) {
               1e-12 * exact);
   const CubatureResult device_result = combine_phases(on_device, from_device, o);
   const CubatureResult cpu_result = combine_phases(on_device, on_cpu, o);
-  EXPECT_EQ(device_result.status, CubatureStatus::Converged);
+  EXPECT_EQ(device_result.status, IntegrationStatus::Converged);
   EXPECT_LE(std::fabs(device_result.estimate - exact), 1e-8 * exact);
   EXPECT_NEAR(device_result.estimate, cpu_result.estimate, 1e-8 * exact);
 }
@@ -138,7 +140,7 @@ TEST_F(QuadratureGpu, CubatureMatchesCpuAndClosedForm) {
     const CubatureResult cpu = integrate_cubature(f, o, ComputeDevice::Cpu);
     const CubatureResult gpu = integrate_cubature(f, o, ComputeDevice::Cuda);
     const double exact = genz_exact_integral(f, c.dim);
-    ASSERT_EQ(gpu.status, CubatureStatus::Converged) << to_string(c.family);
+    ASSERT_EQ(gpu.status, IntegrationStatus::Converged) << to_string(c.family);
     EXPECT_LE(std::fabs(gpu.estimate - exact), c.rel_tol * std::fabs(exact)) << to_string(c.family);
     EXPECT_NEAR(gpu.estimate, cpu.estimate, c.rel_tol * std::fabs(exact)) << to_string(c.family);
   }
@@ -153,7 +155,7 @@ TEST_F(QuadratureGpu, ArumugamFunctionsMatchCpu) {
     const CubatureIntegrand f = make_cubature_integrand(family, dim);
     const CubatureResult cpu = integrate_cubature(f, o, ComputeDevice::Cpu);
     const CubatureResult gpu = integrate_cubature(f, o, ComputeDevice::Cuda);
-    EXPECT_EQ(gpu.status, CubatureStatus::Converged) << to_string(family);
+    EXPECT_EQ(gpu.status, IntegrationStatus::Converged) << to_string(family);
     EXPECT_NEAR(gpu.estimate, cpu.estimate, 2.0 * tol * std::fabs(cpu.estimate)) << to_string(family);
   }
 }
@@ -169,7 +171,7 @@ TEST_F(QuadratureGpu, SpillAndRetireKeepTheTotals) {
   // A spill slice large enough: records leave shared memory and come back.
   o.spill_records = 2048;
   const CubatureResult spilled = integrate_cubature(f, o, ComputeDevice::Cuda);
-  EXPECT_EQ(spilled.status, CubatureStatus::Converged);
+  EXPECT_EQ(spilled.status, IntegrationStatus::Converged);
   EXPECT_LE(std::fabs(spilled.estimate - exact), 1e-7 * exact);
   // A tiny slice retires records that still needed work: the run may then
   // miss the tolerance, but it must say so, and the totals (retired records
@@ -177,7 +179,7 @@ TEST_F(QuadratureGpu, SpillAndRetireKeepTheTotals) {
   o.spill_records = 16;
   const CubatureResult retired = integrate_cubature(f, o, ComputeDevice::Cuda);
   EXPECT_LE(std::fabs(retired.estimate - exact), retired.error);
-  if (retired.status == CubatureStatus::Converged) EXPECT_LE(std::fabs(retired.estimate - exact), 1e-7 * exact);
+  if (retired.status == IntegrationStatus::Converged) EXPECT_LE(std::fabs(retired.estimate - exact), 1e-7 * exact);
 }
 
 TEST_F(QuadratureGpu, EvaluationCapGivesStatus) {
@@ -186,7 +188,7 @@ TEST_F(QuadratureGpu, EvaluationCapGivesStatus) {
   o.rel_tol = 1e-12;
   o.max_evaluations = 3'000'000;
   const CubatureResult gpu = integrate_cubature(make_cubature_integrand(CubatureFamily::F1, 6), o, ComputeDevice::Cuda);
-  EXPECT_EQ(gpu.status, CubatureStatus::EvaluationCapReached);
+  EXPECT_EQ(gpu.status, IntegrationStatus::EvaluationCapReached);
   EXPECT_LE(gpu.evaluations, o.max_evaluations);
 }
 
@@ -199,7 +201,7 @@ TEST_F(QuadratureGpu, Adaptive1DSingleAndBatchMatchCpu) {
     const double lower = family == Integrand1DFamily::Sinc ? 1e-6 : 0.0;
     const Adaptive1DResult cpu = integrate_adaptive_1d(f, lower, 20.0, o, ComputeDevice::Cpu);
     const Adaptive1DResult gpu = integrate_adaptive_1d(f, lower, 20.0, o, ComputeDevice::Cuda);
-    EXPECT_EQ(gpu.status, CubatureStatus::Converged);
+    EXPECT_EQ(gpu.status, IntegrationStatus::Converged);
     EXPECT_EQ(gpu.blocks, cpu.blocks) << to_string(family);
     EXPECT_NEAR(gpu.estimate, cpu.estimate, 1e-12 * std::fabs(cpu.estimate)) << to_string(family);
   }
@@ -214,7 +216,88 @@ TEST_F(QuadratureGpu, Adaptive1DSingleAndBatchMatchCpu) {
   const auto cpu = integrate_adaptive_1d_batch(problems, o, ComputeDevice::Cpu);
   const auto gpu = integrate_adaptive_1d_batch(problems, o, ComputeDevice::Cuda);
   for (std::size_t i = 0; i < problems.size(); ++i) {
-    EXPECT_EQ(gpu[i].status, CubatureStatus::Converged) << i;
+    EXPECT_EQ(gpu[i].status, IntegrationStatus::Converged) << i;
     EXPECT_NEAR(gpu[i].estimate, cpu[i].estimate, 1e-12 * std::fabs(cpu[i].estimate) + 1e-16) << i;
+  }
+}
+
+// The CPU batteries (test_quadrature_battery.cpp, same seeds and draws) on
+// the device: the honest-status rule against the closed forms, and each row
+// within the two paths' error estimates of the CPU's.
+TEST_F(QuadratureGpu, CubatureBatteryKeepsTheStatusPromiseAndMatchesCpu) {
+  namespace b = geobem::battery;
+  for (CubatureFamily family : b::kGenzFamilies) {
+    std::mt19937_64 random(20261124 + static_cast<int>(family));
+    for (double rel_tol : {1e-6, 1e-10}) {
+      b::Tally tally;
+      for (int i = 0; i < 4; ++i) {
+        const b::CubatureDraw d = b::draw_cubature(random, family, 8);
+        const CubatureIntegrand f = make_cubature_integrand(family, d.dim, d.a, d.u);
+        CubatureOptions o;
+        o.dim = d.dim;
+        o.rel_tol = rel_tol;
+        o.max_evaluations = 20'000'000;
+        const CubatureResult cpu = integrate_cubature(f, o, ComputeDevice::Cpu);
+        const CubatureResult gpu = integrate_cubature(f, o, ComputeDevice::Cuda);
+        const double exact = static_cast<double>(b::genz_closed_form(family, d.dim, d.a, d.u));
+        tally.add({gpu.estimate, gpu.error, exact, rel_tol * std::fabs(exact), static_cast<int>(gpu.status)});
+        EXPECT_LE(std::fabs(gpu.estimate - cpu.estimate), gpu.error + cpu.error)
+            << to_string(family) << " n=" << d.dim << " a=" << d.a << " u=" << d.u;
+      }
+      std::printf("%s\n", tally.line(to_string(family), rel_tol).c_str());
+      EXPECT_TRUE(tally.rule()) << tally.line(to_string(family), rel_tol);
+    }
+  }
+}
+
+TEST_F(QuadratureGpu, CubatureBatteryAtTheStageCap) {
+  // The stage's default cap (2e9 evaluations), 16 rows per family and
+  // tolerance, device only: how often flags cry wolf when the cap is the real one.
+  namespace b = geobem::battery;
+  std::printf("%s\n", b::tally_header());
+  for (CubatureFamily family : b::kGenzFamilies) {
+    std::mt19937_64 random(7 + static_cast<int>(family));
+    for (double rel_tol : {1e-6, 1e-10}) {
+      b::Tally tally;
+      for (int i = 0; i < 16; ++i) {
+        const b::CubatureDraw d = b::draw_cubature(random, family, 8);
+        CubatureOptions o;
+        o.dim = d.dim;
+        o.rel_tol = rel_tol;
+        const CubatureResult gpu = integrate_cubature(make_cubature_integrand(family, d.dim, d.a, d.u), o,
+                                                      ComputeDevice::Cuda);
+        const double exact = static_cast<double>(b::genz_closed_form(family, d.dim, d.a, d.u));
+        tally.add({gpu.estimate, gpu.error, exact, rel_tol * std::fabs(exact), static_cast<int>(gpu.status)});
+      }
+      std::printf("%s\n", tally.line(to_string(family), rel_tol).c_str());
+      EXPECT_TRUE(tally.rule()) << tally.line(to_string(family), rel_tol);
+    }
+  }
+}
+
+TEST_F(QuadratureGpu, Adaptive1DBatteryKeepsTheStatusPromiseAndMatchesCpu) {
+  namespace b = geobem::battery;
+  for (Integrand1DFamily family : b::kFamilies1D) {
+    std::mt19937_64 random(20261124 + static_cast<int>(family));
+    std::vector<Problem1D> problems(40);
+    for (auto& p : problems) p = b::draw_1d(random, family);
+    for (double rel_tol : {1e-6, 1e-10, 1e-12}) {
+      Adaptive1DOptions o;
+      o.rel_tol = rel_tol;
+      o.alpha = 8;
+      o.beta = 32;
+      o.max_evaluations = 10'000'000;
+      const auto cpu = integrate_adaptive_1d_batch(problems, o, ComputeDevice::Cpu);
+      const auto gpu = integrate_adaptive_1d_batch(problems, o, ComputeDevice::Cuda);
+      b::Tally tally;
+      for (std::size_t i = 0; i < problems.size(); ++i) {
+        const double exact =
+            static_cast<double>(b::reference_1d(problems[i].integrand, problems[i].lower, problems[i].upper));
+        tally.add({gpu[i].estimate, gpu[i].error, exact, rel_tol * std::fabs(exact), static_cast<int>(gpu[i].status)});
+        EXPECT_LE(std::fabs(gpu[i].estimate - cpu[i].estimate), gpu[i].error + cpu[i].error) << to_string(family) << " " << i;
+      }
+      std::printf("%s\n", tally.line(to_string(family), rel_tol).c_str());
+      EXPECT_TRUE(tally.rule()) << tally.line(to_string(family), rel_tol);
+    }
   }
 }
