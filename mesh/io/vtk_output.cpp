@@ -21,6 +21,7 @@
 #include <stdexcept>
 
 #include "mesh/io/atomic_file.hpp"
+#include "mesh/io/vtk_xml_check.hpp"
 
 namespace geobem {
 
@@ -71,6 +72,7 @@ void write_vtk_xml(vtkDataObject* data, const std::filesystem::path& path) {
 
 vtkSmartPointer<vtkDataObject> read_vtk_xml(const std::filesystem::path& path) {
   if (!std::filesystem::exists(path)) throw std::runtime_error(path.string() + ": no such file");
+  check_vtk_xml_file(path);  // VTK 9.1 crashes on arrays shorter than their piece
   auto reader = vtkSmartPointer<vtkXMLGenericDataObjectReader>::New();
   reader->SetFileName(path.c_str());
   reader->Update();

@@ -23,8 +23,10 @@ std::vector<std::pair<std::string, std::string>> read_units_field_data(vtkDataOb
 /// the path on a mismatched extension or a failed write.
 void write_vtk_xml(vtkDataObject* data, const std::filesystem::path& path);
 
-/// Reads any VTK XML data file through VTK; throws std::runtime_error naming
-/// the path when it is missing or VTK cannot read it.
+/// Reads a serial VTK XML data file (.vti, .vtr, .vts, .vtu, .vtp) through
+/// VTK after check_vtk_xml_file has checked every array against its piece;
+/// throws std::runtime_error naming the path (and the array) when it is
+/// missing, fails the check, or VTK cannot read it.
 vtkSmartPointer<vtkDataObject> read_vtk_xml(const std::filesystem::path& path);
 
 /// Writes a ParaView .pvd collection (time series): one DataSet entry per

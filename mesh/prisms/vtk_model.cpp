@@ -11,6 +11,7 @@
 #include <vtkRectilinearGrid.h>
 #include <vtkUnstructuredGrid.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -82,24 +83,48 @@ PrismModel read_hexahedra(vtkUnstructuredGrid* data, const std::string& path) {
   model.source = path;
   model.prisms.reserve(static_cast<std::size_t>(data->GetNumberOfCells()));
   auto ids = vtkSmartPointer<vtkIdList>::New();
+  const vtkIdType point_count = data->GetNumberOfPoints();
   for (vtkIdType cell = 0; cell < data->GetNumberOfCells(); ++cell) {
     const std::string where = path + ": cell " + std::to_string(cell);
     const int type = data->GetCellType(cell);
     if (type != VTK_HEXAHEDRON && type != VTK_VOXEL)
       throw std::runtime_error(where + ": cell type " + std::to_string(type) + " is not a hexahedron or voxel");
-    double bounds[6];
-    data->GetCellBounds(cell, bounds);
-    // Axis-aligned box: every corner point lies on the bounding box's corners.
     data->GetCellPoints(cell, ids);
-    const double tolerance = 1e-9 * (std::abs(bounds[1] - bounds[0]) + std::abs(bounds[3] - bounds[2]) +
-                                     std::abs(bounds[5] - bounds[4]));
-    for (vtkIdType k = 0; k < ids->GetNumberOfIds(); ++k) {
-      double point[3];
-      data->GetPoint(ids->GetId(k), point);
-      for (int a = 0; a < 3; ++a)
-        if (std::abs(point[a] - bounds[2 * a]) > tolerance && std::abs(point[a] - bounds[2 * a + 1]) > tolerance)
-          throw std::runtime_error(where + ": not an axis-aligned box (a corner lies inside its bounds)");
+    if (ids->GetNumberOfIds() != 8)
+      throw std::runtime_error(where + ": a hexahedron with " + std::to_string(ids->GetNumberOfIds()) +
+                               " point ids (expected 8)");
+    double corners[8][3];
+    double bounds[6] = {HUGE_VAL, -HUGE_VAL, HUGE_VAL, -HUGE_VAL, HUGE_VAL, -HUGE_VAL};
+    for (vtkIdType k = 0; k < 8; ++k) {
+      const vtkIdType id = ids->GetId(k);
+      if (id < 0 || id >= point_count)
+        throw std::runtime_error(where + ": point id " + std::to_string(id) + " of " + std::to_string(point_count) +
+                                 " points");
+      data->GetPoint(id, corners[k]);
+      for (int a = 0; a < 3; ++a) {
+        if (!std::isfinite(corners[k][a]))
+          throw std::runtime_error(where + ": point " + std::to_string(id) + " has a non-finite coordinate");
+        bounds[2 * a] = std::min(bounds[2 * a], corners[k][a]);
+        bounds[2 * a + 1] = std::max(bounds[2 * a + 1], corners[k][a]);
+      }
     }
+    // Axis-aligned box: the 8 points are the 8 distinct corners of their
+    // bounding box (8 ids naming fewer points, or a corner twice, is no box).
+    const double tolerance = 1e-9 * ((bounds[1] - bounds[0]) + (bounds[3] - bounds[2]) + (bounds[5] - bounds[4]));
+    unsigned corners_seen = 0;
+    for (const auto& point : corners) {
+      unsigned corner = 0;
+      for (int a = 0; a < 3; ++a) {
+        const bool low = std::abs(point[a] - bounds[2 * a]) <= tolerance;
+        const bool high = std::abs(point[a] - bounds[2 * a + 1]) <= tolerance;
+        if (!low && !high)
+          throw std::runtime_error(where + ": not an axis-aligned box (a corner lies inside its bounds)");
+        if (high && !low) corner |= 1u << a;
+      }
+      corners_seen |= 1u << corner;
+    }
+    if (corners_seen != 0xffu)
+      throw std::runtime_error(where + ": its 8 points are not the 8 distinct corners of a box");
     const Prism prism{bounds[0], bounds[1], bounds[2], bounds[3], bounds[4], bounds[5], density->GetComponent(cell, 0)};
     check_prism(prism, where);
     model.prisms.push_back(prism);
