@@ -49,7 +49,7 @@ int run(int argc, char** argv) {
                                           "rod: 0.25 gives 960 triangles, 0.24 gives 1008; --shape: Gmsh's target "
                                           "size; a .geo --input: caps the file's sizes")
     ("input", po::value<std::string>(), "mesh a .geo file through Gmsh (2D; its physical surfaces are the groups) "
-                                        "or convert a mesh: .msh (Gmsh 2.2/4.x; physical surfaces are the groups), "
+                                        "or convert a mesh: .msh (Gmsh ASCII 2.2/4.1; physical surfaces are the groups), "
                                         ".vtu/.vtp (cell array 'group'), .stl")
     ("group", po::value<std::vector<std::string>>()->composing(),
      "for an --input without groups: NAME=x|y|z=VALUE[:TOL] (a plane) or "

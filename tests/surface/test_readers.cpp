@@ -143,8 +143,8 @@ TEST(SurfaceReaders, UntaggedGmshSurfaceNeedsGroups) {
 
 TEST(SurfaceReaders, BadFilesNameTheFile) {
   const auto garbage = write_text("garbage.msh", "this is not a mesh\n");
-  EXPECT_NE(error_of([&] { read_surface_mesh(garbage); }).find(garbage.string() + ": Gmsh cannot read it: "),
-            std::string::npos);
+  EXPECT_EQ(error_of([&] { read_surface_mesh(garbage); }),
+            garbage.string() + ":1: expected a section such as $Nodes, found 'this'");
   EXPECT_EQ(error_of([&] { read_surface_mesh("/nonexistent/cube.msh"); }), "/nonexistent/cube.msh: no such file");
   EXPECT_EQ(error_of([&] { read_surface_mesh("/nonexistent/cube.stl"); }), "/nonexistent/cube.stl: no such file");
   const auto bad_stl = write_text("garbage.stl", "garbage\n");
@@ -160,7 +160,7 @@ TEST(SurfaceReaders, BadFilesNameTheFile) {
       "$Elements\n1\n7 3 2 1 1 1 2 3 4\n$EndElements\n";
   const auto quad_path = write_text("quad.msh", quad);
   EXPECT_NE(error_of([&] { read_surface_mesh(quad_path); })
-                .find(quad_path.string() + ": element 7 of surface entity 1 is a Quadrilateral 4 (Gmsh type 3); "
+                .find(quad_path.string() + ":13: element 7 of surface entity 1 is a 4-node quadrangle (Gmsh type 3); "
                                            "only 3-node triangles are supported"),
             std::string::npos)
       << error_of([&] { read_surface_mesh(quad_path); });
