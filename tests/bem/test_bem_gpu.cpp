@@ -52,9 +52,12 @@ TEST_F(BemGpu, AssemblyMatchesCpuInWholeRowsAndInColumnTiles) {
     for (std::size_t f = 0; f < s.size(); ++f) {
       std::vector<Complex> matrix, rhs;
       assemble_system_cpu(model, sums, s[f], matrix, rhs);
-      // Same formulas, other summation order (block-shared atomics): rounding only.
-      EXPECT_LT(relative_difference(gpu_matrices[f], matrix), 1e-12) << "tile " << tile << " frequency " << f;
-      EXPECT_LT(relative_difference(gpu_rhs[f], rhs), 1e-12) << "tile " << tile << " frequency " << f;
+      // Same formulas, other summation order (block-shared atomics) and nvcc's
+      // fused multiply-adds where the host has none: rounding only. Measured on
+      // an H100: 3.6e-12 at the lowest CQ frequency, whose static (Kelvin)
+      // parts cancel most in the rigid-body diagonal.
+      EXPECT_LT(relative_difference(gpu_matrices[f], matrix), 1e-11) << "tile " << tile << " frequency " << f;
+      EXPECT_LT(relative_difference(gpu_rhs[f], rhs), 1e-11) << "tile " << tile << " frequency " << f;
     }
   }
 }
