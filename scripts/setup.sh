@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake g++ make pkg-config libvtk9-dev libboost-program-options-dev libgtest-dev
+packages=(cmake g++ make pkg-config libvtk9-dev libboost-program-options-dev libgtest-dev python3-numpy
           libopenmpi-dev openmpi-bin libeigen3-dev libopenblas-openmp-dev libgsl-dev libgmsh-dev
           libfftw3-dev libcubature-dev libbenchmark-dev zlib1g-dev libexpat1-dev
           libgdal-dev python3-gdal python3-numpy python-matplotlib-data)

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "gpu/core/cuda_check.hpp"
+#include "gpu/core/usage_error.hpp"
 
 namespace geobem {
 
@@ -12,7 +13,7 @@ DeviceChoice parse_device_choice(const std::string& text) {
   if (text == "auto") return DeviceChoice::Auto;
   if (text == "cpu") return DeviceChoice::Cpu;
   if (text == "cuda") return DeviceChoice::Cuda;
-  throw std::invalid_argument("unknown device '" + text + "' (expected auto, cpu or cuda)");
+  throw UsageError("unknown device '" + text + "' (expected auto, cpu or cuda)");
 }
 
 int cuda_device_count() {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "gpu/quadrature/adaptive_1d_cpu.hpp"
+#include "gpu/core/usage_error.hpp"
 
 namespace geobem::quadrature {
 
@@ -64,22 +65,22 @@ void check_problem_1d(const Problem1D& p, const std::string& where) {
   for (int k = 0; k < 3; ++k) {
     const double value = p.integrand.p[k];
     const std::string name = where + "p" + std::to_string(k) + " " + number(value);
-    if (!std::isfinite(value)) throw std::invalid_argument(name + " is not finite");
+    if (!std::isfinite(value)) throw UsageError(name + " is not finite");
     if (r.max[k] == 0.0 && value != 0.0)
-      throw std::invalid_argument(name + ": " + to_string(p.integrand.family) + " has no parameter p" +
+      throw UsageError(name + ": " + to_string(p.integrand.family) + " has no parameter p" +
                                   std::to_string(k) + " (must be 0)");
     if (std::fabs(value) > r.max[k])
-      throw std::invalid_argument(name + " is outside the documented range |p" + std::to_string(k) +
+      throw UsageError(name + " is outside the documented range |p" + std::to_string(k) +
                                   "| <= " + number(r.max[k]) + " of " + to_string(p.integrand.family));
     if (value < 0.0 && !r.signed_parameter[k])
-      throw std::invalid_argument(name + " must be >= 0 for " + to_string(p.integrand.family));
+      throw UsageError(name + " must be >= 0 for " + to_string(p.integrand.family));
   }
   if (!std::isfinite(p.lower) || !std::isfinite(p.upper) || !(p.lower < p.upper))
-    throw std::invalid_argument(where + "limits [" + number(p.lower) + ", " + number(p.upper) +
+    throw UsageError(where + "limits [" + number(p.lower) + ", " + number(p.upper) +
                                 "] are not finite with lower < upper");
   const double limit = exp_family_limit(p.integrand);
   if (std::fabs(p.lower) > limit || std::fabs(p.upper) > limit)
-    throw std::invalid_argument(where + "limits [" + number(p.lower) + ", " + number(p.upper) + "] reach beyond " +
+    throw UsageError(where + "limits [" + number(p.lower) + ", " + number(p.upper) + "] reach beyond " +
                                 number(limit) +
                                 ", the documented range of " + to_string(p.integrand.family));
 }
@@ -89,7 +90,7 @@ std::string to_string(Integrand1DFamily family) { return kFamilies[static_cast<i
 Integrand1DFamily parse_integrand_1d_family(const std::string& name) {
   for (int i = 0; i < 4; ++i)
     if (name == kFamilies[i]) return static_cast<Integrand1DFamily>(i);
-  throw std::invalid_argument("unknown integrand '" + name + "' (known: exp_sin, poly_cos, exp_cos, sinc)");
+  throw UsageError("unknown integrand '" + name + "' (known: exp_sin, poly_cos, exp_cos, sinc)");
 }
 
 std::string to_string(ExpansionRule rule) { return kRules[static_cast<int>(rule)]; }
@@ -97,7 +98,7 @@ std::string to_string(ExpansionRule rule) { return kRules[static_cast<int>(rule)
 ExpansionRule parse_expansion_rule(const std::string& name) {
   for (int i = 0; i < 3; ++i)
     if (name == kRules[i]) return static_cast<ExpansionRule>(i);
-  throw std::invalid_argument("unknown expansion rule '" + name + "' (known: double, keep, reset)");
+  throw UsageError("unknown expansion rule '" + name + "' (known: double, keep, reset)");
 }
 
 Integrand1D table2_integrand(Integrand1DFamily family) {
@@ -114,14 +115,14 @@ Integrand1D table2_integrand(Integrand1DFamily family) {
 
 void check_adaptive_1d_options(const Adaptive1DOptions& o) {
   if (!(o.rel_tol >= 0.0) || !(o.abs_tol >= 0.0) || !std::isfinite(o.rel_tol) || !std::isfinite(o.abs_tol))
-    throw std::invalid_argument("tolerances must be finite and >= 0 (rel_tol " + std::to_string(o.rel_tol) +
+    throw UsageError("tolerances must be finite and >= 0 (rel_tol " + std::to_string(o.rel_tol) +
                                 ", abs_tol " + std::to_string(o.abs_tol) + ")");
-  if (o.rel_tol == 0.0 && o.abs_tol == 0.0) throw std::invalid_argument("rel_tol and abs_tol are both 0");
-  if (o.alpha < 1) throw std::invalid_argument("alpha " + std::to_string(o.alpha) + " must be >= 1");
+  if (o.rel_tol == 0.0 && o.abs_tol == 0.0) throw UsageError("rel_tol and abs_tol are both 0");
+  if (o.alpha < 1) throw UsageError("alpha " + std::to_string(o.alpha) + " must be >= 1");
   if (o.beta < 1 || o.beta > 1024 || (o.beta & (o.beta - 1)))
-    throw std::invalid_argument("beta " + std::to_string(o.beta) + " must be a power of two in 1..1024");
+    throw UsageError("beta " + std::to_string(o.beta) + " must be a power of two in 1..1024");
   if (o.max_evaluations < 30ULL * o.alpha * o.beta)
-    throw std::invalid_argument("max_evaluations " + std::to_string(o.max_evaluations) +
+    throw UsageError("max_evaluations " + std::to_string(o.max_evaluations) +
                                 " is below two blocks (2·15·alpha·beta = " + std::to_string(30ULL * o.alpha * o.beta) +
                                 ")");
 }

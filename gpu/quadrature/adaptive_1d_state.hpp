@@ -32,7 +32,7 @@ struct Integrand1D {
   }
 };
 
-/// "exp_sin", "poly_cos", "exp_cos", "sinc"; parse throws std::invalid_argument listing them.
+/// "exp_sin", "poly_cos", "exp_cos", "sinc"; parse throws geobem::UsageError listing them.
 std::string to_string(Integrand1DFamily family);
 Integrand1DFamily parse_integrand_1d_family(const std::string& name);
 

@@ -58,7 +58,7 @@ struct CubatureOptions {
   bool quiet = true;                    ///< no progress lines on stderr
 };
 
-/// Throws std::invalid_argument naming the offending value: dim out of
+/// Throws geobem::UsageError naming the offending value: dim out of
 /// range, a tolerance non-finite, < 0 or both 0, non-finite or empty box
 /// sides, max_evaluations below one rule application, min_regions = 0,
 /// breakpoints not empty or one list per axis, or not finite.
@@ -179,7 +179,7 @@ CubatureRegion initial_region(const CubatureOptions& options);
 std::vector<CubatureRegion> initial_regions(const CubatureOptions& options, int* levels);
 
 /// Integrates a catalogue integrand over the box of `options` on `device`.
-/// Throws std::invalid_argument for bad options (check_cubature_options) and
+/// Throws geobem::UsageError for bad options (check_cubature_options) and
 /// geobem::DeviceError for CUDA failures.
 CubatureResult integrate_cubature(const CubatureIntegrand& integrand, const CubatureOptions& options,
                                   ComputeDevice device);

@@ -1,4 +1,5 @@
 #include "gpu/quadrature/cubature_integrands.hpp"
+#include "gpu/core/usage_error.hpp"
 
 #include <cmath>
 #include <iomanip>
@@ -21,7 +22,7 @@ CubatureFamily parse_cubature_family(const std::string& name) {
     if (name == kNames[i]) return static_cast<CubatureFamily>(i);
   std::string known;
   for (const char* k : kNames) known += std::string(known.empty() ? "" : ", ") + k;
-  throw std::invalid_argument("unknown integrand '" + name + "' (known: " + known + ")");
+  throw UsageError("unknown integrand '" + name + "' (known: " + known + ")");
 }
 
 bool is_genz_family(CubatureFamily family) { return static_cast<int>(family) >= static_cast<int>(CubatureFamily::Oscillatory); }
@@ -45,19 +46,19 @@ CubatureIntegrand make_cubature_integrand(CubatureFamily family, int n, double a
     text << std::setprecision(17) << value;
     return text.str();
   };
-  if (!std::isfinite(a)) throw std::invalid_argument("--genz-a " + number(a) + " is not finite");
-  if (!std::isfinite(u)) throw std::invalid_argument("--genz-u " + number(u) + " is not finite");
+  if (!std::isfinite(a)) throw UsageError("--genz-a " + number(a) + " is not finite");
+  if (!std::isfinite(u)) throw UsageError("--genz-u " + number(u) + " is not finite");
   if (is_genz_family(family)) {
     const double top = genz_max_a(family, n);
     if (!(a >= kGenzMinA && a <= top))
-      throw std::invalid_argument("--genz-a " + number(a) + " is outside the documented range [" + number(kGenzMinA) +
+      throw UsageError("--genz-a " + number(a) + " is outside the documented range [" + number(kGenzMinA) +
                                   ", " + number(top) + "] of " + to_string(family) + " in " + std::to_string(n) +
                                   " dimensions");
     if (!(u >= 0.0 && u <= 1.0))
-      throw std::invalid_argument("--genz-u " + number(u) + " is outside [0, 1]");
+      throw UsageError("--genz-u " + number(u) + " is outside [0, 1]");
   }
   if (family == CubatureFamily::F2 && n > kMaxF2Dim)
-    throw std::invalid_argument("f2 in " + std::to_string(n) + " dimensions: its frequency 2^(2^" + std::to_string(n) +
+    throw UsageError("f2 in " + std::to_string(n) + " dimensions: its frequency 2^(2^" + std::to_string(n) +
                                 ") on axis " + std::to_string(n) + " overflows a double; f2 takes n <= " +
                                 std::to_string(kMaxF2Dim));
   CubatureIntegrand integrand;

@@ -102,7 +102,7 @@ struct CubatureIntegrand {
 /// product_peak corner_peak gaussian continuous discontinuous.
 std::vector<std::string> cubature_family_names();
 
-/// Parses a family name; throws std::invalid_argument naming the value and
+/// Parses a family name; throws geobem::UsageError naming the value and
 /// listing the known names.
 CubatureFamily parse_cubature_family(const std::string& name);
 
@@ -125,7 +125,7 @@ double genz_max_a(CubatureFamily family, int n);
 
 /// Integrand of `family` in n dimensions. Genz families take a_i = a and
 /// u_i = u for every i (the stage's --genz-a/--genz-u); f1–f4 ignore them.
-/// Throws std::invalid_argument naming the value for non-finite a or u, a
+/// Throws geobem::UsageError naming the value for non-finite a or u, a
 /// Genz family's a or u outside its documented range, or f2 with n > kMaxF2Dim.
 CubatureIntegrand make_cubature_integrand(CubatureFamily family, int n, double a = 5.0, double u = 0.5);
 

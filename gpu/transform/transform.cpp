@@ -8,6 +8,7 @@
 #include "gpu/core/progress.hpp"
 #include "gpu/transform/family_dispatch.hpp"
 #include "gpu/transform/longman_cpu.hpp"
+#include "gpu/core/usage_error.hpp"
 
 namespace geobem::transform {
 
@@ -56,14 +57,14 @@ TransformFamily parse_transform_family(const std::string& name) {
     if (description.name == name) return description.family;
     known += (known.empty() ? "" : ", ") + description.name;
   }
-  throw std::invalid_argument("unknown family '" + name + "' (known: " + known + ")");
+  throw UsageError("unknown family '" + name + "' (known: " + known + ")");
 }
 
 Accelerator parse_accelerator(const std::string& name) {
   if (name == "euler") return Accelerator::Euler;
   if (name == "epsilon") return Accelerator::Epsilon;
   if (name == "mw") return Accelerator::SidiMW;
-  throw std::invalid_argument("unknown accelerator '" + name + "' (known: euler, epsilon, mw)");
+  throw UsageError("unknown accelerator '" + name + "' (known: euler, epsilon, mw)");
 }
 
 std::string to_string(Accelerator accelerator) {
@@ -77,7 +78,7 @@ std::string to_string(Accelerator accelerator) {
 
 GaussRule make_gauss_rule(int order) {
   if (order < 1 || order > kMaxGaussOrder)
-    throw std::invalid_argument("quadrature order must be in 1.." + std::to_string(kMaxGaussOrder) + ", got " +
+    throw UsageError("quadrature order must be in 1.." + std::to_string(kMaxGaussOrder) + ", got " +
                                 std::to_string(order));
   const GaussLegendreRule points = gauss_legendre_rule(order);
   GaussRule rule;
@@ -93,18 +94,18 @@ void validate_options(const LongmanOptions& options) {
   if (!std::isfinite(options.relative_tolerance) || options.relative_tolerance <= 0.0) {
     std::ostringstream message;
     message << "tolerance must be finite and > 0, got " << options.relative_tolerance;
-    throw std::invalid_argument(message.str());
+    throw UsageError(message.str());
   }
   if (!std::isfinite(options.absolute_tolerance) || options.absolute_tolerance < 0.0) {
     std::ostringstream message;
     message << "absolute tolerance must be finite and >= 0, got " << options.absolute_tolerance;
-    throw std::invalid_argument(message.str());
+    throw UsageError(message.str());
   }
   if (options.max_areas < 1 || options.max_areas > kMaxAreas)
-    throw std::invalid_argument("max-areas must be in 1.." + std::to_string(kMaxAreas) + ", got " +
+    throw UsageError("max-areas must be in 1.." + std::to_string(kMaxAreas) + ", got " +
                                 std::to_string(options.max_areas));
   if (options.min_areas < 1 || options.min_areas > options.max_areas)
-    throw std::invalid_argument("min-areas must be in 1..max-areas (" + std::to_string(options.max_areas) +
+    throw UsageError("min-areas must be in 1..max-areas (" + std::to_string(options.max_areas) +
                                 "), got " + std::to_string(options.min_areas));
 }
 

@@ -12,7 +12,10 @@
 #include <vtkUnstructuredGrid.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <functional>
+#include <unordered_map>
 #include <stdexcept>
 
 #include "mesh/io/vtk_output.hpp"
@@ -143,39 +146,70 @@ PrismModel read_vtk_model(const std::string& path) {
                            " is not a prism model (use .vtr, .vti or a .vtu of hexahedra)");
 }
 
+namespace {
+
+/// Ids of distinct points, in the order they are first seen; equal means
+/// equal bit patterns (the corners prisms share are copies of one value).
+class PointIndex {
+ public:
+  vtkIdType id(const std::array<double, 3>& point) {
+    const auto [at, inserted] = ids_.emplace(point, static_cast<vtkIdType>(points_.size()));
+    if (inserted) points_.push_back(point);
+    return at->second;
+  }
+  vtkSmartPointer<vtkPoints> points() const {
+    auto result = vtkSmartPointer<vtkPoints>::New();
+    result->SetDataTypeToDouble();
+    result->SetNumberOfPoints(static_cast<vtkIdType>(points_.size()));
+    for (std::size_t i = 0; i < points_.size(); ++i) result->SetPoint(static_cast<vtkIdType>(i), points_[i].data());
+    return result;
+  }
+
+ private:
+  struct Hash {
+    std::size_t operator()(const std::array<double, 3>& p) const {
+      std::size_t seed = 0;
+      for (double v : p) seed ^= std::hash<double>()(v) + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
+      return seed;
+    }
+  };
+  std::unordered_map<std::array<double, 3>, vtkIdType, Hash> ids_;
+  std::vector<std::array<double, 3>> points_;
+};
+
+}  // namespace
+
 void write_prism_vtu(const std::filesystem::path& path, const std::vector<Prism>& prisms) {
-  auto points = vtkSmartPointer<vtkPoints>::New();
-  points->SetDataTypeToDouble();
-  points->SetNumberOfPoints(static_cast<vtkIdType>(8 * prisms.size()));
   auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
   grid->Allocate(static_cast<vtkIdType>(prisms.size()));
   auto density = vtkSmartPointer<vtkDoubleArray>::New();
   density->SetName("density");
   density->SetNumberOfValues(static_cast<vtkIdType>(prisms.size()));
+  PointIndex index;
   for (std::size_t c = 0; c < prisms.size(); ++c) {
     const Prism& p = prisms[c];
     // VTK_HEXAHEDRON order: bottom face counter-clockwise seen from above, then the top face.
-    const double corners[8][3] = {{p.west, p.south, p.bottom}, {p.east, p.south, p.bottom},
-                                  {p.east, p.north, p.bottom}, {p.west, p.north, p.bottom},
-                                  {p.west, p.south, p.top},    {p.east, p.south, p.top},
-                                  {p.east, p.north, p.top},    {p.west, p.north, p.top}};
+    const std::array<double, 3> corners[8] = {{p.west, p.south, p.bottom}, {p.east, p.south, p.bottom},
+                                              {p.east, p.north, p.bottom}, {p.west, p.north, p.bottom},
+                                              {p.west, p.south, p.top},    {p.east, p.south, p.top},
+                                              {p.east, p.north, p.top},    {p.west, p.north, p.top}};
     vtkIdType ids[8];
-    for (int k = 0; k < 8; ++k) {
-      ids[k] = static_cast<vtkIdType>(8 * c + k);
-      points->SetPoint(ids[k], corners[k]);
-    }
+    for (int k = 0; k < 8; ++k) ids[k] = index.id(corners[k]);
     grid->InsertNextCell(VTK_HEXAHEDRON, 8, ids);
     density->SetValue(static_cast<vtkIdType>(c), p.density);
   }
-  grid->SetPoints(points);
+  grid->SetPoints(index.points());
   grid->GetCellData()->AddArray(density);
   add_units_field_data(grid, {{"density", "kg/m^3"}});
   write_vtk_xml(grid, path);
 }
 
 void write_grid_vtr(const std::filesystem::path& path, const PrismGrid& grid) {
-  const auto coordinates = [](const std::vector<double>& edges) {
+  // Named arrays: an unnamed one is written under a name made from its
+  // address, and two identical runs would differ.
+  const auto coordinates = [](const std::vector<double>& edges, const char* name) {
     auto array = vtkSmartPointer<vtkDoubleArray>::New();
+    array->SetName(name);
     array->SetNumberOfValues(static_cast<vtkIdType>(edges.size()));
     for (std::size_t i = 0; i < edges.size(); ++i) array->SetValue(static_cast<vtkIdType>(i), edges[i]);
     return array;
@@ -183,9 +217,9 @@ void write_grid_vtr(const std::filesystem::path& path, const PrismGrid& grid) {
   auto data = vtkSmartPointer<vtkRectilinearGrid>::New();
   data->SetDimensions(static_cast<int>(grid.easting_edges.size()), static_cast<int>(grid.northing_edges.size()),
                       static_cast<int>(grid.upward_edges.size()));
-  data->SetXCoordinates(coordinates(grid.easting_edges));
-  data->SetYCoordinates(coordinates(grid.northing_edges));
-  data->SetZCoordinates(coordinates(grid.upward_edges));
+  data->SetXCoordinates(coordinates(grid.easting_edges, "easting"));
+  data->SetYCoordinates(coordinates(grid.northing_edges, "northing"));
+  data->SetZCoordinates(coordinates(grid.upward_edges, "upward"));
   // PrismGrid and VTK both order cells with easting fastest, then northing.
   auto density = vtkSmartPointer<vtkDoubleArray>::New();
   density->SetName("density");

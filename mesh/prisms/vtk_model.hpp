@@ -18,12 +18,14 @@ namespace geobem::prisms {
 /// (naming the cell).
 PrismModel read_vtk_model(const std::string& path);
 
-/// Writes prisms as a .vtu of VTK_HEXAHEDRON cells (8 own points each) with
+/// Writes prisms as a .vtu of VTK_HEXAHEDRON cells (corners that prisms share
+/// are one point, numbered in order of first use) with
 /// cell array `density` and units field data "density=kg/m^3", atomically.
 void write_prism_vtu(const std::filesystem::path& path, const std::vector<Prism>& prisms);
 
 /// Writes a grid model as a .vtr (rectilinear grid, every cell, zero densities
-/// included) with cell array `density` (kg/m³) and units field data,
+/// included) with coordinate arrays easting, northing, upward, cell array
+/// `density` (kg/m³) and units field data,
 /// atomically; read_vtk_model reads it back as the same grid. Throws
 /// std::runtime_error naming the path when the write fails (write_vtk_xml).
 void write_grid_vtr(const std::filesystem::path& path, const PrismGrid& grid);

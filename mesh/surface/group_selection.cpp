@@ -8,6 +8,7 @@
 
 #include "mesh/io/parse_number.hpp"
 #include "mesh/surface/mesh_geometry.hpp"
+#include "gpu/core/usage_error.hpp"
 
 namespace geobem::surface {
 
@@ -16,7 +17,7 @@ namespace {
 double finite_number(const std::string& field, const std::string& text) {
   const std::optional<double> value = parse_number(field);
   if (!value || !std::isfinite(*value))
-    throw std::invalid_argument("group selection '" + text + "': '" + field + "' is not a finite number");
+    throw UsageError("group selection '" + text + "': '" + field + "' is not a finite number");
   return *value;
 }
 
@@ -42,7 +43,7 @@ GroupSelection parse_group_selection(const std::string& text) {
   selection.text = text;
   const auto equals = text.find('=');
   if (equals == std::string::npos || equals == 0)
-    throw std::invalid_argument("group selection '" + text + "': no group name" + expected);
+    throw UsageError("group selection '" + text + "': no group name" + expected);
   selection.name = text.substr(0, equals);
   std::string region = text.substr(equals + 1);
   // An optional ":TOL" ends the region; the colon of "box:" is not one.
@@ -51,7 +52,7 @@ GroupSelection parse_group_selection(const std::string& text) {
   if (colon != std::string::npos && !(is_box && colon == 3)) {
     selection.tolerance = finite_number(region.substr(colon + 1), text);
     if (*selection.tolerance < 0)
-      throw std::invalid_argument("group selection '" + text + "': the tolerance must not be negative");
+      throw UsageError("group selection '" + text + "': the tolerance must not be negative");
     region = region.substr(0, colon);
   }
   if (region.size() > 2 && (region[0] == 'x' || region[0] == 'y' || region[0] == 'z') && region[1] == '=') {
@@ -64,17 +65,17 @@ GroupSelection parse_group_selection(const std::string& text) {
     std::stringstream fields(region.substr(4));
     std::string field;
     while (std::getline(fields, field, ',')) v.push_back(finite_number(field, text));
-    if (v.size() != 6) throw std::invalid_argument("group selection '" + text + "': a box needs 6 numbers" + expected);
+    if (v.size() != 6) throw UsageError("group selection '" + text + "': a box needs 6 numbers" + expected);
     for (int a = 0; a < 3; ++a) {
       selection.low[a] = v[2 * a];
       selection.high[a] = v[2 * a + 1];
       if (selection.low[a] > selection.high[a])
-        throw std::invalid_argument("group selection '" + text + "': box minimum above maximum along " +
+        throw UsageError("group selection '" + text + "': box minimum above maximum along " +
                                     std::string(1, "xyz"[a]));
     }
     return selection;
   }
-  throw std::invalid_argument("group selection '" + text + "': unknown region '" + region + "'" + expected);
+  throw UsageError("group selection '" + text + "': unknown region '" + region + "'" + expected);
 }
 
 void assign_groups(SurfaceMesh& mesh, const std::vector<GroupSelection>& selections,

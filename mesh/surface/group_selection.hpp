@@ -24,7 +24,7 @@ struct GroupSelection {
   std::optional<double> tolerance;      ///< m; empty: the relative default
 };
 
-/// Parses one selection text (forms above). Throws std::invalid_argument
+/// Parses one selection text (forms above). Throws geobem::UsageError
 /// naming the text and what is wrong with it.
 GroupSelection parse_group_selection(const std::string& text);
 

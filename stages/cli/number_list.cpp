@@ -1,10 +1,10 @@
 #include "stages/cli/number_list.hpp"
 
-#include <boost/program_options/errors.hpp>
 #include <cmath>
 #include <optional>
 #include <sstream>
 
+#include "gpu/core/usage_error.hpp"
 #include "mesh/io/parse_number.hpp"
 
 namespace geobem::cli {
@@ -29,11 +29,11 @@ std::vector<double> parse_number_list(const std::string& option, const std::stri
     field = trimmed(field);
     const std::optional<double> value = parse_number(field);
     if (!value || !std::isfinite(*value))
-      throw boost::program_options::error(prefix + "'" + field + "' is not a finite number (expected " + form + ")");
+      throw UsageError(prefix + "'" + field + "' is not a finite number (expected " + form + ")");
     values.push_back(*value);
   }
   if (values.size() != count)
-    throw boost::program_options::error(prefix + "expected " + std::to_string(count) + " values " + form);
+    throw UsageError(prefix + "expected " + std::to_string(count) + " values " + form);
   return values;
 }
 
@@ -42,7 +42,7 @@ std::vector<std::size_t> parse_count_list(const std::string& option, const std::
   std::vector<std::size_t> counts;
   for (double value : parse_number_list(option, text, count, form)) {
     if (value < 0 || value != std::floor(value) || value > largest)
-      throw boost::program_options::error("--" + option + " '" + text + "': expected non-negative integers " + form +
+      throw UsageError("--" + option + " '" + text + "': expected non-negative integers " + form +
                                           " (at most " + std::to_string(static_cast<long long>(largest)) + ")");
     counts.push_back(static_cast<std::size_t>(value));
   }

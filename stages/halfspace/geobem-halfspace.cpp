@@ -1,97 +1,91 @@
 // geobem-halfspace radii|displacement: the two ends of the half-space
 // disk-load workflow around `geobem-integrate longman --family halfspace-disk`.
-//   radii:        station grid -> RADII CSV (columns a,r: one row per distinct
-//                 station distance from the disk's centre)
-//   displacement: the integrals CSV of those rows -> displacement.vts and
-//                 displacement.csv with u_z on the grid (and the closed form).
-// Both steps read the same options (one config file). Inputs are checked
-// before anything is written; outputs are written atomically.
+//   radii:        station grid -> OUT/radii.csv (columns a,r: one row per
+//                 distinct station distance from the disk's centre)
+//   displacement: the integrals CSV of those rows -> OUT/displacement.vts and
+//                 OUT/displacement.csv with u_z on the grid (and the closed form).
+// Both steps read the same options (one config file). Parse -> read -> call
+// the library (gpu/transform/halfspace_load, mesh/prisms stations) -> write
+// the output set (docs/stage_contract.md).
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <vtkDoubleArray.h>
-#include <vtkIntArray.h>
-#include <vtkNew.h>
-#include <vtkPointData.h>
-#include <vtkPoints.h>
-#include <vtkStructuredGrid.h>
-
 #include "gpu/core/integration_status.hpp"
+#include "gpu/core/usage_error.hpp"
 #include "gpu/transform/halfspace_load.hpp"
 #include "mesh/io/atomic_file.hpp"
 #include "mesh/io/csv_table.hpp"
-#include "mesh/io/vtk_output.hpp"
+#include "mesh/io/output_set.hpp"
+#include "mesh/prisms/gravity_output.hpp"
+#include "mesh/prisms/stations.hpp"
+#include "stages/cli/number_list.hpp"
 #include "stages/cli/stage_options.hpp"
 
 namespace po = boost::program_options;
-namespace fs = std::filesystem;
+namespace tf = geobem::transform;
+using geobem::UsageError;
+using geobem::prisms::Station;
+using geobem::prisms::StationGrid;
 
 namespace {
 
-struct Grid {
-  double west, east, south, north, centre_e, centre_n;
-  std::size_t shape_e, shape_n;
-  double easting(std::size_t i) const { return shape_e == 1 ? west : west + (east - west) * i / (shape_e - 1); }
-  double northing(std::size_t j) const { return shape_n == 1 ? south : south + (north - south) * j / (shape_n - 1); }
-  double radius(std::size_t i, std::size_t j) const { return std::hypot(easting(i) - centre_e, northing(j) - centre_n); }
+struct HalfspaceOptions {
+  std::string out;
+  std::optional<std::string> integrals;
+  double disk_radius = 0, pressure = 0, young_modulus = 0, poisson_ratio = 0;
+  double disk_easting = 0, disk_northing = 0;
+  double grid_west = 0, grid_east = 0, grid_south = 0, grid_north = 0;
+  std::string grid_shape;
 };
 
-Grid grid_from(const po::variables_map& vm) {
-  Grid grid{vm["grid-west"].as<double>(), vm["grid-east"].as<double>(), vm["grid-south"].as<double>(),
-            vm["grid-north"].as<double>(), vm["disk-easting"].as<double>(), vm["disk-northing"].as<double>(), 0, 0};
-  std::string shape = vm["grid-shape"].as<std::string>();
-  std::replace(shape.begin(), shape.end(), ',', ' ');
-  std::istringstream stream(shape);
-  double e = 0, n = 0;
-  std::string rest;
-  if (!(stream >> e >> n) || (stream >> rest) || e < 1 || n < 1 || e != std::floor(e) || n != std::floor(n) || e * n > 1e8)
-    throw po::error("--grid-shape '" + vm["grid-shape"].as<std::string>() + "': expected two positive integers NE,NN");
-  grid.shape_e = static_cast<std::size_t>(e);
-  grid.shape_n = static_cast<std::size_t>(n);
-  for (const char* name : {"grid-west", "grid-east", "grid-south", "grid-north", "disk-easting", "disk-northing"})
-    if (!std::isfinite(vm[name].as<double>())) throw po::error(std::string("--") + name + " is not finite");
-  if (grid.east < grid.west || grid.north < grid.south) throw po::error("--grid-east/--grid-north must not be below west/south");
-  return grid;
-}
-
-void require_positive(const po::variables_map& vm, const char* name) {
-  const double value = vm[name].as<double>();
+void require_positive(double value, const char* name) {
   if (!std::isfinite(value) || value <= 0) {
     std::ostringstream message;
     message << "--" << name << " must be finite and > 0, got " << value;
-    throw po::error(message.str());
+    throw UsageError(message.str());
   }
 }
 
-/// Distinct station radii, ascending (equal to rounding are merged).
-std::vector<double> distinct_radii(const Grid& grid) {
-  std::vector<double> radii;
-  radii.reserve(grid.shape_e * grid.shape_n);
-  for (std::size_t j = 0; j < grid.shape_n; ++j)
-    for (std::size_t i = 0; i < grid.shape_e; ++i) radii.push_back(grid.radius(i, j));
-  std::sort(radii.begin(), radii.end());
-  std::vector<double> distinct;
-  for (const double r : radii)
-    if (distinct.empty() || r - distinct.back() > 1e-12 * r) distinct.push_back(r);
-  return distinct;
+/// The options of both steps, checked; returns false for --help.
+bool parse(int argc, const char* const argv[], HalfspaceOptions& o, geobem::cli::StageOptions& command) {
+  command.add()
+    ("integrals", geobem::cli::optional_value(&o.integrals),
+     "displacement: the integrals CSV of geobem-integrate longman (columns a,r,value,error,status)")
+    ("disk-radius", po::value(&o.disk_radius)->required(), "radius a of the loaded disk (m)")
+    ("pressure", po::value(&o.pressure)->required(), "uniform pressure p on the disk (Pa)")
+    ("young-modulus", po::value(&o.young_modulus)->required(), "Young's modulus E of the half-space (Pa)")
+    ("poisson-ratio", po::value(&o.poisson_ratio)->required(), "Poisson's ratio nu of the half-space (-1 < nu < 0.5)")
+    ("disk-easting", po::value(&o.disk_easting)->default_value(o.disk_easting), "easting of the disk's centre (m)")
+    ("disk-northing", po::value(&o.disk_northing)->default_value(o.disk_northing), "northing of the disk's centre (m)")
+    ("grid-west", po::value(&o.grid_west)->required(), "station grid west edge (m)")
+    ("grid-east", po::value(&o.grid_east)->required(), "station grid east edge (m)")
+    ("grid-south", po::value(&o.grid_south)->required(), "station grid south edge (m)")
+    ("grid-north", po::value(&o.grid_north)->required(), "station grid north edge (m)")
+    ("grid-shape", po::value(&o.grid_shape)->required(), "stations NE,NN (west to east, south to north)");
+  command.add_out_folder(&o.out, "radii.csv, or displacement.vts and displacement.csv; and the options record");
+  if (!command.parse(argc, argv)) return false;
+  require_positive(o.disk_radius, "disk-radius");
+  require_positive(o.pressure, "pressure");
+  require_positive(o.young_modulus, "young-modulus");
+  if (!(o.poisson_ratio > -1.0 && o.poisson_ratio < 0.5))
+    throw UsageError("--poisson-ratio must be in (-1, 0.5), got " + std::to_string(o.poisson_ratio));
+  if (!std::isfinite(o.disk_easting) || !std::isfinite(o.disk_northing))
+    throw UsageError("--disk-easting/--disk-northing must be finite");
+  return true;
 }
 
-int write_radii(const po::variables_map& vm, const Grid& grid, double disk_radius) {
-  const auto radii = distinct_radii(grid);
-  const fs::path path = fs::path(vm["out"].as<std::string>()) / "radii.csv";
-  geobem::write_text_file_atomically(path, [&](std::ostream& out) {
-    out << "# geobem-halfspace radii: distinct station distances from the disk's centre (m)\na,r\n"
-        << std::setprecision(17);
-    for (const double r : radii) out << disk_radius << "," << r << "\n";
-  });
-  if (!vm["quiet"].as<bool>()) std::cerr << "geobem-halfspace: " << radii.size() << " distinct radii -> " << path.string() << "\n";
-  return 0;
+StationGrid station_grid(const HalfspaceOptions& o) {
+  const auto shape = geobem::cli::parse_count_list("grid-shape", o.grid_shape, 2, "NE,NN", 1e8);
+  if (static_cast<double>(shape[0]) * static_cast<double>(shape[1]) > 1e8)
+    throw UsageError("--grid-shape '" + o.grid_shape + "': more than 1e8 stations");
+  const StationGrid grid{o.grid_west, o.grid_east, o.grid_south, o.grid_north, shape[0], shape[1], 0.0};
+  geobem::prisms::check_station_grid(grid);
+  return grid;
 }
 
 /// The integration status word of row `row` of the integrals table; throws
@@ -104,141 +98,118 @@ geobem::IntegrationStatus parse_status(const geobem::CsvTable& table, std::size_
   throw std::runtime_error(table.where(row) + ": status '" + word + "' is not an integration status word");
 }
 
-int write_displacement(const po::variables_map& vm, const Grid& grid, double disk_radius) {
-  const fs::path out = vm["out"].as<std::string>();
-  const std::string integrals_path =
-      vm.count("integrals") ? vm["integrals"].as<std::string>() : (out / "integrals.csv").string();
-  const geobem::CsvTable table = geobem::read_csv_table(integrals_path, /*allow_non_finite=*/true, {"status"});
-  geobem::require_columns(table, {"a", "r", "value", "error", "status"});
-  const std::size_t col_a = table.column("a"), col_r = table.column("r"), col_value = table.column("value"),
-                    col_error = table.column("error");
-  std::vector<std::size_t> order(table.rows.size());
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    order[i] = i;
-    if (table.rows[i][col_a] != disk_radius) {
-      std::ostringstream message;
-      message << table.where(i) << ": a = " << table.rows[i][col_a] << " differs from --disk-radius " << disk_radius
-              << " (stale integrals: rerun the radii and integrate stages)";
-      throw std::runtime_error(message.str());
-    }
-  }
-  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return table.rows[x][col_r] < table.rows[y][col_r]; });
-  auto row_for = [&](double r) {
-    const auto found = std::lower_bound(order.begin(), order.end(), r * (1 - 1e-12),
-                                        [&](std::size_t row, double value) { return table.rows[row][col_r] < value; });
-    if (found == order.end() || std::fabs(table.rows[*found][col_r] - r) > 1e-12 * std::max(r, 1.0)) {
-      std::ostringstream message;
-      message << integrals_path << ": no row for station radius r = " << std::setprecision(17) << r
-              << " (stale integrals: rerun the radii and integrate stages)";
-      throw std::runtime_error(message.str());
-    }
-    return *found;
-  };
+/// Distance of each station from the disk's centre (m), in station order.
+std::vector<double> station_radii(const std::vector<Station>& stations, const HalfspaceOptions& o) {
+  std::vector<double> radii;
+  radii.reserve(stations.size());
+  for (const auto& s : stations) radii.push_back(std::hypot(s.easting - o.disk_easting, s.northing - o.disk_northing));
+  return radii;
+}
 
-  const double scale = geobem::transform::halfspace_disk_scale(vm["pressure"].as<double>(), disk_radius,
-                                                               vm["young-modulus"].as<double>(),
-                                                               vm["poisson-ratio"].as<double>());
-  const std::size_t count = grid.shape_e * grid.shape_n;
-  vtkNew<vtkPoints> points;
-  points->SetDataTypeToDouble();
-  vtkNew<vtkDoubleArray> u_z, closed_form, error;
-  vtkNew<vtkIntArray> status;
-  u_z->SetName("u_z");
-  closed_form->SetName("u_z_closed_form");
-  error->SetName("u_z_error_estimate");
-  status->SetName("status");
-  std::ostringstream csv;
-  csv << "# geobem-halfspace displacement: u_z positive in the direction of the pressure (settlement), m\n"
-      << "easting,northing,upward,r,u_z,u_z_closed_form,u_z_error_estimate,status\n"
-      << std::setprecision(17);
-  std::size_t unconverged = 0;
-  double worst_error = 0.0;  // largest error estimate (m) of a station whose integral missed its tolerance
-  for (std::size_t j = 0; j < grid.shape_n; ++j)
-    for (std::size_t i = 0; i < grid.shape_e; ++i) {
-      const double r = grid.radius(i, j);
-      const std::size_t found = row_for(r);
-      const auto& row = table.rows[found];
-      const double value = scale * row[col_value];
-      const double exact = scale * geobem::transform::halfspace_disk_closed_form(disk_radius, r);
-      const double estimate = scale * row[col_error];
-      const geobem::IntegrationStatus code = parse_status(table, found);
-      if (code != geobem::IntegrationStatus::Converged) {
-        ++unconverged;
-        worst_error = std::max(worst_error, std::fabs(estimate));
-      }
-      points->InsertNextPoint(grid.easting(i), grid.northing(j), 0.0);
-      u_z->InsertNextValue(value);
-      closed_form->InsertNextValue(exact);
-      error->InsertNextValue(estimate);
-      status->InsertNextValue(static_cast<int>(code));
-      csv << grid.easting(i) << "," << grid.northing(j) << ",0," << r << "," << value << "," << exact << ","
-          << estimate << "," << geobem::to_string(code) << "\n";
-    }
-  vtkNew<vtkStructuredGrid> data;
-  data->SetDimensions(static_cast<int>(grid.shape_e), static_cast<int>(grid.shape_n), 1);
-  data->SetPoints(points);
-  data->GetPointData()->AddArray(u_z);
-  data->GetPointData()->AddArray(closed_form);
-  data->GetPointData()->AddArray(error);
-  data->GetPointData()->AddArray(status);
-  data->GetPointData()->SetActiveScalars("u_z");
-  geobem::add_units_field_data(data, {{"u_z", "m"}, {"u_z_closed_form", "m"}, {"u_z_error_estimate", "m"}, {"status", "1"}});
-  geobem::write_vtk_xml(data, out / "displacement.vts");
-  geobem::write_text_file_atomically(out / "displacement.csv", [&](std::ostream& stream) { stream << csv.str(); });
-  if (!vm["quiet"].as<bool>()) {
-    std::cerr << "geobem-halfspace: " << count << " stations -> " << (out / "displacement.vts").string() << ", "
-              << (out / "displacement.csv").string() << "\n";
-    if (unconverged)
-      std::cerr << "geobem-halfspace: warning: " << unconverged
-                << " stations use integrals that did not meet their tolerance (largest error estimate " << worst_error
-                << " m)\n";
-  }
+int run_radii(int argc, const char* const argv[]) {
+  HalfspaceOptions o;
+  geobem::cli::StageOptions command(argv[0], "Half-space under a uniform disk pressure: the distinct station radii.");
+  if (!parse(argc, argv, o, command)) return 0;
+  const StationGrid grid = station_grid(o);
+  geobem::OutputSet outputs(o.out, "geobem-halfspace radii");
+  const auto radii = tf::distinct_radii(station_radii(geobem::prisms::grid_stations(grid), o));
+  geobem::write_text_file_atomically(outputs.path("radii.csv"), [&](std::ostream& out) {
+    out << "a,r\n";
+    out.precision(17);
+    for (const double r : radii) out << o.disk_radius << "," << r << "\n";
+  });
+  outputs.write_record(command.record());
+  outputs.commit();
+  if (!command.quiet())
+    std::cerr << argv[0] << ": " << radii.size() << " distinct radii -> " << (outputs.destination() / "radii.csv").string()
+              << "\n";
   return 0;
 }
 
-int run(int argc, char** argv) {
-  const std::string step = argc > 1 ? argv[1] : "";
-  if (step != "radii" && step != "displacement") {
-    const bool help = step == "--help" || step == "-h";
-    (help ? std::cout : std::cerr) << (help || step.empty() ? "" : "geobem-halfspace: error: unknown step '" + step + "'\n")
-                                   << "Usage: geobem-halfspace radii|displacement [options]   (STEP --help for options)\n";
-    return help ? 0 : 2;
+int run_displacement(int argc, const char* const argv[]) {
+  HalfspaceOptions o;
+  geobem::cli::StageOptions command(argv[0], "Half-space under a uniform disk pressure: u_z on the station grid.");
+  if (!parse(argc, argv, o, command)) return 0;
+  if (!o.integrals) throw UsageError("--integrals FILE.csv (the integrals of the radii) is required");
+  const StationGrid grid = station_grid(o);
+  geobem::OutputSet outputs(o.out, "geobem-halfspace displacement");
+
+  const geobem::CsvTable table = geobem::read_csv_table(*o.integrals, /*allow_non_finite=*/true, {"status"});
+  geobem::require_columns(table, {"a", "r", "value", "error", "status"});
+  const std::size_t col_a = table.column("a"), col_r = table.column("r"), col_value = table.column("value"),
+                    col_error = table.column("error");
+  std::vector<double> table_radii;
+  for (std::size_t i = 0; i < table.rows.size(); ++i) {
+    if (table.rows[i][col_a] != o.disk_radius) {
+      std::ostringstream message;
+      message << table.where(i) << ": a = " << table.rows[i][col_a] << " differs from --disk-radius " << o.disk_radius
+              << " (stale integrals: rerun the radii and integrate stages)";
+      throw std::runtime_error(message.str());
+    }
+    table_radii.push_back(table.rows[i][col_r]);
   }
-  po::options_description options("Options");
-  geobem::cli::add_common_options(options);
-  options.add_options()("out", po::value<std::string>()->default_value("."), "output folder")(
-      "integrals", po::value<std::string>(), "displacement: integrals CSV (default OUT/integrals.csv)")(
-      "disk-radius", po::value<double>()->required(), "radius a of the loaded disk (m)")(
-      "pressure", po::value<double>()->required(), "uniform pressure p on the disk (Pa)")(
-      "young-modulus", po::value<double>()->required(), "Young's modulus E of the half-space (Pa)")(
-      "poisson-ratio", po::value<double>()->required(), "Poisson's ratio nu of the half-space (-1 < nu < 0.5)")(
-      "disk-easting", po::value<double>()->default_value(0.0), "easting of the disk's centre (m)")(
-      "disk-northing", po::value<double>()->default_value(0.0), "northing of the disk's centre (m)")(
-      "grid-west", po::value<double>()->required(), "station grid west edge (m)")(
-      "grid-east", po::value<double>()->required(), "station grid east edge (m)")(
-      "grid-south", po::value<double>()->required(), "station grid south edge (m)")(
-      "grid-north", po::value<double>()->required(), "station grid north edge (m)")(
-      "grid-shape", po::value<std::string>()->required(), "stations NE,NN (west to east, south to north)");
-  const std::string program = "geobem-halfspace " + step;
-  std::vector<const char*> arguments{program.c_str()};
-  for (int i = 2; i < argc; ++i) arguments.push_back(argv[i]);
-  return geobem::cli::run_stage(program, [&] {
-    const auto parsed = geobem::cli::parse_stage_options(
-        static_cast<int>(arguments.size()), arguments.data(), program,
-        "Half-space under a uniform disk pressure: station radii (radii) or u_z on the grid (displacement).", options);
-    if (!parsed) return 0;
-    const po::variables_map& vm = *parsed;
-    for (const char* name : {"disk-radius", "pressure", "young-modulus"}) require_positive(vm, name);
-    const double nu = vm["poisson-ratio"].as<double>();
-    if (!(nu > -1.0 && nu < 0.5)) throw po::error("--poisson-ratio must be in (-1, 0.5), got " + std::to_string(nu));
-    const Grid grid = grid_from(vm);
-    if (!fs::is_directory(vm["out"].as<std::string>()))
-      throw std::runtime_error("--out " + vm["out"].as<std::string>() + ": not a folder");
-    const double disk_radius = vm["disk-radius"].as<double>();
-    return step == "radii" ? write_radii(vm, grid, disk_radius) : write_displacement(vm, grid, disk_radius);
+  const tf::RadiusLookup lookup(table_radii);
+
+  const double scale = tf::halfspace_disk_scale(o.pressure, o.disk_radius, o.young_modulus, o.poisson_ratio);
+  const std::vector<Station> stations = geobem::prisms::grid_stations(grid);
+  const std::vector<double> radii = station_radii(stations, o);
+  std::vector<geobem::prisms::GravityColumn> columns = {{"r", "m", {}},
+                                                        {"u_z", "m", {}},
+                                                        {"u_z_closed_form", "m", {}},
+                                                        {"u_z_error_estimate", "m", {}},
+                                                        {"status", "1", {}}};
+  std::vector<geobem::IntegrationStatus> statuses;
+  std::size_t unconverged = 0;
+  double worst_error = 0.0;  // largest error estimate (m) of a station whose integral missed its tolerance
+  for (const double r : radii) {
+    const auto row_index = lookup.find(r);
+    if (!row_index) {
+      std::ostringstream message;
+      message.precision(17);
+      message << *o.integrals << ": no row for station radius r = " << r
+              << " (stale integrals: rerun the radii and integrate stages)";
+      throw std::runtime_error(message.str());
+    }
+    const auto& row = table.rows[*row_index];
+    const geobem::IntegrationStatus status = parse_status(table, *row_index);
+    if (status != geobem::IntegrationStatus::Converged) {
+      ++unconverged;
+      worst_error = std::max(worst_error, std::fabs(scale * row[col_error]));
+    }
+    statuses.push_back(status);
+    const double values[] = {r, scale * row[col_value], scale * tf::halfspace_disk_closed_form(o.disk_radius, r),
+                             scale * row[col_error], static_cast<double>(status)};
+    for (std::size_t c = 0; c < columns.size(); ++c) columns[c].values.push_back(values[c]);
+  }
+  geobem::prisms::write_gravity_vts(outputs.path("displacement.vts"), grid, columns);
+  // The CSV says the status in words; the .vts holds its code (VTK arrays are numbers).
+  geobem::write_text_file_atomically(outputs.path("displacement.csv"), [&](std::ostream& out) {
+    out << "easting,northing,upward,r,u_z,u_z_closed_form,u_z_error_estimate,status\n";
+    out.precision(17);
+    for (std::size_t s = 0; s < stations.size(); ++s) {
+      out << stations[s].easting << "," << stations[s].northing << "," << stations[s].upward;
+      for (std::size_t c = 0; c + 1 < columns.size(); ++c) out << "," << columns[c].values[s];
+      out << "," << geobem::to_string(statuses[s]) << "\n";
+    }
   });
+  outputs.write_record(command.record());
+  outputs.commit();
+  if (!command.quiet())
+    std::cerr << argv[0] << ": " << stations.size() << " stations -> " << outputs.destination().string()
+              << " (displacement.vts, displacement.csv)\n";
+  if (unconverged)
+    std::cerr << argv[0] << ": warning: " << unconverged
+              << " stations use integrals that did not meet their tolerance (largest error estimate " << worst_error
+              << " m; status column)\n";
+  return 0;
 }
 
 }  // namespace
 
-int main(int argc, char** argv) { return run(argc, argv); }
+int main(int argc, char** argv) {
+  return geobem::cli::run_subcommand(
+      "geobem-halfspace",
+      {{"radii", {"the distinct station radii of the grid (the rows to integrate)", run_radii}},
+       {"displacement", {"u_z on the station grid from the integrals, with the closed form beside it", run_displacement}}},
+      argc, argv);
+}

@@ -2,16 +2,18 @@
 // block-cutting adaptive quadrature (gpu/quadrature): one integral from the
 // options, or one per row of a CSV (lower,upper and optional p0,p1,p2) in
 // batched mode. Every row is checked before computing; the result CSV is
-// written atomically: bad input writes nothing.
+// an output file (docs/stage_contract.md): bad input writes nothing.
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "gpu/core/device.hpp"
 #include "gpu/quadrature/adaptive_1d.hpp"
-#include "mesh/io/atomic_file.hpp"
+#include "gpu/core/usage_error.hpp"
+#include "mesh/io/output_set.hpp"
 #include "mesh/io/csv_table.hpp"
 #include "stages/cli/stage_options.hpp"
 #include "stages/integrate/integrate_command.hpp"
@@ -51,58 +53,56 @@ std::string integrand_help() {
          std::to_string(static_cast<int>(q::kMaxExponent1D)) + "/|p0|";
 }
 
+struct AdaptiveCommandOptions {
+  std::string integrand, output, expansion = "double", device = "auto";
+  std::optional<std::string> input;
+  std::optional<double> lower, upper, p0, p1, p2;
+  double rel_tol = 1e-10, abs_tol = 0.0, max_evals = 1e9;
+  int alpha = 64, beta = 128;
+};
+
 int run_adaptive(int argc, const char* const argv[]) {
-  po::options_description options("Options");
-  geobem::cli::add_common_options(options);
-  geobem::cli::add_device_option(options);
-  options.add_options()
-    ("integrand", po::value<std::string>()->required(), integrand_help().c_str())
-    ("input", po::value<std::string>(), "batch CSV: lower,upper and optional p0,p1,p2 columns, one integral per row")
-    ("lower", po::value<double>(), "single integral: lower limit")
-    ("upper", po::value<double>(), "single integral: upper limit")
-    ("p0", po::value<double>(), "single integral: parameter p0 (family default)")
-    ("p1", po::value<double>(), "single integral: parameter p1 (family default)")
-    ("p2", po::value<double>(), "single integral: parameter p2 (family default)")
-    ("rel-tol", po::value<double>()->default_value(1e-10), "relative tolerance (>= 0; below about 1e-13 expect rounding_limited)")
-    ("abs-tol", po::value<double>()->default_value(0.0), "absolute tolerance (>= 0; not both 0)")
-    ("alpha", po::value<int>()->default_value(64), "thread blocks per launch (single integral)")
-    ("beta", po::value<int>()->default_value(128), "subintervals per thread block (power of two <= 1024)")
-    ("expansion", po::value<std::string>()->default_value("double"),
-     "width after a block passes: double, keep, reset")
-    ("max-evals", po::value<double>()->default_value(1e9), "cap on integrand evaluations per integral")
-    ("output", po::value<std::string>()->required(),
-     "result CSV: lower,upper,p0,p1,p2,estimate,error,evaluations,blocks,status");
-  const auto parsed = geobem::cli::parse_stage_options(argc, argv, argv[0], kDescription, options);
-  if (!parsed) return 0;
-  const po::variables_map& vm = *parsed;
+  AdaptiveCommandOptions o;
+  using geobem::cli::optional_value;
+  geobem::cli::StageOptions command(argv[0], kDescription);
+  command.add_device(&o.device);
+  command.add_tolerances(&o.rel_tol, &o.abs_tol);
+  command.add()
+    ("integrand", po::value(&o.integrand)->required(), integrand_help().c_str())
+    ("input", optional_value(&o.input), "batch CSV: lower,upper and optional p0,p1,p2 columns, one integral per row")
+    ("lower", optional_value(&o.lower), "single integral: lower limit")
+    ("upper", optional_value(&o.upper), "single integral: upper limit")
+    ("p0", optional_value(&o.p0), "single integral: parameter p0 (family default)")
+    ("p1", optional_value(&o.p1), "single integral: parameter p1 (family default)")
+    ("p2", optional_value(&o.p2), "single integral: parameter p2 (family default)")
+    ("alpha", po::value(&o.alpha)->default_value(o.alpha), "thread blocks per launch (single integral)")
+    ("beta", po::value(&o.beta)->default_value(o.beta), "subintervals per thread block (power of two <= 1024)")
+    ("expansion", po::value(&o.expansion)->default_value(o.expansion), "width after a block passes: double, keep, reset")
+    ("max-evals", po::value(&o.max_evals)->default_value(o.max_evals), "cap on integrand evaluations per integral");
+  command.add_output_file(&o.output, "lower,upper,p0,p1,p2,estimate,error,evaluations,blocks,status");
+  if (!command.parse(argc, argv)) return 0;
 
   q::Adaptive1DOptions settings;
-  q::Integrand1D base;
-  geobem::DeviceChoice choice;
-  try {
-    base = q::table2_integrand(q::parse_integrand_1d_family(vm["integrand"].as<std::string>()));
-    settings.rel_tol = vm["rel-tol"].as<double>();
-    settings.abs_tol = vm["abs-tol"].as<double>();
-    settings.alpha = vm["alpha"].as<int>();
-    settings.beta = vm["beta"].as<int>();
-    settings.expansion = q::parse_expansion_rule(vm["expansion"].as<std::string>());
-    const double cap = vm["max-evals"].as<double>();
-    if (!(cap >= 1.0 && cap < 1.8e19)) throw std::invalid_argument("--max-evals " + std::to_string(cap) + " out of range");
-    settings.max_evaluations = static_cast<std::uint64_t>(cap);
-    q::check_adaptive_1d_options(settings);
-    choice = geobem::parse_device_choice(vm["device"].as<std::string>());
-    if (vm.count("input") == (vm.count("lower") || vm.count("upper")))
-      throw std::invalid_argument("give either --input FILE.csv or --lower and --upper");
-    if (!vm.count("input") && !(vm.count("lower") && vm.count("upper")))
-      throw std::invalid_argument("a single integral needs both --lower and --upper");
-  } catch (const std::invalid_argument& error) {
-    throw po::error(error.what());
-  }
-  settings.quiet = vm["quiet"].as<bool>();
+  const q::Integrand1D base = q::table2_integrand(q::parse_integrand_1d_family(o.integrand));
+  settings.rel_tol = o.rel_tol;
+  settings.abs_tol = o.abs_tol;
+  settings.alpha = o.alpha;
+  settings.beta = o.beta;
+  settings.expansion = q::parse_expansion_rule(o.expansion);
+  if (!(o.max_evals >= 1.0 && o.max_evals < 1.8e19))
+    throw geobem::UsageError("--max-evals " + std::to_string(o.max_evals) + " out of range");
+  settings.max_evaluations = static_cast<std::uint64_t>(o.max_evals);
+  q::check_adaptive_1d_options(settings);
+  const geobem::DeviceChoice choice = geobem::parse_device_choice(o.device);
+  if (o.input.has_value() == (o.lower || o.upper))
+    throw geobem::UsageError("give either --input FILE.csv or --lower and --upper");
+  if (!o.input && !(o.lower && o.upper)) throw geobem::UsageError("a single integral needs both --lower and --upper");
+  settings.quiet = command.quiet();
+  geobem::OutputFile output(o.output);
 
   std::vector<q::Problem1D> problems;
-  if (vm.count("input")) {
-    const std::string input = vm["input"].as<std::string>();
+  if (o.input) {
+    const std::string input = *o.input;
     const geobem::CsvTable table = geobem::read_csv_table(input);
     geobem::require_columns(table, {"lower", "upper"});
     if (table.rows.empty()) throw std::runtime_error(input + ": no rows");
@@ -122,30 +122,25 @@ int run_adaptive(int argc, const char* const argv[]) {
       problems.push_back(p);
     }
   } else {
-    q::Problem1D p{base, vm["lower"].as<double>(), vm["upper"].as<double>()};
+    q::Problem1D p{base, *o.lower, *o.upper};
+    const std::optional<double>* given[3] = {&o.p0, &o.p1, &o.p2};
     for (int k = 0; k < 3; ++k)
-      if (vm.count("p" + std::to_string(k))) p.integrand.p[k] = vm["p" + std::to_string(k)].as<double>();
-    try {
-      q::check_problem_1d(p, "");
-    } catch (const std::invalid_argument& error) {
-      throw po::error(error.what());
-    }
+      if (*given[k]) p.integrand.p[k] = **given[k];
+    q::check_problem_1d(p, "");
     problems.push_back(p);
   }
 
   const geobem::ComputeDevice device = geobem::resolve_device(choice);
   std::vector<q::Adaptive1DResult> results;
-  if (vm.count("input"))
+  if (o.input)
     results = q::integrate_adaptive_1d_batch(problems, settings, device);
   else
     results = {q::integrate_adaptive_1d(problems[0].integrand, problems[0].lower, problems[0].upper, settings, device)};
 
   std::size_t unconverged = 0;
   for (const auto& r : results) unconverged += r.status != geobem::IntegrationStatus::Converged;
-  geobem::write_text_file_atomically(vm["output"].as<std::string>(), [&](std::ostream& out) {
-    out << "# geobem-integrate adaptive --integrand " << vm["integrand"].as<std::string>() << " on "
-        << geobem::to_string(device) << "\n"
-        << "lower,upper,p0,p1,p2,estimate,error,evaluations,blocks,status\n"
+  output.write_result([&](std::ostream& out) {
+    out << "lower,upper,p0,p1,p2,estimate,error,evaluations,blocks,status\n"
         << std::setprecision(17);
     for (std::size_t i = 0; i < problems.size(); ++i) {
       const auto& p = problems[i];
@@ -155,6 +150,8 @@ int run_adaptive(int argc, const char* const argv[]) {
           << geobem::to_string(r.status) << "\n";
     }
   });
+  output.write_record(command.record() + "# computed on " + geobem::to_string(device) + "\n");
+  output.commit();
   if (unconverged > 0)
     std::cerr << argv[0] << ": warning: " << unconverged << " of " << problems.size()
               << " integrals did not meet the tolerance (status column)\n";
@@ -162,9 +159,6 @@ int run_adaptive(int argc, const char* const argv[]) {
 }
 
 const geobem::cli::IntegrateCommandRegistrar registrar{
-    "adaptive", {"1D adaptive quadrature by block cutting (Gauss-Kronrod 7/15), single or batched",
-                 [](int argc, const char* const argv[]) {
-                   return geobem::cli::run_stage(argv[0], [&] { return run_adaptive(argc, argv); });
-                 }}};
+    "adaptive", {"1D adaptive quadrature by block cutting (Gauss-Kronrod 7/15), single or batched", run_adaptive}};
 
 }  // namespace

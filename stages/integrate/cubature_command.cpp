@@ -1,21 +1,21 @@
 // geobem-integrate cubature: one n-dimensional integral of a built-in
 // integrand over a box by the two-phase adaptive Genz–Malik cubature
 // (gpu/quadrature). Started under mpirun it splits phase two over the ranks
-// (one GPU each) and rank 0 writes the result. The result CSV is written
-// atomically; bad options write nothing.
-#include <chrono>
-#include <cstdlib>
+// (one GPU each) and rank 0 writes the result file (docs/stage_contract.md);
+// bad options write nothing.
 #include <iomanip>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include <mpi.h>
-
 #include "gpu/core/device.hpp"
+#include "gpu/core/usage_error.hpp"
 #include "gpu/quadrature/cubature.hpp"
 #include "gpu/quadrature/cubature_mpi.hpp"
-#include "mesh/io/atomic_file.hpp"
+#include "mesh/io/output_set.hpp"
+#include "stages/cli/mpi_session.hpp"
 #include "stages/cli/number_list.hpp"
 #include "stages/cli/stage_options.hpp"
 #include "stages/integrate/integrate_command.hpp"
@@ -48,83 +48,71 @@ std::string genz_a_help() {
   return text + " values outside are refused";
 }
 
-/// Started by mpirun (Open MPI or a PMI launcher)?
-bool under_mpirun() { return std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMI_SIZE"); }
+struct CubatureCommandOptions {
+  std::string integrand, output, device = "auto";
+  int dim = 0, min_regions = 1 << 20;
+  double rel_tol = 1e-6, abs_tol = 0.0, max_evals = 2e9, genz_a = 5.0, genz_u = 0.5;
+  std::optional<std::string> lower, upper;
+};
 
-int run_cubature(int argc, const char* const argv[]) {
-  po::options_description options("Options");
-  geobem::cli::add_common_options(options);
-  geobem::cli::add_device_option(options);
+int run_cubature(int argc, const char* const argv[], const geobem::cli::MpiSession& mpi) {
+  CubatureCommandOptions o;
+  using geobem::cli::optional_value;
+  geobem::cli::StageOptions command(argv[0], kDescription);
   std::string names;
   for (const auto& name : q::cubature_family_names()) names += (names.empty() ? "" : ", ") + name;
-  options.add_options()
-    ("integrand", po::value<std::string>()->required(), ("built-in integrand: " + names).c_str())
-    ("dim", po::value<int>()->required(), "dimension n (2..10)")
-    ("rel-tol", po::value<double>()->default_value(1e-6, "1e-6"), "relative tolerance (>= 0)")
-    ("abs-tol", po::value<double>()->default_value(0.0), "absolute tolerance (>= 0; not both 0)")
-    ("max-evals", po::value<double>()->default_value(2e9), "cap on integrand evaluations")
-    ("min-regions", po::value<int>()->default_value(1 << 20), "L_max: phase one stops at this many live regions")
-    ("lower", po::value<std::string>(), "box lower corner, n comma-separated values (default 0,...,0)")
-    ("upper", po::value<std::string>(), "box upper corner, n comma-separated values (default 1,...,1)")
-    ("genz-a", po::value<double>()->default_value(5.0), genz_a_help().c_str())
-    ("genz-u", po::value<double>()->default_value(0.5), "Genz families: u_i (offset/peak) for every i, in [0, 1]")
-    ("output", po::value<std::string>()->required(),
-     "result CSV: integrand,dim,rel_tol,abs_tol,estimate,error,evaluations,regions,status,seconds");
-  const auto parsed = geobem::cli::parse_stage_options(argc, argv, argv[0], kDescription, options);
-  if (!parsed) return 0;
-  const po::variables_map& vm = *parsed;
+  command.add_device(&o.device);
+  command.add_tolerances(&o.rel_tol, &o.abs_tol);
+  command.add()
+    ("integrand", po::value(&o.integrand)->required(), ("built-in integrand: " + names).c_str())
+    ("dim", po::value(&o.dim)->required(), "dimension n (2..10)")
+    ("max-evals", po::value(&o.max_evals)->default_value(o.max_evals), "cap on integrand evaluations")
+    ("min-regions", po::value(&o.min_regions)->default_value(o.min_regions),
+     "L_max: phase one stops at this many live regions")
+    ("lower", optional_value(&o.lower), "box lower corner, n comma-separated values (default 0,...,0)")
+    ("upper", optional_value(&o.upper), "box upper corner, n comma-separated values (default 1,...,1)")
+    ("genz-a", po::value(&o.genz_a)->default_value(o.genz_a), genz_a_help().c_str())
+    ("genz-u", po::value(&o.genz_u)->default_value(o.genz_u), "Genz families: u_i (offset/peak) for every i, in [0, 1]");
+  command.add_output_file(&o.output, "integrand,dim,rel_tol,abs_tol,estimate,error,evaluations,regions,status");
+  if (!command.parse(argc, argv)) return 0;
 
   q::CubatureOptions settings;
-  q::CubatureIntegrand integrand;
-  geobem::DeviceChoice choice;
-  try {
-    const q::CubatureFamily family = q::parse_cubature_family(vm["integrand"].as<std::string>());
-    settings.dim = vm["dim"].as<int>();
-    settings.rel_tol = vm["rel-tol"].as<double>();
-    settings.abs_tol = vm["abs-tol"].as<double>();
-    const double cap = vm["max-evals"].as<double>();
-    if (!(cap >= 1.0 && cap < 1.8e19)) throw std::invalid_argument("--max-evals " + std::to_string(cap) + " out of range");
-    settings.max_evaluations = static_cast<std::uint64_t>(cap);
-    if (vm["min-regions"].as<int>() < 1) throw std::invalid_argument("--min-regions must be >= 1");
-    settings.min_regions = vm["min-regions"].as<int>();
-    using geobem::cli::parse_number_list;
-    if (vm.count("lower")) settings.lower = parse_number_list("lower", vm["lower"].as<std::string>(), settings.dim, "A1,...,An");
-    if (vm.count("upper")) settings.upper = parse_number_list("upper", vm["upper"].as<std::string>(), settings.dim, "B1,...,Bn");
-    if (settings.lower.empty() != settings.upper.empty()) throw std::invalid_argument("give both --lower and --upper");
-    q::check_cubature_options(settings);
-    integrand = q::make_cubature_integrand(family, settings.dim, vm["genz-a"].as<double>(), vm["genz-u"].as<double>());
-    choice = geobem::parse_device_choice(vm["device"].as<std::string>());
-  } catch (const std::invalid_argument& error) {
-    throw po::error(error.what());
-  }
-  const geobem::ComputeDevice device = geobem::resolve_device(choice);
-  settings.quiet = vm["quiet"].as<bool>();
+  const q::CubatureFamily family = q::parse_cubature_family(o.integrand);
+  settings.dim = o.dim;
+  settings.rel_tol = o.rel_tol;
+  settings.abs_tol = o.abs_tol;
+  if (!(o.max_evals >= 1.0 && o.max_evals < 1.8e19))
+    throw geobem::UsageError("--max-evals " + std::to_string(o.max_evals) + " out of range");
+  settings.max_evaluations = static_cast<std::uint64_t>(o.max_evals);
+  if (o.min_regions < 1) throw geobem::UsageError("--min-regions must be >= 1");
+  settings.min_regions = o.min_regions;
+  using geobem::cli::parse_number_list;
+  if (o.lower) settings.lower = parse_number_list("lower", *o.lower, settings.dim, "A1,...,An");
+  if (o.upper) settings.upper = parse_number_list("upper", *o.upper, settings.dim, "B1,...,Bn");
+  if (settings.lower.empty() != settings.upper.empty()) throw geobem::UsageError("give both --lower and --upper");
+  q::check_cubature_options(settings);
+  const q::CubatureIntegrand integrand = q::make_cubature_integrand(family, settings.dim, o.genz_a, o.genz_u);
+  const geobem::ComputeDevice device = geobem::resolve_device(geobem::parse_device_choice(o.device));
+  settings.quiet = command.quiet() || mpi.rank() != 0;
+  // Rank 0 alone writes: it alone takes the output file (checked before the work).
+  std::unique_ptr<geobem::OutputFile> output;
+  if (mpi.rank() == 0) output = std::make_unique<geobem::OutputFile>(o.output);
 
-  int rank = 0;
-  const bool distributed = under_mpirun();
-  if (distributed) MPI_Init(nullptr, nullptr);
-  const double start = distributed ? MPI_Wtime() : 0.0;
-  const auto clock_start = std::chrono::steady_clock::now();
-  q::CubatureResult result;
-  if (distributed) {
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    result = q::integrate_cubature_mpi(integrand, settings, device, MPI_COMM_WORLD);
-  } else {
-    result = q::integrate_cubature(integrand, settings, device);
-  }
-  const double seconds = distributed ? MPI_Wtime() - start
-                                     : std::chrono::duration<double>(std::chrono::steady_clock::now() - clock_start).count();
-  if (distributed) MPI_Finalize();
-  if (rank != 0) return 0;
-  geobem::write_text_file_atomically(vm["output"].as<std::string>(), [&](std::ostream& out) {
-    out << "# geobem-integrate cubature on " << geobem::to_string(device)
-        << "\n"
-        << "integrand,dim,rel_tol,abs_tol,estimate,error,evaluations,regions,status,seconds\n"
-        << std::setprecision(17) << vm["integrand"].as<std::string>() << "," << settings.dim << ","
-        << settings.rel_tol << "," << settings.abs_tol << "," << result.estimate << "," << result.error << ","
-        << result.evaluations << "," << result.regions << "," << geobem::to_string(result.status) << "," << seconds
-        << "\n";
+  const double start = mpi.seconds();
+  const q::CubatureResult result = mpi.active() ? q::integrate_cubature_mpi(integrand, settings, device, MPI_COMM_WORLD)
+                                                : q::integrate_cubature(integrand, settings, device);
+  const double seconds = mpi.seconds() - start;
+  if (!output) return 0;
+  output->write_result([&](std::ostream& out) {
+    out << "integrand,dim,rel_tol,abs_tol,estimate,error,evaluations,regions,status\n"
+        << std::setprecision(17) << o.integrand << "," << settings.dim << "," << settings.rel_tol << ","
+        << settings.abs_tol << "," << result.estimate << "," << result.error << "," << result.evaluations << ","
+        << result.regions << "," << geobem::to_string(result.status) << "\n";
   });
+  output->write_record(command.record() + "# computed on " + geobem::to_string(device) + "\n");
+  output->commit();
+  // The time is progress, not a result: the file stays identical between identical runs.
+  if (!settings.quiet) std::cerr << argv[0] << ": done in " << seconds << " s\n";
   if (result.status != geobem::IntegrationStatus::Converged)
     std::cerr << argv[0] << ": warning: " << geobem::to_string(result.status) << ": error estimate " << result.error
               << " above the tolerance (status column)\n";
@@ -134,7 +122,10 @@ int run_cubature(int argc, const char* const argv[]) {
 const geobem::cli::IntegrateCommandRegistrar registrar{
     "cubature", {"n-dimensional adaptive cubature of a built-in integrand (two-phase Genz-Malik, CPU/CUDA/MPI)",
                  [](int argc, const char* const argv[]) {
-                   return geobem::cli::run_stage(argv[0], [&] { return run_cubature(argc, argv); });
+                   // MPI spans the run: a failed rank of several stops them all.
+                   const geobem::cli::MpiSession mpi;
+                   return mpi.exit_status(
+                       geobem::cli::run_stage(argv[0], [&] { return run_cubature(argc, argv, mpi); }));
                  }}};
 
 }  // namespace

@@ -2,23 +2,20 @@
 // geobem-integrate runs one of several subcommands (longman, adaptive,
 // cubature). Each subcommand lives in its own *_command.cpp in this folder
 // and registers itself at start-up with a static IntegrateCommandRegistrar,
-// so adding one touches no other file.
-#include <functional>
+// so adding one touches no other file; geobem-integrate.cpp hands the list to
+// the shared dispatcher (cli::run_subcommand).
 #include <map>
 #include <string>
 
+#include "stages/cli/run_stage.hpp"
+
 namespace geobem::cli {
 
-struct IntegrateCommand {
-  std::string summary;                                  ///< one line for `geobem-integrate --help`
-  std::function<int(int argc, const char* const argv[])> run;  ///< argv[0] is "geobem-integrate NAME"
-};
-
 /// The subcommands by name.
-std::map<std::string, IntegrateCommand>& integrate_commands();
+std::map<std::string, Subcommand>& integrate_commands();
 
 struct IntegrateCommandRegistrar {
-  IntegrateCommandRegistrar(const std::string& name, IntegrateCommand command) {
+  IntegrateCommandRegistrar(const std::string& name, Subcommand command) {
     integrate_commands().emplace(name, std::move(command));
   }
 };

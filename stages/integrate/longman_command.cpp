@@ -1,10 +1,9 @@
 // geobem-integrate longman: one oscillatory improper integral per row of a
 // parameter table (CSV), by Longman's method on the CPU or the GPU
 // (gpu/transform). Every row is read and checked before computing, and the
-// result table is written atomically: bad input writes nothing.
+// result file is written as an output file (docs/stage_contract.md): bad
+// input writes nothing.
 #include <algorithm>
-#include <cstdio>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <string>
@@ -13,8 +12,8 @@
 #include "gpu/core/device.hpp"
 #include "gpu/core/integration_status.hpp"
 #include "gpu/transform/transform.hpp"
-#include "mesh/io/atomic_file.hpp"
 #include "mesh/io/csv_table.hpp"
+#include "mesh/io/output_set.hpp"
 #include "stages/cli/stage_options.hpp"
 #include "stages/integrate/integrate_command.hpp"
 
@@ -22,6 +21,12 @@ namespace po = boost::program_options;
 namespace tf = geobem::transform;
 
 namespace {
+
+struct LongmanCommandOptions {
+  std::string input, output, family, accelerator = "epsilon", device = "auto";
+  double rel_tol = 1e-12, abs_tol = 0.0;
+  int min_areas = 4, max_areas = 200, quadrature_order = 16;
+};
 
 std::string family_help() {
   std::string text = "Families (--family; parameter columns) and their documented ranges (rows outside are refused):";
@@ -45,53 +50,46 @@ constexpr const char* kStatusHelp =
     "  non_finite                the integrand gave NaN or infinity\n";
 
 int run_longman(int argc, const char* const argv[]) {
-  po::options_description options("Options");
-  geobem::cli::add_common_options(options);
-  geobem::cli::add_device_option(options);
-  options.add_options()("input", po::value<std::string>()->required(),
-                        "parameter table CSV: one integral per row, the family's columns (others are copied)")(
-      "output", po::value<std::string>()->required(),
-      "result CSV: the input columns, then value,error,evaluations,areas,status (status: a word, see above)")(
-      "family", po::value<std::string>()->required(), "integrand family (see above)")(
-      "rel-tol", po::value<double>()->default_value(1e-12), "relative tolerance per integral (> 0)")(
-      "abs-tol", po::value<double>()->default_value(0.0), "absolute tolerance per integral (>= 0)")(
-      "accelerator", po::value<std::string>()->default_value("epsilon"),
-      "euler (Longman's Euler differences), epsilon (Wynn), mw (Sidi; halfspace-disk away from its rim uses epsilon)")(
-      "min-areas", po::value<int>()->default_value(4), "half-cycle areas always used (at most max-areas)")(
-      "max-areas", po::value<int>()->default_value(200), "cap on half-cycle areas per integral (<= 256)")(
-      "quadrature-order", po::value<int>()->default_value(16), "Gauss-Legendre points per panel (1..64)");
-  const auto parsed = geobem::cli::parse_stage_options(
-      argc, argv, argv[0],
+  LongmanCommandOptions o;
+  geobem::cli::StageOptions command(
+      argv[0],
       std::string("Integrates int_a^inf f(x; row) dx for every row of --input (Longman's method).\n") +
-          family_help() + kStatusHelp,
-      options);
-  if (!parsed) return 0;
-  const po::variables_map& vm = *parsed;
+          family_help() + kStatusHelp);
+  command.add_device(&o.device);
+  command.add_tolerances(&o.rel_tol, &o.abs_tol);
+  command.add()
+    ("input", po::value(&o.input)->required(),
+     "parameter table CSV: one integral per row, the family's columns (others are copied)")
+    ("family", po::value(&o.family)->required(), "integrand family (see above)")
+    ("accelerator", po::value(&o.accelerator)->default_value(o.accelerator),
+     "euler (Longman's Euler differences), epsilon (Wynn), mw (Sidi; halfspace-disk away from its rim uses epsilon)")
+    ("min-areas", po::value(&o.min_areas)->default_value(o.min_areas),
+     "half-cycle areas always used (at most max-areas)")
+    ("max-areas", po::value(&o.max_areas)->default_value(o.max_areas), "cap on half-cycle areas per integral (<= 256)")
+    ("quadrature-order", po::value(&o.quadrature_order)->default_value(o.quadrature_order),
+     "Gauss-Legendre points per panel (1..64)");
+  command.add_output_file(&o.output,
+                          "the input columns, then value,error,evaluations,areas,status (status: a word, see above)");
+  if (!command.parse(argc, argv)) return 0;
 
-  // Options first (usage errors, exit 2), then the table (data errors, exit 1).
+  // Options first (usage errors, exit 2), then the output location, then the
+  // table (data errors, exit 1).
+  const tf::TransformFamily family = tf::parse_transform_family(o.family);
   tf::LongmanOptions settings;
-  tf::TransformFamily family;
-  geobem::DeviceChoice choice;
-  const int order = vm["quadrature-order"].as<int>();
-  try {
-    family = tf::parse_transform_family(vm["family"].as<std::string>());
-    settings.accelerator = tf::parse_accelerator(vm["accelerator"].as<std::string>());
-    settings.relative_tolerance = vm["rel-tol"].as<double>();
-    settings.absolute_tolerance = vm["abs-tol"].as<double>();
-    settings.min_areas = std::min(vm["min-areas"].as<int>(), vm["max-areas"].as<int>());
-    settings.max_areas = vm["max-areas"].as<int>();
-    tf::validate_options(settings);
-    tf::make_gauss_rule(order);
-    choice = geobem::parse_device_choice(vm["device"].as<std::string>());
-  } catch (const std::invalid_argument& error) {
-    throw po::error(error.what());
-  }
+  settings.accelerator = tf::parse_accelerator(o.accelerator);
+  settings.relative_tolerance = o.rel_tol;
+  settings.absolute_tolerance = o.abs_tol;
+  settings.min_areas = std::min(o.min_areas, o.max_areas);
+  settings.max_areas = o.max_areas;
+  tf::validate_options(settings);
+  tf::make_gauss_rule(o.quadrature_order);
+  const geobem::DeviceChoice choice = geobem::parse_device_choice(o.device);
+  geobem::OutputFile output(o.output);
 
-  const std::string input = vm["input"].as<std::string>();
-  const geobem::CsvTable table = geobem::read_csv_table(input, /*allow_non_finite=*/true);
+  const geobem::CsvTable table = geobem::read_csv_table(o.input, /*allow_non_finite=*/true);
   const auto& names = tf::describe(family).parameters;
   geobem::require_columns(table, names);
-  if (table.rows.empty()) throw std::runtime_error(input + ": no rows");
+  if (table.rows.empty()) throw std::runtime_error(o.input + ": no rows");
   std::vector<std::size_t> column(names.size());
   for (std::size_t j = 0; j < names.size(); ++j) column[j] = table.column(names[j]);
   const std::size_t count = table.rows.size();
@@ -103,8 +101,8 @@ int run_longman(int argc, const char* const argv[]) {
   }
 
   const geobem::ComputeDevice device = geobem::resolve_device(choice);
-  const bool quiet = vm["quiet"].as<bool>();
-  const auto results = tf::integrate_family(family, parameters, count, settings, order, device, quiet);
+  const auto results =
+      tf::integrate_family(family, parameters, count, settings, o.quadrature_order, device, command.quiet());
 
   std::size_t unconverged = 0;
   double worst_error = 0.0;  // the largest error estimate of a row that missed its tolerance
@@ -113,10 +111,7 @@ int run_longman(int argc, const char* const argv[]) {
       ++unconverged;
       worst_error = std::max(worst_error, result.error);
     }
-  geobem::write_text_file_atomically(vm["output"].as<std::string>(), [&](std::ostream& out) {
-    out << "# geobem-integrate longman --family " << tf::describe(family).name << " --accelerator "
-        << tf::to_string(settings.accelerator) << " --rel-tol " << settings.relative_tolerance << " --abs-tol "
-        << settings.absolute_tolerance << " on " << geobem::to_string(device) << "\n";
+  output.write_result([&](std::ostream& out) {
     for (const auto& name : table.columns) out << name << ",";
     out << "value,error,evaluations,areas,status\n" << std::setprecision(17);
     for (std::size_t i = 0; i < count; ++i) {
@@ -126,7 +121,9 @@ int run_longman(int argc, const char* const argv[]) {
           << "\n";
     }
   });
-  if (unconverged > 0 && !quiet)
+  output.write_record(command.record() + "# computed on " + geobem::to_string(device) + "\n");
+  output.commit();
+  if (unconverged > 0)
     std::cerr << argv[0] << ": warning: " << unconverged << " of " << count
               << " integrals did not meet the tolerance (largest error estimate " << worst_error
               << "; see the status column)\n";
@@ -134,9 +131,6 @@ int run_longman(int argc, const char* const argv[]) {
 }
 
 const geobem::cli::IntegrateCommandRegistrar registrar{
-    "longman", {"batched oscillatory improper integrals by Longman's method (transform inversion)",
-                [](int argc, const char* const argv[]) {
-                  return geobem::cli::run_stage(argv[0], [&] { return run_longman(argc, argv); });
-                }}};
+    "longman", {"batched oscillatory improper integrals by Longman's method (transform inversion)", run_longman}};
 
 }  // namespace

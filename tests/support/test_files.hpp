@@ -9,8 +9,10 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace geobem::test {
 
@@ -44,6 +46,30 @@ inline std::string error_of(const std::function<void()>& call) {
     return error.what();
   }
   return "";
+}
+
+/// Every file below `folder` (relative path -> bytes); empty for no folder.
+/// Two equal snapshots are two identical output sets.
+inline std::map<std::string, std::string> snapshot(const std::filesystem::path& folder) {
+  std::map<std::string, std::string> files;
+  if (!std::filesystem::is_directory(folder)) return files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(folder))
+    if (entry.is_regular_file())
+      files[std::filesystem::relative(entry.path(), folder).string()] = read_text(entry.path());
+  return files;
+}
+
+/// Temporaries of unfinished runs in `folder` (staging folders, `.partial-`
+/// files, sets moved aside), by name.
+inline std::vector<std::string> leftovers(const std::filesystem::path& folder) {
+  std::vector<std::string> names;
+  if (!std::filesystem::is_directory(folder)) return names;
+  for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+    const std::string name = entry.path().filename().string();
+    for (const char* mark : {".staging-", ".partial-", ".previous-"})
+      if (name.find(mark) != std::string::npos) names.push_back(name);
+  }
+  return names;
 }
 
 struct StageRun {

@@ -35,7 +35,7 @@ fs::path output(const std::string& name) {
 
 TEST(MeshStage, GeneratesTheRod) {
   const auto out = output("rod.vtu");
-  const auto run = mesh_stage("--box-lengths 3,1,1 --element-size 0.25 --out " + out.string());
+  const auto run = mesh_stage("--box-lengths 3,1,1 --element-size 0.25 --output " + out.string());
   ASSERT_EQ(run.exit_code, 0) << run.errors;
   EXPECT_TRUE(has(run, "960 triangles")) << run.errors;
   const SurfaceMesh rod = read_surface_mesh(out);
@@ -48,7 +48,7 @@ TEST(MeshStage, GeneratesTheRod) {
 
 TEST(MeshStage, ReadsItsOptionsFromAnIniFile) {
   const auto out = output("ini.vtu");
-  const auto ini = write_text("mesh.ini", "box-lengths = 2,1,1\nelement-size = 0.5\nout = " + out.string() + "\n");
+  const auto ini = write_text("mesh.ini", "box-lengths = 2,1,1\nelement-size = 0.5\noutput = " + out.string() + "\n");
   const auto run = mesh_stage("--quiet --config " + ini.string());
   ASSERT_EQ(run.exit_code, 0) << run.errors;
   EXPECT_TRUE(run.errors.empty()) << run.errors;
@@ -63,14 +63,14 @@ TEST(MeshStage, ConvertsStlWithSelectionsAndFixesInwardNormals) {
   const auto out = output("cube.vtu");
   const std::string groups = " --group fixed=x=0 --group loaded=box:0.9,1.1,-1,2,-1,2 --default-group free";
 
-  const auto refused = mesh_stage("--orientation check --input " + stl.string() + groups + " --out " + out.string());
+  const auto refused = mesh_stage("--orientation check --input " + stl.string() + groups + " --output " + out.string());
   EXPECT_EQ(refused.exit_code, 1);
   EXPECT_TRUE(has(refused, "invalid surface mesh:\nnormals into the solid: closed surface 0 (containing "
                            "triangle 0, an outermost surface) encloses volume -1 m^3"))
       << refused.errors;
   EXPECT_FALSE(fs::exists(out));
 
-  const auto fixed = mesh_stage("--input " + stl.string() + groups + " --out " + out.string());
+  const auto fixed = mesh_stage("--input " + stl.string() + groups + " --output " + out.string());
   ASSERT_EQ(fixed.exit_code, 0) << fixed.errors;
   EXPECT_TRUE(has(fixed, "12 triangles reversed to point out of the solid")) << fixed.errors;
   const SurfaceMesh mesh = read_surface_mesh(out);
@@ -103,7 +103,7 @@ TEST(MeshStage, HollowSolidKeepsItsCavity) {
   const auto out = output("hollow.vtu");
   const auto valid = write_text("hollow.msh", msh22(hollow_cube(false)));
   for (const std::string orientation : {"check", "fix"}) {
-    const auto run = mesh_stage("--orientation " + orientation + " --input " + valid.string() + " --out " + out.string());
+    const auto run = mesh_stage("--orientation " + orientation + " --input " + valid.string() + " --output " + out.string());
     ASSERT_EQ(run.exit_code, 0) << run.errors;
     EXPECT_FALSE(has(run, "reversed")) << run.errors;
     EXPECT_TRUE(has(run, "enclosed volume 0.875 m^3")) << run.errors;
@@ -111,12 +111,12 @@ TEST(MeshStage, HollowSolidKeepsItsCavity) {
     EXPECT_NEAR(enclosed_volume(read_surface_mesh(out)), 0.875, 1e-14);
   }
   const auto reversed = write_text("reversed_cavity.msh", msh22(hollow_cube(true)));
-  auto run = mesh_stage("--input " + reversed.string() + " --out " + out.string());
+  auto run = mesh_stage("--input " + reversed.string() + " --output " + out.string());
   ASSERT_EQ(run.exit_code, 0) << run.errors;
   EXPECT_TRUE(has(run, "12 triangles reversed to point out of the solid")) << run.errors;
   EXPECT_NEAR(enclosed_volume(read_surface_mesh(out)), 0.875, 1e-14);
   fs::remove(out);
-  run = mesh_stage("--orientation check --input " + reversed.string() + " --out " + out.string());
+  run = mesh_stage("--orientation check --input " + reversed.string() + " --output " + out.string());
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_TRUE(has(run, "it bounds a cavity, so its normals must point into the cavity")) << run.errors;
   EXPECT_FALSE(fs::exists(out));
@@ -125,20 +125,20 @@ TEST(MeshStage, HollowSolidKeepsItsCavity) {
 TEST(MeshStage, ExteriorDomainPointsNormalsIntoTheCavity) {
   const auto out = output("cavity.vtu");
   const auto file = write_text("lone_cube.msh", msh22(cube()));
-  auto run = mesh_stage("--domain exterior --orientation check --input " + file.string() + " --out " + out.string());
+  auto run = mesh_stage("--domain exterior --orientation check --input " + file.string() + " --output " + out.string());
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_TRUE(has(run, "exterior domain it bounds a cavity")) << run.errors;
-  run = mesh_stage("--domain exterior --input " + file.string() + " --out " + out.string());
+  run = mesh_stage("--domain exterior --input " + file.string() + " --output " + out.string());
   ASSERT_EQ(run.exit_code, 0) << run.errors;
   EXPECT_TRUE(has(run, "12 triangles reversed")) << run.errors;
   EXPECT_NEAR(enclosed_volume(read_surface_mesh(out)), -1.0, 1e-14);
-  EXPECT_EQ(mesh_stage("--domain outside --input " + file.string() + " --out " + out.string()).exit_code, 2);
+  EXPECT_EQ(mesh_stage("--domain outside --input " + file.string() + " --output " + out.string()).exit_code, 2);
 }
 
 TEST(MeshStage, GmshShapesAndGeoFiles) {
   const auto out = output("sphere.vtu");
   // A spherical cavity of radius 1 m in an unbounded solid.
-  auto run = mesh_stage("--shape sphere:0,0,0,1 --element-size 0.4 --domain exterior --out " + out.string());
+  auto run = mesh_stage("--shape sphere:0,0,0,1 --element-size 0.4 --domain exterior --output " + out.string());
   ASSERT_EQ(run.exit_code, 0) << run.errors;
   EXPECT_TRUE(has(run, "a cavity, solid outside (exterior domain)")) << run.errors;
   const SurfaceMesh cavity = read_surface_mesh(out);
@@ -147,12 +147,12 @@ TEST(MeshStage, GmshShapesAndGeoFiles) {
 
   const auto bad = write_text("stage_bad.geo", "Point(1) = {0, 0, 0};\nLine(1) = {1, 7};\n");
   const auto kept = output("kept.vtu");
-  run = mesh_stage("--input " + bad.string() + " --out " + kept.string());
+  run = mesh_stage("--input " + bad.string() + " --output " + kept.string());
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_TRUE(has(run, "stage_bad.geo: Gmsh: Error: Unknown control point 7")) << run.errors;
   EXPECT_FALSE(fs::exists(kept));
-  EXPECT_EQ(mesh_stage("--shape sphere:0,0,0,1 --out " + kept.string()).exit_code, 2);
-  run = mesh_stage("--shape ball:0,0,0,1 --element-size 1 --out " + kept.string());
+  EXPECT_EQ(mesh_stage("--shape sphere:0,0,0,1 --output " + kept.string()).exit_code, 2);
+  run = mesh_stage("--shape ball:0,0,0,1 --element-size 1 --output " + kept.string());
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_TRUE(has(run, "--shape: shape 'ball:0,0,0,1': unknown")) << run.errors;
   EXPECT_FALSE(fs::exists(kept));
@@ -163,19 +163,19 @@ TEST(MeshStage, BrokenMeshesWriteNothing) {
   SurfaceMesh open = cube();
   open.triangles.pop_back();
   open.group_of_triangle.pop_back();
-  auto run = mesh_stage("--input " + write_text("open.msh", msh22(open)).string() + " --out " + out.string());
+  auto run = mesh_stage("--input " + write_text("open.msh", msh22(open)).string() + " --output " + out.string());
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_TRUE(has(run, "open.msh: invalid surface mesh:\nopen surface: edge")) << run.errors;
 
   SurfaceMesh degenerate = cube();
   degenerate.nodes[7] = degenerate.nodes[6];  // two corners at one point
-  run = mesh_stage("--input " + write_text("degenerate.msh", msh22(degenerate)).string() + " --out " + out.string());
+  run = mesh_stage("--input " + write_text("degenerate.msh", msh22(degenerate)).string() + " --output " + out.string());
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_TRUE(has(run, "degenerate triangle")) << run.errors;
 
   // Unassigned STL triangles without --default-group.
   run = mesh_stage("--input " + write_text("plain.stl", ascii_stl(cube())).string() +
-                   " --group fixed=x=0 --out " + out.string());
+                   " --group fixed=x=0 --output " + out.string());
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_TRUE(has(run, "10 of 12 triangles are in no boundary group")) << run.errors;
   EXPECT_FALSE(fs::exists(out));
@@ -183,13 +183,13 @@ TEST(MeshStage, BrokenMeshesWriteNothing) {
 
 TEST(MeshStage, UsageErrors) {
   const auto out = output("usage.vtu");
-  EXPECT_EQ(mesh_stage("--box-lengths 3,1,1 --input a.stl --element-size 1 --out " + out.string()).exit_code, 2);
-  auto run = mesh_stage("--box-lengths 3,1 --element-size 1 --out " + out.string());
+  EXPECT_EQ(mesh_stage("--box-lengths 3,1,1 --input a.stl --element-size 1 --output " + out.string()).exit_code, 2);
+  auto run = mesh_stage("--box-lengths 3,1 --element-size 1 --output " + out.string());
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_TRUE(has(run, "--box-lengths '3,1': expected 3 values X,Y,Z")) << run.errors;
-  run = mesh_stage("--box-lengths 3,1,1 --element-size 1 --out " + scratch("rod.vtk").string());
+  run = mesh_stage("--box-lengths 3,1,1 --element-size 1 --output " + scratch("rod.vtk").string());
   EXPECT_EQ(run.exit_code, 2);
-  run = mesh_stage("--input x.stl --group nothing --out " + out.string());
+  run = mesh_stage("--input x.stl --group nothing --output " + out.string());
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_TRUE(has(run, "--group: group selection 'nothing': no group name")) << run.errors;
   EXPECT_FALSE(fs::exists(out));

@@ -106,13 +106,14 @@ TEST(HalfSpaceWorkflow, RunsAndMatchesTimoshenkoGoodier) {
   StageRun result = run_command(environment + script + " --out " + out.string());
   ASSERT_EQ(result.exit_code, 0) << result.errors;
   EXPECT_EQ(result.errors.find("warning"), std::string::npos) << result.errors;  // every integral converged
-  for (const char* name : {"radii.csv", "integrals.csv", "displacement.csv", "displacement.vts"})
+  for (const char* name : {"radii/radii.csv", "integrate/integrals.csv", "integrate/integrals.csv.ini",
+                           "displacement/displacement.csv", "displacement/displacement.vts"})
     EXPECT_TRUE(fs::exists(out / name)) << name;
 
   // Settlement under the centre and the profile: 2(1-nu^2) p a / E times the
   // closed form (config: a = 100 m, p = 1e5 Pa, E = 5e7 Pa, nu = 0.3).
   const double scale = 2.0 * (1.0 - 0.09) * 1e5 * 100.0 / 5e7;
-  const auto table = geobem::read_csv_table((out / "displacement.csv").string(), false, {"status"});
+  const auto table = geobem::read_csv_table((out / "displacement" / "displacement.csv").string(), false, {"status"});
   ASSERT_EQ(table.rows.size(), 6400u);
   std::size_t near_rim = 0, beyond_estimate = 0;
   for (std::size_t i = 0; i < table.rows.size(); ++i) {
@@ -131,7 +132,7 @@ TEST(HalfSpaceWorkflow, RunsAndMatchesTimoshenkoGoodier) {
   // (Wynn's epsilon is optimistic by ~2x on a few rows, all far within 1e-10).
   EXPECT_LE(beyond_estimate, table.rows.size() / 200) << beyond_estimate << " stations beyond their estimate";
 
-  auto data = geobem::read_vtk_xml(out / "displacement.vts");
+  auto data = geobem::read_vtk_xml(out / "displacement" / "displacement.vts");
   auto* grid = vtkStructuredGrid::SafeDownCast(data);
   ASSERT_NE(grid, nullptr);
   EXPECT_EQ(grid->GetNumberOfPoints(), 6400);
@@ -142,10 +143,10 @@ TEST(HalfSpaceWorkflow, RunsAndMatchesTimoshenkoGoodier) {
 
   // --only displacement with stale integrals (another disk radius) fails and
   // leaves the previous results in place.
-  const auto before = fs::last_write_time(out / "displacement.csv");
+  const auto before = geobem::test::snapshot(out / "displacement");
   result = run_command(environment + script + " --out " + out.string() + " --only displacement -- --disk-radius 50");
   EXPECT_NE(result.exit_code, 0);
   EXPECT_NE(result.errors.find("stale"), std::string::npos) << result.errors;
-  EXPECT_EQ(fs::last_write_time(out / "displacement.csv"), before);
+  EXPECT_EQ(geobem::test::snapshot(out / "displacement"), before);
   fs::remove_all(out);
 }

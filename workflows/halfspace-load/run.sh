@@ -3,29 +3,27 @@
 # Usage: run.sh [--out DIR] [--from STAGE | --only STAGE [-- STAGE_OPTIONS...]]   STAGE: radii, integrate, displacement
 # Options after `--` go to the one stage of --only and win over its config.
 # Executables come from $GEOBEM_BIN, else build/bin of this repository.
-# Each stage copies its config into the output folder, runs from that copy,
-# and reads only the previous stage's files from the output folder.
+# Each stage reads its INI file from this folder and writes its outputs, with
+# the options it ran with (OUT/STAGE/*.ini), into a folder of its own.
 source "$(dirname "$0")/../lib/run_stages.sh"
 workflow=halfspace-load
 stages=(radii integrate displacement)
 
 run_radii() {
   need geobem-halfspace
-  copy_config halfspace.ini
-  "$bin/geobem-halfspace" radii --config "$out/halfspace.ini" --out "$out" ${extra[@]+"${extra[@]}"}
+  "$bin/geobem-halfspace" radii --config "$here/halfspace.ini" --out "$out/radii" ${extra[@]+"${extra[@]}"}
 }
 run_integrate() {
   need geobem-integrate
-  need_file radii.csv radii
-  copy_config integrate.ini
-  "$bin/geobem-integrate" longman --config "$out/integrate.ini" --input "$out/radii.csv" \
-    --output "$out/integrals.csv" ${extra[@]+"${extra[@]}"}
+  need_file radii/radii.csv radii
+  "$bin/geobem-integrate" longman --config "$here/integrate.ini" --input "$out/radii/radii.csv" \
+    --output "$out/integrate/integrals.csv" ${extra[@]+"${extra[@]}"}
 }
 run_displacement() {
   need geobem-halfspace
-  need_file integrals.csv integrate
-  copy_config halfspace.ini
-  "$bin/geobem-halfspace" displacement --config "$out/halfspace.ini" --out "$out" ${extra[@]+"${extra[@]}"}
+  need_file integrate/integrals.csv integrate
+  "$bin/geobem-halfspace" displacement --config "$here/halfspace.ini" --integrals "$out/integrate/integrals.csv" \
+    --out "$out/displacement" ${extra[@]+"${extra[@]}"}
 }
 
 run_workflow "$@"

@@ -25,6 +25,7 @@ run_workflow() {
   usage() { sed -n '3,5p' "$0" | sed 's/^# //' >&2; exit 2; }
   while (($#)); do
     case "$1" in
+      -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
       --from) from="${2:-}"; shift 2 || usage ;;
       --only) only="${2:-}"; shift 2 || usage ;;
       --out) out="${2:-}"; shift 2 || usage ;;

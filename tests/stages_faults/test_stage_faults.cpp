@@ -1,0 +1,206 @@
+// Output sets under faults, stage by stage (docs/stage_contract.md, "Output
+// sets"). Each stage has two runs A and B whose sets differ (B also drops a
+// file of A where the stage allows it). Then:
+//  - identical runs write identical bytes (A twice);
+//  - 50 runs killed by SIGKILL at a uniformly random moment (fixed seed)
+//    leave the set of A or the set of B on disk, each whole;
+//  - runs that cannot write past N bytes per file (RLIMIT_FSIZE with SIGXFSZ
+//    ignored: write(2) fails with EFBIG, as it fails with ENOSPC on a full
+//    disk) fail with exit status 1 and leave the earlier set untouched;
+//  - after a complete run nothing of the killed runs is left.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <random>
+#include <thread>
+
+#include "tests/support/test_files.hpp"
+
+namespace fs = std::filesystem;
+using namespace geobem::test;
+using Files = std::map<std::string, std::string>;
+
+namespace {
+
+const std::string bin = GEOBEM_BIN_DIR;
+
+struct Outcome {
+  int exit_code;  ///< -1 when killed
+  double seconds;
+};
+
+/// Runs bin/ARGS[0] with ARGS, stdout and stderr discarded; kills it with
+/// SIGKILL after `kill_after` seconds if given; caps every file it writes at
+/// `file_limit` bytes if given.
+Outcome spawn(const std::vector<std::string>& args, double kill_after = -1, long file_limit = -1) {
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 1);
+    ::dup2(null, 2);
+    if (file_limit >= 0) {
+      ::signal(SIGXFSZ, SIG_IGN);  // write(2) then fails with EFBIG instead of killing
+      const rlimit limit{static_cast<rlim_t>(file_limit), static_cast<rlim_t>(file_limit)};
+      ::setrlimit(RLIMIT_FSIZE, &limit);
+    }
+    std::vector<char*> argv;
+    const std::string program = bin + "/" + args[0];
+    argv.push_back(const_cast<char*>(program.c_str()));
+    for (std::size_t i = 1; i < args.size(); ++i) argv.push_back(const_cast<char*>(args[i].c_str()));
+    argv.push_back(nullptr);
+    ::execv(program.c_str(), argv.data());
+    ::_exit(127);
+  }
+  if (kill_after >= 0) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(kill_after));
+    ::kill(pid, SIGKILL);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, seconds};
+}
+
+/// One stage under test: its two runs, and what its output set is on disk.
+struct StageCase {
+  std::string name;
+  std::vector<std::string> run_a, run_b;  ///< full argument lists, output included
+  fs::path output;                         ///< the folder (--out) or file (--output)
+  bool is_file;
+  Files set() const {
+    if (!is_file) return snapshot(output);
+    Files files;
+    for (const fs::path& path : {output, fs::path(output.string() + ".ini")})
+      if (fs::exists(path)) files[path.filename().string()] = read_text(path);
+    return files;
+  }
+};
+
+/// Is `on_disk` one of the two sets, each whole? A result file and its
+/// options record are replaced one after the other (documented), so for a
+/// file each of the two must be whole on its own.
+bool whole(const StageCase& stage, const Files& on_disk, const Files& a, const Files& b) {
+  if (!stage.is_file) return on_disk == a || on_disk == b;
+  for (const auto& [name, bytes] : on_disk) {
+    const auto in_a = a.find(name), in_b = b.find(name);
+    if (!(in_a != a.end() && in_a->second == bytes) && !(in_b != b.end() && in_b->second == bytes)) return false;
+  }
+  return on_disk.size() == a.size();
+}
+
+void exercise(const StageCase& stage) {
+  SCOPED_TRACE(stage.name);
+  fs::remove_all(stage.output);
+  ASSERT_EQ(spawn(stage.run_a).exit_code, 0);
+  const Files first = stage.set();
+  const Outcome a_run = spawn(stage.run_a);
+  ASSERT_EQ(a_run.exit_code, 0);
+  const Files a = stage.set();
+  EXPECT_EQ(a, first) << "two identical runs wrote different bytes";
+  const Outcome b_run = spawn(stage.run_b);
+  ASSERT_EQ(b_run.exit_code, 0);
+  const Files b = stage.set();
+  ASSERT_NE(a, b);
+  ASSERT_EQ(spawn(stage.run_a).exit_code, 0);
+
+  // SIGKILL at a random moment of a run that would take about `seconds`.
+  std::mt19937 random(20261124);
+  bool on_a = true;
+  int replaced = 0;
+  for (int trial = 0; trial < 50; ++trial) {
+    const double seconds = on_a ? b_run.seconds : a_run.seconds;
+    const double at = std::uniform_real_distribution<double>(0.0, 1.2 * seconds)(random);
+    spawn(on_a ? stage.run_b : stage.run_a, at);
+    const Files now = stage.set();
+    ASSERT_TRUE(whole(stage, now, a, b)) << "trial " << trial << ", killed after " << at << " s: a mixed set";
+    const bool now_a = stage.is_file ? now.begin()->second == a.begin()->second : now == a;
+    replaced += now_a != on_a;
+    on_a = now_a;
+  }
+  EXPECT_GT(replaced, 0) << "no kill came late enough to let a run finish";
+  ASSERT_EQ(spawn(on_a ? stage.run_a : stage.run_b).exit_code, 0);
+  const fs::path folder = stage.is_file ? stage.output.parent_path() : stage.output.parent_path();
+  EXPECT_TRUE(leftovers(folder).empty()) << leftovers(folder).front();
+
+  // Out of space part-way: the run fails, the earlier set stays.
+  const Files before = stage.set();
+  for (const long limit : {0L, 100L, 1000L, 3000L, 10000L}) {
+    const Outcome full = spawn(on_a ? stage.run_b : stage.run_a, -1, limit);
+    if (full.exit_code == 0) continue;  // everything fitted
+    EXPECT_EQ(full.exit_code, 1) << "limit " << limit;
+    EXPECT_EQ(stage.set(), before) << "limit " << limit;
+    EXPECT_TRUE(leftovers(folder).empty()) << "limit " << limit;
+  }
+}
+
+class StageFaults : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    root_ = scratch("faults");
+    fs::remove_all(root_);
+    fs::create_directories(root_);
+    // Inputs shared by the cases: radii and their integrals.
+    ASSERT_EQ(spawn({"geobem-halfspace", "radii", "--out", (root_ / "radii").string(), "--disk-radius", "10",
+                     "--pressure", "1", "--young-modulus", "1", "--poisson-ratio", "0.25", "--grid-west", "-50",
+                     "--grid-east", "50", "--grid-south", "-50", "--grid-north", "50", "--grid-shape", "9,9"})
+                  .exit_code,
+              0);
+    ASSERT_EQ(spawn({"geobem-integrate", "longman", "--family", "halfspace-disk", "--device", "cpu", "--input",
+                     (root_ / "radii" / "radii.csv").string(), "--output", (root_ / "integrals.csv").string()})
+                  .exit_code,
+              0);
+  }
+  static fs::path root_;
+};
+fs::path StageFaults::root_;
+
+TEST_F(StageFaults, Mesh) {
+  const std::string out = (root_ / "mesh" / "rod.vtu").string();
+  exercise({"geobem-mesh",
+            {"geobem-mesh", "--box-lengths", "1,1,1", "--element-size", "0.7072", "--quiet", "--output", out},
+            {"geobem-mesh", "--box-lengths", "2,1,1", "--element-size", "1.0", "--quiet", "--output", out},
+            out, true});
+}
+
+TEST_F(StageFaults, HalfspaceRadiiAndDisplacement) {
+  const std::vector<std::string> load = {"--disk-radius", "10", "--young-modulus", "1", "--poisson-ratio", "0.25",
+                                         "--grid-west", "-50", "--grid-east", "50", "--grid-south", "-50",
+                                         "--grid-north", "50", "--quiet"};
+  auto with = [&](std::vector<std::string> head, std::vector<std::string> tail) {
+    head.insert(head.end(), load.begin(), load.end());
+    head.insert(head.end(), tail.begin(), tail.end());
+    return head;
+  };
+  const std::string radii = (root_ / "radii_case").string();
+  exercise({"geobem-halfspace radii",
+            with({"geobem-halfspace", "radii"}, {"--pressure", "1", "--grid-shape", "9,9", "--out", radii}),
+            with({"geobem-halfspace", "radii"}, {"--pressure", "1", "--grid-shape", "5,5", "--out", radii}), radii,
+            false});
+  const std::string displacement = (root_ / "displacement").string(), integrals = (root_ / "integrals.csv").string();
+  exercise({"geobem-halfspace displacement",
+            with({"geobem-halfspace", "displacement"},
+                 {"--pressure", "1", "--grid-shape", "9,9", "--integrals", integrals, "--out", displacement}),
+            with({"geobem-halfspace", "displacement"},
+                 {"--pressure", "2", "--grid-shape", "9,9", "--integrals", integrals, "--out", displacement}),
+            displacement, false});
+}
+
+TEST_F(StageFaults, IntegrateLongman) {
+  const std::string out = (root_ / "longman" / "integrals.csv").string(),
+                    input = (root_ / "radii" / "radii.csv").string();
+  exercise({"geobem-integrate longman",
+            {"geobem-integrate", "longman", "--family", "halfspace-disk", "--device", "cpu", "--rel-tol", "1e-10",
+             "--quiet", "--input", input, "--output", out},
+            {"geobem-integrate", "longman", "--family", "halfspace-disk", "--device", "cpu", "--rel-tol", "1e-6",
+             "--quiet", "--input", input, "--output", out},
+            out, true});
+}
+
+}  // namespace
