@@ -5,8 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make pkg-config libvtk9-dev libboost-program-options-dev libgtest-dev python3-numpy
-          libopenmpi-dev openmpi-bin libeigen3-dev libopenblas-openmp-dev libgsl-dev libgmsh-dev
-          libfftw3-dev libcubature-dev libbenchmark-dev zlib1g-dev libexpat1-dev
+          libopenmpi-dev openmpi-bin libopenblas-openmp-dev libgsl-dev libgmsh-dev
+          libfftw3-dev libcubature-dev zlib1g-dev libexpat1-dev
           libgdal-dev python3-gdal python3-numpy python-matplotlib-data)
 missing=()
 for package in "${packages[@]}"; do
@@ -20,9 +20,16 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# CUDA is optional: with nvcc (on PATH or at /usr/local/cuda) the CUDA
+# drivers are built, without it every method builds and runs on the CPU.
 if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then export PATH=/usr/local/cuda/bin:$PATH; fi
-command -v nvcc >/dev/null || { echo "setup: nvcc not found (CUDA toolkit expected at /usr/local/cuda)" >&2; exit 1; }
+cuda_options=(-DGEOBEM_ENABLE_CUDA=OFF)
+if command -v nvcc >/dev/null; then
+  cuda_options=(-DGEOBEM_ENABLE_CUDA=ON -DCMAKE_CUDA_COMPILER="$(command -v nvcc)")
+else
+  echo "setup: nvcc not found (CUDA toolkit expected at /usr/local/cuda): building the CPU paths only" >&2
+fi
 
 jobs=$(nproc)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${cuda_options[@]}" >/dev/null
 cmake --build build -j "$jobs"

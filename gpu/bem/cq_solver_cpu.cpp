@@ -113,7 +113,13 @@ void assemble_system_cpu(const BemModel& model, const std::vector<double>& rigid
 CqTimings assemble_cq_systems(const BemModel& model, const CqSettings& settings, const CqOptions& options,
                               const CqSystemSink& sink) {
   check_cq_settings(settings);
-  if (options.device == ComputeDevice::Cuda) return assemble_cq_systems_cuda(model, settings, options, sink);
+  if (options.device == ComputeDevice::Cuda) {
+#if GEOBEM_WITH_CUDA
+    return assemble_cq_systems_cuda(model, settings, options, sink);
+#else
+    throw_cuda_not_built("CQ-BEM");
+#endif
+  }
   CqTimings timings;
   const int frequencies = cq_frequency_count(settings);
   const long n = model.unknown_count();
@@ -138,7 +144,13 @@ LaplaceSolution solve_laplace(const BemModel& model, const CqSettings& settings,
                               const CqOptions& options, CqTimings& timings) {
   check_cq_settings(settings);
   const std::vector<int> list = frequencies_or_all(frequencies, settings);
-  if (options.device == ComputeDevice::Cuda) return solve_laplace_cuda(model, settings, list, options, timings);
+  if (options.device == ComputeDevice::Cuda) {
+#if GEOBEM_WITH_CUDA
+    return solve_laplace_cuda(model, settings, list, options, timings);
+#else
+    throw_cuda_not_built("CQ-BEM");
+#endif
+  }
   const int n = model.unknown_count(), cases = model.load_case_count();
   LaplaceSolution solution;
   solution.unknowns = n;

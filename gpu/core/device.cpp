@@ -4,7 +4,9 @@
 
 #include <stdexcept>
 
+#if GEOBEM_WITH_CUDA
 #include "gpu/core/cuda_check.hpp"
+#endif
 #include "gpu/core/usage_error.hpp"
 
 namespace geobem {
@@ -16,13 +18,19 @@ DeviceChoice parse_device_choice(const std::string& text) {
   throw UsageError("unknown device '" + text + "' (expected auto, cpu or cuda)");
 }
 
+bool cuda_built() { return GEOBEM_WITH_CUDA; }
+
 int cuda_device_count() {
+#if GEOBEM_WITH_CUDA
   int count = 0;  // left unset by the runtime when no driver is present
   if (cudaGetDeviceCount(&count) != cudaSuccess) {
     (void)cudaGetLastError();  // clear the sticky error so later checks start clean
     return 0;
   }
   return count;
+#else
+  return 0;
+#endif
 }
 
 ComputeDevice resolve_device(DeviceChoice choice) {
@@ -30,6 +38,9 @@ ComputeDevice resolve_device(DeviceChoice choice) {
     case DeviceChoice::Cpu: return ComputeDevice::Cpu;
     case DeviceChoice::Auto: return cuda_device_count() > 0 ? ComputeDevice::Cuda : ComputeDevice::Cpu;
     case DeviceChoice::Cuda:
+      if (!cuda_built())
+        throw std::runtime_error(
+            "--device cuda: this geobem was built without CUDA (GEOBEM_ENABLE_CUDA=OFF); use --device cpu or auto");
       if (cuda_device_count() == 0)
         throw std::runtime_error("--device cuda: no CUDA device is available (use --device cpu or auto)");
       return ComputeDevice::Cuda;
@@ -41,8 +52,14 @@ int select_cuda_device_for_rank(int rank) {
   const int count = cuda_device_count();
   if (count == 0) throw std::runtime_error("select_cuda_device_for_rank: no CUDA device");
   const int device = rank % count;
+#if GEOBEM_WITH_CUDA
   GEOBEM_CUDA_CHECK(cudaSetDevice(device));
+#endif
   return device;
+}
+
+void throw_cuda_not_built(const char* what) {
+  throw std::runtime_error(std::string(what) + ": this geobem was built without CUDA (GEOBEM_ENABLE_CUDA=OFF)");
 }
 
 std::string to_string(ComputeDevice device) { return device == ComputeDevice::Cuda ? "cuda" : "cpu"; }

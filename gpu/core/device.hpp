@@ -12,17 +12,27 @@ enum class ComputeDevice { Cpu, Cuda };
 /// Parses "auto", "cpu" or "cuda"; throws geobem::UsageError naming the value otherwise.
 DeviceChoice parse_device_choice(const std::string& text);
 
-/// Number of usable CUDA devices; 0 when there is no driver or no GPU
-/// (cudaGetDeviceCount leaves its output unset then, and the error is cleared).
+/// Whether this build has the CUDA drivers (GEOBEM_ENABLE_CUDA).
+bool cuda_built();
+
+/// Number of usable CUDA devices; 0 in a build without CUDA and when there is
+/// no driver or no GPU (cudaGetDeviceCount leaves its output unset then, and
+/// the error is cleared).
 int cuda_device_count();
 
-/// Auto -> Cuda when cuda_device_count() > 0, else Cpu. Cuda with no device
-/// throws std::runtime_error ("--device cuda: no CUDA device ...").
+/// Auto -> Cuda when cuda_device_count() > 0, else Cpu. Cuda in a build
+/// without CUDA or with no device throws std::runtime_error saying which
+/// ("--device cuda: this geobem was built without CUDA ...", "--device cuda:
+/// no CUDA device ...").
 ComputeDevice resolve_device(DeviceChoice choice);
 
 /// Selects device `rank mod cuda_device_count()` for this thread (one MPI rank
 /// per GPU, docs/design.md#distribution); returns the device index. Requires a device.
 int select_cuda_device_for_rank(int rank);
+
+/// Throws std::runtime_error "WHAT: this geobem was built without CUDA": what
+/// a method's dispatcher does with ComputeDevice::Cuda in such a build.
+[[noreturn]] void throw_cuda_not_built(const char* what);
 
 /// "cpu" or "cuda".
 std::string to_string(ComputeDevice device);

@@ -71,11 +71,18 @@ ForwardResult evaluate(const std::vector<Source>& sources, const std::vector<Sta
   ProgressReporter progress(std::string("gravity ") + label + " (" + to_string(options.device) + ")",
                             static_cast<std::uint64_t>(sources.size()) * stations.size(), "source-station pairs",
                             options.quiet);
-  CudaTuning tuning;
-  tuning.memory_limit_bytes = options.device_memory_limit_bytes;
-  const std::vector<double> sums = options.device == ComputeDevice::Cuda
-                                       ? forward_cuda(sources, stations, mask, options.precision, progress, tuning)
-                                       : forward_cpu(sources, stations, mask, options.precision, progress);
+  std::vector<double> sums;
+  if (options.device == ComputeDevice::Cuda) {
+#if GEOBEM_WITH_CUDA
+    CudaTuning tuning;
+    tuning.memory_limit_bytes = options.device_memory_limit_bytes;
+    sums = forward_cuda(sources, stations, mask, options.precision, progress, tuning);
+#else
+    throw_cuda_not_built("gravity");
+#endif
+  } else {
+    sums = forward_cpu(sources, stations, mask, options.precision, progress);
+  }
   progress.finish();
   return scaled_result(sums, mask, stations.size(), options.quiet);
 }

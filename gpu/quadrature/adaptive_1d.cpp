@@ -152,7 +152,13 @@ Adaptive1DResult integrate_adaptive_1d(const Integrand1D& f, double lower, doubl
                                        const Adaptive1DOptions& options, ComputeDevice device) {
   check_adaptive_1d_options(options);
   check_problem_1d(Problem1D{f, lower, upper}, "");
-  if (device == ComputeDevice::Cuda) return cuda_integrate_adaptive_1d(f, lower, upper, options);
+  if (device == ComputeDevice::Cuda) {
+#if GEOBEM_WITH_CUDA
+    return cuda_integrate_adaptive_1d(f, lower, upper, options);
+#else
+    throw_cuda_not_built("adaptive 1D quadrature");
+#endif
+  }
   return cpu_integrate_adaptive_1d(f, lower, upper, options);
 }
 
@@ -161,7 +167,13 @@ std::vector<Adaptive1DResult> integrate_adaptive_1d_batch(const std::vector<Prob
   check_adaptive_1d_options(options);
   for (std::size_t i = 0; i < problems.size(); ++i)
     check_problem_1d(problems[i], "problem " + std::to_string(i) + ": ");
-  if (device == ComputeDevice::Cuda) return cuda_integrate_adaptive_1d_batch(problems, options);
+  if (device == ComputeDevice::Cuda) {
+#if GEOBEM_WITH_CUDA
+    return cuda_integrate_adaptive_1d_batch(problems, options);
+#else
+    throw_cuda_not_built("adaptive 1D quadrature");
+#endif
+  }
   std::vector<Adaptive1DResult> results(problems.size());
   const long count = static_cast<long>(problems.size());
 #pragma omp parallel for schedule(dynamic, 1)

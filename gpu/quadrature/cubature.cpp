@@ -67,7 +67,10 @@ PhaseTwoShares phase_two_shares(const CubaturePhaseOne& phase_one, const Cubatur
 }
 
 std::vector<CubatureRegion> live_regions_on_host(const CubaturePhaseOne& phase_one) {
-  return phase_one.device_regions ? cuda_copy_regions_to_host(*phase_one.device_regions) : phase_one.regions;
+#if GEOBEM_WITH_CUDA
+  if (phase_one.device_regions) return cuda_copy_regions_to_host(*phase_one.device_regions);
+#endif
+  return phase_one.regions;
 }
 
 CubatureResult combine_phases(const CubaturePhaseOne& one, const CubaturePhaseTwo& two,
@@ -141,8 +144,14 @@ CubaturePhaseOne cubature_phase_one(const CubatureIntegrand& f, const CubatureOp
   check_cubature_options(options);
   CubatureOptions with_breakpoints = options;
   if (with_breakpoints.breakpoints.empty()) with_breakpoints.breakpoints = cubature_breakpoints(f, options.dim);
-  return device == ComputeDevice::Cuda ? cuda_cubature_phase_one(f, with_breakpoints)
-                                       : cpu_cubature_phase_one(f, with_breakpoints);
+  if (device == ComputeDevice::Cuda) {
+#if GEOBEM_WITH_CUDA
+    return cuda_cubature_phase_one(f, with_breakpoints);
+#else
+    throw_cuda_not_built("cubature");
+#endif
+  }
+  return cpu_cubature_phase_one(f, with_breakpoints);
 }
 
 CubaturePhaseTwo cubature_phase_two(const CubatureIntegrand& f, const CubatureOptions& options,
@@ -150,7 +159,13 @@ CubaturePhaseTwo cubature_phase_two(const CubatureIntegrand& f, const CubatureOp
                                     std::uint64_t evaluation_cap, ComputeDevice device) {
   if (ranks < 1 || rank < 0 || rank >= ranks)
     throw std::invalid_argument("phase two: rank " + std::to_string(rank) + " of " + std::to_string(ranks));
-  if (device == ComputeDevice::Cuda) return cuda_cubature_phase_two(f, options, phase_one, rank, ranks, evaluation_cap);
+  if (device == ComputeDevice::Cuda) {
+#if GEOBEM_WITH_CUDA
+    return cuda_cubature_phase_two(f, options, phase_one, rank, ranks, evaluation_cap);
+#else
+    throw_cuda_not_built("cubature");
+#endif
+  }
   if (!phase_one.device_regions) return cpu_cubature_phase_two(f, options, phase_one, rank, ranks, evaluation_cap);
   CubaturePhaseOne on_host = phase_one;  // a CUDA phase one refined on the CPU
   on_host.regions = live_regions_on_host(phase_one);

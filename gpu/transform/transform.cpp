@@ -169,8 +169,12 @@ std::vector<LongmanResult> integrate_family(TransformFamily family, const std::v
   const GaussRule rule = make_gauss_rule(quadrature_order);
   std::vector<LongmanResult> results(count);
   if (device == ComputeDevice::Cuda) {
+#if GEOBEM_WITH_CUDA
     detail::integrate_family_cuda(family, parameters, count, rule, options, results.data(), timings);
     return results;
+#else
+    throw_cuda_not_built("Longman");
+#endif
   }
   ProgressReporter progress("longman " + describe(family).name, count, "integrals", progress_quiet);
   const std::size_t stride = describe(family).parameters.size();
