@@ -44,12 +44,14 @@
 #include <vector>
 
 #include "gpu/core/device.hpp"
+#include "gpu/core/math_constants.hpp"
 #include "gpu/quadrature/adaptive_1d.hpp"
 #include "gpu/quadrature/cubature.hpp"
 #include "stages/cli/stage_options.hpp"
 
 using namespace geobem::quadrature;
 using geobem::ComputeDevice;
+using geobem::kPi;
 
 namespace {
 
@@ -93,10 +95,10 @@ double exact_table2(const Integrand1D& f, double a, double b) {
       case Integrand1DFamily::PolyCos:
         return p[0] * (std::cos(p[1] * x) / (p[1] * p[1]) + x * std::sin(p[1] * x) / p[1]) - std::pow(x - p[2], 3) / 3.0;
       case Integrand1DFamily::ExpCos: {
-        const double k = p[1] * M_PI;
+        const double k = p[1] * kPi;
         return std::exp(-p[0] * x) * (k * std::sin(k * x) - p[0] * std::cos(k * x)) / (p[0] * p[0] + k * k);
       }
-      case Integrand1DFamily::Sinc: return gsl_sf_Si(p[0] * M_PI * x) / M_PI;
+      case Integrand1DFamily::Sinc: return gsl_sf_Si(p[0] * kPi * x) / kPi;
     }
     return 0.0;
   };

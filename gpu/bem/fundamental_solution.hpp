@@ -20,6 +20,7 @@
 #include "gpu/bem/complex.hpp"
 #include "gpu/bem/vec3.hpp"
 #include "gpu/core/host_device.hpp"
+#include "gpu/core/math_constants.hpp"
 
 namespace geobem::bem {
 
@@ -95,7 +96,7 @@ template <typename Scalar>
 GEOBEM_HD inline void traction_from_radial(const double rd[3], const double n[3], double rn, Scalar psi_r,
                                            Scalar chi_r, Scalar chi_over_r, double lambda, double mu,
                                            Scalar out[3][3]) {
-  const double inv = 1.0 / (4.0 * 3.14159265358979323846 * mu);
+  const double inv = 1.0 / (4.0 * kPi * mu);
   const Scalar dilatation = psi_r - chi_r - 2.0 * chi_over_r;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
@@ -120,7 +121,7 @@ GEOBEM_HD inline void kelvin_solution(Vec3 r_vec, Vec3 normal, const Material& m
   const double n[3] = {normal.x, normal.y, normal.z};
   const double rn = rd[0] * n[0] + rd[1] * n[1] + rd[2] * n[2];
   const double q = (m.s_wave_speed / m.p_wave_speed) * (m.s_wave_speed / m.p_wave_speed);
-  const double inv = 1.0 / (4.0 * 3.14159265358979323846 * m.shear_modulus);
+  const double inv = 1.0 / (4.0 * kPi * m.shear_modulus);
   // ψ0 = P0/r, χ0 = Q0/r.
   const double p0 = 0.5 * (1.0 + q), q0 = -0.5 * (1.0 - q);
   for (int i = 0; i < 3; ++i)
@@ -138,7 +139,7 @@ GEOBEM_HD inline void dynamic_remainders(Vec3 r_vec, Vec3 normal, Complex s, con
   const double n[3] = {normal.x, normal.y, normal.z};
   const double rn = rd[0] * n[0] + rd[1] * n[1] + rd[2] * n[2];
   const double q = (m.s_wave_speed / m.p_wave_speed) * (m.s_wave_speed / m.p_wave_speed);
-  const double inv = 1.0 / (4.0 * 3.14159265358979323846 * m.shear_modulus);
+  const double inv = 1.0 / (4.0 * kPi * m.shear_modulus);
   // ψ − ψ0 = (A(z2) − q B(z1))/r, χ − χ0 = (C(z2) − q C(z1))/r, and r²·d/dr
   // of each is z f'(z) − f(z) of the same combination.
   const Complex z1 = (r / m.p_wave_speed) * s, z2 = (r / m.s_wave_speed) * s;

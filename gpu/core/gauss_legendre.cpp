@@ -4,18 +4,19 @@
 #include <stdexcept>
 #include <string>
 
+#include "gpu/core/math_constants.hpp"
+
 namespace geobem {
 
 GaussLegendreRule gauss_legendre_rule(int order) {
   if (order < 1) throw std::invalid_argument("Gauss-Legendre order must be >= 1, got " + std::to_string(order));
-  const double pi = 3.14159265358979323846;
   GaussLegendreRule rule;
   rule.nodes.resize(order);
   rule.weights.resize(order);
   const int n = order;
   for (int i = 0; i < (n + 1) / 2; ++i) {
     // Tricomi's initial guess for the i-th largest root, then Newton.
-    double x = std::cos(pi * (i + 0.75) / (n + 0.5));
+    double x = std::cos(kPi * (i + 0.75) / (n + 0.5));
     double derivative = 1.0;
     for (int iteration = 0; iteration < 100; ++iteration) {
       double p0 = 1.0, p1 = x;

@@ -3,8 +3,6 @@
 // host pass) and for the device (nvcc's device pass) from one source.
 #if defined(__CUDACC__)
 #define GEOBEM_HD __host__ __device__
-#define GEOBEM_DEVICE __device__
 #else
 #define GEOBEM_HD
-#define GEOBEM_DEVICE
 #endif

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gpu/core/host_device.hpp"
+#include "gpu/core/math_constants.hpp"
 
 namespace geobem::quadrature {
 
@@ -25,8 +26,8 @@ struct Integrand1D {
     switch (family) {
       case Integrand1DFamily::ExpSin: return exp(p[0] * x) * sin(p[1] * x);
       case Integrand1DFamily::PolyCos: return p[0] * x * cos(p[1] * x) - (x - p[2]) * (x - p[2]);
-      case Integrand1DFamily::ExpCos: return exp(-p[0] * x) * cos(p[1] * M_PI * x);
-      case Integrand1DFamily::Sinc: return x == 0.0 ? p[0] : sin(p[0] * M_PI * x) / (M_PI * x);
+      case Integrand1DFamily::ExpCos: return exp(-p[0] * x) * cos(p[1] * kPi * x);
+      case Integrand1DFamily::Sinc: return x == 0.0 ? p[0] : sin(p[0] * kPi * x) / (kPi * x);
     }
     return 0.0;
   }

@@ -1,3 +1,4 @@
+#include "gpu/core/math_constants.hpp"
 #include "gpu/quadrature/cubature_integrands.hpp"
 #include "gpu/core/usage_error.hpp"
 
@@ -85,7 +86,7 @@ double genz_exact_integral(const CubatureIntegrand& f, int n) {
   switch (f.family) {
     case CubatureFamily::Oscillatory: {
       // Re[e^{2πi u1} Π (e^{i a_j} − 1)/(i a_j)] = Π(2 sin(a_j/2)/a_j)·cos(2π u1 + Σ a_j/2).
-      double product = 1.0, phase = 2.0 * M_PI * u[0];
+      double product = 1.0, phase = 2.0 * kPi * u[0];
       for (int j = 0; j < n; ++j) {
         product *= 2.0 * std::sin(0.5 * a[j]) / a[j];
         phase += 0.5 * a[j];
@@ -116,7 +117,7 @@ double genz_exact_integral(const CubatureIntegrand& f, int n) {
     case CubatureFamily::Gaussian: {
       double product = 1.0;
       for (int j = 0; j < n; ++j)
-        product *= std::sqrt(M_PI) / (2.0 * a[j]) * (std::erf(a[j] * (1.0 - u[j])) + std::erf(a[j] * u[j]));
+        product *= std::sqrt(kPi) / (2.0 * a[j]) * (std::erf(a[j] * (1.0 - u[j])) + std::erf(a[j] * u[j]));
       return product;
     }
     case CubatureFamily::Continuous: {

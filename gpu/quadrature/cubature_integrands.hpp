@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpu/core/host_device.hpp"
+#include "gpu/core/math_constants.hpp"
 #include "gpu/quadrature/genz_malik_rule.hpp"
 
 namespace geobem::quadrature {
@@ -63,7 +64,7 @@ struct CubatureIntegrand {
         return sin(p);
       }
       case CubatureFamily::Oscillatory: {
-        double s = 2.0 * M_PI * u[0];
+        double s = 2.0 * kPi * u[0];
         for (int i = 0; i < n; ++i) s += a[i] * x[i];
         return cos(s);
       }

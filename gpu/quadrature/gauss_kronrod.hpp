@@ -8,12 +8,6 @@
 
 namespace geobem::quadrature {
 
-/// Kronrod abscissae on [0, 1) descending; odd indices (1, 3, 5) and the
-/// centre (index 7) are the 7-point Gauss nodes.
-struct GaussKronrod15 {
-  static constexpr int kPoints = 15;
-};
-
 /// Applies the 15-point Kronrod rule to f on [a, b] with QUADPACK's error
 /// estimate (Piessens, de Doncker-Kapenga, Überhuber & Kahaner, QUADPACK,
 /// Springer 1983, routine QK15): with e = |K15 − G7|·(b − a)/2 and
@@ -26,6 +20,8 @@ struct GaussKronrod15 {
 /// ≈ x f'(x) δ; it dominates for e^{px} or sin(ωx) far from x = 0, where
 /// |ωx| ε reaches the tolerance), ∫|f'| taken as the variation of f over the
 /// 15 nodes.
+/// xk: Kronrod abscissae on [0, 1) descending; odd indices (1, 3, 5) and the
+/// centre (index 7) are the 7-point Gauss nodes, weighted by wg.
 template <class F>
 GEOBEM_HD inline void gauss_kronrod_15(const F& f, double a, double b, double* estimate, double* error,
                                        double* rounding) {

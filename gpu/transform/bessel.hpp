@@ -16,6 +16,7 @@
 #include <cmath>
 
 #include "gpu/core/host_device.hpp"
+#include "gpu/core/math_constants.hpp"
 
 namespace geobem::transform {
 
@@ -44,7 +45,6 @@ GEOBEM_HD inline void bessel_hankel_pq(double x, double p[2], double q[2]) {
 
 /// J0(x) and J1(x) together (they share the work); any finite x.
 GEOBEM_HD inline void bessel_j01(double x, double& j0, double& j1) {
-  const double pi = 3.14159265358979323846;
   const double ax = fabs(x);
   const double sign = x < 0 ? -1.0 : 1.0;  // J0 even, J1 odd
   if (ax < 1e-8) {
@@ -79,7 +79,7 @@ GEOBEM_HD inline void bessel_j01(double x, double& j0, double& j1) {
   bessel_hankel_pq(ax, p, q);
   // cos/sin of x - pi/4 and x - 3pi/4 from sin x, cos x: no rounding of x - c.
   const double s = sin(ax), c = cos(ax), r = sqrt(0.5);
-  const double amplitude = sqrt(2.0 / (pi * ax));
+  const double amplitude = sqrt(2.0 / (kPi * ax));
   const double cos0 = r * (c + s), sin0 = r * (s - c);   // chi = x - pi/4
   const double cos1 = r * (s - c), sin1 = -r * (s + c);  // chi = x - 3pi/4
   j0 = amplitude * (p[0] * cos0 - q[0] * sin0);
@@ -104,9 +104,8 @@ GEOBEM_HD inline double bessel_j1(double x) {
 /// expansion (A&S 9.5.12) then Newton steps until the step is below 1e-15
 /// relative (3 or 4 steps from McMahon's start, which is good to ~1e-4 even at s = 1).
 GEOBEM_HD inline double bessel_zero(int nu, int s) {
-  const double pi = 3.14159265358979323846;
   const double mu = 4.0 * nu * nu;
-  const double beta = (s + 0.5 * nu - 0.25) * pi;
+  const double beta = (s + 0.5 * nu - 0.25) * kPi;
   const double e = 8.0 * beta;
   double x = beta - (mu - 1.0) / e - 4.0 * (mu - 1.0) * (7.0 * mu - 31.0) / (3.0 * e * e * e) -
              32.0 * (mu - 1.0) * (83.0 * mu * mu - 982.0 * mu + 3779.0) / (15.0 * e * e * e * e * e);

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "gpu/core/host_device.hpp"
+#include "gpu/core/math_constants.hpp"
 #include "gpu/transform/bessel.hpp"
 #include "gpu/transform/halfspace_disk.hpp"
 
@@ -26,7 +27,7 @@ struct ExponentialCosine {
   GEOBEM_HD static ExponentialCosine from_parameters(const double* p) { return {p[0], p[1]}; }
   GEOBEM_HD double operator()(double x) const { return exp(-lambda * x) * cos(omega * x); }
   GEOBEM_HD double lower() const { return 0.0; }
-  GEOBEM_HD double partition(int n) const { return (n + 0.5) * 3.14159265358979323846 / omega; }
+  GEOBEM_HD double partition(int n) const { return (n + 0.5) * kPi / omega; }
   GEOBEM_HD double panel_width(double) const { return damped_panel_width(lambda); }
   GEOBEM_HD double decay_length() const { return decay_length_of(lambda); }
 };
@@ -39,7 +40,7 @@ struct ExponentialSine {
   GEOBEM_HD static ExponentialSine from_parameters(const double* p) { return {p[0], p[1]}; }
   GEOBEM_HD double operator()(double x) const { return exp(-a * x) * sin(omega * x); }
   GEOBEM_HD double lower() const { return 0.0; }
-  GEOBEM_HD double partition(int n) const { return (n + 1) * 3.14159265358979323846 / omega; }
+  GEOBEM_HD double partition(int n) const { return (n + 1) * kPi / omega; }
   GEOBEM_HD double panel_width(double) const { return damped_panel_width(a); }
   GEOBEM_HD double decay_length() const { return decay_length_of(a); }
 };
@@ -54,7 +55,7 @@ struct LorentzianCosine {
   GEOBEM_HD static LorentzianCosine from_parameters(const double* p) { return {p[0]}; }
   GEOBEM_HD double operator()(double x) const { return cos(omega * x) / (1.0 + x * x); }
   GEOBEM_HD double lower() const { return 0.0; }
-  GEOBEM_HD double partition(int n) const { return (n + 0.5) * 3.14159265358979323846 / omega; }
+  GEOBEM_HD double partition(int n) const { return (n + 0.5) * kPi / omega; }
   GEOBEM_HD double panel_width(double x) const { return sqrt(1.0 + x * x); }
   GEOBEM_HD double decay_length() const { return HUGE_VAL; }
 };
@@ -68,7 +69,7 @@ struct LorentzianSine {
   GEOBEM_HD static LorentzianSine from_parameters(const double* p) { return {p[0]}; }
   GEOBEM_HD double operator()(double x) const { return x * sin(omega * x) / (1.0 + x * x); }
   GEOBEM_HD double lower() const { return 0.0; }
-  GEOBEM_HD double partition(int n) const { return (n + 1) * 3.14159265358979323846 / omega; }
+  GEOBEM_HD double partition(int n) const { return (n + 1) * kPi / omega; }
   GEOBEM_HD double panel_width(double x) const { return sqrt(1.0 + x * x); }
   GEOBEM_HD double decay_length() const { return HUGE_VAL; }
 };

@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "gpu/core/host_device.hpp"
+#include "gpu/core/math_constants.hpp"
 #include "gpu/transform/bessel.hpp"
 #include "gpu/transform/longman.hpp"
 
@@ -72,8 +73,7 @@ struct BesselProductTerm {
     double p1[2], q1[2], p0[2], q0[2];
     bessel_hankel_pq(a * k, p1, q1);
     bessel_hankel_pq(r * k, p0, q0);
-    const double pi = 3.14159265358979323846;
-    const double half_amplitude = 1.0 / (pi * k * k * sqrt(a * r));
+    const double half_amplitude = 1.0 / (kPi * k * k * sqrt(a * r));
     const double pp = p1[1] * p0[0], qq = q1[1] * q0[0], pq = p1[1] * q0[0], qp = q1[1] * p0[0];
     if (sum_frequency) {
       const double phase = (a + r) * k;
@@ -83,10 +83,10 @@ struct BesselProductTerm {
     return half_amplitude * ((pp + qq) * sin(phase) - (pq - qp) * cos(phase));
   }
   GEOBEM_HD double lower() const { return k0; }
-  GEOBEM_HD double partition(int n) const { return k0 + (n + 1) * 3.14159265358979323846 / frequency(); }
+  GEOBEM_HD double partition(int n) const { return k0 + (n + 1) * kPi / frequency(); }
   /// Half the distance to k = 0 (where the expansion's amplitude is singular)
   /// and at most a half period.
-  GEOBEM_HD double panel_width(double k) const { return fmin(0.5 * k, 3.14159265358979323846 / frequency()); }
+  GEOBEM_HD double panel_width(double k) const { return fmin(0.5 * k, kPi / frequency()); }
   GEOBEM_HD double decay_length() const { return HUGE_VAL; }
 };
 
@@ -96,7 +96,7 @@ struct HalfSpaceDiskHead {
   double k0;
   GEOBEM_HD double operator()(double k) const { return kernel(k); }
   GEOBEM_HD double panel_width(double) const {
-    return 3.14159265358979323846 / fmax(kernel.a, kernel.r);
+    return kPi / fmax(kernel.a, kernel.r);
   }
 };
 

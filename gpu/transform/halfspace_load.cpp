@@ -1,3 +1,4 @@
+#include "gpu/core/math_constants.hpp"
 #include "gpu/transform/halfspace_load.hpp"
 
 #include <algorithm>
@@ -11,12 +12,11 @@ double halfspace_disk_scale(double pressure, double disk_radius, double young_mo
 }
 
 double halfspace_disk_closed_form(double disk_radius, double radius) {
-  const double pi = 3.14159265358979323846;
   if (radius == 0.0) return 1.0;
-  if (radius < disk_radius) return 2.0 / pi * std::comp_ellint_2(radius / disk_radius);
-  if (radius == disk_radius) return 2.0 / pi;  // E(1) = 1 and (1 - k^2) K(k) -> 0
+  if (radius < disk_radius) return 2.0 / kPi * std::comp_ellint_2(radius / disk_radius);
+  if (radius == disk_radius) return 2.0 / kPi;  // E(1) = 1 and (1 - k^2) K(k) -> 0
   const double k = disk_radius / radius;
-  return 2.0 * radius / (pi * disk_radius) * (std::comp_ellint_2(k) - (1.0 - k * k) * std::comp_ellint_1(k));
+  return 2.0 * radius / (kPi * disk_radius) * (std::comp_ellint_2(k) - (1.0 - k * k) * std::comp_ellint_1(k));
 }
 
 namespace {

@@ -25,6 +25,7 @@
 #include <cstdint>
 
 #include "gpu/core/host_device.hpp"
+#include "gpu/core/math_constants.hpp"
 #include "gpu/core/integration_status.hpp"
 #include "gpu/transform/accelerators.hpp"
 
@@ -138,7 +139,7 @@ GEOBEM_HD LongmanResult longman_integrate(const F& f, const GaussRule& rule, con
   // (n + 1) pi in area n, so cancellation between areas bounds the attainable
   // absolute accuracy. Those errors are uncorrelated between nodes and areas,
   // so they add in quadrature.
-  const double pi = 3.14159265358979323846, eps = 2.220446049250313e-16;
+  const double eps = 2.220446049250313e-16;
   double magnitude_squared = initial * initial;
   auto finish_plain_sum = [&](int areas) {  // the whole integral is int_a^cutoff
     const double rounding = kRoundingFactor * eps * sqrt(magnitude_squared) + kValueUlps * eps * fabs(partial);
@@ -154,7 +155,7 @@ GEOBEM_HD LongmanResult longman_integrate(const F& f, const GaussRule& rule, con
   for (int n = 0; n < options.max_areas && x_low < cutoff; ++n) {
     const double x_high = fmin(f.partition(n + 1), cutoff);
     const double area = gauss_area(f, rule, x_low, x_high, evaluations);
-    const double weighted = (1.0 + (n + 1) * pi) * area;
+    const double weighted = (1.0 + (n + 1) * kPi) * area;
     magnitude_squared += weighted * weighted;
     if (x_high >= cutoff) {
       partial += area;

@@ -18,18 +18,14 @@
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/core/device.hpp"
 #include "tests/bem/rod_case.hpp"
+#include "tests/support/backend_test.hpp"
 
 namespace {
 
 using namespace geobem::bem;
 using namespace geobem::test;
 
-class BemGpu : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (geobem::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+class BemGpu : public CudaTest {};
 
 double relative_difference(const std::vector<Complex>& a, const std::vector<Complex>& b) {
   double diff = 0, scale = 0;

@@ -8,12 +8,13 @@
 #include <complex>
 
 #include "gpu/bem/fundamental_solution.hpp"
+#include "gpu/core/math_constants.hpp"
 
 namespace {
 
 using namespace geobem::bem;
 using cd = std::complex<double>;
-constexpr double pi = 3.14159265358979323846;
+using geobem::kPi;
 
 const Material steel = material_from_young(2.1e11, 0.25, 7850.0);
 
@@ -29,7 +30,7 @@ void reference_u(Vec3 r_vec, cd s, const Material& m, cd u[3][3]) {
   const cd chi = e2 / r * (1.0 + 3.0 / z2 + 3.0 / (z2 * z2)) - q * e1 / r * (1.0 + 3.0 / z1 + 3.0 / (z1 * z1));
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j)
-      u[i][j] = ((i == j ? psi : cd(0.0)) - chi * rd[i] * rd[j]) / (4.0 * pi * m.shear_modulus);
+      u[i][j] = ((i == j ? psi : cd(0.0)) - chi * rd[i] * rd[j]) / (4.0 * kPi * m.shear_modulus);
 }
 
 void full_u(Vec3 r_vec, cd s, const Material& m, cd u[3][3]) {
@@ -69,8 +70,8 @@ TEST(FundamentalSolution, KelvinMatchesClosedForm) {
       for (int j = 0; j < 3; ++j) {
         // Brebbia & Dominguez (1992) eqs. 5.20-5.21, r = x − ξ.
         const double dij = i == j ? 1.0 : 0.0;
-        const double u_ref = ((3 - 4 * nu) * dij + rd[i] * rd[j]) / (16 * pi * m.shear_modulus * (1 - nu) * r);
-        const double t_ref = -1.0 / (8 * pi * (1 - nu) * r * r) *
+        const double u_ref = ((3 - 4 * nu) * dij + rd[i] * rd[j]) / (16 * kPi * m.shear_modulus * (1 - nu) * r);
+        const double t_ref = -1.0 / (8 * kPi * (1 - nu) * r * r) *
                              (rn * ((1 - 2 * nu) * dij + 3 * rd[i] * rd[j]) -
                               (1 - 2 * nu) * (rd[i] * nv[j] - rd[j] * nv[i]));
         EXPECT_NEAR(u0[i][j], u_ref, 1e-14 * std::abs(u_ref) + 1e-25) << nu << " " << i << j;
@@ -158,7 +159,7 @@ TEST(FundamentalSolution, RemainderBoundedAtOriginWithKnownLimit) {
   // U* − U0 → −s/(12πρ)(2/c2³ + 1/c1³) δ_ij as r → 0 (series of ψ, χ).
   const Complex s{3e4, -5e4};
   const double c1 = steel.p_wave_speed, c2 = steel.s_wave_speed;
-  const double factor = -(2 / (c2 * c2 * c2) + 1 / (c1 * c1 * c1)) / (12 * pi * steel.density);
+  const double factor = -(2 / (c2 * c2 * c2) + 1 / (c1 * c1 * c1)) / (12 * kPi * steel.density);
   for (double r : {1e-3, 1e-6, 1e-9}) {
     Complex ud[3][3], td[3][3];
     dynamic_remainders({r * 0.6, 0, r * 0.8}, {0, 1, 0}, s, steel, ud, td);

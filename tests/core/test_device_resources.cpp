@@ -20,6 +20,7 @@
 #include "gpu/core/device.hpp"
 #include "gpu/core/device_buffer.hpp"
 #include "gpu/core/device_memory_budget.hpp"
+#include "gpu/core/math_constants.hpp"
 #include "gpu/core/pinned_buffer.hpp"
 
 namespace {
@@ -187,11 +188,10 @@ TEST_F(DeviceResources, CufftPlanMatchesADirectDft) {
   const geobem::CufftPlan plan = geobem::CufftPlan::one_dimensional(length, CUFFT_D2Z, batch);
   GEOBEM_CUFFT_CHECK(cufftExecD2Z(plan.get(), input.data(), spectrum.data()));
   const auto result = spectrum.to_host();
-  const double pi = std::acos(-1.0);
   for (int b = 0; b < batch; ++b)
     for (int k = 0; k <= length / 2; ++k) {
       std::complex<double> direct = 0.0;
-      for (int j = 0; j < length; ++j) direct += signal[b * length + j] * std::polar(1.0, -2.0 * pi * j * k / length);
+      for (int j = 0; j < length; ++j) direct += signal[b * length + j] * std::polar(1.0, -2.0 * geobem::kPi * j * k / length);
       const auto& z = result[b * (length / 2 + 1) + k];
       EXPECT_NEAR(z.x, direct.real(), 1e-10 * length * 1e3) << "transform " << b << ", k = " << k;
       EXPECT_NEAR(z.y, direct.imag(), 1e-10 * length * 1e3) << "transform " << b << ", k = " << k;

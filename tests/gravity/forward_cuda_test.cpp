@@ -21,19 +21,15 @@
 #include "gpu/gravity/prism_kernels.hpp"
 #include "mesh/prisms/model_generators.hpp"
 #include "mesh/prisms/stations.hpp"
-#include "gravity_test_support.hpp"
+#include "tests/gravity/gravity_test_support.hpp"
+#include "tests/support/backend_test.hpp"
 
 namespace geobem::gravity {
 namespace {
 
 using test::relative_max_difference;
 
-class ForwardCuda : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+class ForwardCuda : public geobem::test::CudaTest {};
 
 ForwardResult run(ComputeDevice device, const std::vector<Prism>& prisms, const std::vector<Station>& stations,
                   Precision precision, const std::string& fields = "all") {

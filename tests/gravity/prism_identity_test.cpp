@@ -2,22 +2,28 @@
 // Laplace's equation off the masses, the Bouguer slab limit, symmetry,
 // central finite differences (potential -> g, g -> tensor), and the two ways
 // of summing the edge pairs (vertex form, centre form) agreeing in double.
+// The identities of forward_model run on the CPU (gravity_kernel_tests) and on
+// the GPU (gravity_cuda_tests).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
+#include "gpu/core/math_constants.hpp"
 #include "gpu/gravity/prism_kernels.hpp"
-#include "gravity_test_support.hpp"
+#include "tests/gravity/gravity_test_support.hpp"
+#include "tests/support/backend_test.hpp"
 
 namespace geobem::gravity {
 namespace {
 
 const Prism prism{-34, 5, -18, 14, -345, -146, 2670};
 
-TEST(PrismIdentity, LaplaceOffTheMasses) {
+class PrismIdentity : public ::geobem::test::BackendTest {};
+
+TEST_P(PrismIdentity, LaplaceOffTheMasses) {
   const std::vector<Station> stations{{0, 0, 30}, {200, -150, -250}, {-40, 10, -100}, {3, -7, -400}, {-500, 600, 80}};
-  const auto v = test::all_fields({prism}, stations);
+  const auto v = test::all_fields({prism}, stations, device());
   for (std::size_t s = 0; s < stations.size(); ++s) {
     const double trace = v[4][s] + v[7][s] + v[9][s];
     const double size = std::abs(v[4][s]) + std::abs(v[7][s]) + std::abs(v[9][s]);
@@ -25,48 +31,48 @@ TEST(PrismIdentity, LaplaceOffTheMasses) {
   }
 }
 
-TEST(PrismIdentity, PoissonInsideTheMass) {
+TEST_P(PrismIdentity, PoissonInsideTheMass) {
   // Inside: g_ee + g_nn + g_zz = -∇²U ... with U the potential of Harmonica
   // (positive), ∇²U = -4πGρ, so the trace of the tensor is -4πGρ·1e9 Eötvös.
-  const auto v = test::all_fields({prism}, {{-10, 0, -200}});
+  const auto v = test::all_fields({prism}, {{-10, 0, -200}}, device());
   const double trace = v[4][0] + v[7][0] + v[9][0];
-  const double expected = -4.0 * M_PI * gravitational_constant * prism.density * si_to_eotvos;
+  const double expected = -4.0 * kPi * gravitational_constant * prism.density * si_to_eotvos;
   EXPECT_NEAR(trace, expected, 1e-9 * std::abs(expected));
 }
 
-TEST(PrismIdentity, ThinWideSlabTendsToBouguer) {
+TEST_P(PrismIdentity, ThinWideSlabTendsToBouguer) {
   // h = 10.5 m, ρ = 2670 kg/m³: 2πGρh = 1.1756719 mGal (docs/references.md#prism-gravity). A
   // 2000 km wide slab seen from 1 m above: the lateral edges subtend a solid
   // angle deficit of order h/L ~ 1e-5.
   const double half = 1e6;
   const Prism slab{-half, half, -half, half, -10.5, 0.0, 2670};
-  const double g_z = test::field_at(slab, {0, 0, 1}, Field::g_z);
+  const double g_z = test::field_at(slab, {0, 0, 1}, Field::g_z, device());
   EXPECT_NEAR(g_z, 1.1756719, 1e-5 * 1.1756719);
-  EXPECT_NEAR(2 * M_PI * gravitational_constant * 2670 * 10.5 * si_to_mgal, 1.1756719, 1e-7);
+  EXPECT_NEAR(2 * kPi * gravitational_constant * 2670 * 10.5 * si_to_mgal, 1.1756719, 1e-7);
 }
 
-TEST(PrismIdentity, MirrorSymmetry) {
+TEST_P(PrismIdentity, MirrorSymmetry) {
   // A prism symmetric about easting 0: g_e changes sign under easting -> -easting,
   // g_n, g_z and the potential do not; g_en and g_ez change sign.
   const Prism symmetric{-20, 20, -5, 35, -100, -60, 1000};
-  const auto v = test::all_fields({symmetric}, {{37, 11, 15}, {-37, 11, 15}});
+  const auto v = test::all_fields({symmetric}, {{37, 11, 15}, {-37, 11, 15}}, device());
   for (int f : {0, 2, 3, 4, 7, 8, 9}) EXPECT_NEAR(v[f][0], v[f][1], 1e-12 * std::abs(v[f][0])) << f;
   for (int f : {1, 5, 6}) EXPECT_NEAR(v[f][0], -v[f][1], 1e-12 * std::abs(v[f][0])) << f;
   // Directly above the axis of symmetry g_e and the east cross terms vanish.
-  const auto axis = test::all_fields({symmetric}, {{0, 11, 15}});
+  const auto axis = test::all_fields({symmetric}, {{0, 11, 15}}, device());
   EXPECT_NEAR(axis[1][0], 0.0, 1e-15);
   EXPECT_NEAR(axis[5][0], 0.0, 1e-12);
   EXPECT_NEAR(axis[6][0], 0.0, 1e-12);
 }
 
-TEST(PrismIdentity, FiniteDifferencesOfPotentialAndField) {
+TEST_P(PrismIdentity, FiniteDifferencesOfPotentialAndField) {
   // Central differences with step h: error O(h²·third derivative). In units:
   // g [mGal] = 1e5·∂U/∂(e, n, -u); tensor [Eötvös] = 1e9/1e5·∂g[mGal]/∂x.
   const double h = 0.05;
   const Station at{7, -12, 25};
-  const auto c = test::all_fields({prism}, {at});
+  const auto c = test::all_fields({prism}, {at}, device());
   auto shifted = [&](double de, double dn, double du) {
-    return test::all_fields({prism}, {{at.easting + de, at.northing + dn, at.upward + du}});
+    return test::all_fields({prism}, {{at.easting + de, at.northing + dn, at.upward + du}}, device());
   };
   const auto pe = shifted(h, 0, 0), me = shifted(-h, 0, 0);
   const auto pn = shifted(0, h, 0), mn = shifted(0, -h, 0);
@@ -85,7 +91,7 @@ TEST(PrismIdentity, FiniteDifferencesOfPotentialAndField) {
   EXPECT_NEAR(-1e4 * d(pu, mu, 3), c[9][0], rel * std::abs(c[9][0]));  // g_zz
 }
 
-TEST(PrismIdentity, CentreFormEqualsVertexForm) {
+TEST(PrismKernelForms, CentreFormEqualsVertexForm) {
   // prism_fields in double with either way of combining the pair values, at
   // random stations around the prism and at stations on its faces, edges and
   // vertices: equal to 1e-12 of the largest |value| of each field over the
@@ -115,10 +121,14 @@ TEST(PrismIdentity, CentreFormEqualsVertexForm) {
       if (!std::isnan(value)) largest = std::max(largest, std::abs(value));
     for (std::size_t s = 0; s < stations.size(); ++s) {
       ASSERT_EQ(std::isnan(vertex[f][s]), std::isnan(centre[f][s])) << "field " << f << ", station " << s;
-      if (!std::isnan(vertex[f][s])) EXPECT_NEAR(centre[f][s], vertex[f][s], 1e-12 * largest) << f << ", " << s;
+      if (!std::isnan(vertex[f][s])) {
+        EXPECT_NEAR(centre[f][s], vertex[f][s], 1e-12 * largest) << f << ", " << s;
+      }
     }
   }
 }
+
+GEOBEM_INSTANTIATE_BACKEND(PrismIdentity);
 
 }  // namespace
 }  // namespace geobem::gravity

@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "gpu/core/math_constants.hpp"
 #include "gravity_test_support.hpp"
 
 namespace geobem::gravity {
@@ -82,7 +83,7 @@ TEST(PrismSingular, TopFaceGivesMeanOfOneSidedLimits) {
     EXPECT_NEAR(v[f][0], mean, 1e-6 * std::abs(mean) + 1e-9);
   }
   // g_zz jumps by 4πGρ across the face (Poisson's equation): above minus below.
-  const double jump = 4 * M_PI * gravitational_constant * prism.density * si_to_eotvos;
+  const double jump = 4 * kPi * gravitational_constant * prism.density * si_to_eotvos;
   EXPECT_NEAR(sides[9][0] - sides[9][1], jump, 1e-5 * jump);
 }
 

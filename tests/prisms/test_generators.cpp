@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "gpu/core/math_constants.hpp"
 #include "mesh/prisms/model_generators.hpp"
 #include "tests/support/test_files.hpp"
 
@@ -11,11 +12,10 @@ using namespace geobem::prisms;
 
 namespace {
 
-constexpr double pi = 3.14159265358979323846;
 
 TEST(SphereGrid, VolumeOfOneSphereConvergesToFourThirdsPiRCubed) {
   const Sphere sphere{50, 50, -50, 30, 250};
-  const double exact = 4.0 / 3.0 * pi * 30 * 30 * 30;
+  const double exact = 4.0 / 3.0 * geobem::kPi * 30 * 30 * 30;
   const GridSpec spec{0, 100, 0, 100, -100, 0, 100, 100, 100};  // 1 m cells
   const PrismModel model = model_from_grid(sphere_grid(spec, {sphere}), "one sphere");
   EXPECT_NEAR(total_volume(model.prisms) / exact, 1.0, 2e-3);

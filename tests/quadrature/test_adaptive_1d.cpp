@@ -8,11 +8,13 @@
 #include <functional>
 #include <stdexcept>
 
+#include "gpu/core/math_constants.hpp"
 #include "gpu/quadrature/adaptive_1d.hpp"
 #include "gpu/quadrature/adaptive_1d_cpu.hpp"
 
 using namespace geobem::quadrature;
 using geobem::ComputeDevice;
+using geobem::kPi;
 
 namespace {
 
@@ -26,10 +28,10 @@ double antiderivative(const Integrand1D& f, double x) {
       return p[0] * (std::cos(p[1] * x) / (p[1] * p[1]) + x * std::sin(p[1] * x) / p[1]) -
              std::pow(x - p[2], 3) / 3.0;
     case Integrand1DFamily::ExpCos: {
-      const double k = p[1] * M_PI;
+      const double k = p[1] * kPi;
       return std::exp(-p[0] * x) * (k * std::sin(k * x) - p[0] * std::cos(k * x)) / (p[0] * p[0] + k * k);
     }
-    case Integrand1DFamily::Sinc: return gsl_sf_Si(p[0] * M_PI * x) / M_PI;  // Si from GSL
+    case Integrand1DFamily::Sinc: return gsl_sf_Si(p[0] * kPi * x) / kPi;  // Si from GSL
   }
   return 0.0;
 }
@@ -79,11 +81,11 @@ TEST(Adaptive1D, KahanerGanderGautschiBattery) {
       {[](double x) { return 23.0 / 25.0 * std::cosh(x) - std::cos(x); }, -1, 1, 46.0 / 25.0 * std::sinh(1.0) - 2.0 * std::sin(1.0)},
       {[](double x) { return 1.0 / (x * x * x * x + x * x + 0.9); }, -1, 1, 1.5822329637296729331},
       {[](double x) { return std::pow(x, 1.5); }, 0, 1, 0.4},
-      {[](double x) { return 1.0 / (1.0 + x * x * x * x); }, 0, 1, (M_PI + 2.0 * std::log(1.0 + std::sqrt(2.0))) / (4.0 * std::sqrt(2.0))},
-      {[](double x) { return 2.0 / (2.0 + std::sin(10.0 * M_PI * x)); }, 0, 1, 2.0 / std::sqrt(3.0)},
+      {[](double x) { return 1.0 / (1.0 + x * x * x * x); }, 0, 1, (kPi + 2.0 * std::log(1.0 + std::sqrt(2.0))) / (4.0 * std::sqrt(2.0))},
+      {[](double x) { return 2.0 / (2.0 + std::sin(10.0 * kPi * x)); }, 0, 1, 2.0 / std::sqrt(3.0)},
       {[](double x) { return 1.0 / (1.0 + x); }, 0, 1, std::log(2.0)},
       {[](double x) { return 1.0 / (1.0 + std::exp(x)); }, 0, 1, 1.0 + std::log(2.0 / (1.0 + std::exp(1.0)))},
-      {[](double x) { return 50.0 / (M_PI * (2500.0 * x * x + 1.0)); }, 0, 1, std::atan(50.0) / M_PI},
+      {[](double x) { return 50.0 / (kPi * (2500.0 * x * x + 1.0)); }, 0, 1, std::atan(50.0) / kPi},
   };
   Adaptive1DOptions o;
   o.rel_tol = 1e-9;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gpu/core/device.hpp"
+#include "gpu/core/math_constants.hpp"
 #include "gpu/quadrature/cubature.hpp"
 #include "gpu/quadrature/cubature_cpu.hpp"
 
@@ -219,7 +220,7 @@ TEST(Cubature, ErrorEstimateBoundsTrueErrorOnRandomBattery) {
   // the exception counts for the continuous and discontinuous families.
   const CubatureFamily families[] = {CubatureFamily::Oscillatory, CubatureFamily::ProductPeak,
                                      CubatureFamily::CornerPeak, CubatureFamily::Gaussian};
-  int trials = 0, exceptions = 0;
+  int trials = 0, exceptions = 0, converged = 0, capped = 0;
   for (int round = 0; round < 60; ++round)
     for (CubatureFamily family : families) {
       const double rel_tol = round % 3 == 0 ? 1e-3 : (round % 3 == 1 ? 1e-4 : 1e-6);
@@ -236,8 +237,13 @@ TEST(Cubature, ErrorEstimateBoundsTrueErrorOnRandomBattery) {
       const CubatureResult result = integrate_cubature(f, o, ComputeDevice::Cpu);
       ++trials;
       if (std::fabs(result.estimate - exact) > result.error) ++exceptions;
+      if (result.status == CubatureStatus::Converged) ++converged;
+      if (result.status == CubatureStatus::EvaluationCapReached) ++capped;
     }
-  EXPECT_EQ(trials, 240);
+  // A smooth case either converges or stops at the evaluation cap, and nearly
+  // all converge within 2e7 evaluations (238 of 240 when written).
+  EXPECT_EQ(converged + capped, trials);
+  EXPECT_GE(converged, 0.98 * trials);
   EXPECT_LT(exceptions, 0.01 * trials) << exceptions << " of " << trials << " true errors above the estimate";
 }
 
@@ -300,7 +306,7 @@ TEST(Cubature, ArumugamF4LowDimensionMatchesNestedQuadrature) {
   };
   CubatureOptions o = options_for(2, 1e-12);
   o.lower = {0.0, 0.0};
-  o.upper = {M_PI / 2, M_PI / 2};
+  o.upper = {geobem::kPi / 2, geobem::kPi / 2};
   const CubatureResult reference = cpu_integrate_cubature(Smooth{}, o);
   ASSERT_EQ(result.status, IntegrationStatus::Converged);
   EXPECT_NEAR(result.estimate, reference.estimate, 1e-7 * reference.estimate);

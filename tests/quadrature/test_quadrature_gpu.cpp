@@ -9,16 +9,12 @@
 #include "gpu/quadrature/adaptive_1d.hpp"
 #include "gpu/quadrature/cubature.hpp"
 #include "tests/quadrature/battery.hpp"
+#include "tests/support/backend_test.hpp"
 
 using namespace geobem::quadrature;
 using geobem::ComputeDevice;
 
-class QuadratureGpu : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (geobem::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+class QuadratureGpu : public geobem::test::CudaTest {};
 
 TEST_F(QuadratureGpu, PhaseOneRegionsMatchCpu) {
   // A smooth case that splits every region, and a peak where phase one

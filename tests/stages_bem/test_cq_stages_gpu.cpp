@@ -8,6 +8,7 @@
 #include "gpu/core/device.hpp"
 #include "mesh/io/npy_file.hpp"
 #include "tests/stages_bem/bem_stage_support.hpp"
+#include "tests/support/backend_test.hpp"
 
 namespace fs = std::filesystem;
 using namespace geobem;
@@ -15,12 +16,7 @@ using namespace geobem::test;
 
 namespace {
 
-class CqStagesGpu : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+class CqStagesGpu : public CudaTest {};
 
 TEST_F(CqStagesGpu, CudaStagesMatchCpuStages) {
   // 112 triangles, 40 steps, ε = 1e-10.

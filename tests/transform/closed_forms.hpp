@@ -3,9 +3,10 @@
 // literature, evaluated with the C++17 special functions (never our solver).
 #include <cmath>
 
+#include "gpu/core/math_constants.hpp"
+
 namespace geobem::test {
 
-constexpr double kPi = 3.14159265358979323846;
 
 /// int_0^inf e^{-l x} cos(w x) dx = l / (l^2 + w^2) (Mesquita et al.'s test).
 inline double exponential_cosine(double lambda, double omega) { return lambda / (lambda * lambda + omega * omega); }

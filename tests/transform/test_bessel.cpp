@@ -58,7 +58,9 @@ TEST(Bessel, ZerosMatchTablesAndVanish) {
     double previous = 0.0;
     for (int s = 1; s <= 60; ++s) {  // up to x ~ 190, where std::cyl_bessel_j is still good to ~2e-14
       const double zero = bessel_zero(nu, s);
-      if (s > 1) EXPECT_GT(zero, previous + 3.0) << "nu " << nu << " s " << s;  // increasing, spacing ~ pi
+      if (s > 1) {
+        EXPECT_GT(zero, previous + 3.0) << "nu " << nu << " s " << s;  // increasing, spacing ~ pi
+      }
       EXPECT_LT(std::fabs(std::cyl_bessel_j(static_cast<double>(nu), zero)), 5e-15 + 2e-16 * zero)
           << "nu " << nu << " s " << s;
       previous = zero;

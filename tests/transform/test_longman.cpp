@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "closed_forms.hpp"
+#include "gpu/core/math_constants.hpp"
 #include "gpu/transform/longman_cpu.hpp"
 #include "gpu/transform/transform.hpp"
 
@@ -88,7 +89,7 @@ TEST(Longman, NonGeometricFourierCases) {
   // rounding allows ~1e-12 relative.
   for (const Accelerator accelerator : kAll) {
     auto r = integrate_one(TransformFamily::LorentzianCosine, {10.0}, accelerator);
-    EXPECT_NEAR(r.value, ref::kPi / 2 * std::exp(-10.0), 5e-12 * ref::lorentzian(10.0)) << to_string(accelerator);
+    EXPECT_NEAR(r.value, geobem::kPi / 2 * std::exp(-10.0), 5e-12 * ref::lorentzian(10.0)) << to_string(accelerator);
     EXPECT_LE(std::fabs(r.value - ref::lorentzian(10.0)), r.error);
     for (const double omega : {0.3, 1.0, 4.0}) {
       r = integrate_one(TransformFamily::LorentzianCosine, {omega}, accelerator);
@@ -143,7 +144,7 @@ TEST(Longman, HalfSpaceDiskProfileMatchesTimoshenkoGoodier) {
         << "r = " << radius;
   }
   const auto rim = integrate_one(TransformFamily::HalfSpaceDisk, {a, a}, Accelerator::Epsilon, 1e-9, 256);
-  EXPECT_NEAR(rim.value, 2.0 / ref::kPi, 1e-5);
+  EXPECT_NEAR(rim.value, 2.0 / geobem::kPi, 1e-5);
 }
 
 TEST(Longman, ErrorEstimatesBoundTheTrueErrorOnARandomBattery) {
@@ -163,29 +164,29 @@ TEST(Longman, ErrorEstimatesBoundTheTrueErrorOnARandomBattery) {
       std::vector<double> p;
       double exact;
       if (kind == 0) {
-        p = {log_uniform(0.05, 5.0), log_uniform(0.1, 50.0)};
+        p = std::vector<double>{log_uniform(0.05, 5.0), log_uniform(0.1, 50.0)};
         family = TransformFamily::ExponentialCosine;
         exact = ref::exponential_cosine(p[0], p[1]);
       } else if (kind == 1) {
-        p = {log_uniform(0.05, 5.0), log_uniform(0.1, 50.0)};
+        p = std::vector<double>{log_uniform(0.05, 5.0), log_uniform(0.1, 50.0)};
         family = TransformFamily::ExponentialSine;
         exact = ref::exponential_sine(p[0], p[1]);
       } else if (kind == 2) {
-        p = {log_uniform(0.1, 8.0)};
+        p = std::vector<double>{log_uniform(0.1, 8.0)};
         family = TransformFamily::LorentzianCosine;
         exact = ref::lorentzian(p[0]);
       } else if (kind == 3) {
-        p = {log_uniform(0.1, 8.0)};
+        p = std::vector<double>{log_uniform(0.1, 8.0)};
         family = TransformFamily::LorentzianSine;
         exact = ref::lorentzian(p[0]);
       } else if (kind == 4) {
         const double radius = log_uniform(0.01, 10.0);
-        p = {1.0, radius};
+        p = std::vector<double>{1.0, radius};
         family = TransformFamily::HalfSpaceDisk;
         exact = ref::halfspace_disk(1.0, radius);
       } else {
         const int nu = static_cast<int>(unit(random) * 2), m = static_cast<int>(unit(random) * 2);
-        p = {double(nu), double(m), log_uniform(0.05, 5.0), log_uniform(0.1, 10.0)};
+        p = std::vector<double>{double(nu), double(m), log_uniform(0.05, 5.0), log_uniform(0.1, 10.0)};
         family = TransformFamily::HankelExponential;
         exact = ref::hankel_exponential(nu, m, p[2], p[3]);
       }
@@ -255,7 +256,7 @@ struct Dirichlet {
     return x == 0.0 ? 1.0 : std::sin(x) / x;
   }
   double lower() const { return 0.0; }
-  double partition(int n) const { return (n + 1) * ref::kPi; }
+  double partition(int n) const { return (n + 1) * geobem::kPi; }
   double panel_width(double) const { return HUGE_VAL; }
   double decay_length() const { return HUGE_VAL; }
 };
@@ -268,6 +269,8 @@ TEST(Longman, UserFamilyThroughTheTemplateOnSeveralThreads) {
   LongmanOptions options;
   options.accelerator = Accelerator::Epsilon;
   longman_integrate_cpu(items.data(), items.size(), make_gauss_rule(16), options, results.data());
-  for (const auto& r : results) EXPECT_NEAR(r.value, ref::kPi / 2, 1e-11);
-  if (omp_get_max_threads() > 1) EXPECT_GT(largest_team.load(), 1);
+  for (const auto& r : results) EXPECT_NEAR(r.value, geobem::kPi / 2, 1e-11);
+  if (omp_get_max_threads() > 1) {
+    EXPECT_GT(largest_team.load(), 1);
+  }
 }

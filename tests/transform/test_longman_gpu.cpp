@@ -11,17 +11,14 @@
 #include "closed_forms.hpp"
 #include "longman_battery.hpp"
 #include "gpu/core/device.hpp"
+#include "gpu/core/math_constants.hpp"
 #include "gpu/transform/longman_cuda_pipeline.hpp"
 #include "gpu/transform/transform.hpp"
+#include "tests/support/backend_test.hpp"
 
 using namespace geobem::transform;
 
-class LongmanCuda : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (geobem::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+class LongmanCuda : public geobem::test::CudaTest {};
 
 namespace {
 
@@ -100,7 +97,7 @@ TEST_F(LongmanCuda, PaperBatchMatchesClosedForm) {
     const double exact = geobem::test::exponential_cosine(lambda, omega);
     // Euler's transformation of areas with ratio -rho, rho = e^{-lambda pi/omega},
     // leaves about ((1 - rho)/2)^16 of the first area (of size ~2/omega).
-    const double rho = std::exp(-lambda * geobem::test::kPi / omega);
+    const double rho = std::exp(-lambda * geobem::kPi / omega);
     const double bound = 4.0 / omega * std::pow(0.5 * (1.0 - rho), 16) + 5e-12 * exact;  // + rounding
     ASSERT_LE(std::fabs(gpu[i].value - exact), bound) << "lambda " << lambda << " omega " << omega;
     ASSERT_NEAR(gpu[i].value, cpu[i].value, 1e-12 * exact) << "lambda " << lambda << " omega " << omega;
