@@ -22,18 +22,14 @@
 #include "gpu/core/device_memory_budget.hpp"
 #include "gpu/core/math_constants.hpp"
 #include "gpu/core/pinned_buffer.hpp"
+#include "tests/support/backend_test.hpp"
 
 namespace {
 
 using geobem::DeviceBuffer;
 using geobem::PinnedBuffer;
 
-class DeviceResources : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (geobem::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+class DeviceResources : public geobem::test::CudaTest {};
 
 std::vector<double> random_values(std::size_t count, unsigned seed) {
   std::mt19937_64 random(seed);
