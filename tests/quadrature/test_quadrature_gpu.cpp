@@ -35,7 +35,9 @@ TEST_F(QuadratureGpu, PhaseOneRegionsMatchCpu) {
     const CubaturePhaseOne cpu = cubature_phase_one(f, o, ComputeDevice::Cpu);
     const CubaturePhaseOne gpu = cubature_phase_one(f, o, ComputeDevice::Cuda);
     ASSERT_FALSE(cpu.converged) << to_string(c.family);
-    if (c.family == CubatureFamily::ProductPeak) EXPECT_GT(cpu.retired_regions, 0u);
+    if (c.family == CubatureFamily::ProductPeak) {
+      EXPECT_GT(cpu.retired_regions, 0u);
+    }
     EXPECT_EQ(gpu.retired_regions, cpu.retired_regions) << to_string(c.family);
     EXPECT_NEAR(gpu.retired_estimate, cpu.retired_estimate, 1e-12 * std::fabs(cpu.estimate)) << to_string(c.family);
     EXPECT_NEAR(gpu.estimate, cpu.estimate, 1e-12 * std::fabs(cpu.estimate)) << to_string(c.family);
@@ -175,7 +177,9 @@ TEST_F(QuadratureGpu, SpillAndRetireKeepTheTotals) {
   o.spill_records = 16;
   const CubatureResult retired = integrate_cubature(f, o, ComputeDevice::Cuda);
   EXPECT_LE(std::fabs(retired.estimate - exact), retired.error);
-  if (retired.status == IntegrationStatus::Converged) EXPECT_LE(std::fabs(retired.estimate - exact), 1e-7 * exact);
+  if (retired.status == IntegrationStatus::Converged) {
+    EXPECT_LE(std::fabs(retired.estimate - exact), 1e-7 * exact);
+  }
 }
 
 TEST_F(QuadratureGpu, EvaluationCapGivesStatus) {
