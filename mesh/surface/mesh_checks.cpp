@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "gpu/core/math_constants.hpp"
 #include "mesh/surface/mesh_geometry.hpp"
 
 namespace geobem::surface {
@@ -147,7 +148,7 @@ double winding_number(const SurfaceMesh& mesh, const std::vector<int>& triangles
                                dot(b, c) * length[0];
     solid_angle += 2 * std::atan2(triple, denominator);
   }
-  return solid_angle / (4 * M_PI);
+  return solid_angle / (4 * kPi);
 }
 
 /// The closed surfaces given each triangle's component: members, signed
