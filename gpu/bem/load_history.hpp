@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "gpu/bem/convolution_quadrature.hpp"
+#include "gpu/core/math_constants.hpp"
 
 namespace geobem::bem {
 
@@ -46,7 +47,7 @@ struct LoadHistory {
       case Kind::heaviside: return 1.0;
       case Kind::ramp: return std::min(t / rise_time, 1.0);
       case Kind::ricker: {
-        const double x = M_PI * central_frequency * (t - delay), x2 = x * x;
+        const double x = kPi * central_frequency * (t - delay), x2 = x * x;
         return (1 - 2 * x2) * std::exp(-x2);
       }
       case Kind::friedlander: return (1 - t / positive_duration) * std::exp(-decay * t / positive_duration);

@@ -8,6 +8,7 @@
 
 #include "gpu/bem/convolution_quadrature.hpp"
 #include "gpu/bem/load_history.hpp"
+#include "gpu/core/math_constants.hpp"
 #include "mesh/loads/load_history_text.hpp"
 #include "tests/support/test_files.hpp"
 
@@ -96,7 +97,7 @@ TEST(LoadHistory, RickerPeakZerosAndSpectrum) {
   const double t0 = 1.5 / fc;
   EXPECT_DOUBLE_EQ(ricker(t0), 1.0);
   // Zeros at t0 ± 1/(π f_c √2).
-  const double half_width = 1 / (M_PI * fc * std::sqrt(2.0));
+  const double half_width = 1 / (geobem::kPi * fc * std::sqrt(2.0));
   EXPECT_NEAR(ricker(t0 + half_width), 0.0, 1e-15);
   EXPECT_NEAR(ricker(t0 - half_width), 0.0, 1e-15);
   EXPECT_LT(std::abs(ricker(0.0)), 2e-8);
@@ -104,7 +105,7 @@ TEST(LoadHistory, RickerPeakZerosAndSpectrum) {
   auto amplitude = [&](double f) {
     std::complex<double> sum = 0;
     const double dt = 1e-5;
-    for (double t = 0; t < 2 * t0; t += dt) sum += ricker(t) * std::polar(dt, -2 * M_PI * f * t);
+    for (double t = 0; t < 2 * t0; t += dt) sum += ricker(t) * std::polar(dt, -2 * geobem::kPi * f * t);
     return std::abs(sum);
   };
   const double peak = amplitude(fc);

@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "gpu/core/math_constants.hpp"
 #include "mesh/surface/gmsh_geometry.hpp"
 #include "mesh/surface/mesh_checks.hpp"
 #include "mesh/surface/mesh_geometry.hpp"
@@ -29,7 +30,7 @@ double group_area(const SurfaceMesh& mesh, const std::string& name) {
 
 TEST(GmshGeometry, SphereAreaAndVolumeConvergeAtSecondOrder) {
   const double a = 2.0;
-  const double area = 4 * M_PI * a * a, volume = 4 * M_PI * a * a * a / 3;
+  const double area = 4 * geobem::kPi * a * a, volume = 4 * geobem::kPi * a * a * a / 3;
   double previous_area_error = 0, previous_volume_error = 0;
   for (double h : {0.8, 0.4}) {
     auto mesh = mesh_cad_shape(parse_cad_shape("sphere:1,-2,3,2"), h);
@@ -67,14 +68,15 @@ TEST(GmshGeometry, BoxAndCylinderWithAGroupPerSurface) {
   orient_outward(tunnel);
   ASSERT_TRUE(check_surface_mesh(tunnel).ok()) << check_surface_mesh(tunnel).message();
   const double r = 1, length = 4;
-  EXPECT_NEAR(group_area(tunnel, "wall"), 2 * M_PI * r * length, 0.01 * 2 * M_PI * r * length);
-  EXPECT_NEAR(group_area(tunnel, "end_0"), M_PI * r * r, 0.01 * M_PI * r * r);
-  EXPECT_NEAR(group_area(tunnel, "end_1"), M_PI * r * r, 0.01 * M_PI * r * r);
-  EXPECT_NEAR(enclosed_volume(tunnel), M_PI * r * r * length, 0.01 * M_PI * r * r * length);
+  EXPECT_NEAR(group_area(tunnel, "wall"), 2 * geobem::kPi * r * length, 0.01 * 2 * geobem::kPi * r * length);
+  EXPECT_NEAR(group_area(tunnel, "end_0"), geobem::kPi * r * r, 0.01 * geobem::kPi * r * r);
+  EXPECT_NEAR(group_area(tunnel, "end_1"), geobem::kPi * r * r, 0.01 * geobem::kPi * r * r);
+  EXPECT_NEAR(enclosed_volume(tunnel), geobem::kPi * r * r * length, 0.01 * geobem::kPi * r * r * length);
   // end_0 lies at y = 0.
   for (std::size_t t = 0; t < tunnel.triangles.size(); ++t)
-    if (tunnel.group_names[tunnel.group_of_triangle[t]] == "end_0")
+    if (tunnel.group_names[tunnel.group_of_triangle[t]] == "end_0") {
       EXPECT_NEAR(triangle_centroid(tunnel, static_cast<int>(t))[1], 0.0, 1e-12);
+    }
 }
 
 TEST(GmshGeometry, GeoFileKeepsItsPhysicalGroups) {

@@ -6,11 +6,12 @@
 #include <cmath>
 #include <filesystem>
 
+#include "gpu/core/math_constants.hpp"
 #include "mesh/surface/mesh_checks.hpp"
 #include "mesh/surface/mesh_geometry.hpp"
 #include "mesh/surface/read_surface_mesh.hpp"
-#include "tests/surface/mesh_texts.hpp"
 #include "tests/support/test_files.hpp"
+#include "tests/surface/mesh_texts.hpp"
 
 using namespace geobem::surface;
 using namespace geobem::test;
@@ -143,7 +144,7 @@ TEST(MeshStage, GmshShapesAndGeoFiles) {
   EXPECT_TRUE(has(run, "a cavity, solid outside (exterior domain)")) << run.errors;
   const SurfaceMesh cavity = read_surface_mesh(out);
   EXPECT_EQ(cavity.group_names, std::vector<std::string>{"wall"});
-  EXPECT_NEAR(enclosed_volume(cavity), -4 * M_PI / 3, 0.08 * 4 * M_PI / 3);
+  EXPECT_NEAR(enclosed_volume(cavity), -4 * geobem::kPi / 3, 0.08 * 4 * geobem::kPi / 3);
 
   const auto bad = write_text("stage_bad.geo", "Point(1) = {0, 0, 0};\nLine(1) = {1, 7};\n");
   const auto kept = output("kept.vtu");
