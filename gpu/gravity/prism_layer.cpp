@@ -69,11 +69,17 @@ ForwardResult forward_model_layer(const PrismLayer& layer, const std::vector<Sta
   const unsigned mask = field_mask(fields);
   ProgressReporter progress(std::string("gravity prism layer (") + to_string(options.device) + ")",
                             static_cast<std::uint64_t>(count) * stations.size(), "cell-station pairs", options.quiet);
-  const std::vector<double> sums =
-      options.device == ComputeDevice::Cuda
-          ? layer_sums_cuda(layer, first, count, stations, mask, options.precision, progress,
-                            options.device_memory_limit_bytes)
-          : layer_sums_cpu(layer, first, count, stations, mask, options.precision, progress);
+  std::vector<double> sums;
+  if (options.device == ComputeDevice::Cuda) {
+#if GEOBEM_WITH_CUDA
+    sums = layer_sums_cuda(layer, first, count, stations, mask, options.precision, progress,
+                           options.device_memory_limit_bytes);
+#else
+    throw_cuda_not_built("gravity prism layer");
+#endif
+  } else {
+    sums = layer_sums_cpu(layer, first, count, stations, mask, options.precision, progress);
+  }
   progress.finish();
   return scaled_result(sums, mask, stations.size(), options.quiet);
 }

@@ -149,10 +149,16 @@ Result forward_magnetic(const std::vector<MagnetizedPrism>& prisms, const std::v
   const auto& f = options.forward;
   ProgressReporter progress(std::string("magnetic prisms (") + to_string(f.device) + ")",
                             static_cast<std::uint64_t>(share.size()) * stations.size(), "prism-station pairs", f.quiet);
-  const std::vector<double> sums = f.device == ComputeDevice::Cuda
-                                       ? magnetic_sums_cuda(share, stations, f.precision, progress,
-                                                            f.device_memory_limit_bytes)
-                                       : magnetic_sums_cpu(share, stations, f.precision, progress);
+  std::vector<double> sums;
+  if (f.device == ComputeDevice::Cuda) {
+#if GEOBEM_WITH_CUDA
+    sums = magnetic_sums_cuda(share, stations, f.precision, progress, f.device_memory_limit_bytes);
+#else
+    throw_cuda_not_built("magnetic prisms");
+#endif
+  } else {
+    sums = magnetic_sums_cpu(share, stations, f.precision, progress);
+  }
   progress.finish();
   return scaled(sums, stations.size(), fields, options);
 }
@@ -168,10 +174,16 @@ Result forward_magnetic_layer(const MagneticLayer& layer, const std::vector<grav
   const std::int64_t first = cells * f.part / f.parts, count = cells * (f.part + 1) / f.parts - first;
   ProgressReporter progress(std::string("magnetic prism layer (") + to_string(f.device) + ")",
                             static_cast<std::uint64_t>(count) * stations.size(), "cell-station pairs", f.quiet);
-  const std::vector<double> sums =
-      f.device == ComputeDevice::Cuda
-          ? magnetic_layer_sums_cuda(layer, first, count, stations, f.precision, progress, f.device_memory_limit_bytes)
-          : magnetic_layer_sums_cpu(layer, first, count, stations, f.precision, progress);
+  std::vector<double> sums;
+  if (f.device == ComputeDevice::Cuda) {
+#if GEOBEM_WITH_CUDA
+    sums = magnetic_layer_sums_cuda(layer, first, count, stations, f.precision, progress, f.device_memory_limit_bytes);
+#else
+    throw_cuda_not_built("magnetic prism layer");
+#endif
+  } else {
+    sums = magnetic_layer_sums_cpu(layer, first, count, stations, f.precision, progress);
+  }
   progress.finish();
   return scaled(sums, stations.size(), fields, options);
 }

@@ -1,5 +1,5 @@
 #pragma once
-// A prism layer as a file (DESIGN.md's VTK conventions): layer.vts, a
+// A prism layer as a file (the VTK conventions of docs/design.md#units-axes-and-names): layer.vts, a
 // vtkStructuredGrid of shape_e × shape_n × 2 points, the lower sheet at the
 // reference and the upper at the surface over the prism centres (the DEM
 // nodes), so ParaView shows the terrain block; point arrays `surface` (m, NaN

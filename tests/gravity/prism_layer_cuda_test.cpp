@@ -12,16 +12,12 @@
 #include "gpu/core/relative_difference.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/prism_layer_forward.hpp"
+#include "tests/support/backend_test.hpp"
 
 namespace geobem::gravity {
 namespace {
 
-class PrismLayerCuda : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+class PrismLayerCuda : public ::geobem::test::CudaTest {};
 
 PrismLayer random_layer(std::int64_t ne, std::int64_t nn) {
   PrismLayer layer;
@@ -46,8 +42,9 @@ std::vector<Station> draped_stations(const PrismLayer& layer, int step) {
 
 void expect_close(const std::vector<double>& a, const std::vector<double>& b, std::size_t n, unsigned mask, double tol) {
   for (int f = 0; f < 10; ++f)
-    if (mask & (1u << f))
+    if (mask & (1u << f)) {
       EXPECT_LT(largest_relative_difference(a.data() + f * n, b.data() + f * n, n), tol) << "field " << f;
+    }
 }
 
 TEST_F(PrismLayerCuda, MatchesCpuInDoubleAndSingle) {

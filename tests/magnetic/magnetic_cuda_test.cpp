@@ -9,16 +9,12 @@
 #include "gpu/core/device.hpp"
 #include "gpu/core/relative_difference.hpp"
 #include "gpu/magnetic/magnetic.hpp"
+#include "tests/support/backend_test.hpp"
 
 namespace geobem::magnetic {
 namespace {
 
-class MagneticCuda : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+class MagneticCuda : public ::geobem::test::CudaTest {};
 
 void expect_close(const std::vector<double>& a, const std::vector<double>& b, std::size_t n, double tol) {
   for (int c = 0; c < 3; ++c)
