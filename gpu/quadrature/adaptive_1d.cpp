@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "gpu/core/math_constants.hpp"
 #include "gpu/quadrature/adaptive_1d_cpu.hpp"
 #include "gpu/core/usage_error.hpp"
 
@@ -36,8 +37,8 @@ double integrand_1d_rate(const Integrand1D& f) {
   switch (f.family) {
     case Integrand1DFamily::ExpSin: return std::max(std::fabs(f.p[0]), std::fabs(f.p[1]));
     case Integrand1DFamily::PolyCos: return std::fabs(f.p[1]);
-    case Integrand1DFamily::ExpCos: return std::max(std::fabs(f.p[0]), M_PI * std::fabs(f.p[1]));
-    case Integrand1DFamily::Sinc: return M_PI * std::fabs(f.p[0]);
+    case Integrand1DFamily::ExpCos: return std::max(std::fabs(f.p[0]), kPi * std::fabs(f.p[1]));
+    case Integrand1DFamily::Sinc: return kPi * std::fabs(f.p[0]);
   }
   return 0.0;
 }

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/core/math_constants.hpp"
 #include "gpu/quadrature/adaptive_1d.hpp"
 #include "gpu/quadrature/cubature.hpp"
 
@@ -190,8 +191,8 @@ inline long double reference_1d(const q::Integrand1D& f, double lower, double up
   switch (f.family) {
     case q::Integrand1DFamily::ExpSin: rate = std::fabs(f.p[0]) + std::fabs(f.p[1]); break;
     case q::Integrand1DFamily::PolyCos: rate = std::fabs(f.p[1]) + 1.0 / (1.0 + std::fabs(upper - lower)); break;
-    case q::Integrand1DFamily::ExpCos: rate = std::fabs(f.p[0]) + M_PI * std::fabs(f.p[1]); break;
-    case q::Integrand1DFamily::Sinc: rate = M_PI * std::fabs(f.p[0]) + 1.0; break;
+    case q::Integrand1DFamily::ExpCos: rate = std::fabs(f.p[0]) + geobem::kPi * std::fabs(f.p[1]); break;
+    case q::Integrand1DFamily::Sinc: rate = geobem::kPi * std::fabs(f.p[0]) + 1.0; break;
   }
   const long double panels = std::max(30.0L, ceill(width * rate));
   const long double h = width / panels;

@@ -237,13 +237,14 @@ TEST(Cubature, ErrorEstimateBoundsTrueErrorOnRandomBattery) {
       const CubatureResult result = integrate_cubature(f, o, ComputeDevice::Cpu);
       ++trials;
       if (std::fabs(result.estimate - exact) > result.error) ++exceptions;
-      if (result.status == CubatureStatus::Converged) ++converged;
-      if (result.status == CubatureStatus::EvaluationCapReached) ++capped;
+      if (result.status == IntegrationStatus::Converged) ++converged;
+      if (result.status == IntegrationStatus::EvaluationCapReached) ++capped;
     }
-  // A smooth case either converges or stops at the evaluation cap, and nearly
-  // all converge within 2e7 evaluations (238 of 240 when written).
+  // A smooth case either converges or stops at the evaluation cap, and most
+  // converge within 2e7 evaluations (226 of 240 with the QUADPACK-style error
+  // estimate and the rounding floor).
   EXPECT_EQ(converged + capped, trials);
-  EXPECT_GE(converged, 0.98 * trials);
+  EXPECT_GE(converged, 0.9 * trials);
   EXPECT_LT(exceptions, 0.01 * trials) << exceptions << " of " << trials << " true errors above the estimate";
 }
 
