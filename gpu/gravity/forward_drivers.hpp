@@ -4,6 +4,7 @@
 // (source_fields.hpp: prisms for the general path, weighted grid nodes for the
 // grid path). Exposed so that tests and benchmarks can call each directly.
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "gpu/core/progress.hpp"
@@ -77,10 +78,17 @@ int last_cpu_thread_count();
 /// G times the unit factor of the field: 1 (J/kg), 1e5 (mGal) or 1e9 (Eötvös).
 double field_scale(Field field);
 
-/// The raw sums of the drivers (rows of `mask`, station_count per row) times
-/// field_scale, as a ForwardResult; warns on stderr (unless quiet) for each
-/// field that is NaN at some station (a station on a prism edge or vertex).
-ForwardResult scaled_result(const std::vector<double>& sums, unsigned mask, std::size_t station_count, bool quiet);
+/// The raw sums of the drivers (rows of `mask`, one value per station per row)
+/// times field_scale, as a ForwardResult. Warns on stderr (always: warnings
+/// are not progress) for each field that is NaN at stations where
+/// `on_edge_or_vertex` holds, and separately for any other non-finite value,
+/// which is an overflow in `precision`, never an edge.
+ForwardResult scaled_result(const std::vector<double>& sums, unsigned mask, const std::vector<Station>& stations,
+                            Precision precision, const std::function<bool(const Station&)>& on_edge_or_vertex);
+
+/// Whether the station lies on an edge or vertex of the prism (on at least two
+/// of its bounding planes), where the kernels answer NaN.
+bool on_prism_edge_or_vertex(const Prism& prism, const Station& station);
 
 /// FieldBit mask of a field list.
 unsigned field_mask(const std::vector<Field>& fields);

@@ -3,8 +3,11 @@
 // of them, dispatch to the CPU or CUDA driver with a progress line, and scale
 // the raw sums to the units of docs/design.md. Also the field, precision and path
 // names.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -36,7 +39,54 @@ void check_stations(const std::vector<Station>& stations) {
     const Station& s = stations[i];
     if (!std::isfinite(s.easting) || !std::isfinite(s.northing) || !std::isfinite(s.upward))
       throw std::invalid_argument("forward_model: station " + std::to_string(i) + " has a non-finite coordinate");
+    const double largest = std::max({std::abs(s.easting), std::abs(s.northing), std::abs(s.upward)});
+    if (largest > max_station_coordinate)
+      throw std::invalid_argument("forward_model: station " + std::to_string(i) + " has a coordinate of " +
+                                  std::to_string(largest) + " m, beyond the 1e150 m the kernels can square");
   }
+}
+
+/// The model's bounding box and its smallest cell or prism side, for the
+/// far-station warning.
+struct ModelExtent {
+  double low[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, high[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+  double smallest_side = HUGE_VAL;
+  void add_box(double west, double east, double south, double north, double bottom, double top) {
+    const double lows[3] = {west, south, bottom}, highs[3] = {east, north, top};
+    for (int a = 0; a < 3; ++a) {
+      low[a] = std::min(low[a], lows[a]);
+      high[a] = std::max(high[a], highs[a]);
+      smallest_side = std::min(smallest_side, highs[a] - lows[a]);
+    }
+  }
+};
+
+/// Warns (always: a warning, not progress) when double precision cannot
+/// give the documented accuracy at some stations, with the estimated error.
+void warn_far_stations(const ModelExtent& model, const std::vector<Station>& stations, Precision precision) {
+  if (precision != Precision::Double || !(model.smallest_side > 0) || !std::isfinite(model.smallest_side)) return;
+  std::size_t far = 0;
+  double farthest = 0;
+  for (const Station& s : stations) {
+    const double position[3] = {s.easting, s.northing, s.upward};
+    double squared = 0;
+    for (int a = 0; a < 3; ++a) {
+      const double d = std::max(std::abs(position[a] - model.low[a]), std::abs(position[a] - model.high[a]));
+      squared += d * d;
+    }
+    const double distance = std::sqrt(squared);
+    if (far_field_relative_error(distance, model.smallest_side) > far_field_accuracy) {
+      ++far;
+      farthest = std::max(farthest, distance);
+    }
+  }
+  if (far == 0) return;
+  std::fprintf(stderr,
+               "warning: %zu station(s) lie up to %.3g m from the model, whose smallest prism side is %.3g m: "
+               "double precision limits the fields there to a relative accuracy of about %.1g "
+               "(3 eps (distance/side)^2; %.0e is lost beyond %.3g m)\n",
+               far, farthest, model.smallest_side, far_field_relative_error(farthest, model.smallest_side),
+               far_field_accuracy, far_field_accuracy_distance(model.smallest_side));
 }
 
 /// The shape grid_nodes() relies on (mesh/prisms check_grid checks values too).
@@ -66,7 +116,8 @@ std::vector<Source> share_of(std::vector<Source> sources, const ForwardOptions& 
 /// Raw sums of the drivers over `sources`, scaled to the field units.
 template <typename Source>
 ForwardResult evaluate(const std::vector<Source>& sources, const std::vector<Station>& stations,
-                       const std::vector<Field>& fields, const ForwardOptions& options, const char* label) {
+                       const std::vector<Field>& fields, const ForwardOptions& options, const char* label,
+                       const std::function<bool(const Station&)>& on_edge_or_vertex) {
   const unsigned mask = field_mask(fields);
   ProgressReporter progress(std::string("gravity ") + label + " (" + to_string(options.device) + ")",
                             static_cast<std::uint64_t>(sources.size()) * stations.size(), "source-station pairs",
@@ -84,30 +135,64 @@ ForwardResult evaluate(const std::vector<Source>& sources, const std::vector<Sta
     sums = forward_cpu(sources, stations, mask, options.precision, progress);
   }
   progress.finish();
-  return scaled_result(sums, mask, stations.size(), options.quiet);
+  return scaled_result(sums, mask, stations, options.precision, on_edge_or_vertex);
 }
 
 }  // namespace
 
-ForwardResult scaled_result(const std::vector<double>& sums, unsigned mask, std::size_t station_count, bool quiet) {
+ForwardResult scaled_result(const std::vector<double>& sums, unsigned mask, const std::vector<Station>& stations,
+                            Precision precision, const std::function<bool(const Station&)>& on_edge_or_vertex) {
   ForwardResult result;
   for (int f = 0; f < field_count; ++f) {
     if (!(mask & (1u << f))) continue;
     const Field field = static_cast<Field>(f);
     const double scale = field_scale(field);
-    std::vector<double> column(station_count);
-    std::size_t undefined = 0;
-    for (std::size_t s = 0; s < station_count; ++s) {
-      column[s] = scale * sums[f * station_count + s];
-      if (std::isnan(column[s])) ++undefined;
+    std::vector<double> column(stations.size());
+    // NaN is the kernels' answer on an edge or vertex (prism_kernels.hpp);
+    // any other non-finite value is a rounding or overflow failure and is
+    // never reported as an edge.
+    std::size_t on_edge = 0, other = 0;
+    for (std::size_t s = 0; s < stations.size(); ++s) {
+      column[s] = scale * sums[f * stations.size() + s];
+      if (std::isfinite(column[s])) continue;
+      if (std::isnan(column[s]) && on_edge_or_vertex(stations[s]))
+        ++on_edge;
+      else
+        ++other;
     }
-    if (undefined > 0 && !quiet)
+    if (on_edge > 0)
       std::fprintf(stderr, "warning: %s is undefined (NaN) at %zu station(s) on a prism edge or vertex\n",
-                   field_name(field), undefined);
+                   field_name(field), on_edge);
+    if (other > 0)
+      std::fprintf(stderr,
+                   "warning: %s is not finite at %zu station(s) that lie on no prism edge: the arithmetic "
+                   "overflowed (%s precision)\n",
+                   field_name(field), other, precision == Precision::Double ? "double" : "single");
     result.fields.push_back(field);
     result.values.push_back(std::move(column));
   }
   return result;
+}
+
+bool on_prism_edge_or_vertex(const Prism& prism, const Station& station) {
+  const double position[3] = {station.easting, station.northing, station.upward};
+  const double low[3] = {prism.west, prism.south, prism.bottom}, high[3] = {prism.east, prism.north, prism.top};
+  int on_bound = 0;
+  bool inside = true;
+  for (int a = 0; a < 3; ++a) {
+    on_bound += position[a] == low[a] || position[a] == high[a];
+    inside &= low[a] <= position[a] && position[a] <= high[a];
+  }
+  return inside && on_bound >= 2;
+}
+
+double far_field_relative_error(double distance, double side) {
+  const double ratio = distance / side;
+  return 3 * std::numeric_limits<double>::epsilon() * ratio * ratio;
+}
+
+double far_field_accuracy_distance(double side) {
+  return side * std::sqrt(far_field_accuracy / (3 * std::numeric_limits<double>::epsilon()));
 }
 
 const char* field_name(Field field) { return names[static_cast<int>(field)]; }
@@ -181,9 +266,19 @@ ForwardResult forward_model(const std::vector<Prism>& prisms, const std::vector<
   check_stations(stations);
   std::vector<Prism> massive;
   massive.reserve(prisms.size());
+  ModelExtent extent;
   for (const Prism& p : prisms)
-    if (p.density != 0.0) massive.push_back(p);
-  return evaluate(share_of(std::move(massive), options), stations, fields, options, "prisms");
+    if (p.density != 0.0) {
+      massive.push_back(p);
+      extent.add_box(p.west, p.east, p.south, p.north, p.bottom, p.top);
+    }
+  if (options.part == 0) warn_far_stations(extent, stations, options.precision);
+  const auto on_edge = [&massive](const Station& s) {
+    for (const Prism& p : massive)
+      if (on_prism_edge_or_vertex(p, s)) return true;
+    return false;
+  };
+  return evaluate(share_of(massive, options), stations, fields, options, "prisms", on_edge);
 }
 
 ForwardResult forward_model_grid(const PrismGrid& grid, const std::vector<Station>& stations,
@@ -192,7 +287,17 @@ ForwardResult forward_model_grid(const PrismGrid& grid, const std::vector<Statio
   check_options(options);
   check_grid_shape(grid);
   check_stations(stations);
-  return evaluate(share_of(grid_nodes(grid), options), stations, fields, options, "grid nodes");
+  ModelExtent extent;
+  for (std::size_t i_u = 0; i_u < grid.cells_u(); ++i_u)
+    for (std::size_t i_n = 0; i_n < grid.cells_n(); ++i_n)
+      for (std::size_t i_e = 0; i_e < grid.cells_e(); ++i_e)
+        if (grid.density[grid.index(i_e, i_n, i_u)] != 0.0)
+          extent.add_box(grid.easting_edges[i_e], grid.easting_edges[i_e + 1], grid.northing_edges[i_n],
+                         grid.northing_edges[i_n + 1], grid.upward_edges[i_u], grid.upward_edges[i_u + 1]);
+  if (options.part == 0) warn_far_stations(extent, stations, options.precision);
+  // The grid path serves only stations outside the grid: none is on an edge.
+  return evaluate(share_of(grid_nodes(grid), options), stations, fields, options, "grid nodes",
+                  [](const Station&) { return false; });
 }
 
 }  // namespace geobem::gravity

@@ -51,11 +51,33 @@ struct ForwardResult {
   std::vector<std::vector<double>> values;
 };
 
+/// Relative accuracy the gravity stage promises in double precision; a
+/// warning names the stations where rounding cannot give it.
+inline constexpr double far_field_accuracy = 1e-6;
+/// Largest station coordinate magnitude, m (forward_model refuses more): the
+/// kernels square and sum coordinate differences.
+inline constexpr double max_station_coordinate = 1e150;
+
+/// Estimated relative rounding error, in double precision, of a prism's
+/// fields at `distance` (m) from a prism whose smallest side is `side` (m):
+/// 3·eps·(distance/side)². The vertex sums cancel a part that grows as the
+/// square of distance/side. Measured against the point-mass field of 10 m
+/// and 100 m cubes 1e5 to 1e8 sides away: the largest relative error of the
+/// potential, g_z and g_zz lies between a tenth of this estimate and the
+/// estimate (tests/gravity/far_field_test.cpp, docs/readers.md).
+double far_field_relative_error(double distance, double side);
+/// The distance beyond which far_field_relative_error exceeds far_field_accuracy.
+double far_field_accuracy_distance(double side);
+
 /// Gravity of a prism ensemble at stations (the general path): the sum over prisms of the closed
 /// forms of Nagy et al. (2000, 2002) with the cancellation-free logarithm and
 /// principal-value arctangent (Fukushima 2020). Signs and units follow
-/// Harmonica (g_z positive downward). Throws std::invalid_argument for an
-/// empty field list, geobem::DeviceError for a failing CUDA call.
+/// Harmonica (g_z positive downward). Warns on stderr (whatever `quiet`)
+/// about stations farther than far_field_accuracy_distance from the model
+/// (double precision), fields undefined at stations on a prism edge or
+/// vertex, and non-finite fields elsewhere (overflow). Throws
+/// std::invalid_argument for an empty field list, a non-finite station or
+/// one beyond max_station_coordinate, geobem::DeviceError for a failing CUDA call.
 ForwardResult forward_model(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
                             const std::vector<Field>& fields, const ForwardOptions& options);
 

@@ -81,7 +81,14 @@ ForwardResult forward_model_layer(const PrismLayer& layer, const std::vector<Sta
     sums = layer_sums_cpu(layer, first, count, stations, mask, options.precision, progress);
   }
   progress.finish();
-  return scaled_result(sums, mask, stations.size(), options.quiet);
+  const auto on_edge = [&layer](const Station& s) {
+    for (std::size_t c = 0; c < layer.surface.size(); ++c) {
+      const Prism p = layer_prism(layer.geometry, static_cast<std::int64_t>(c), layer.surface[c]);
+      if (p.density != 0.0 && on_prism_edge_or_vertex(p, s)) return true;
+    }
+    return false;
+  };
+  return scaled_result(sums, mask, stations, options.precision, on_edge);
 }
 
 }  // namespace geobem::gravity

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "mesh/io/byte_order_mark.hpp"
 #include "mesh/io/parse_number.hpp"
 
 namespace geobem {
@@ -48,6 +49,7 @@ std::string CsvTable::where(std::size_t row) const { return source + ":" + std::
 CsvTable read_csv_table(const std::string& path, bool allow_non_finite, const std::vector<std::string>& text_columns) {
   std::ifstream stream(path);
   if (!stream) throw std::runtime_error(path + ": cannot open file (" + std::strerror(errno) + ")");
+  skip_utf8_bom(stream);
   CsvTable table;
   table.source = path;
   table.text_columns = text_columns;

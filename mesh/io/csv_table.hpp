@@ -6,7 +6,8 @@
 namespace geobem {
 
 /// A numeric CSV table: a header line of column names, then rows of numbers.
-/// Blank lines and lines whose first non-blank character is `#` are skipped.
+/// Blank lines and lines whose first non-blank character is `#` are skipped;
+/// a UTF-8 byte-order mark and CR LF line ends are accepted.
 /// Every row remembers its 1-based line number in the file for messages.
 struct CsvTable {
   std::string source;                        ///< file name, for messages

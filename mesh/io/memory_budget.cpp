@@ -45,9 +45,11 @@ std::string format_bytes(std::uint64_t bytes) {
 }
 
 void require_memory(std::uint64_t bytes, std::uint64_t budget_bytes, const std::string& what) {
-  if (bytes > budget_bytes)
-    throw std::runtime_error(what + " needs " + std::to_string(bytes) + " bytes (" + format_bytes(bytes) +
-                             "), more than the " + format_bytes(budget_bytes) + " of memory available");
+  if (bytes <= budget_bytes) return;
+  const std::string needed = bytes == UINT64_MAX ? "more than 2^64 bytes"
+                                                 : std::to_string(bytes) + " bytes (" + format_bytes(bytes) + ")";
+  throw std::runtime_error(what + " needs " + needed + ", more than the " + format_bytes(budget_bytes) +
+                           " of memory available");
 }
 
 }  // namespace geobem

@@ -409,6 +409,10 @@ class Checker {
     if (type == "ImageData" || type == "RectilinearGrid" || type == "StructuredGrid")
       whole_extent = extent(*data_set, "WholeExtent", std::nullopt);
 
+    if (type == "ImageData")
+      for (const auto& [key, count] : {std::pair<const char*, std::size_t>{"Origin", 3}, {"Spacing", 3}, {"Direction", 9}})
+        if (const std::string* text = data_set->attribute(key)) finite_numbers(*data_set, key, *text, count);
+
     std::size_t piece_index = 0;
     for (std::size_t child : data_set->children) {
       const Element& element = document_.elements[child];
@@ -466,6 +470,25 @@ class Checker {
         fail(element, std::string(key) + " '" + *text + "' lies outside the WholeExtent");
     }
     return result;
+  }
+
+  /// An attribute of `count` finite decimal numbers (VTK reads a failed one as 0).
+  void finite_numbers(const Element& element, const char* key, const std::string& text, std::size_t count) const {
+    std::size_t found = 0, p = 0;
+    while (p < text.size()) {
+      if (is_space(text[p])) {
+        ++p;
+        continue;
+      }
+      const std::size_t end = std::min(text.find_first_of(" \t\r\n", p), text.size());
+      const std::string token = text.substr(p, end - p);
+      if (!decimal_number(token.c_str()) || !std::isfinite(std::strtod(token.c_str(), nullptr)))
+        fail(element, std::string(key) + " '" + text + "': '" + token + "' is not a finite number");
+      ++found;
+      p = end;
+    }
+    if (found != count)
+      fail(element, std::string(key) + " '" + text + "': expected " + std::to_string(count) + " numbers");
   }
 
   const Element* child(const Element& parent, const char* name) const {

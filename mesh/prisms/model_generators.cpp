@@ -40,6 +40,9 @@ PrismGrid sphere_grid(const GridSpec& spec, const std::vector<Sphere>& spheres) 
         !std::isfinite(sphere.northing) || !std::isfinite(sphere.upward) || !std::isfinite(sphere.density))
       throw std::invalid_argument("sphere " + std::to_string(s + 1) + ": radius must be positive and all values finite");
   }
+  require_grid_memory(static_cast<std::uint64_t>(spec.cells_e) * spec.cells_n * spec.cells_u,
+                      "the sphere model's " + std::to_string(spec.cells_e) + "x" + std::to_string(spec.cells_n) + "x" +
+                          std::to_string(spec.cells_u) + " cells");
   PrismGrid grid;
   grid.easting_edges = regular_edges(spec.west, spec.east, spec.cells_e);
   grid.northing_edges = regular_edges(spec.south, spec.north, spec.cells_n);

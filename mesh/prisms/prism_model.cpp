@@ -5,6 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "mesh/io/memory_budget.hpp"
+
 namespace geobem::prisms {
 
 namespace {
@@ -19,6 +21,10 @@ void check_bounds(double low, double high, const char* low_name, const char* hig
   if (!std::isfinite(low) || !std::isfinite(high))
     throw std::runtime_error(where + ": " + low_name + " = " + number(low) + ", " + high_name + " = " + number(high) +
                              " must be finite");
+  if (std::abs(low) > max_coordinate || std::abs(high) > max_coordinate)
+    throw std::runtime_error(where + ": " + low_name + " = " + number(low) + ", " + high_name + " = " + number(high) +
+                             ": coordinates are limited to +-" + number(max_coordinate) +
+                             " m (the gravity kernels square coordinate differences)");
   if (!(low < high))
     throw std::runtime_error(where + ": " + low_name + " (" + number(low) + ") must be less than " + high_name + " (" +
                              number(high) + ")");
@@ -28,8 +34,10 @@ void check_edges(const std::vector<double>& edges, const char* axis, const std::
   if (edges.size() < 2)
     throw std::runtime_error(source + ": the " + std::string(axis) + " axis has no cells");
   for (std::size_t i = 0; i < edges.size(); ++i) {
-    if (!std::isfinite(edges[i]))
-      throw std::runtime_error(source + ": " + axis + " edge " + std::to_string(i) + " is not finite");
+    if (!std::isfinite(edges[i]) || std::abs(edges[i]) > max_coordinate)
+      throw std::runtime_error(source + ": " + axis + " edge " + std::to_string(i) + " = " + number(edges[i]) +
+                               (std::isfinite(edges[i]) ? " lies beyond +-" + number(max_coordinate) + " m"
+                                                        : " is not finite (do the cell widths overflow?)"));
     if (i > 0 && !(edges[i - 1] < edges[i]))
       throw std::runtime_error(source + ": " + axis + " edges must increase, but edge " + std::to_string(i - 1) +
                                " = " + number(edges[i - 1]) + " and edge " + std::to_string(i) + " = " +
@@ -90,6 +98,12 @@ std::size_t drop_zero_density(PrismModel& model) {
   prisms.erase(kept, prisms.end());
   model.zero_density_dropped += dropped;
   return dropped;
+}
+
+void require_grid_memory(std::uint64_t cells, const std::string& what) {
+  std::uint64_t bytes = 0;
+  if (!multiply_checked(cells, sizeof(double) + sizeof(Prism), bytes)) bytes = UINT64_MAX;
+  require_memory(bytes, available_memory_bytes(), what + " (densities and prisms)");
 }
 
 double total_volume(const std::vector<Prism>& prisms) {

@@ -4,6 +4,7 @@
 // itself (the gravity stage evaluates grids on grid nodes, gpu/gravity
 // grid_nodes.hpp).
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,11 +24,17 @@ struct PrismModel {
   std::vector<Prism> prisms;
   std::optional<PrismGrid> grid;
   std::size_t zero_density_dropped = 0;  ///< prisms or cells left out for a zero density
+  std::size_t no_data_cells = 0;         ///< UBC-GIF cells of the no-data value, among those left out
 };
+
+/// Largest coordinate magnitude of a prism bound or grid edge, m: the gravity
+/// kernels square and sum coordinate differences, which stay finite below
+/// it (and it is 1e143 Earth radii: only a corrupt file goes beyond).
+inline constexpr double max_coordinate = 1e150;
 
 /// Throws std::runtime_error "WHERE: ..." when a prism is not a box
 /// (west ≥ east, south ≥ north, bottom ≥ top, naming both values) or has a
-/// non-finite bound or density.
+/// non-finite bound or density, or a bound beyond ±max_coordinate.
 void check_prism(const Prism& prism, const std::string& where);
 
 /// Checks the grid (at least 1 cell per axis, finite strictly increasing edges,
@@ -47,6 +54,12 @@ PrismModel model_from_grid(PrismGrid grid, std::string source);
 /// field) and adds their count to model.zero_density_dropped; returns how
 /// many were removed now. The order of the others is kept.
 std::size_t drop_zero_density(PrismModel& model);
+
+/// Throws std::runtime_error "WHAT (densities and prisms) needs B bytes ..."
+/// when a grid of `cells` cells (UINT64_MAX: more than 64 bits count) and as
+/// many prisms would not fit in the memory available now: checked before
+/// allocating.
+void require_grid_memory(std::uint64_t cells, const std::string& what);
 
 /// Sum of the prisms' volumes, m³.
 double total_volume(const std::vector<Prism>& prisms);

@@ -4,8 +4,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "mesh/io/csv_table.hpp"
 #include "gpu/core/usage_error.hpp"
+#include "mesh/io/csv_table.hpp"
+#include "mesh/io/memory_budget.hpp"
 
 namespace geobem::prisms {
 
@@ -36,6 +37,11 @@ void check_station_grid(const StationGrid& grid) {
 }
 
 std::vector<Station> grid_stations(const StationGrid& grid) {
+  std::uint64_t count = 0, bytes = 0;
+  if (!multiply_checked(grid.shape_e, grid.shape_n, count) || !multiply_checked(count, sizeof(Station), bytes))
+    bytes = UINT64_MAX;
+  require_memory(bytes, available_memory_bytes(),
+                 "station grid " + std::to_string(grid.shape_e) + "," + std::to_string(grid.shape_n));
   std::vector<Station> stations;
   stations.reserve(grid.shape_e * grid.shape_n);
   for (std::size_t j = 0; j < grid.shape_n; ++j)

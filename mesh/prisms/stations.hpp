@@ -27,6 +27,8 @@ void check_station_grid(const StationGrid& grid);
 
 /// The stations of a checked grid, easting fastest then northing (the point
 /// order of a vtkStructuredGrid with dimensions shape_e × shape_n × 1).
+/// Throws std::runtime_error with the bytes needed when they do not fit in
+/// the memory available.
 std::vector<Station> grid_stations(const StationGrid& grid);
 
 /// Reads a station CSV. Throws std::runtime_error "FILE:LINE: ..." for a

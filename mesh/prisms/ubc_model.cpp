@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "mesh/io/byte_order_mark.hpp"
+#include "mesh/io/memory_budget.hpp"
 #include "mesh/io/parse_number.hpp"
 
 namespace geobem::prisms {
@@ -20,6 +22,7 @@ class TokenStream {
  public:
   explicit TokenStream(const std::string& path) : path_(path), stream_(path) {
     if (!stream_) throw std::runtime_error(path + ": cannot open file (" + std::strerror(errno) + ")");
+    skip_utf8_bom(stream_);
   }
 
   /// Next token, or false at the end of the file.
@@ -106,6 +109,10 @@ PrismModel read_ubc_model(const std::string& mesh_path, const std::string& model
   TokenStream mesh(mesh_path);
   const std::size_t n_e = read_count(mesh, "easting"), n_n = read_count(mesh, "northing"),
                     n_z = read_count(mesh, "vertical");
+  const std::string shape = std::to_string(n_e) + "x" + std::to_string(n_n) + "x" + std::to_string(n_z);
+  std::uint64_t expected = 0;
+  if (!multiply_checked(n_e, n_n, expected) || !multiply_checked(expected, n_z, expected)) expected = UINT64_MAX;
+  require_grid_memory(expected, mesh_path + ": a grid of " + shape + " cells");
   const double corner_e = mesh.number("south-west top corner easting");
   const double corner_n = mesh.number("south-west top corner northing");
   const double corner_z = mesh.number("south-west top corner elevation");
@@ -124,13 +131,13 @@ PrismModel read_ubc_model(const std::string& mesh_path, const std::string& model
   grid.density.assign(grid.cell_count(), 0.0);
 
   TokenStream model(model_path);
-  const std::size_t expected = n_e * n_n * n_z;
+  std::size_t no_data = 0;
   std::string token;
   std::size_t read = 0;
   while (model.next(token)) {
     if (read == expected)
       throw std::runtime_error(model.where() + ": more than the " + std::to_string(expected) + " values of the mesh " +
-                               std::to_string(n_e) + "x" + std::to_string(n_n) + "x" + std::to_string(n_z));
+                               shape);
     // UBC order: vertical fastest from the top, then easting, then northing.
     const std::size_t k_top = read % n_z, i_e = (read / n_z) % n_e, i_n = read / (n_z * n_e);
     const std::optional<double> number = parse_number(token);
@@ -140,7 +147,9 @@ PrismModel read_ubc_model(const std::string& mesh_path, const std::string& model
       throw std::runtime_error(model.where() + ": density '" + token + "' of cell (" + std::to_string(i_e) + ", " +
                                std::to_string(i_n) + ", " + std::to_string(k_top) +
                                ") (easting, northing, depth index) is not finite");
-    grid.density[grid.index(i_e, i_n, n_z - 1 - k_top)] = value;
+    // Inactive cells (air above the topography) hold the no-data value: no mass.
+    if (value == ubc_no_data) ++no_data;
+    grid.density[grid.index(i_e, i_n, n_z - 1 - k_top)] = value == ubc_no_data ? 0.0 : value;
     ++read;
   }
   if (read != expected)
@@ -148,7 +157,9 @@ PrismModel read_ubc_model(const std::string& mesh_path, const std::string& model
                              std::to_string(n_e) + "x" + std::to_string(n_n) + "x" + std::to_string(n_z) + " = " +
                              std::to_string(expected) + " cells");
   check_grid(grid, mesh_path);
-  return model_from_grid(std::move(grid), mesh_path + " + " + model_path);
+  PrismModel result = model_from_grid(std::move(grid), mesh_path + " + " + model_path);
+  result.no_data_cells = no_data;
+  return result;
 }
 
 }  // namespace geobem::prisms

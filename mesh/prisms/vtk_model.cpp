@@ -46,6 +46,7 @@ void fill_density(PrismGrid& grid, vtkDataArray* density, const std::string& pat
   if (static_cast<std::size_t>(density->GetNumberOfTuples()) != grid.cell_count())
     throw std::runtime_error(path + ": 'density' has " + std::to_string(density->GetNumberOfTuples()) +
                              " values for " + std::to_string(grid.cell_count()) + " cells");
+  require_grid_memory(grid.cell_count(), path + ": " + std::to_string(grid.cell_count()) + " cells");
   grid.density.resize(grid.cell_count());
   for (std::size_t i = 0; i < grid.cell_count(); ++i) grid.density[i] = density->GetComponent(i, 0);
 }

@@ -148,6 +148,9 @@ int run(int argc, char** argv) {
     }
   }
   drop_zero_density(model);
+  if (model.no_data_cells > 0)
+    std::fprintf(stderr, "geobem-model: %s: %zu cells hold the UBC no-data value -99999 and are left out\n",
+                 model.source.c_str(), model.no_data_cells);
   if (!quiet)
     std::fprintf(stderr, "geobem-model: %s: %zu prisms (%zu of zero density left out), volume %.6g m^3\n",
                  model.source.c_str(), model.prisms.size(), model.zero_density_dropped, total_volume(model.prisms));

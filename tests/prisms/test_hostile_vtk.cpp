@@ -113,6 +113,8 @@ TEST(HostileVtk, ImageWithTooFewValuesOrHugeComponentCount) {
   };
   EXPECT_EQ(read_prism_model(write_text("ok.vti", vti("1", "1 2 3 4")).string()).prisms.size(), 4u);
   EXPECT_NE(model_error("few.vti", vti("1", "1 2 3")).find("3 values for 4 tuples"), std::string::npos);
+  const std::string origin = model_error("origin.vti", replaced(vti("1", "1 2 3 4"), "Origin=\"0 0 0\"", "Origin=\"inf 0 0\""));
+  EXPECT_NE(origin.find("Origin 'inf 0 0': 'inf' is not a finite number"), std::string::npos) << origin;
   const std::string huge = model_error("huge.vti", vti("2147483647", "1 2 3 4"));
   EXPECT_NE(huge.find("needs 68719476704 bytes"), std::string::npos) << huge;
 }
