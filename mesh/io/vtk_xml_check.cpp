@@ -257,6 +257,7 @@ class ByteSource {
 
   /// Reads exactly `count` bytes or returns false.
   bool read(unsigned char* out, std::size_t count) {
+    if (count == 0) return true;
     if (!base64_) {
       if (position_ > bytes_.size() || bytes_.size() - position_ < count) return false;
       std::memcpy(out, bytes_.data() + position_, count);

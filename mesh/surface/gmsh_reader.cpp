@@ -105,6 +105,13 @@ class MshText {
     return tokens;
   }
 
+  /// The one token of the next line (a count).
+  std::string_view single_token(const std::string& what) {
+    const auto tokens = line(what);
+    expect_tokens(tokens, 1, "count line of " + what);
+    return tokens[0];
+  }
+
   /// The raw text of the last line (CR removed), for $PhysicalNames.
   std::string_view raw_line() const {
     std::string_view line = last_line_;
@@ -234,7 +241,7 @@ class MshReader {
   }
 
   void read_physical_names() {
-    const auto count = text_.integer(text_.line("$PhysicalNames")[0], 0, max_physical_tag, "number of physical names");
+    const auto count = text_.integer(text_.single_token("$PhysicalNames"), 0, max_physical_tag, "number of physical names");
     for (long long i = 0; i < count; ++i) {
       const auto tokens = text_.line("$PhysicalNames");
       if (tokens.size() < 3) text_.fail("a physical name line reads 'dimension tag \"name\"'");
@@ -298,7 +305,7 @@ class MshReader {
   }
 
   void read_nodes2() {
-    const long long count = declared_count(text_.line("$Nodes")[0], "number of nodes");
+    const long long count = declared_count(text_.single_token("$Nodes"), "number of nodes");
     mesh_.nodes.reserve(static_cast<std::size_t>(count));
     for (long long i = 0; i < count; ++i) {
       const auto tokens = text_.line("$Nodes");
@@ -368,7 +375,7 @@ class MshReader {
   }
 
   void read_elements2() {
-    const long long count = declared_count(text_.line("$Elements")[0], "number of elements");
+    const long long count = declared_count(text_.single_token("$Elements"), "number of elements");
     for (long long i = 0; i < count; ++i) {
       const auto tokens = text_.line("$Elements");
       if (tokens.size() < 3) text_.fail("element line 'tag type tag-count tags... nodes...' too short");

@@ -1,6 +1,8 @@
 #include "mesh/surface/vtk_surface_io.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <fstream>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -61,7 +63,12 @@ SurfaceMesh triangles_of(vtkDataSet* data, const std::string& name) {
   SurfaceMesh mesh;
   const vtkIdType point_count = data->GetNumberOfPoints();
   mesh.nodes.resize(point_count);
-  for (vtkIdType p = 0; p < point_count; ++p) data->GetPoint(p, mesh.nodes[p].data());
+  for (vtkIdType p = 0; p < point_count; ++p) {
+    data->GetPoint(p, mesh.nodes[p].data());
+    for (double x : mesh.nodes[p])
+      if (!std::isfinite(x))
+        throw std::runtime_error(name + ": point " + std::to_string(p) + " has a non-finite coordinate");
+  }
   auto ids = vtkSmartPointer<vtkIdList>::New();
   const vtkIdType cell_count = data->GetNumberOfCells();
   mesh.triangles.reserve(cell_count);
@@ -78,6 +85,34 @@ SurfaceMesh triangles_of(vtkDataSet* data, const std::string& name) {
   }
   if (mesh.triangles.empty()) throw std::runtime_error(name + ": no triangles in the file");
   return mesh;
+}
+
+/// vtkSTLReader takes a file with non-text bytes near its start for binary
+/// STL and allocates for the triangle count of its header: a binary file must
+/// be exactly 84 + 50 x count bytes long (80-byte header, uint32 count,
+/// 50 bytes per facet) before VTK sees it.
+void check_binary_stl_size(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[256];
+  in.read(head, sizeof head);
+  const auto read = static_cast<std::size_t>(in.gcount());
+  bool text = true;
+  for (std::size_t i = 0; i < read; ++i) {
+    const auto c = static_cast<unsigned char>(head[i]);
+    text &= c == '\n' || c == '\r' || c == '\t' || (c >= 32 && c < 127);
+  }
+  if (text) return;
+  const std::uint64_t size = std::filesystem::file_size(path);
+  if (size < 84)
+    throw std::runtime_error(path.string() + ": binary STL of " + std::to_string(size) +
+                             " bytes, shorter than its 84-byte header");
+  const auto* count_bytes = reinterpret_cast<const unsigned char*>(head + 80);
+  const std::uint64_t count = count_bytes[0] | (count_bytes[1] << 8) | (count_bytes[2] << 16) |
+                              (static_cast<std::uint64_t>(count_bytes[3]) << 24);
+  if (84 + 50 * count != size)
+    throw std::runtime_error(path.string() + ": binary STL header declares " + std::to_string(count) +
+                             " triangles (" + std::to_string(84 + 50 * count) + " bytes), the file has " +
+                             std::to_string(size) + " bytes");
 }
 
 }  // namespace
@@ -165,6 +200,7 @@ SurfaceMesh read_vtk_surface(const std::filesystem::path& path) {
 SurfaceMesh read_stl_surface(const std::filesystem::path& path) {
   const std::string name = path.string();
   if (!std::filesystem::is_regular_file(path)) throw std::runtime_error(name + ": no such file");
+  check_binary_stl_size(path);
   auto reader = vtkSmartPointer<vtkSTLReader>::New();
   reader->SetFileName(name.c_str());
   reader->MergingOn();

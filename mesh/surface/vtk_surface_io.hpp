@@ -32,8 +32,9 @@ SurfaceMesh read_vtk_surface(const std::filesystem::path& path);
 /// Reads an STL file (ASCII or binary) with VTK's vtkSTLReader, merging
 /// coincident points so that neighbouring facets share nodes. STL has no
 /// groups: group_names comes back empty (see assign_groups()). Throws
-/// std::runtime_error naming the file when it is missing, unreadable or has
-/// no facets.
+/// std::runtime_error naming the file when it is missing, unreadable, has
+/// no facets, or is binary and not 84 + 50 x (its header's triangle count)
+/// bytes long (checked before VTK allocates for that count).
 SurfaceMesh read_stl_surface(const std::filesystem::path& path);
 
 }  // namespace geobem::surface
