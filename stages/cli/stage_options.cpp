@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpu/core/usage_error.hpp"
+#include "mesh/io/byte_order_mark.hpp"
 
 namespace geobem::cli {
 
@@ -78,6 +79,7 @@ bool StageOptions::parse(int argc, const char* const argv[], const po::positiona
     const std::string path = variables_["config"].as<std::string>();
     std::ifstream config(path);
     if (!config) throw UsageError("--config: cannot open '" + path + "'");
+    skip_utf8_bom(config);  // Windows editors start UTF-8 files with one
     try {
       po::store(po::parse_config_file(config, options_, false), variables_);
     } catch (const po::error& error) {
@@ -141,6 +143,7 @@ std::optional<po::variables_map> parse_stage_options(int argc, const char* const
     const std::string path = variables["config"].as<std::string>();
     std::ifstream config(path);
     if (!config) throw UsageError("--config: cannot open '" + path + "'");
+    skip_utf8_bom(config);  // Windows editors start UTF-8 files with one
     try {
       po::store(po::parse_config_file(config, options, false), variables);
     } catch (const po::error& error) {
