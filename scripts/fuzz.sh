@@ -2,9 +2,9 @@
 # Builds the libFuzzer harnesses of the file readers (tests/fuzz/harnesses,
 # clang with address and undefined-behaviour sanitizers), replays the seed
 # corpus tests/fuzz/corpus/HARNESS/ and fuzzes each harness for a bounded time,
-# as many at once as there are cores. Any crash, sanitizer report, input
-# slower than 5 s or run above 2 GiB fails, and the input is kept under
-# BUILD/artifacts/.
+# as many at once as there are cores. Any crash, sanitizer report (leaks
+# included), input slower than 5 s or run above 2 GiB fails, and the input is
+# kept under BUILD/artifacts/.
 #   scripts/fuzz.sh [--seconds N] [--build-dir DIR] [HARNESS...]
 # N: seconds per harness (default 60; the test suite uses 8). New inputs that
 # reach new code accumulate in BUILD/corpus/HARNESS/ across runs.
@@ -18,7 +18,7 @@ while (($#)); do
   case "$1" in
     --seconds) seconds=$2; shift 2 ;;
     --build-dir) build=$2; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
     *) harnesses+=("$1"); shift ;;
   esac
 done
@@ -32,7 +32,6 @@ if ((${#harnesses[@]} == 0)); then
   for source in tests/fuzz/harnesses/fuzz_*.cpp; do harnesses+=("$(basename "$source" .cpp)"); done
 fi
 mkdir -p "$build/artifacts" "$build/logs"
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1}
 
 run_one() {
   local name=$1
