@@ -835,6 +835,12 @@ class Checker {
     std::vector<unsigned char> block;
     for (std::uint64_t b = 0; b < blocks; ++b) {
       const std::uint64_t size = b + 1 == blocks && last_size ? last_size : block_size;
+      // zlib expands at most 1032:1, so a larger declared size is a lie that
+      // must not be allocated (string arrays have no size to compare with).
+      if (size / 1032 > compressed_sizes[b] + 1)
+        throw std::runtime_error("compressed block " + std::to_string(b) + " of " +
+                                 std::to_string(compressed_sizes[b]) + " bytes cannot inflate to the " +
+                                 std::to_string(size) + " bytes its header declares");
       buffer.resize(static_cast<std::size_t>(compressed_sizes[b]));
       if (!source.read(buffer.data(), buffer.size())) throw short_read("compressed data");
       block.resize(static_cast<std::size_t>(size));
