@@ -140,8 +140,8 @@ TEST(LoadHistory, ParsedTextsAndTheirErrors) {
 }
 
 TEST(LoadHistory, TabulatedCsvIsTheRampItDescribes) {
-  // CR LF line ends, a comment and an extra column.
-  const auto file = write_text("ramp.csv", "time,value,note\r\n# rise over 3 steps\r\n0,0,1\r\n0.3,1,2\r\n");
+  // A UTF-8 byte-order mark, CR LF line ends, a comment and an extra column.
+  const auto file = write_text("ramp.csv", "\xEF\xBB\xBFtime,value,note\r\n# rise over 3 steps\r\n0,0,1\r\n0.3,1,2\r\n");
   const auto table = loads::parse_load_history("csv:" + file.string());
   const CqSettings cq{10, 0.1, 1e-10};
   const auto ramp = ramp_history(0.3);
