@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "gpu/core/field_list.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/gravity.hpp"
 #include "gpu/gravity/grid_nodes.hpp"
@@ -204,28 +205,8 @@ const char* field_unit(Field field) {
 }
 
 std::vector<Field> parse_fields(const std::string& list) {
-  bool wanted[field_count] = {};
-  if (list == "all") {
-    for (bool& w : wanted) w = true;
-  } else {
-    std::size_t start = 0;
-    while (start <= list.size()) {
-      const std::size_t comma = std::min(list.find(',', start), list.size());
-      const std::string name = list.substr(start, comma - start);
-      int found = -1;
-      for (int f = 0; f < field_count; ++f)
-        if (name == names[f]) found = f;
-      if (found < 0)
-        throw std::invalid_argument("unknown field '" + name +
-                                    "' (expected all or a comma-separated list of potential, g_e, g_n, g_z, "
-                                    "g_ee, g_en, g_ez, g_nn, g_nz, g_zz)");
-      wanted[found] = true;
-      start = comma + 1;
-    }
-  }
   std::vector<Field> fields;
-  for (int f = 0; f < field_count; ++f)
-    if (wanted[f]) fields.push_back(static_cast<Field>(f));
+  for (int f : parse_field_list(list, names, field_count)) fields.push_back(static_cast<Field>(f));
   return fields;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "gpu/core/field_list.hpp"
 #include "gpu/gravity/tile_sums_cpu.hpp"
 #include "gpu/magnetic/magnetic_sources.hpp"
 
@@ -81,27 +82,8 @@ bool finite3(const std::array<double, 3>& m) {
 const char* field_name(Field field) { return names[static_cast<int>(field)]; }
 
 std::vector<Field> parse_fields(const std::string& list) {
-  bool wanted[field_count] = {};
-  if (list == "all") {
-    for (bool& w : wanted) w = true;
-  } else {
-    std::size_t start = 0;
-    while (start <= list.size()) {
-      const std::size_t comma = std::min(list.find(',', start), list.size());
-      const std::string name = list.substr(start, comma - start);
-      int found = -1;
-      for (int f = 0; f < field_count; ++f)
-        if (name == names[f]) found = f;
-      if (found < 0)
-        throw std::invalid_argument("unknown field '" + name +
-                                    "' (expected all or a comma-separated list of b_e, b_n, b_u, tfa)");
-      wanted[found] = true;
-      start = comma + 1;
-    }
-  }
   std::vector<Field> fields;
-  for (int f = 0; f < field_count; ++f)
-    if (wanted[f]) fields.push_back(static_cast<Field>(f));
+  for (int f : parse_field_list(list, names, field_count)) fields.push_back(static_cast<Field>(f));
   return fields;
 }
 
