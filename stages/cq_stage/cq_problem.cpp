@@ -1,13 +1,24 @@
 #include "stages/cq_stage/cq_problem.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
+#include "gpu/core/usage_error.hpp"
+#include "mesh/loads/traction_load.hpp"
 #include "stages/cli/number_list.hpp"
 
 namespace geobem::cq_stage {
 
-namespace po = cli::po;
+namespace {
+
+/// The shortest text that reads back as exactly `value`.
+std::string shortest_text(double value) {
+  char text[32];
+  return std::string(text, std::to_chars(text, text + sizeof text, value).ptr);
+}
+
+}  // namespace
 
 std::string join(const std::vector<std::string>& items, char separator) {
   std::string text;
@@ -35,21 +46,29 @@ std::vector<bem::GroupCondition> parse_conditions(const ConditionTexts& texts) {
   for (const auto& list : texts.free)
     for (const auto& name : split(list, ',')) conditions.push_back({name, false, {0.0, 0.0, 0.0}});
   for (const auto& text : texts.traction) {
-    const auto equals = text.find('='), colon = text.find(':');
-    if (equals == std::string::npos || colon == std::string::npos || colon < equals)
-      throw po::error("--traction '" + text + "': expected NAME=P:DX,DY,DZ (P in Pa, direction DX,DY,DZ)");
-    const auto names = split(text.substr(0, equals), ',');
-    if (names.size() != 1) throw po::error("--traction '" + text + "': name one group before '='");
-    const std::string& name = names[0];
-    const auto magnitude = cli::parse_number_list("traction", text.substr(equals + 1, colon - equals - 1), 1, "P");
-    const auto direction = cli::parse_number_list("traction", text.substr(colon + 1), 3, "DX,DY,DZ");
-    const double length = std::sqrt(direction[0] * direction[0] + direction[1] * direction[1] + direction[2] * direction[2]);
-    if (!(length > 0.0)) throw po::error("--traction '" + text + "': the direction is the zero vector");
-    conditions.push_back({name, false,
-                          {magnitude[0] * direction[0] / length, magnitude[0] * direction[1] / length,
-                           magnitude[0] * direction[2] / length}});
+    const loads::TractionLoad load = loads::parse_traction_load(text);
+    conditions.push_back({load.group, false, load.traction});
   }
   return conditions;
+}
+
+bem::Material checked_material(double young_modulus, double poisson_ratio, double density) {
+  bem::Material material;
+  try {
+    material = bem::material_from_young(young_modulus, poisson_ratio, density);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(error.what());
+  }
+  // Finite inputs can still overflow: lambda = E nu / ((1 + nu)(1 - 2 nu))
+  // at E = 1e308 and nu near 1/2, c_P = sqrt((lambda + 2 mu) / rho) at rho = 1e-320.
+  if (!std::isfinite(material.lame_lambda) || !std::isfinite(material.shear_modulus) ||
+      !std::isfinite(material.p_wave_speed) || !(material.s_wave_speed > 0.0 && std::isfinite(material.s_wave_speed)))
+    throw UsageError("E = " + shortest_text(young_modulus) + " Pa, nu = " + shortest_text(poisson_ratio) +
+                     ", rho = " + shortest_text(density) + " kg/m^3 give lambda = " +
+                     shortest_text(material.lame_lambda) + " Pa, c_P = " + shortest_text(material.p_wave_speed) +
+                     " m/s, c_S = " + shortest_text(material.s_wave_speed) +
+                     " m/s: outside the range of double precision");
+  return material;
 }
 
 std::vector<double> load_history_values(const std::string& text, const bem::CqSettings& settings) {
@@ -57,11 +76,11 @@ std::vector<double> load_history_values(const std::string& text, const bem::CqSe
   if (text == "heaviside") return values;
   if (text.rfind("ramp:", 0) == 0) {
     const double rise = cli::parse_number_list("load-history", text.substr(5), 1, "ramp:T")[0];
-    if (!(rise > 0.0)) throw po::error("--load-history '" + text + "': the rise time T must be positive (s)");
+    if (!(rise > 0.0)) throw UsageError("--load-history '" + text + "': the rise time T must be positive (s)");
     for (int n = 0; n <= settings.steps; ++n) values[n] = std::min(n * settings.time_step / rise, 1.0);
     return values;
   }
-  throw po::error("--load-history '" + text + "': expected heaviside or ramp:T (T in s)");
+  throw UsageError("--load-history '" + text + "': expected heaviside or ramp:T (T in s)");
 }
 
 std::vector<std::string> load_history_texts(const std::vector<std::string>& texts,
@@ -72,7 +91,7 @@ std::vector<std::string> load_history_texts(const std::vector<std::string>& text
   for (const auto& text : texts) {
     const auto equals = text.find('=');
     if (equals == std::string::npos) {
-      if (common_given) throw po::error("--load-history '" + text + "': a history for every case is given twice");
+      if (common_given) throw UsageError("--load-history '" + text + "': a history for every case is given twice");
       common = text;
       common_given = true;
       continue;
@@ -80,10 +99,10 @@ std::vector<std::string> load_history_texts(const std::vector<std::string>& text
     const std::string group = text.substr(0, equals);
     const auto it = std::find(case_groups.begin(), case_groups.end(), group);
     if (it == case_groups.end())
-      throw po::error("--load-history '" + text + "': group '" + group + "' is not a load case (the load cases: " +
+      throw UsageError("--load-history '" + text + "': group '" + group + "' is not a load case (the load cases: " +
                       join(case_groups, ',') + ")");
     std::string& slot = own[it - case_groups.begin()];
-    if (!slot.empty()) throw po::error("--load-history '" + text + "': group '" + group + "' given twice");
+    if (!slot.empty()) throw UsageError("--load-history '" + text + "': group '" + group + "' given twice");
     slot = text.substr(equals + 1);
   }
   for (auto& slot : own)

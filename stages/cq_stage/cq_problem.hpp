@@ -8,7 +8,6 @@
 #include "gpu/bem/bem_model.hpp"
 #include "gpu/bem/convolution_quadrature.hpp"
 #include "mesh/surface/surface_mesh.hpp"
-#include "stages/cli/stage_options.hpp"
 
 namespace geobem::cq_stage {
 
@@ -29,18 +28,23 @@ struct ConditionTexts {
 };
 
 /// The GroupConditions of the texts (a comma list of names counts as several
-/// groups). Throws cli::po::error naming the text for a malformed traction,
-/// a zero direction or a non-finite magnitude.
+/// groups; tractions by loads::parse_traction_load). Throws
+/// geobem::UsageError naming the text for a malformed traction, a zero
+/// direction or a value that is not a finite number.
 std::vector<bem::GroupCondition> parse_conditions(const ConditionTexts& texts);
 
+/// bem::material_from_young(E, nu, rho), and its derived moduli and wave
+/// speeds finite. Throws geobem::UsageError naming the values otherwise.
+bem::Material checked_material(double young_modulus, double poisson_ratio, double density);
+
 /// Load history g_n = f(nΔt), n = 0…N, from "heaviside" (f = 1 for t ≥ 0)
-/// or "ramp:T" (f = min(t/T, 1), T > 0 in s). Throws cli::po::error naming
+/// or "ramp:T" (f = min(t/T, 1), T > 0 in s). Throws geobem::UsageError naming
 /// the text otherwise.
 std::vector<double> load_history_values(const std::string& text, const bem::CqSettings& settings);
 
 /// One load history per load case (`case_groups`, the loaded groups in the
 /// model's order) from texts "HISTORY" (every case without its own) or
-/// "GROUP=HISTORY"; the default is heaviside. Throws cli::po::error naming
+/// "GROUP=HISTORY"; the default is heaviside. Throws geobem::UsageError naming
 /// the text for an unknown group, a group given twice or a bad history.
 std::vector<std::string> load_history_texts(const std::vector<std::string>& texts,
                                             const std::vector<std::string>& case_groups);

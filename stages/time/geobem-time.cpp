@@ -2,8 +2,9 @@
 // applies a load history to each load case, transforms back to time (the
 // inverse CQ transform, FFTW) and writes a .pvd series of .vtu (point
 // `displacement` in m, cell `traction` in Pa) and a probe CSV over a time
-// window. Cheap next to geobem-laplace: rerun it for other histories,
-// windows or probes.
+// window, with the run's effective options, as one output set
+// (docs/stage_contract.md). Cheap next to geobem-laplace: rerun it for other
+// histories, windows or probes.
 #include <vtkCellData.h>
 #include <vtkDoubleArray.h>
 #include <vtkPointData.h>
@@ -22,9 +23,10 @@
 
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/bem/rod_closed_form.hpp"
-#include "gpu/core/device.hpp"
+#include "gpu/core/usage_error.hpp"
 #include "mesh/io/atomic_file.hpp"
 #include "mesh/io/npy_file.hpp"
+#include "mesh/io/output_set.hpp"
 #include "mesh/io/vtk_output.hpp"
 #include "mesh/surface/mesh_checks.hpp"
 #include "mesh/surface/vtk_surface_io.hpp"
@@ -32,7 +34,6 @@
 #include "stages/cli/stage_options.hpp"
 #include "stages/cq_stage/cq_problem.hpp"
 #include "stages/cq_stage/laplace_manifest.hpp"
-#include "stages/cq_stage/output_folder.hpp"
 #include "stages/time/probes.hpp"
 
 namespace po = boost::program_options;
@@ -82,14 +83,14 @@ struct StepGrid {
 /// Writes solution/step_NNNNN.vtu for the given steps (the mesh with point
 /// `displacement`, m, and cell `traction`, Pa: unknown on fixed elements,
 /// prescribed amplitude × its case's load history elsewhere) and then
-/// solution.pvd listing them, into `folder`. The steps are written by all
-/// CPU threads at once (one grid each): compressing hundreds of .vtu files
-/// is most of this stage's time.
-void write_time_series(const OutputFolder& folder, const surface::SurfaceMesh& mesh, const bem::BemModel& model,
+/// solution.pvd listing them, into the output set. The steps are written by
+/// all CPU threads at once: compressing hundreds of .vtu files is most of
+/// this stage's time.
+void write_time_series(const OutputSet& outputs, const surface::SurfaceMesh& mesh, const bem::BemModel& model,
                        const bem::CqSettings& cq, const std::vector<std::vector<double>>& histories,
                        const std::vector<double>& unknowns, const std::vector<int>& steps) {
   const std::size_t n = model.unknown_count();
-  fs::create_directories(folder.path("solution"));
+  fs::create_directories(outputs.path("solution"));
   std::vector<std::pair<double, std::string>> series(steps.size());
   for (std::size_t k = 0; k < steps.size(); ++k) {
     char name[64];
@@ -98,37 +99,35 @@ void write_time_series(const OutputFolder& folder, const surface::SurfaceMesh& m
   }
   std::exception_ptr failure;
   { const StepGrid warm_up(mesh); }  // VTK's object factories initialised once, before the threads
-#pragma omp parallel
-  {
-    StepGrid step_grid(mesh);
-#pragma omp for schedule(dynamic)
-    for (std::size_t k = 0; k < steps.size(); ++k) {
-      try {
-        const int step = steps[k];
-        const double* x = unknowns.data() + static_cast<std::size_t>(step) * n;
-        for (std::size_t node = 0; node < mesh.nodes.size(); ++node) {
-          const int block = model.node_block[node];
-          for (int c = 0; c < 3; ++c) step_grid.displacement->SetComponent(node, c, block < 0 ? 0.0 : x[3 * block + c]);
-        }
-        for (std::size_t e = 0; e < mesh.triangles.size(); ++e) {
-          const int block = model.element_block[e], load_case = model.element_load_case[e];
-          const bem::Vec3 t = (load_case < 0 ? 0.0 : histories[load_case][step]) * model.element_traction[e];
-          const double prescribed[3] = {t.x, t.y, t.z};
-          for (int c = 0; c < 3; ++c)
-            step_grid.traction->SetComponent(e, c, block < 0 ? prescribed[c] : x[3 * block + c]);
-        }
-        step_grid.displacement->Modified();
-        step_grid.traction->Modified();
-        step_grid.time_value->SetValue(0, series[k].first);
-        write_vtk_xml(step_grid.grid, folder.path(series[k].second));
-      } catch (...) {
-#pragma omp critical(geobem_time_failure)
-        if (!failure) failure = std::current_exception();
+#pragma omp parallel for schedule(dynamic)
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    try {
+      // A fresh grid per step: VTK's writer caches array ranges and norms
+      // in the arrays it writes, so a reused grid would write the cache of
+      // whichever step its thread wrote before (bytes differing run to run).
+      StepGrid step_grid(mesh);
+      const int step = steps[k];
+      const double* x = unknowns.data() + static_cast<std::size_t>(step) * n;
+      for (std::size_t node = 0; node < mesh.nodes.size(); ++node) {
+        const int block = model.node_block[node];
+        for (int c = 0; c < 3; ++c) step_grid.displacement->SetComponent(node, c, block < 0 ? 0.0 : x[3 * block + c]);
       }
+      for (std::size_t e = 0; e < mesh.triangles.size(); ++e) {
+        const int block = model.element_block[e], load_case = model.element_load_case[e];
+        const bem::Vec3 t = (load_case < 0 ? 0.0 : histories[load_case][step]) * model.element_traction[e];
+        const double prescribed[3] = {t.x, t.y, t.z};
+        for (int c = 0; c < 3; ++c)
+          step_grid.traction->SetComponent(e, c, block < 0 ? prescribed[c] : x[3 * block + c]);
+      }
+      step_grid.time_value->SetValue(0, series[k].first);
+      write_vtk_xml(step_grid.grid, outputs.path(series[k].second));
+    } catch (...) {
+#pragma omp critical(geobem_time_failure)
+      if (!failure) failure = std::current_exception();
     }
   }
   if (failure) std::rethrow_exception(failure);
-  write_pvd_collection(folder.path("solution.pvd"), series);
+  write_pvd_collection(outputs.path("solution.pvd"), series);
 }
 
 /// Writes the probe CSV: the header line `time`, probeK_u_x/y/z per probe,
@@ -178,56 +177,63 @@ void write_probe_notes(const fs::path& path, const fs::path& manifest_path, cons
   });
 }
 
-int run(int argc, char** argv) {
-  po::options_description options("Options");
-  cli::add_common_options(options);
-  options.add_options()
-    ("laplace", po::value<std::string>(), "output folder of geobem-laplace (manifest.ini, laplace_caseK.npy)")
-    ("mesh", po::value<std::string>(), "the surface mesh (default: the one the manifest names); must be the same "
-                                       "file content")
-    ("load-history", po::value<std::vector<std::string>>()->composing(),
+struct TimeOptions {
+  std::string laplace, out;
+  std::optional<std::string> mesh, time_window, closed_form;
+  std::vector<std::string> load_history, probe, probe_group;
+  int every = 1;
+};
+
+/// Binds the options; returns false for --help.
+bool parse(int argc, const char* const argv[], TimeOptions& o, cli::StageOptions& command) {
+  command.add()
+    ("laplace", po::value(&o.laplace)->required(), "output folder of geobem-laplace (manifest.ini, laplace_caseK.npy)")
+    ("mesh", cli::optional_value(&o.mesh), "the surface mesh (default: the one the manifest names); must be the "
+                                           "same file content")
+    ("load-history", po::value(&o.load_history)->composing(),
      "[GROUP=]heaviside or [GROUP=]ramp:T (linear rise to 1 over T s): the time factor of a load case's traction "
      "(without GROUP: every case without its own); default heaviside; repeatable")
-    ("time-window", po::value<std::string>(), "T0,T1 (s): write only the steps with T0 <= t <= T1 (default: all)")
-    ("probe", po::value<std::vector<std::string>>()->composing(),
-     "X,Y,Z (m): displacement of the nearest mesh node over time; repeatable")
-    ("probe-group", po::value<std::vector<std::string>>()->composing(),
+    ("time-window", cli::optional_value(&o.time_window), "T0,T1 (s): write only the steps with T0 <= t <= T1 "
+                                                         "(default: all)")
+    ("probe", po::value(&o.probe)->composing(), "X,Y,Z (m): displacement of the nearest mesh node over time; "
+                                                "repeatable")
+    ("probe-group", po::value(&o.probe_group)->composing(),
      "NAME: area-weighted mean displacement over a boundary group; repeatable")
-    ("closed-form", po::value<std::string>(), "rod: add column closed_form, the rod benchmark's free-end "
-                                              "displacement along the load")
-    ("every", po::value<int>()->default_value(1), "write every K-th step of the window to the .pvd series "
-                                                  "(probes: all)")
-    ("out", po::value<std::string>(), "output folder (replaced as a whole): solution.pvd, solution/step_NNNNN.vtu, "
-                                      "probes.csv, probes.txt");
-  const auto parsed = cli::parse_stage_options(
-      argc, argv, "geobem-time",
+    ("closed-form", cli::optional_value(&o.closed_form), "rod: add column closed_form, the rod benchmark's free-end "
+                                                         "displacement along the load")
+    ("every", po::value(&o.every)->default_value(o.every), "write every K-th step of the window to the .pvd series "
+                                                           "(probes: all)");
+  command.add_out_folder(&o.out, "solution.pvd, solution/step_NNNNN.vtu, probes.csv, probes.txt, geobem-time.ini");
+  if (!command.parse(argc, argv)) return false;
+  if (o.every < 1) throw UsageError("--every must be at least 1");
+  if (o.closed_form && *o.closed_form != "rod")
+    throw UsageError("--closed-form '" + *o.closed_form + "': only rod is known");
+  return true;
+}
+
+int run(int argc, char** argv) {
+  TimeOptions o;
+  cli::StageOptions command(
+      "geobem-time",
       "Apply load histories to geobem-laplace's Laplace-domain solutions, transform back to time, write a .pvd "
-      "time series and a probe CSV.",
-      options);
-  if (!parsed) return 0;
-  const po::variables_map& vm = *parsed;
-  const bool quiet = vm["quiet"].as<bool>();
-  if (!vm.count("laplace")) throw po::error("--laplace DIR is required");
-  if (!vm.count("out")) throw po::error("--out DIR is required");
-  const int every = vm["every"].as<int>();
-  if (every < 1) throw po::error("--every must be at least 1");
-  if (vm.count("closed-form") && vm["closed-form"].as<std::string>() != "rod")
-    throw po::error("--closed-form '" + vm["closed-form"].as<std::string>() + "': only rod is known");
+      "time series and a probe CSV.");
+  if (!parse(argc, argv, o, command)) return 0;
   double first_time = -1e300, last_time = 1e300;
-  if (vm.count("time-window")) {
-    const auto window = cli::parse_number_list("time-window", vm["time-window"].as<std::string>(), 2, "T0,T1");
-    if (!(window[0] <= window[1])) throw po::error("--time-window: T0 must not exceed T1");
+  if (o.time_window) {
+    const auto window = cli::parse_number_list("time-window", *o.time_window, 2, "T0,T1");
+    if (!(window[0] <= window[1])) throw UsageError("--time-window: T0 must not exceed T1");
     first_time = window[0];
     last_time = window[1];
   }
   const auto started = std::chrono::steady_clock::now();
+  OutputSet outputs(o.out, "geobem-time");
 
   // Read and check everything before computing or writing.
-  const fs::path laplace = vm["laplace"].as<std::string>(), manifest_path = laplace / "manifest.ini";
+  const fs::path laplace = o.laplace, manifest_path = laplace / "manifest.ini";
   if (!fs::exists(manifest_path))
     throw std::runtime_error(manifest_path.string() + ": missing: run geobem-laplace first");
   const LaplaceManifest manifest = read_laplace_manifest(manifest_path);
-  const fs::path mesh_path = vm.count("mesh") ? fs::path(vm["mesh"].as<std::string>()) : manifest.mesh_file;
+  const fs::path mesh_path = o.mesh ? fs::path(*o.mesh) : manifest.mesh_file;
   const surface::SurfaceMesh mesh = surface::read_vtk_surface(mesh_path);
   const std::uint32_t crc = file_crc32(mesh_path);
   if (crc != manifest.mesh_crc32 || mesh.nodes.size() != manifest.nodes || mesh.triangles.size() != manifest.triangles)
@@ -238,51 +244,45 @@ int run(int argc, char** argv) {
   surface::require_valid_surface_mesh(mesh, mesh_path.string());
   bem::BemModel model;
   try {
-    model = bem::make_bem_model(
-        bem_surface(mesh), parse_conditions(manifest.conditions),
-        bem::material_from_young(manifest.young_modulus, manifest.poisson_ratio, manifest.density));
+    model = bem::make_bem_model(bem_surface(mesh), parse_conditions(manifest.conditions),
+                                checked_material(manifest.young_modulus, manifest.poisson_ratio, manifest.density));
   } catch (const std::invalid_argument& error) {
-    throw std::runtime_error(manifest_path.string() + ": " + error.what());
+    throw std::runtime_error(manifest_path.string() + ": " + error.what());  // a property of the file: exit 1
   }
   if (model.unknown_count() != manifest.unknowns || model.load_case_groups != manifest.load_case_groups)
     throw std::runtime_error(manifest_path.string() + ": " + std::to_string(manifest.unknowns) + " unknowns and " +
                              "load cases " + join(manifest.load_case_groups, ',') +
                              ", but the mesh and conditions give " + std::to_string(model.unknown_count()) + " and " +
                              join(model.load_case_groups, ','));
-  const std::vector<std::string> history_texts =
-      load_history_texts(vm.count("load-history") ? vm["load-history"].as<std::vector<std::string>>()
-                                                  : std::vector<std::string>{},
-                         model.load_case_groups);
+  const std::vector<std::string> history_texts = load_history_texts(o.load_history, model.load_case_groups);
   std::vector<std::vector<double>> histories;
   for (const auto& text : history_texts) histories.push_back(load_history_values(text, manifest.cq));
 
   std::vector<Probe> probes;
-  if (vm.count("probe"))
-    for (const auto& text : vm["probe"].as<std::vector<std::string>>()) {
-      const auto p = cli::parse_number_list("probe", text, 3, "X,Y,Z");
-      probes.push_back(nearest_node_probe(model, {p[0], p[1], p[2]}));
+  for (const auto& text : o.probe) {
+    const auto p = cli::parse_number_list("probe", text, 3, "X,Y,Z");
+    probes.push_back(nearest_node_probe(model, {p[0], p[1], p[2]}));
+  }
+  for (const auto& name : o.probe_group) {
+    try {
+      probes.push_back(group_mean_probe(model, name));
+    } catch (const std::invalid_argument& error) {
+      throw UsageError(error.what());
     }
-  if (vm.count("probe-group"))
-    for (const auto& name : vm["probe-group"].as<std::vector<std::string>>()) {
-      try {
-        probes.push_back(group_mean_probe(model, name));
-      } catch (const std::invalid_argument& error) {
-        throw po::error(error.what());
-      }
-    }
+  }
   std::optional<bem::RodProblem> rod;
-  if (vm.count("closed-form")) {
+  if (o.closed_form) {
     if (history_texts.size() != 1 || history_texts[0] != "heaviside")
-      throw po::error("--closed-form rod needs one load case with the heaviside load history");
+      throw UsageError("--closed-form rod needs one load case with the heaviside load history");
     if (manifest.poisson_ratio != 0.0)
       std::fprintf(stderr, "geobem-time: warning: the rod's closed form is exact for nu = 0 only (nu = %g)\n",
                    manifest.poisson_ratio);
     rod = bem::rod_problem_of(model);
   }
-  const std::vector<int> steps = window_steps(manifest.cq, first_time, last_time, every);
+  const std::vector<int> steps = window_steps(manifest.cq, first_time, last_time, o.every);
   if (steps.empty())
-    throw po::error("--time-window holds no step (t = 0 to " + std::to_string(manifest.cq.steps * manifest.cq.time_step) +
-                    " s in steps of " + std::to_string(manifest.cq.time_step) + " s)");
+    throw UsageError("--time-window holds no step (t = 0 to " + std::to_string(manifest.cq.steps * manifest.cq.time_step) +
+                     " s in steps of " + std::to_string(manifest.cq.time_step) + " s)");
 
   bem::LaplaceSolution solution;
   solution.unknowns = manifest.unknowns;
@@ -297,16 +297,16 @@ int run(int argc, char** argv) {
                        static_cast<std::size_t>(manifest.unknowns) * manifest.frequencies}});
   const std::vector<double> unknowns = bem::cq_time_series(solution, histories, manifest.cq);
 
-  OutputFolder folder(vm["out"].as<std::string>(), "solution.pvd");
-  write_time_series(folder, mesh, model, manifest.cq, histories, unknowns, steps);
-  write_probe_csv(folder.path("probes.csv"), model, manifest, unknowns, probes,
+  write_time_series(outputs, mesh, model, manifest.cq, histories, unknowns, steps);
+  write_probe_csv(outputs.path("probes.csv"), model, manifest, unknowns, probes,
                   window_steps(manifest.cq, first_time, last_time, 1), rod ? &*rod : nullptr);
-  write_probe_notes(folder.path("probes.txt"), fs::absolute(manifest_path), probes, history_texts,
+  write_probe_notes(outputs.path("probes.txt"), fs::absolute(manifest_path), probes, history_texts,
                     model.load_case_groups, rod ? &*rod : nullptr, manifest);
-  folder.commit();
-  if (!quiet)
+  outputs.write_record(command.record());
+  outputs.commit();
+  if (!command.quiet())
     std::fprintf(stderr, "geobem-time: wrote %s (%zu steps) and probes.csv in %.3f s\n",
-                 (folder.destination() / "solution.pvd").c_str(), steps.size(),
+                 (outputs.destination() / "solution.pvd").c_str(), steps.size(),
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   return 0;
 }

@@ -195,20 +195,27 @@ INSTANTIATE_TEST_SUITE_P(
                    "nothing loads the body"},
         BadLaplace{"open_mesh", "--beta 0.2 --steps 4", 1, "open surface"},
         BadLaplace{"bad_traction", "!--fixed x_min --free y_min,y_max,z_min,z_max --traction x_max=1e6 --beta 0.2 "
-                   "--steps 4", 2, "--traction 'x_max=1e6': expected NAME=P:DX,DY,DZ"},
+                   "--steps 4", 2, "traction 'x_max=1e6': expected GROUP=P:DX,DY,DZ"},
+        BadLaplace{"infinite_direction", "!--fixed x_min --free y_min,y_max,z_min,z_max "
+                   "--traction x_max=1e6:1e300,1e999,0 --beta 0.2 --steps 4", 2, "'1e999' is not a finite number"},
+        BadLaplace{"nan_magnitude", "!--fixed x_min --free y_min,y_max,z_min,z_max --traction x_max=nan:1,0,0 "
+                   "--beta 0.2 --steps 4", 2, "'nan' is not a finite number"},
         BadLaplace{"zero_direction", "!--fixed x_min --free y_min,y_max,z_min,z_max --traction x_max=1e6:0,0,0 "
                    "--beta 0.2 --steps 4", 2, "the direction is the zero vector"},
         BadLaplace{"no_steps", "--beta 0.2", 2, "give exactly one of --steps and --duration"},
         BadLaplace{"negative_step", "--time-step -1 --steps 4", 2, "-1"},
         BadLaplace{"bad_beta", "--beta -0.2 --steps 4", 2, "beta"},
-        BadLaplace{"bad_material", "--beta 0.2 --steps 4 --poisson-ratio 0.5", 2, "Poisson's ratio"}),
+        BadLaplace{"bad_material", "--beta 0.2 --steps 4 --poisson-ratio 0.5", 2, "Poisson's ratio"},
+        BadLaplace{"nan_density", "--beta 0.2 --steps 4 --density nan", 2, "density nan"},
+        BadLaplace{"overflowing_material", "--beta 0.2 --steps 4 --young-modulus 1e308 --poisson-ratio 0.49", 2,
+                   "give lambda = inf Pa"},
+        BadLaplace{"nan_epsilon", "--beta 0.2 --steps 4 --epsilon nan", 2, "CQ epsilon nan"}),
     [](const auto& info) { return std::string(info.param.name); });
 
-TEST(CqStages, StepRatioOutsideTheStableRangeIsAWarningWithItsValue) {
+TEST(CqStages, StepRatioOutsideTheStableRangeIsAWarningWithItsValueEvenWhenQuiet) {
   const auto mesh = write_rod_mesh("rod_beta.vtu", 5.0);
   const auto out = scratch("laplace_beta");
-  const auto run = run_command(laplace_exe + " --mesh " + mesh.string() + " --out " + out.string() + rod_conditions +
-                               " --device cpu --beta 1.5 --steps 2");
+  const auto run = laplace(mesh, out, "--device cpu --beta 1.5 --steps 2");
   EXPECT_EQ(run.exit_code, 0) << run.errors;
   EXPECT_NE(run.errors.find("warning: CQ step ratio beta = c*dt/h = 1.5"), std::string::npos) << run.errors;
   EXPECT_TRUE(fs::exists(out / "manifest.ini"));
@@ -220,9 +227,45 @@ TEST(CqStages, ForeignFolderIsNotReplaced) {
   fs::create_directories(out);
   std::ofstream(out / "notes.txt") << "mine\n";
   const auto run = laplace(mesh, out, "--device cpu --beta 0.2 --steps 2");
-  EXPECT_EQ(run.exit_code, 1);
-  EXPECT_NE(run.errors.find("holds files but no manifest.ini"), std::string::npos) << run.errors;
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.errors.find("holds files that are not a geobem-laplace output set"), std::string::npos) << run.errors;
   EXPECT_TRUE(fs::exists(out / "notes.txt"));
+}
+
+TEST(CqStages, EachSetRecordsItsEffectiveOptionsAndRerunsFromThem) {
+  const SmallRod& rod = small_rod();
+  const std::string record = read_text(rod.out / "geobem-laplace.ini");
+  for (const char* line : {"fixed = x_min\n", "traction = x_max=1e6:1,0,0\n", "beta = 0.3\n", "steps = 20\n",
+                           "epsilon = 1e-10\n", "device = cpu\n", "# computed on cpu\n"})
+    EXPECT_NE(record.find(line), std::string::npos) << line << record;
+  // geobem-time from its own record writes the same set again, byte for byte.
+  const auto out = scratch("time12_record");
+  ASSERT_EQ(time_stage(rod.out, out, "--probe-group x_max --every 5").exit_code, 0);
+  const auto first = snapshot(out);
+  const auto rerun = run_command(time_exe + " --quiet --config " + (out / "geobem-time.ini").string());
+  ASSERT_EQ(rerun.exit_code, 0) << rerun.errors;
+  EXPECT_EQ(snapshot(out), first);
+  EXPECT_NE(first.at("geobem-time.ini").find("every = 5\n"), std::string::npos);
+}
+
+TEST(CqStages, ManifestSavedWithByteOrderMarkOrCrLfReadsTheSame) {
+  const SmallRod& rod = small_rod();
+  const auto plain = scratch("time12_plain");
+  ASSERT_EQ(time_stage(rod.out, plain, "--probe-group x_max").exit_code, 0);
+  const std::string manifest = read_text(rod.out / "manifest.ini");
+  std::string crlf;
+  for (const char c : manifest) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  for (const auto& [name, text] : {std::make_pair(std::string("bom"), "\xEF\xBB\xBF" + manifest),
+                                   std::make_pair(std::string("crlf"), crlf)}) {
+    SCOPED_TRACE(name);
+    const auto copy = scratch("laplace12_" + name), out = scratch("time12_" + name);
+    fs::remove_all(copy);
+    fs::copy(rod.out, copy);
+    std::ofstream(copy / "manifest.ini", std::ios::binary) << text;
+    const auto run = time_stage(copy, out, "--probe-group x_max --mesh " + rod.mesh.string());
+    ASSERT_EQ(run.exit_code, 0) << run.errors;
+    EXPECT_EQ(read_text(out / "probes.csv"), read_text(plain / "probes.csv"));
+  }
 }
 
 struct BadTime {
@@ -275,6 +318,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadTime{"changed_mesh", "", 1, "rerun geobem-laplace"},
         BadTime{"edited_time_step", "", 1, "its values were edited after geobem-laplace wrote them"},
         BadTime{"edited_young_modulus", "", 1, "its values were edited after geobem-laplace wrote them"},
+        BadTime{"edited_density", "", 1, "its values were edited after geobem-laplace wrote them"},
+        BadTime{"edited_epsilon", "", 1, "its values were edited after geobem-laplace wrote them"},
+        BadTime{"edited_traction", "", 1, "its values were edited after geobem-laplace wrote them"},
+        BadTime{"edited_fixed", "", 1, "its values were edited after geobem-laplace wrote them"},
         BadTime{"no_manifest", "", 1, "manifest.ini: missing: run geobem-laplace first"},
         BadTime{"missing_probe_group", "--probe-group tip", 2,
                 "probe group 'tip': the mesh has no such group (it has x_min, x_max, y_min, y_max, z_min, z_max)"},
