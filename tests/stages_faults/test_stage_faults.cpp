@@ -159,6 +159,20 @@ class StageFaults : public ::testing::Test {
                      (root_ / "radii" / "radii.csv").string(), "--output", (root_ / "integrals.csv").string()})
                   .exit_code,
               0);
+    // The 12-triangle rod and its Laplace-domain solution, for the BEM stages.
+    ASSERT_EQ(spawn({"geobem-mesh", "--box-lengths", "3,1,1", "--element-size", "5", "--output",
+                     (root_ / "rod.vtu").string()})
+                  .exit_code,
+              0);
+    ASSERT_EQ(spawn(laplace_run({"--steps", "16", "--out", (root_ / "laplace").string()})).exit_code, 0);
+  }
+  /// geobem-laplace on the rod with `tail` after its conditions.
+  static std::vector<std::string> laplace_run(std::vector<std::string> tail) {
+    std::vector<std::string> head = {"geobem-laplace", "--quiet", "--device", "cpu", "--mesh", (root_ / "rod.vtu").string(),
+                                     "--fixed", "x_min", "--free", "y_min,y_max,z_min,z_max", "--traction",
+                                     "x_max=1e6:1,0,0", "--beta", "0.3"};
+    head.insert(head.end(), tail.begin(), tail.end());
+    return head;
   }
   static fs::path root_;
 };
@@ -204,6 +218,23 @@ TEST_F(StageFaults, IntegrateLongman) {
             {"geobem-integrate", "longman", "--family", "halfspace-disk", "--device", "cpu", "--rel-tol", "1e-6",
              "--quiet", "--input", input, "--output", out},
             out, true});
+}
+
+TEST_F(StageFaults, Laplace) {
+  // B exports the dense systems (a subfolder A lacks) and has fewer frequencies.
+  const std::string out = (root_ / "laplace_case").string();
+  exercise({"geobem-laplace", laplace_run({"--steps", "12", "--out", out}),
+            laplace_run({"--steps", "6", "--export-systems", "--out", out}), out, false});
+}
+
+TEST_F(StageFaults, Time) {
+  // B writes every 4th step: A's other step files must go with A's set.
+  const std::string out = (root_ / "time").string(), laplace = (root_ / "laplace").string();
+  exercise({"geobem-time",
+            {"geobem-time", "--quiet", "--laplace", laplace, "--probe-group", "x_max", "--closed-form", "rod", "--out",
+             out},
+            {"geobem-time", "--quiet", "--laplace", laplace, "--probe", "3,0.5,0.5", "--every", "4", "--out", out},
+            out, false});
 }
 
 }  // namespace
