@@ -50,13 +50,20 @@ std::vector<fs::path> stage_csvs() {
       "geobem-integrate adaptive --device cpu --integrand sinc --lower 0 --upper 1 --output " +
           (out / "adaptive.csv").string(),
       "geobem-integrate cubature --device cpu --integrand f3 --dim 3 --rel-tol 1e-4 --min-regions 64 --output " +
-          (out / "cubature.csv").string()};
+          (out / "cubature.csv").string(),
+      "geobem-mesh --box-lengths 3,1,1 --element-size 5 --output " + (out / "rod.vtu").string(),
+      "geobem-laplace --device cpu --mesh " + (out / "rod.vtu").string() +
+          " --fixed x_min --free y_min,y_max,z_min,z_max --traction x_max=1e6:1,0,0 --beta 0.3 --steps 4 --out " +
+          (out / "laplace").string(),
+      "geobem-time --laplace " + (out / "laplace").string() + " --probe 3,0.5,0.5 --probe-group x_max " +
+          "--closed-form rod --out " + (out / "time").string()};
   for (const auto& command : commands) {
     const auto run = run_command(bin + command + " --quiet");
     EXPECT_EQ(run.exit_code, 0) << command << "\n" << run.errors;
   }
   return {out / "model" / "prisms.csv", out / "gravity" / "gravity.csv", out / "radii" / "radii.csv",
-          out / "integrals.csv", out / "displacement" / "displacement.csv", out / "adaptive.csv", out / "cubature.csv"};
+          out / "integrals.csv", out / "displacement" / "displacement.csv", out / "adaptive.csv", out / "cubature.csv",
+          out / "time" / "probes.csv"};
 }
 
 TEST(StageCsv, NumpyGenfromtxtWithNamesReadsEveryColumn) {
