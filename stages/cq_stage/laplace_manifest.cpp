@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "mesh/io/atomic_file.hpp"
+#include "mesh/io/memory_budget.hpp"
 
 namespace geobem::cq_stage {
 
@@ -77,6 +78,13 @@ std::string system_file_name(int l) { return "systems/" + system_key(l) + ".npy"
 
 std::uint64_t solution_file_bytes(int unknowns, int frequencies) {
   return 128 + 16ull * static_cast<std::uint64_t>(unknowns) * static_cast<std::uint64_t>(frequencies);
+}
+
+std::uint64_t solution_memory_bytes(int unknowns, int frequencies, int load_cases) {
+  std::uint64_t bytes = 16;
+  for (const int factor : {unknowns, frequencies, load_cases})
+    if (factor < 0 || !multiply_checked(bytes, static_cast<std::uint64_t>(factor), bytes)) return UINT64_MAX;
+  return bytes;
 }
 
 std::uint64_t system_file_bytes(int unknowns, int load_cases, int frequencies) {

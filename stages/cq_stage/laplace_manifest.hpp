@@ -37,6 +37,9 @@ std::string system_file_name(int l);
 
 /// Bytes of one solution file (n × F complex128 and its header).
 std::uint64_t solution_file_bytes(int unknowns, int frequencies);
+/// Bytes of the Laplace-domain solutions of every case in memory
+/// (cases × F × n complex128); UINT64_MAX when the product overflows.
+std::uint64_t solution_memory_bytes(int unknowns, int frequencies, int load_cases);
 /// Bytes of the exported dense systems: F files of n × (n + cases) complex128.
 std::uint64_t system_file_bytes(int unknowns, int load_cases, int frequencies);
 

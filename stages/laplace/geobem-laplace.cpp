@@ -22,6 +22,7 @@
 #include "gpu/bem/laplace_mpi.hpp"
 #include "gpu/core/device.hpp"
 #include "gpu/core/usage_error.hpp"
+#include "mesh/io/memory_budget.hpp"
 #include "mesh/io/npy_file.hpp"
 #include "mesh/io/output_set.hpp"
 #include "mesh/surface/mesh_checks.hpp"
@@ -184,6 +185,10 @@ int run(int argc, char** argv, const cli::MpiSession& mpi) {
   const int cases = model.load_case_count();
   if (device == ComputeDevice::Cpu)
     bem::require_dense_system_fits(manifest.unknowns, cases, host_memory_bytes() / 2, "half of this host's memory");
+  require_memory(solution_memory_bytes(manifest.unknowns, manifest.frequencies, cases), available_memory_bytes(),
+                 "holding the Laplace-domain solutions (" + std::to_string(cases) + " cases x " +
+                     std::to_string(manifest.frequencies) + " frequencies x " + std::to_string(manifest.unknowns) +
+                     " unknowns, complex128)");
   if (mpi.rank() == 0) {
     require_disk_space(*outputs, manifest, cases, o);
     if (!quiet)

@@ -25,6 +25,7 @@
 #include "gpu/bem/rod_closed_form.hpp"
 #include "gpu/core/usage_error.hpp"
 #include "mesh/io/atomic_file.hpp"
+#include "mesh/io/memory_budget.hpp"
 #include "mesh/io/npy_file.hpp"
 #include "mesh/io/output_set.hpp"
 #include "mesh/io/vtk_output.hpp"
@@ -233,6 +234,17 @@ int run(int argc, char** argv) {
   if (!fs::exists(manifest_path))
     throw std::runtime_error(manifest_path.string() + ": missing: run geobem-laplace first");
   const LaplaceManifest manifest = read_laplace_manifest(manifest_path);
+  // The solutions and the time series (N + 1 steps x n doubles), before anything
+  // of their size (the load histories too) is allocated.
+  const std::uint64_t solution_bytes =
+      solution_memory_bytes(manifest.unknowns, manifest.frequencies, int(manifest.load_case_groups.size()));
+  std::uint64_t series_bytes = 0;
+  const bool representable =
+      solution_bytes != UINT64_MAX &&
+      multiply_checked(8 * std::uint64_t(manifest.unknowns), std::uint64_t(manifest.cq.steps) + 1, series_bytes) &&
+      series_bytes <= UINT64_MAX - solution_bytes;
+  require_memory(representable ? solution_bytes + series_bytes : UINT64_MAX, available_memory_bytes(),
+                 manifest_path.string() + ": holding its solutions and their time series");
   const fs::path mesh_path = o.mesh ? fs::path(*o.mesh) : manifest.mesh_file;
   const surface::SurfaceMesh mesh = surface::read_vtk_surface(mesh_path);
   const std::uint32_t crc = file_crc32(mesh_path);

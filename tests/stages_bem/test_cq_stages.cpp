@@ -13,6 +13,7 @@
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/bem/rod_closed_form.hpp"
 #include "mesh/io/npy_file.hpp"
+#include "stages/cq_stage/laplace_manifest.hpp"
 #include "tests/stages_bem/bem_stage_support.hpp"
 
 namespace fs = std::filesystem;
@@ -266,6 +267,26 @@ TEST(CqStages, ManifestSavedWithByteOrderMarkOrCrLfReadsTheSame) {
     ASSERT_EQ(run.exit_code, 0) << run.errors;
     EXPECT_EQ(read_text(out / "probes.csv"), read_text(plain / "probes.csv"));
   }
+}
+
+TEST(CqStages, ManifestSizesBeyondTheMemoryAreRefusedBeforeAllocating) {
+  // A manifest whose checksum holds (written by the library) but whose step
+  // count asks for 2e9 steps of 18 unknowns: about 576 GB of solutions and
+  // time series, refused with the bytes, not std::bad_alloc.
+  const SmallRod& rod = small_rod();
+  const auto copy = scratch("laplace12_huge"), out = scratch("time12_huge");
+  fs::remove_all(copy);
+  fs::copy(rod.out, copy);
+  cq_stage::LaplaceManifest manifest = cq_stage::read_laplace_manifest(copy / "manifest.ini");
+  manifest.cq.steps = 2000000000;
+  manifest.frequencies = bem::cq_frequency_count(manifest.cq);
+  cq_stage::write_laplace_manifest(copy / "manifest.ini", manifest);
+  const auto run = time_stage(copy, out, "");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.errors.find("manifest.ini: holding its solutions and their time series needs 576000000432 bytes"),
+            std::string::npos)
+      << run.errors;
+  EXPECT_FALSE(fs::exists(out));
 }
 
 struct BadTime {
