@@ -121,6 +121,13 @@ GEOBEM_HD inline void block_cutting_step(BlockCuttingState& s, double block_esti
     s.swept_target = fmax(s.swept_target, target);
     s.blocks += 1;
     s.x = b;
+    // A non-finite block passes only once it cannot be halved; the sweep ends
+    // there with the status non_finite (going on through a region where f is
+    // NaN would only spend the evaluation cap on blocks of rounding's width).
+    if (!(fabs(s.estimate) <= 1.7976931348623157e308)) {
+      s.running = 0;
+      return;
+    }
     if (s.expansion == static_cast<int>(ExpansionRule::Double))
       s.width = 2.0 * (b - a);
     else if (s.expansion == static_cast<int>(ExpansionRule::Keep))

@@ -1,7 +1,8 @@
 #pragma once
-// Bessel functions J0, J1 of real argument and the zeros of J0, J1, as
-// GEOBEM_HD functions (host and device from one source), accurate to about
-// 1e-15 absolute for every x.
+// Bessel functions J0, J1, J_n, Y0, Y1 of real argument and the zeros of
+// J0, J1, as GEOBEM_HD functions (host and device from one source), accurate
+// to about 1e-15 absolute (J_n, Y0, Y1: relative to the largest of their
+// neighbours' size) for every x.
 //
 // Method (no library on the device has them at this accuracy):
 //  - |x| < 20: Miller's backward recurrence J_{n-1} = (2n/x) J_n - J_{n+1}
@@ -11,6 +12,12 @@
 //  - |x| >= 20: Hankel's asymptotic expansion J_nu = sqrt(2/(pi x))
 //    (P cos chi - Q sin chi), chi = x - (nu/2 + 1/4) pi (A&S 9.2.5, 9.2.9,
 //    9.2.10; DLMF 10.17.3), summed until the terms fall below 1e-17.
+//  - J_n, integer n: upward recurrence from J0, J1 where |x| > |n| (stable
+//    there), else Miller's backward recurrence as above.
+//  - Y0, Y1 for 0 < x < 20: Neumann's series Y0 = (2/pi)(ln(x/2) + gamma) J0
+//    - (4/pi) sum_k (-1)^k J_2k / k (A&S 9.1.88) over the same backward
+//    recurrence, and Y1 = -Y0' term by term (J0' = -J1, J_m' = (J_{m-1} -
+//    J_{m+1})/2, A&S 9.1.27); x >= 20: Hankel's expansion.
 //  - zeros j_{nu,s}: McMahon's expansion (A&S 9.5.12, DLMF 10.21.19) refined
 //    by Newton's method with J0' = -J1 and J1' = J0 - J1/x (A&S 9.1.27).
 #include <cmath>
@@ -98,6 +105,108 @@ GEOBEM_HD inline double bessel_j1(double x) {
   double j0, j1;
   bessel_j01(x, j0, j1);
   return j1;
+}
+
+/// Largest |n| bessel_jn takes (its cost grows like max(|n|, |x|)).
+constexpr int kMaxBesselOrder = 1000;
+
+/// J_n(x) for integer |n| <= kMaxBesselOrder and finite x (NaN otherwise):
+/// J_{-n} = (-1)^n J_n, J_n(-x) = (-1)^n J_n(x).
+GEOBEM_HD inline double bessel_jn(int n, double x) {
+  if (n < -kMaxBesselOrder || n > kMaxBesselOrder || !(fabs(x) <= 1.7976931348623157e308)) return nan("");
+  double sign = 1.0;
+  if (n < 0) {
+    n = -n;
+    if (n & 1) sign = -sign;
+  }
+  if (x < 0.0 && (n & 1)) sign = -sign;
+  const double ax = fabs(x);
+  double j0, j1;
+  if (n < 2 || ax > n) {
+    bessel_j01(ax, j0, j1);
+    if (n == 0) return sign * j0;
+    double below = j0, current = j1;
+    for (int k = 1; k < n; ++k) {  // J_{k+1} = (2k/x) J_k - J_{k-1}
+      const double above = (2.0 * k / ax) * current - below;
+      below = current;
+      current = above;
+    }
+    return sign * current;
+  }
+  if (ax < 1e-300) return 0.0;
+  // Start far enough above max(n, x) that J_start / J_n is below rounding.
+  const int start = 2 * ((n + 40 + static_cast<int>(4.0 * sqrt(static_cast<double>(n)))) / 2);
+  const double two_over_x = 2.0 / ax;
+  double above = 0.0, current = 1e-30, even_sum = 0.0, value = 0.0;
+  for (int k = start; k > 0; --k) {
+    const double below = k * two_over_x * current - above;  // J_{k-1}
+    above = current;
+    current = below;
+    if (k - 1 == n) value = current;
+    if ((k - 1) % 2 == 0 && k - 1 > 0) even_sum += current;
+    if (fabs(current) > 1e250) {
+      current *= 1e-250;
+      above *= 1e-250;
+      even_sum *= 1e-250;
+      value *= 1e-250;
+    }
+  }
+  return sign * value / (current + 2.0 * even_sum);
+}
+
+/// Y0(x) and Y1(x) together, x > 0 (NaN for x < 0 or NaN, -infinity at 0).
+GEOBEM_HD inline void bessel_y01(double x, double& y0, double& y1) {
+  if (!(x > 0.0)) {
+    y0 = y1 = x == 0.0 ? -HUGE_VAL : nan("");
+    return;
+  }
+  if (x < 20.0) {
+    const double euler_gamma = 0.57721566490153286061;
+    const double log_term = log(0.5 * x) + euler_gamma;
+    const int start = 2 * ((static_cast<int>(x) + 40) / 2);
+    const double two_over_x = 2.0 / x;
+    // Unnormalised J_m from the backward recurrence, with the sums
+    // even = sum_{k>=1} J_2k, s0 = sum (-1)^k J_2k / k and
+    // s1 = sum_{k>=1} (-1)^k (J_{2k-1} - J_{2k+1}) / k = sum_j c_j J_j over odd j.
+    double above = 0.0, current = 1e-30, even_sum = 0.0, s0 = 0.0, s1 = 0.0, value_j1 = 0.0;
+    for (int k = start; k > 0; --k) {
+      const double below = k * two_over_x * current - above;  // J_{k-1}
+      above = current;
+      current = below;
+      const int m = k - 1;
+      if (m > 0 && m % 2 == 0) {
+        const int half = m / 2;
+        even_sum += current;
+        s0 += (half % 2 ? -current : current) / half;
+      } else if (m % 2 == 1) {
+        const int up = (m + 1) / 2, down = (m - 1) / 2;  // m = 2 up - 1 = 2 down + 1
+        s1 += (up % 2 ? -current : current) / up;
+        if (down >= 1) s1 -= (down % 2 ? -current : current) / down;
+        if (m == 1) value_j1 = current;
+      }
+      if (fabs(current) > 1e250) {
+        current *= 1e-250;
+        above *= 1e-250;
+        even_sum *= 1e-250;
+        s0 *= 1e-250;
+        s1 *= 1e-250;
+        value_j1 *= 1e-250;
+      }
+    }
+    const double norm = current + 2.0 * even_sum;
+    const double j0 = current / norm, j1 = value_j1 / norm;
+    y0 = (2.0 / kPi) * (log_term * j0 - 2.0 * s0 / norm);
+    y1 = (2.0 / kPi) * (log_term * j1 - j0 / x + s1 / norm);
+    return;
+  }
+  double p[2], q[2];
+  bessel_hankel_pq(x, p, q);
+  const double s = sin(x), c = cos(x), r = sqrt(0.5);
+  const double amplitude = sqrt(2.0 / (kPi * x));
+  const double cos0 = r * (c + s), sin0 = r * (s - c);
+  const double cos1 = r * (s - c), sin1 = -r * (s + c);
+  y0 = amplitude * (p[0] * sin0 + q[0] * cos0);
+  y1 = amplitude * (p[1] * sin1 + q[1] * cos1);
 }
 
 /// s-th positive zero j_{nu,s} of J_nu, nu = 0 or 1, s >= 1: McMahon's

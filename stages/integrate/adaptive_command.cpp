@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gpu/core/device.hpp"
+#include "gpu/expression/expression_integrate.hpp"
 #include "gpu/quadrature/adaptive_1d.hpp"
 #include "gpu/core/usage_error.hpp"
 #include "mesh/io/output_set.hpp"
@@ -20,6 +21,7 @@
 
 namespace po = boost::program_options;
 namespace q = geobem::quadrature;
+namespace ex = geobem::expression;
 
 namespace {
 
@@ -35,7 +37,10 @@ const char* const kDescription =
     "                          cancellation or a tolerance near 1e-14); the error column bounds the error\n"
     "  not_converged           the blocks met their shares but not the total (rare)\n"
     "  non_finite              the integrand gave NaN or infinity\n"
-    "Values outside the documented ranges below are refused.";
+    "Values outside the documented ranges below are refused.\n"
+    "Your own integrand instead of a family: --integrand-expression EXPR, an expression in x and the\n"
+    "--input table's columns (docs/expressions.md), e.g. 'exp(-a*x)*cos(w*x)'; each row gives lower, upper\n"
+    "and the columns it names; the output is the input columns then estimate,error,evaluations,blocks,status.";
 
 /// --integrand's help: each family with its defaults and documented ranges.
 std::string integrand_help() {
@@ -54,12 +59,65 @@ std::string integrand_help() {
 }
 
 struct AdaptiveCommandOptions {
-  std::string integrand, output, expansion = "double", device = "auto";
+  std::string integrand, expression, output, expansion = "double", device = "auto";
   std::optional<std::string> input;
   std::optional<double> lower, upper, p0, p1, p2;
   double rel_tol = 1e-10, abs_tol = 0.0, max_evals = 1e9;
   int alpha = 64, beta = 128;
 };
+
+/// The --integrand-expression path: every row (or the single --lower/--upper
+/// integral) checked, integrated and written with the input's columns.
+int run_adaptive_expression(const AdaptiveCommandOptions& o, const q::Adaptive1DOptions& settings,
+                            geobem::DeviceChoice choice, const geobem::cli::StageOptions& command,
+                            geobem::OutputFile& output, const char* program) {
+  geobem::CsvTable table;
+  if (o.input) {
+    table = geobem::read_csv_table(*o.input);
+    geobem::require_columns(table, {"lower", "upper"});
+    if (table.rows.empty()) throw std::runtime_error(*o.input + ": no rows");
+  } else {
+    table.columns = {"lower", "upper"};
+    table.rows = {{*o.lower, *o.upper}};
+  }
+  const ex::ParameterSource source = o.input ? ex::ParameterSource{table.columns, "a column of " + *o.input}
+                                             : ex::ParameterSource{};
+  const ex::Expression f = ex::parse_expression(o.expression, {"x"}, source);
+  const std::size_t count = table.rows.size(), stride = 2 + f.parameters.size();
+  std::vector<std::size_t> column{table.column("lower"), table.column("upper")};
+  for (const auto& name : f.parameters) column.push_back(table.column(name));
+  std::vector<double> rows(count * stride);
+  for (std::size_t i = 0; i < count; ++i) {
+    for (std::size_t j = 0; j < stride; ++j) rows[i * stride + j] = table.rows[i][column[j]];
+    const std::string problem = ex::check_adaptive_row(f, &rows[i * stride]);
+    if (!problem.empty()) {
+      if (!o.input) throw geobem::UsageError(problem);
+      throw std::runtime_error(table.where(i) + ": " + problem);
+    }
+  }
+  // Expressions run on the CPU until their GPU path exists; --device cuda is refused.
+  const geobem::ComputeDevice device =
+      choice == geobem::DeviceChoice::Auto ? geobem::ComputeDevice::Cpu : geobem::resolve_device(choice);
+  const auto results = ex::integrate_adaptive_expression(f, rows, count, settings, device);
+  std::size_t unconverged = 0;
+  for (const auto& r : results) unconverged += r.status != geobem::IntegrationStatus::Converged;
+  output.write_result([&](std::ostream& out) {
+    for (const auto& name : table.columns) out << name << ",";
+    out << "estimate,error,evaluations,blocks,status\n" << std::setprecision(17);
+    for (std::size_t i = 0; i < count; ++i) {
+      for (const double value : table.rows[i]) out << value << ",";
+      const auto& r = results[i];
+      out << r.estimate << "," << r.error << "," << r.evaluations << "," << r.blocks << ","
+          << geobem::to_string(r.status) << "\n";
+    }
+  });
+  output.write_record(command.record() + "# computed on " + geobem::to_string(device) + "\n");
+  output.commit();
+  if (unconverged > 0)
+    std::cerr << program << ": warning: " << unconverged << " of " << count
+              << " integrals did not meet the tolerance (status column)\n";
+  return 0;
+}
 
 int run_adaptive(int argc, const char* const argv[]) {
   AdaptiveCommandOptions o;
@@ -68,7 +126,8 @@ int run_adaptive(int argc, const char* const argv[]) {
   command.add_device(&o.device);
   command.add_tolerances(&o.rel_tol, &o.abs_tol);
   command.add()
-    ("integrand", po::value(&o.integrand)->required(), integrand_help().c_str())
+    ("integrand", po::value(&o.integrand), integrand_help().c_str())
+    ("integrand-expression", po::value(&o.expression), "your own integrand, an expression in x (see above)")
     ("input", optional_value(&o.input), "batch CSV: lower,upper and optional p0,p1,p2 columns, one integral per row")
     ("lower", optional_value(&o.lower), "single integral: lower limit")
     ("upper", optional_value(&o.upper), "single integral: upper limit")
@@ -82,8 +141,11 @@ int run_adaptive(int argc, const char* const argv[]) {
   command.add_output_file(&o.output, "lower,upper,p0,p1,p2,estimate,error,evaluations,blocks,status");
   if (!command.parse(argc, argv)) return 0;
 
+  const bool user_integrand = !o.expression.empty();
+  if (user_integrand == !o.integrand.empty()) throw geobem::UsageError("give either --integrand or --integrand-expression");
   q::Adaptive1DOptions settings;
-  const q::Integrand1D base = q::table2_integrand(q::parse_integrand_1d_family(o.integrand));
+  const q::Integrand1D base =
+      q::table2_integrand(user_integrand ? q::Integrand1DFamily::ExpSin : q::parse_integrand_1d_family(o.integrand));
   settings.rel_tol = o.rel_tol;
   settings.abs_tol = o.abs_tol;
   settings.alpha = o.alpha;
@@ -98,7 +160,10 @@ int run_adaptive(int argc, const char* const argv[]) {
     throw geobem::UsageError("give either --input FILE.csv or --lower and --upper");
   if (!o.input && !(o.lower && o.upper)) throw geobem::UsageError("a single integral needs both --lower and --upper");
   settings.quiet = command.quiet();
+  if (user_integrand && (o.p0 || o.p1 || o.p2))
+    throw geobem::UsageError("--p0, --p1, --p2 go with --integrand; an expression takes its parameters from --input");
   geobem::OutputFile output(o.output);
+  if (user_integrand) return run_adaptive_expression(o, settings, choice, command, output, argv[0]);
 
   std::vector<q::Problem1D> problems;
   if (o.input) {

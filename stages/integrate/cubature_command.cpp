@@ -12,8 +12,10 @@
 
 #include "gpu/core/device.hpp"
 #include "gpu/core/usage_error.hpp"
+#include "gpu/expression/expression_integrate.hpp"
 #include "gpu/quadrature/cubature.hpp"
 #include "gpu/quadrature/cubature_mpi.hpp"
+#include "mesh/io/csv_table.hpp"
 #include "mesh/io/output_set.hpp"
 #include "stages/cli/mpi_session.hpp"
 #include "stages/cli/number_list.hpp"
@@ -22,6 +24,7 @@
 
 namespace po = boost::program_options;
 namespace q = geobem::quadrature;
+namespace ex = geobem::expression;
 
 namespace {
 
@@ -35,7 +38,10 @@ const char* const kDescription =
     "  not_converged           every region met its share but the total did not (rare)\n"
     "  non_finite              the integrand or the sums gave NaN or infinity\n"
     "Kinks and jumps of the continuous and discontinuous families are breakpoints of the first regions.\n"
-    "f1-f4 have no closed form; their figures are in bench/RESULTS.md.";
+    "f1-f4 have no closed form; their figures are in bench/RESULTS.md.\n"
+    "Your own integrand instead: --integrand-expression EXPR in x1..xn (docs/expressions.md), e.g.\n"
+    "'sin(asin(x1)*asin(x2)*asin(x3))'; with --input, one integral per row, EXPR naming its columns, and the\n"
+    "output is the input columns then dim,rel_tol,abs_tol,estimate,error,evaluations,regions,status.";
 
 /// --genz-a's help: the documented range per Genz family.
 std::string genz_a_help() {
@@ -49,11 +55,59 @@ std::string genz_a_help() {
 }
 
 struct CubatureCommandOptions {
-  std::string integrand, output, device = "auto";
+  std::string integrand, expression, output, device = "auto";
+  std::optional<std::string> input;
   int dim = 0, min_regions = 1 << 20;
   double rel_tol = 1e-6, abs_tol = 0.0, max_evals = 2e9, genz_a = 5.0, genz_u = 0.5;
   std::optional<std::string> lower, upper;
 };
+
+/// The --integrand-expression path: one integral, or one per --input row.
+int run_cubature_expression(const CubatureCommandOptions& o, const q::CubatureOptions& settings,
+                            const geobem::cli::StageOptions& command, const char* program) {
+  const geobem::DeviceChoice choice = geobem::parse_device_choice(o.device);
+  geobem::OutputFile output(o.output);
+  geobem::CsvTable table;
+  table.rows = {{}};
+  if (o.input) {
+    table = geobem::read_csv_table(*o.input);
+    if (table.rows.empty()) throw std::runtime_error(*o.input + ": no rows");
+  }
+  const ex::ParameterSource source = o.input ? ex::ParameterSource{table.columns, "a column of " + *o.input}
+                                             : ex::ParameterSource{};
+  const ex::Expression f = ex::parse_expression(o.expression, ex::numbered_variables(settings.dim), source);
+  const std::size_t count = table.rows.size(), stride = f.parameters.size();
+  std::vector<std::size_t> column;
+  for (const auto& name : f.parameters) column.push_back(table.column(name));
+  std::vector<double> parameters(count * stride);
+  for (std::size_t i = 0; i < count; ++i) {
+    for (std::size_t j = 0; j < stride; ++j) parameters[i * stride + j] = table.rows[i][column[j]];
+    const std::string problem = ex::check_parameter_row(f, &parameters[i * stride]);
+    if (!problem.empty()) throw std::runtime_error(table.where(i) + ": " + problem);
+  }
+  // Expressions run on the CPU until their GPU path exists; --device cuda is refused.
+  const geobem::ComputeDevice device =
+      choice == geobem::DeviceChoice::Auto ? geobem::ComputeDevice::Cpu : geobem::resolve_device(choice);
+  const auto results = ex::integrate_cubature_expression(f, parameters, count, settings, device);
+  std::size_t unconverged = 0;
+  for (const auto& r : results) unconverged += r.status != geobem::IntegrationStatus::Converged;
+  output.write_result([&](std::ostream& out) {
+    for (const auto& name : table.columns) out << name << ",";
+    out << "dim,rel_tol,abs_tol,estimate,error,evaluations,regions,status\n" << std::setprecision(17);
+    for (std::size_t i = 0; i < count; ++i) {
+      for (const double value : table.rows[i]) out << value << ",";
+      const auto& r = results[i];
+      out << settings.dim << "," << settings.rel_tol << "," << settings.abs_tol << "," << r.estimate << ","
+          << r.error << "," << r.evaluations << "," << r.regions << "," << geobem::to_string(r.status) << "\n";
+    }
+  });
+  output.write_record(command.record() + "# computed on " + geobem::to_string(device) + "\n");
+  output.commit();
+  if (unconverged > 0)
+    std::cerr << program << ": warning: " << unconverged << " of " << count
+              << " integrals did not meet the tolerance (status column)\n";
+  return 0;
+}
 
 int run_cubature(int argc, const char* const argv[], const geobem::cli::MpiSession& mpi) {
   CubatureCommandOptions o;
@@ -64,7 +118,9 @@ int run_cubature(int argc, const char* const argv[], const geobem::cli::MpiSessi
   command.add_device(&o.device);
   command.add_tolerances(&o.rel_tol, &o.abs_tol);
   command.add()
-    ("integrand", po::value(&o.integrand)->required(), ("built-in integrand: " + names).c_str())
+    ("integrand", po::value(&o.integrand), ("built-in integrand: " + names).c_str())
+    ("integrand-expression", po::value(&o.expression), "your own integrand, an expression in x1..xn (see above)")
+    ("input", optional_value(&o.input), "with --integrand-expression: parameter table CSV, one integral per row")
     ("dim", po::value(&o.dim)->required(), "dimension n (2..10)")
     ("max-evals", po::value(&o.max_evals)->default_value(o.max_evals), "cap on integrand evaluations")
     ("min-regions", po::value(&o.min_regions)->default_value(o.min_regions),
@@ -76,8 +132,10 @@ int run_cubature(int argc, const char* const argv[], const geobem::cli::MpiSessi
   command.add_output_file(&o.output, "integrand,dim,rel_tol,abs_tol,estimate,error,evaluations,regions,status");
   if (!command.parse(argc, argv)) return 0;
 
+  const bool user_integrand = !o.expression.empty();
+  if (user_integrand == !o.integrand.empty()) throw geobem::UsageError("give either --integrand or --integrand-expression");
+  if (o.input && !user_integrand) throw geobem::UsageError("--input goes with --integrand-expression");
   q::CubatureOptions settings;
-  const q::CubatureFamily family = q::parse_cubature_family(o.integrand);
   settings.dim = o.dim;
   settings.rel_tol = o.rel_tol;
   settings.abs_tol = o.abs_tol;
@@ -91,7 +149,13 @@ int run_cubature(int argc, const char* const argv[], const geobem::cli::MpiSessi
   if (o.upper) settings.upper = parse_number_list("upper", *o.upper, settings.dim, "B1,...,Bn");
   if (settings.lower.empty() != settings.upper.empty()) throw geobem::UsageError("give both --lower and --upper");
   q::check_cubature_options(settings);
-  const q::CubatureIntegrand integrand = q::make_cubature_integrand(family, settings.dim, o.genz_a, o.genz_u);
+  if (user_integrand) {
+    if (mpi.active()) throw geobem::UsageError("--integrand-expression runs in one process (no mpirun)");
+    settings.quiet = command.quiet();
+    return run_cubature_expression(o, settings, command, argv[0]);
+  }
+  const q::CubatureIntegrand integrand =
+      q::make_cubature_integrand(q::parse_cubature_family(o.integrand), settings.dim, o.genz_a, o.genz_u);
   const geobem::ComputeDevice device = geobem::resolve_device(geobem::parse_device_choice(o.device));
   settings.quiet = command.quiet() || mpi.rank() != 0;
   // Rank 0 alone writes: it alone takes the output file (checked before the work).

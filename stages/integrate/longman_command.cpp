@@ -11,6 +11,8 @@
 
 #include "gpu/core/device.hpp"
 #include "gpu/core/integration_status.hpp"
+#include "gpu/core/usage_error.hpp"
+#include "gpu/expression/expression_integrate.hpp"
 #include "gpu/transform/transform.hpp"
 #include "mesh/io/csv_table.hpp"
 #include "mesh/io/output_set.hpp"
@@ -19,11 +21,12 @@
 
 namespace po = boost::program_options;
 namespace tf = geobem::transform;
+namespace ex = geobem::expression;
 
 namespace {
 
 struct LongmanCommandOptions {
-  std::string input, output, family, accelerator = "epsilon", device = "auto";
+  std::string input, output, family, expression, oscillation, decay_rate, accelerator = "epsilon", device = "auto";
   double rel_tol = 1e-12, abs_tol = 0.0;
   int min_areas = 4, max_areas = 200, quadrature_order = 16;
 };
@@ -37,6 +40,14 @@ std::string family_help() {
   }
   return text + "\n";
 }
+
+constexpr const char* kExpressionHelp =
+    "Your own integrand instead of a family: --integrand-expression REST --oscillation KIND:PARAM integrates\n"
+    "  int_0^inf KIND(PARAM x) REST(x) dx, KIND cos, sin, J0 or J1 (its zeros are the half-cycle partition),\n"
+    "  PARAM a column holding omega > 0, REST an expression in x and other columns (docs/expressions.md), e.g.\n"
+    "  --integrand-expression 'exp(-a*x)' --oscillation cos:w --decay-rate a\n"
+    "  REST is taken as smooth over a half cycle: name the column of its decay rate lambda (an envelope\n"
+    "  e^{-lambda x}) with --decay-rate when it decays faster than it oscillates.\n";
 
 constexpr const char* kStatusHelp =
     "Status column (one word per row):\n"
@@ -54,13 +65,18 @@ int run_longman(int argc, const char* const argv[]) {
   geobem::cli::StageOptions command(
       argv[0],
       std::string("Integrates int_a^inf f(x; row) dx for every row of --input (Longman's method).\n") +
-          family_help() + kStatusHelp);
+          family_help() + kExpressionHelp + kStatusHelp);
   command.add_device(&o.device);
   command.add_tolerances(&o.rel_tol, &o.abs_tol);
   command.add()
     ("input", po::value(&o.input)->required(),
      "parameter table CSV: one integral per row, the family's columns (others are copied)")
-    ("family", po::value(&o.family)->required(), "integrand family (see above)")
+    ("family", po::value(&o.family), "integrand family (see above)")
+    ("integrand-expression", po::value(&o.expression),
+     "your own integrand's non-oscillating part, an expression in x and the table's columns (see above)")
+    ("oscillation", po::value(&o.oscillation), "with --integrand-expression: KIND:PARAM, the factor KIND(PARAM x)")
+    ("decay-rate", po::value(&o.decay_rate),
+     "with --integrand-expression: the column of the decay rate lambda >= 0 of the expression's envelope e^{-lambda x}")
     ("accelerator", po::value(&o.accelerator)->default_value(o.accelerator),
      "euler (Longman's Euler differences), epsilon (Wynn), mw (Sidi; halfspace-disk away from its rim uses epsilon)")
     ("min-areas", po::value(&o.min_areas)->default_value(o.min_areas),
@@ -74,7 +90,17 @@ int run_longman(int argc, const char* const argv[]) {
 
   // Options first (usage errors, exit 2), then the output location, then the
   // table (data errors, exit 1).
-  const tf::TransformFamily family = tf::parse_transform_family(o.family);
+  const bool user_integrand = !o.expression.empty();
+  if (user_integrand == !o.family.empty())
+    throw geobem::UsageError("give either --family or --integrand-expression (with --oscillation)");
+  if (user_integrand && o.oscillation.empty())
+    throw geobem::UsageError("--integrand-expression needs --oscillation KIND:PARAM (the oscillating factor)");
+  if (!user_integrand && (!o.oscillation.empty() || !o.decay_rate.empty()))
+    throw geobem::UsageError("--oscillation and --decay-rate go with --integrand-expression");
+  if (user_integrand)
+    ex::parse_oscillation(o.oscillation);
+  else
+    tf::parse_transform_family(o.family);
   tf::LongmanOptions settings;
   settings.accelerator = tf::parse_accelerator(o.accelerator);
   settings.relative_tolerance = o.rel_tol;
@@ -87,22 +113,53 @@ int run_longman(int argc, const char* const argv[]) {
   geobem::OutputFile output(o.output);
 
   const geobem::CsvTable table = geobem::read_csv_table(o.input, /*allow_non_finite=*/true);
-  const auto& names = tf::describe(family).parameters;
-  geobem::require_columns(table, names);
   if (table.rows.empty()) throw std::runtime_error(o.input + ": no rows");
+  const std::size_t count = table.rows.size();
+  // A family's parameters, or omega, the decay rate and the expression's parameters.
+  std::vector<std::string> names;
+  ex::Oscillation oscillation;
+  ex::Expression rest;
+  if (user_integrand) {
+    oscillation = ex::parse_oscillation(o.oscillation);
+    rest = ex::parse_expression(o.expression, {"x"}, {table.columns, "a column of " + o.input});
+    names = {oscillation.parameter};
+    if (!o.decay_rate.empty()) names.push_back(o.decay_rate);
+    names.insert(names.end(), rest.parameters.begin(), rest.parameters.end());
+  } else {
+    names = tf::describe(tf::parse_transform_family(o.family)).parameters;
+  }
+  geobem::require_columns(table, names);
   std::vector<std::size_t> column(names.size());
   for (std::size_t j = 0; j < names.size(); ++j) column[j] = table.column(names[j]);
-  const std::size_t count = table.rows.size();
-  std::vector<double> parameters(count * names.size());
+  const std::size_t stride = user_integrand ? 2 + rest.parameters.size() : names.size();
+  std::vector<double> parameters(count * stride);
   for (std::size_t i = 0; i < count; ++i) {
-    for (std::size_t j = 0; j < names.size(); ++j) parameters[i * names.size() + j] = table.rows[i][column[j]];
-    const std::string problem = tf::check_parameters(family, &parameters[i * names.size()]);
+    double* row = &parameters[i * stride];
+    const auto& values = table.rows[i];
+    std::string problem;
+    if (user_integrand) {
+      const std::size_t first = o.decay_rate.empty() ? 1 : 2;  // where the expression's columns start
+      row[0] = values[column[0]];
+      row[1] = o.decay_rate.empty() ? 0.0 : values[column[1]];
+      for (std::size_t k = 0; k < rest.parameters.size(); ++k) row[2 + k] = values[column[first + k]];
+      problem = ex::check_longman_row(rest, row);
+    } else {
+      for (std::size_t j = 0; j < stride; ++j) row[j] = values[column[j]];
+      problem = tf::check_parameters(tf::parse_transform_family(o.family), row);
+    }
     if (!problem.empty()) throw std::runtime_error(table.where(i) + ": " + problem);
   }
 
-  const geobem::ComputeDevice device = geobem::resolve_device(choice);
+  // Expressions run on the CPU until their GPU path exists; --device cuda is refused.
+  const geobem::ComputeDevice device = user_integrand && choice == geobem::DeviceChoice::Auto
+                                           ? geobem::ComputeDevice::Cpu
+                                           : geobem::resolve_device(choice);
   const auto results =
-      tf::integrate_family(family, parameters, count, settings, o.quadrature_order, device, command.quiet());
+      user_integrand
+          ? ex::integrate_longman_expression(rest, oscillation.kind, parameters, count, settings, o.quadrature_order,
+                                             device, command.quiet())
+          : tf::integrate_family(tf::parse_transform_family(o.family), parameters, count, settings,
+                                 o.quadrature_order, device, command.quiet());
 
   std::size_t unconverged = 0;
   double worst_error = 0.0;  // the largest error estimate of a row that missed its tolerance

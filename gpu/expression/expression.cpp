@@ -1,0 +1,305 @@
+#include "gpu/expression/expression.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <utility>
+
+#include "gpu/core/math_constants.hpp"
+
+namespace geobem::expression {
+
+namespace {
+
+struct FunctionEntry {
+  Function function;
+  const char* name;
+  int arity;
+};
+
+constexpr FunctionEntry kFunctions[] = {
+    {Function::Exp, "exp", 1},     {Function::Log, "log", 1},     {Function::Sqrt, "sqrt", 1},
+    {Function::Sin, "sin", 1},     {Function::Cos, "cos", 1},     {Function::Tan, "tan", 1},
+    {Function::Sinh, "sinh", 1},   {Function::Cosh, "cosh", 1},   {Function::Tanh, "tanh", 1},
+    {Function::Asin, "asin", 1},   {Function::Acos, "acos", 1},   {Function::Atan, "atan", 1},
+    {Function::Atan2, "atan2", 2}, {Function::Abs, "abs", 1},     {Function::Min, "min", 2},
+    {Function::Max, "max", 2},     {Function::J0, "J0", 1},       {Function::J1, "J1", 1},
+    {Function::Jn, "Jn", 2},       {Function::Y0, "Y0", 1},       {Function::Y1, "Y1", 1},
+};
+
+std::string known_functions() {
+  std::string list;
+  for (const auto& entry : kFunctions) list += (list.empty() ? "" : " ") + std::string(entry.name);
+  return list;
+}
+
+enum class TokenKind { Number, Name, Operator, End };
+
+struct Token {
+  TokenKind kind = TokenKind::End;
+  std::string text;
+  double value = 0.0;
+  int column = 0;  // 1-based
+};
+
+class Parser {
+ public:
+  Parser(const std::string& text, const std::vector<std::string>& variables, const ParameterSource& parameters)
+      : text_(text), parameters_(parameters) {
+    expression_.text = text;
+    expression_.variables = variables;
+    advance();
+  }
+
+  Expression parse() {
+    if (token_.kind == TokenKind::End) fail("empty expression", token_.column);
+    expression_.root = sum();
+    if (token_.kind != TokenKind::End) fail("unexpected '" + token_.text + "' after a complete expression", token_.column);
+    return std::move(expression_);
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& message, int column) const {
+    const std::string caret(static_cast<std::size_t>(column > 0 ? column - 1 : 0), ' ');
+    throw ExpressionError("expression error at column " + std::to_string(column) + ": " + message + "\n  " + text_ +
+                              "\n  " + caret + "^",
+                          column);
+  }
+
+  void advance() {
+    while (position_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[position_]))) ++position_;
+    token_ = Token{};
+    token_.column = static_cast<int>(position_) + 1;
+    if (position_ >= text_.size()) return;
+    const char c = text_[position_];
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') {
+      // digits [. digits] [e [+-] digits]: scanned here so that "2x" or "1e" is an error at its column.
+      std::size_t end = position_;
+      while (end < text_.size() && std::isdigit(static_cast<unsigned char>(text_[end]))) ++end;
+      if (end < text_.size() && text_[end] == '.') {
+        ++end;
+        while (end < text_.size() && std::isdigit(static_cast<unsigned char>(text_[end]))) ++end;
+      }
+      if (end < text_.size() && (text_[end] == 'e' || text_[end] == 'E')) {
+        std::size_t exponent = end + 1;
+        if (exponent < text_.size() && (text_[exponent] == '+' || text_[exponent] == '-')) ++exponent;
+        if (exponent < text_.size() && std::isdigit(static_cast<unsigned char>(text_[exponent]))) {
+          end = exponent;
+          while (end < text_.size() && std::isdigit(static_cast<unsigned char>(text_[end]))) ++end;
+        }
+      }
+      token_.kind = TokenKind::Number;
+      token_.text = text_.substr(position_, end - position_);
+      const auto parsed = std::from_chars(text_.data() + position_, text_.data() + end, token_.value);
+      if (parsed.ec != std::errc() || parsed.ptr != text_.data() + end || !std::isfinite(token_.value))
+        fail("'" + token_.text + "' is not a number within double range", token_.column);
+      position_ = end;
+      if (position_ < text_.size() &&
+          (std::isalpha(static_cast<unsigned char>(text_[position_])) || text_[position_] == '_'))
+        fail("a number directly followed by a name (write '*' for a product)", static_cast<int>(position_) + 1);
+      return;
+    }
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      std::size_t end = position_;
+      while (end < text_.size() &&
+             (std::isalnum(static_cast<unsigned char>(text_[end])) || text_[end] == '_'))
+        ++end;
+      token_.kind = TokenKind::Name;
+      token_.text = text_.substr(position_, end - position_);
+      position_ = end;
+      return;
+    }
+    if (std::string("+-*/^(),").find(c) != std::string::npos) {
+      token_.kind = TokenKind::Operator;
+      token_.text = std::string(1, c);
+      ++position_;
+      return;
+    }
+    fail(std::string("unexpected character '") + c + "'", token_.column);
+  }
+
+  bool at(const char* op) const { return token_.kind == TokenKind::Operator && token_.text == op; }
+
+  int add(ExpressionNode node) {
+    expression_.nodes.push_back(std::move(node));
+    return static_cast<int>(expression_.nodes.size()) - 1;
+  }
+
+  int binary(NodeKind kind, int left, int right, int column) {
+    ExpressionNode node;
+    node.kind = kind;
+    node.children = {left, right};
+    node.column = column;
+    return add(std::move(node));
+  }
+
+  int sum() {
+    int left = product();
+    while (at("+") || at("-")) {
+      const NodeKind kind = at("+") ? NodeKind::Add : NodeKind::Subtract;
+      const int column = token_.column;
+      advance();
+      left = binary(kind, left, product(), column);
+    }
+    return left;
+  }
+
+  int product() {
+    int left = unary();
+    while (at("*") || at("/")) {
+      const NodeKind kind = at("*") ? NodeKind::Multiply : NodeKind::Divide;
+      const int column = token_.column;
+      advance();
+      left = binary(kind, left, unary(), column);
+    }
+    return left;
+  }
+
+  int unary() {
+    if (at("-") || at("+")) {
+      const bool negate = at("-");
+      const int column = token_.column;
+      advance();
+      const int operand = unary();
+      if (!negate) return operand;
+      ExpressionNode node;
+      node.kind = NodeKind::Negate;
+      node.children = {operand};
+      node.column = column;
+      return add(std::move(node));
+    }
+    return power();
+  }
+
+  int power() {
+    const int base = primary();
+    if (!at("^")) return base;
+    const int column = token_.column;
+    advance();
+    return binary(NodeKind::Power, base, unary(), column);
+  }
+
+  int primary() {
+    const Token token = token_;
+    if (token.kind == TokenKind::End) fail("the expression ends where an operand is expected", token.column);
+    if (token.kind == TokenKind::Number) {
+      advance();
+      ExpressionNode node;
+      node.kind = NodeKind::Constant;
+      node.value = token.value;
+      node.column = token.column;
+      return add(std::move(node));
+    }
+    if (at("(")) {
+      advance();
+      const int inner = sum();
+      if (!at(")")) fail("expected ')' to close the '(' at column " + std::to_string(token.column), token_.column);
+      advance();
+      return inner;
+    }
+    if (token.kind == TokenKind::Operator) fail("unexpected '" + token.text + "' where an operand is expected", token.column);
+    advance();
+    if (at("(")) return call(token);
+    return name(token);
+  }
+
+  int call(const Token& name_token) {
+    const FunctionEntry* entry = nullptr;
+    for (const auto& candidate : kFunctions)
+      if (name_token.text == candidate.name) entry = &candidate;
+    if (!entry) fail("unknown function '" + name_token.text + "' (known: " + known_functions() + ")", name_token.column);
+    advance();  // '('
+    ExpressionNode node;
+    node.kind = NodeKind::Call;
+    node.function = entry->function;
+    node.column = name_token.column;
+    if (!at(")")) {
+      node.children.push_back(sum());
+      while (at(",")) {
+        advance();
+        node.children.push_back(sum());
+      }
+    }
+    if (!at(")")) fail("expected ',' or ')' in the arguments of '" + name_token.text + "'", token_.column);
+    advance();
+    if (static_cast<int>(node.children.size()) != entry->arity)
+      fail("'" + name_token.text + "' takes " + std::to_string(entry->arity) + " argument" +
+               (entry->arity > 1 ? "s" : "") + ", got " + std::to_string(node.children.size()),
+           name_token.column);
+    return add(std::move(node));
+  }
+
+  int name(const Token& token) {
+    ExpressionNode node;
+    node.column = token.column;
+    const auto& variables = expression_.variables;
+    for (std::size_t i = 0; i < variables.size(); ++i)
+      if (variables[i] == token.text) {
+        node.kind = NodeKind::Variable;
+        node.index = static_cast<int>(i);
+        return add(std::move(node));
+      }
+    if (token.text == "pi") {
+      node.kind = NodeKind::Constant;
+      node.value = kPi;
+      return add(std::move(node));
+    }
+    for (const auto& entry : kFunctions)
+      if (token.text == entry.name) fail("'" + token.text + "' is a function: write " + token.text + "(...)", token.column);
+    bool available = false;
+    for (const auto& candidate : parameters_.names) available = available || candidate == token.text;
+    if (!available) {
+      std::string variable_list;
+      for (const auto& v : variables) variable_list += (variable_list.empty() ? "" : ", ") + v;
+      std::string message = "unknown name '" + token.text + "': not a variable (" + variable_list + "), not pi";
+      if (parameters_.description.empty()) {
+        message += ", and this command takes no parameters";
+      } else {
+        std::string columns;
+        for (const auto& c : parameters_.names) columns += (columns.empty() ? "" : ", ") + c;
+        message += ", not " + parameters_.description + " (" + (columns.empty() ? "none" : columns) + ")";
+      }
+      fail(message, token.column);
+    }
+    auto& used = expression_.parameters;
+    std::size_t index = 0;
+    while (index < used.size() && used[index] != token.text) ++index;
+    if (index == used.size()) used.push_back(token.text);
+    node.kind = NodeKind::Parameter;
+    node.index = static_cast<int>(index);
+    return add(std::move(node));
+  }
+
+  const std::string& text_;
+  const ParameterSource& parameters_;
+  Expression expression_;
+  std::size_t position_ = 0;
+  Token token_;
+};
+
+}  // namespace
+
+const char* function_name(Function function) {
+  for (const auto& entry : kFunctions)
+    if (entry.function == function) return entry.name;
+  return "?";
+}
+
+int function_arity(Function function) {
+  for (const auto& entry : kFunctions)
+    if (entry.function == function) return entry.arity;
+  return 0;
+}
+
+Expression parse_expression(const std::string& text, const std::vector<std::string>& variables,
+                            const ParameterSource& parameters) {
+  return Parser(text, variables, parameters).parse();
+}
+
+std::vector<std::string> numbered_variables(int n) {
+  std::vector<std::string> names;
+  for (int i = 1; i <= n; ++i) names.push_back("x" + std::to_string(i));
+  return names;
+}
+
+}  // namespace geobem::expression

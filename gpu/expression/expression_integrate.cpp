@@ -1,0 +1,174 @@
+#include "gpu/expression/expression_integrate.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "gpu/core/progress.hpp"
+#include "gpu/core/usage_error.hpp"
+#include "gpu/expression/expression_program.hpp"
+#include "gpu/quadrature/adaptive_1d_cpu.hpp"
+#include "gpu/quadrature/cubature_cpu.hpp"
+#include "gpu/transform/longman_cpu.hpp"
+#include "gpu/transform/transform.hpp"
+
+namespace geobem::expression {
+
+namespace {
+
+[[noreturn]] void throw_gpu_not_ready(const char* what) {
+  throw UsageError(std::string(what) + " run on the CPU only in this version: pass --device cpu");
+}
+
+std::string describe(const std::string& name, double value, const char* requirement) {
+  std::ostringstream text;
+  text << name << " = " << value << " " << requirement;
+  return text.str();
+}
+
+
+template <OscillationKind Kind>
+void longman_cpu(const ExpressionProgram& program, const std::vector<double>& rows, std::size_t count,
+                 const transform::GaussRule& rule, const transform::LongmanOptions& options,
+                 transform::LongmanResult* results, ProgressReporter* progress) {
+  const std::size_t stride = 2 + program.parameter_count();
+  std::vector<OscillatoryIntegrand<ProgramIntegrand1D, Kind>> items(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const double* row = &rows[i * stride];
+    items[i] = {ProgramIntegrand1D{&program, row + 2}, row[0], row[1]};
+  }
+  transform::longman_integrate_cpu(items.data(), count, rule, options, results, progress);
+}
+
+}  // namespace
+
+std::string check_parameter_row(const Expression& f, const double* parameters) {
+  for (std::size_t k = 0; k < f.parameters.size(); ++k)
+    if (!std::isfinite(parameters[k])) return describe(f.parameters[k], parameters[k], "is not finite");
+  return "";
+}
+
+Oscillation parse_oscillation(const std::string& text) {
+  const std::size_t colon = text.find(':');
+  const std::string kind = text.substr(0, colon);
+  Oscillation oscillation;
+  if (colon == std::string::npos || colon + 1 == text.size())
+    throw UsageError("--oscillation '" + text + "': expected KIND:PARAM (KIND cos, sin, J0 or J1; PARAM the column of omega)");
+  if (kind == "cos") oscillation.kind = OscillationKind::Cos;
+  else if (kind == "sin") oscillation.kind = OscillationKind::Sin;
+  else if (kind == "J0") oscillation.kind = OscillationKind::J0;
+  else if (kind == "J1") oscillation.kind = OscillationKind::J1;
+  else throw UsageError("--oscillation '" + text + "': unknown kind '" + kind + "' (known: cos, sin, J0, J1)");
+  oscillation.parameter = text.substr(colon + 1);
+  return oscillation;
+}
+
+std::string to_string(OscillationKind kind) {
+  switch (kind) {
+    case OscillationKind::Cos: return "cos";
+    case OscillationKind::Sin: return "sin";
+    case OscillationKind::J0: return "J0";
+    case OscillationKind::J1: return "J1";
+  }
+  return "?";
+}
+
+std::string check_longman_row(const Expression& rest, const double* row) {
+  if (!(std::isfinite(row[0]) && row[0] > 0.0)) return describe("omega", row[0], "must be finite and > 0");
+  if (!(std::isfinite(row[1]) && row[1] >= 0.0)) return describe("the decay rate", row[1], "must be finite and >= 0");
+  return check_parameter_row(rest, row + 2);
+}
+
+std::vector<transform::LongmanResult> integrate_longman_expression(const Expression& rest, OscillationKind kind,
+                                                                   const std::vector<double>& rows, std::size_t count,
+                                                                   const transform::LongmanOptions& options,
+                                                                   int quadrature_order, ComputeDevice device,
+                                                                   bool progress_quiet,
+                                                                   transform::LongmanTimings* timings) {
+  transform::validate_options(options);
+  const std::size_t stride = 2 + rest.parameters.size();
+  if (rows.size() < count * stride)
+    throw std::invalid_argument("integrate_longman_expression: fewer values than count x (2 + parameters)");
+  const transform::GaussRule rule = transform::make_gauss_rule(quadrature_order);
+  std::vector<transform::LongmanResult> results(count);
+  if (timings) *timings = transform::LongmanTimings{};
+  if (device == ComputeDevice::Cuda) throw_gpu_not_ready("Longman expressions");
+  const ExpressionProgram program(rest);
+  ProgressReporter progress("longman expression", count, "integrals", progress_quiet);
+  switch (kind) {
+    case OscillationKind::Cos: longman_cpu<OscillationKind::Cos>(program, rows, count, rule, options, results.data(), &progress); break;
+    case OscillationKind::Sin: longman_cpu<OscillationKind::Sin>(program, rows, count, rule, options, results.data(), &progress); break;
+    case OscillationKind::J0: longman_cpu<OscillationKind::J0>(program, rows, count, rule, options, results.data(), &progress); break;
+    case OscillationKind::J1: longman_cpu<OscillationKind::J1>(program, rows, count, rule, options, results.data(), &progress); break;
+  }
+  progress.finish();
+  return results;
+}
+
+std::string check_adaptive_row(const Expression& f, const double* row) {
+  if (!std::isfinite(row[0]) || !std::isfinite(row[1]) || !(row[0] < row[1])) {
+    std::ostringstream text;
+    text << "limits [" << row[0] << ", " << row[1] << "] are not finite with lower < upper";
+    return text.str();
+  }
+  return check_parameter_row(f, row + 2);
+}
+
+std::vector<quadrature::Adaptive1DResult> integrate_adaptive_expression(const Expression& f,
+                                                                        const std::vector<double>& rows,
+                                                                        std::size_t count,
+                                                                        const quadrature::Adaptive1DOptions& options,
+                                                                        ComputeDevice device) {
+  quadrature::check_adaptive_1d_options(options);
+  const std::size_t stride = 2 + f.parameters.size();
+  if (rows.size() < count * stride)
+    throw std::invalid_argument("integrate_adaptive_expression: fewer values than count x (2 + parameters)");
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string problem = check_adaptive_row(f, &rows[i * stride]);
+    if (!problem.empty()) throw UsageError("row " + std::to_string(i + 1) + ": " + problem);
+  }
+  std::vector<quadrature::Adaptive1DResult> results(count);
+  if (device == ComputeDevice::Cuda) throw_gpu_not_ready("adaptive 1D expressions");
+  const ExpressionProgram program(f);
+  if (count == 1) {  // one integral: each block's subintervals spread over the threads
+    const ProgramIntegrand1D integrand{&program, &rows[2]};
+    results[0] = quadrature::cpu_integrate_adaptive_1d(integrand, rows[0], rows[1], options);
+    return results;
+  }
+  const long rows_count = static_cast<long>(count);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (long i = 0; i < rows_count; ++i) {
+    const double* row = &rows[i * stride];
+    quadrature::BlockCuttingState state = quadrature::start_block_cutting(
+        row[0], row[1], options.rel_tol, options.abs_tol, options.max_evaluations, options.expansion);
+    quadrature::cpu_block_cutting_sweep(ProgramIntegrand1D{&program, row + 2}, state, options.beta, false);
+    results[i] = quadrature::adaptive_1d_result(state);
+  }
+  return results;
+}
+
+std::vector<quadrature::CubatureResult> integrate_cubature_expression(const Expression& f,
+                                                                      const std::vector<double>& parameters,
+                                                                      std::size_t count,
+                                                                      const quadrature::CubatureOptions& options,
+                                                                      ComputeDevice device) {
+  quadrature::check_cubature_options(options);
+  if (static_cast<int>(f.variables.size()) != options.dim)
+    throw std::invalid_argument("integrate_cubature_expression: the expression's variables are not x1..x" +
+                                std::to_string(options.dim));
+  const std::size_t stride = f.parameters.size();
+  if (parameters.size() < count * stride)
+    throw std::invalid_argument("integrate_cubature_expression: fewer values than count x parameters");
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string problem = check_parameter_row(f, &parameters[i * stride]);
+    if (!problem.empty()) throw UsageError("row " + std::to_string(i + 1) + ": " + problem);
+  }
+  std::vector<quadrature::CubatureResult> results(count);
+  if (device == ComputeDevice::Cuda) throw_gpu_not_ready("cubature expressions");
+  const ExpressionProgram program(f);
+  for (std::size_t i = 0; i < count; ++i)
+    results[i] = quadrature::cpu_integrate_cubature(
+        ProgramIntegrandND{&program, stride ? &parameters[i * stride] : nullptr}, options);
+  return results;
+}
+
+}  // namespace geobem::expression

@@ -1,0 +1,75 @@
+#pragma once
+// The three integrators run on a user's expression: Longman's method with a
+// stated oscillating factor (oscillatory_integrand.hpp), the block-cutting
+// adaptive 1D quadrature and the two-phase cubature, one integral per
+// parameter row, on the CPU (the checked expression's program) or the GPU
+// (its CUDA source compiled by NVRTC, expression_kernels.hpp). The
+// integrators' own templates do the work; statuses and error estimates are
+// theirs (gpu/core/integration_status.hpp), and an expression that is NaN or
+// infinite where it is evaluated gives the status non_finite.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "gpu/core/device.hpp"
+#include "gpu/expression/expression.hpp"
+#include "gpu/expression/oscillatory_integrand.hpp"
+#include "gpu/quadrature/adaptive_1d.hpp"
+#include "gpu/quadrature/cubature.hpp"
+#include "gpu/transform/longman.hpp"
+
+namespace geobem::expression {
+
+/// `--oscillation KIND:PARAM`: the factor cos/sin/J0/J1 of (PARAM x).
+struct Oscillation {
+  OscillationKind kind = OscillationKind::Cos;
+  std::string parameter;  ///< the column holding the angular frequency omega
+};
+
+/// Parses "KIND:PARAM" (KIND cos, sin, J0, J1); throws geobem::UsageError
+/// naming the text otherwise.
+Oscillation parse_oscillation(const std::string& text);
+std::string to_string(OscillationKind kind);
+
+/// Longman's method for `count` integrals int_0^inf factor(omega x) rest(x) dx,
+/// `rest` the checked expression in x. `rows` is row-major count x (2 + P):
+/// omega (> 0), the decay rate (>= 0; 0: none), then the expression's P
+/// parameters in Expression::parameters order; checked by check_longman_row.
+/// Options as transform::integrate_family. Throws geobem::DeviceError (CUDA)
+/// and NvrtcError (the generated source did not compile: the log is in the message).
+std::vector<transform::LongmanResult> integrate_longman_expression(
+    const Expression& rest, OscillationKind kind, const std::vector<double>& rows, std::size_t count,
+    const transform::LongmanOptions& options, int quadrature_order, ComputeDevice device, bool progress_quiet = true,
+    transform::LongmanTimings* timings = nullptr);
+
+/// Empty when a Longman row (omega, decay rate, parameters...) is valid, else
+/// the problem: omega not finite and > 0, the decay rate not finite and >= 0,
+/// a parameter not finite (its name from `rest`).
+std::string check_longman_row(const Expression& rest, const double* row);
+
+/// Empty when an adaptive 1D row (lower, upper, parameters...) is valid, else
+/// the problem: limits not finite with lower < upper, a parameter not finite.
+std::string check_adaptive_row(const Expression& f, const double* row);
+
+/// Empty when every parameter of a row (one per Expression::parameters) is
+/// finite, else the first that is not, by name.
+std::string check_parameter_row(const Expression& f, const double* parameters);
+
+/// The adaptive 1D quadrature of `count` integrals int_lower^upper f(x) dx;
+/// `rows` is count x (2 + P): lower, upper, then the parameters. Throws
+/// geobem::UsageError for bad options or a row whose limits are not finite
+/// with lower < upper or whose parameters are not finite (`where(i)` names row i).
+std::vector<quadrature::Adaptive1DResult> integrate_adaptive_expression(
+    const Expression& f, const std::vector<double>& rows, std::size_t count, const quadrature::Adaptive1DOptions& options,
+    ComputeDevice device);
+
+/// The two-phase cubature of `count` integrals of f(x1..xn) over the box of
+/// `options`; `parameters` is count x P. Throws geobem::UsageError for bad
+/// options or non-finite parameters.
+std::vector<quadrature::CubatureResult> integrate_cubature_expression(const Expression& f,
+                                                                      const std::vector<double>& parameters,
+                                                                      std::size_t count,
+                                                                      const quadrature::CubatureOptions& options,
+                                                                      ComputeDevice device);
+
+}  // namespace geobem::expression
