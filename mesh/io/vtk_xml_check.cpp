@@ -642,7 +642,9 @@ class Checker {
     }
 
     ValueSink sink(*type, swap_);
-    const std::string format = attribute_or(array, "format", "ascii");
+    // VTK's reader dereferences a missing format attribute (seen crashing under fuzzing), so it is required.
+    if (!array.attribute("format")) fail(array, label + ": no format attribute (expected ascii, binary or appended)");
+    const std::string format = *array.attribute("format");
     try {
       if (format == "ascii") {
         read_ascii(array, *type, values, sink);

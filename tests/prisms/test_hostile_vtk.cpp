@@ -1,9 +1,10 @@
 // VTK model files that crashed or ran away in VTK 9.1's readers (an ASCII
 // `nan`, arrays shorter or longer than their piece, a negative extent, an
 // unknown type name, point ids beyond the points, an edited compression
-// header, a component count of 2^31 − 1): each must end in an error naming
-// the file and the array, cell or value. And every encoding VTK's own writers
-// produce must pass the check and read back exactly.
+// header, a component count of 2^31 − 1, an array without a format): each
+// must end in an error naming the file and the array, cell or value. And
+// every encoding VTK's own writers produce must pass the check and read back
+// exactly.
 #include <gtest/gtest.h>
 
 #include <vtkCellData.h>
@@ -117,6 +118,9 @@ TEST(HostileVtk, ImageWithTooFewValuesOrHugeComponentCount) {
   EXPECT_NE(origin.find("Origin 'inf 0 0': 'inf' is not a finite number"), std::string::npos) << origin;
   const std::string huge = model_error("huge.vti", vti("2147483647", "1 2 3 4"));
   EXPECT_NE(huge.find("needs 68719476704 bytes"), std::string::npos) << huge;
+  // Found by fuzzing: VTK 9.1 dereferences a missing format attribute.
+  const std::string formatless = model_error("formatless.vti", replaced(vti("1", "1 2 3 4"), "format=\"ascii\"", "offset=\"ascii\""));
+  EXPECT_NE(formatless.find("CellData array 'density' (piece 0): no format attribute"), std::string::npos) << formatless;
 }
 
 TEST(HostileVtk, ExtentsBeyondTheDataOrRunningBackwards) {
