@@ -20,25 +20,6 @@ std::string shortest_text(double value) {
 
 }  // namespace
 
-std::string join(const std::vector<std::string>& items, char separator) {
-  std::string text;
-  for (std::size_t k = 0; k < items.size(); ++k) text += (k ? std::string(1, separator) : "") + items[k];
-  return text;
-}
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> items;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t end = std::min(text.find(separator, start), text.size());
-    std::string item = text.substr(start, end - start);
-    const auto first = item.find_first_not_of(" \t"), last = item.find_last_not_of(" \t");
-    if (first != std::string::npos) items.push_back(item.substr(first, last - first + 1));
-    start = end + 1;
-  }
-  return items;
-}
-
 std::vector<bem::GroupCondition> parse_conditions(const ConditionTexts& texts) {
   std::vector<bem::GroupCondition> conditions;
   for (const auto& list : texts.fixed)

@@ -8,6 +8,7 @@
 #include "gpu/bem/bem_model.hpp"
 #include "gpu/bem/convolution_quadrature.hpp"
 #include "mesh/surface/surface_mesh.hpp"
+#include "stages/cq_stage/name_list.hpp"
 
 namespace geobem::cq_stage {
 
@@ -48,9 +49,5 @@ std::vector<double> load_history_values(const std::string& text, const bem::CqSe
 /// the text for an unknown group, a group given twice or a bad history.
 std::vector<std::string> load_history_texts(const std::vector<std::string>& texts,
                                             const std::vector<std::string>& case_groups);
-
-/// "a;b;c" joined / split (the manifest's lists).
-std::string join(const std::vector<std::string>& items, char separator);
-std::vector<std::string> split(const std::string& text, char separator);
 
 }  // namespace geobem::cq_stage

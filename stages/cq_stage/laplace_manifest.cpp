@@ -10,6 +10,7 @@
 
 #include "mesh/io/atomic_file.hpp"
 #include "mesh/io/memory_budget.hpp"
+#include "stages/cq_stage/name_list.hpp"
 
 namespace geobem::cq_stage {
 
