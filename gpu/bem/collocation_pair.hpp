@@ -100,10 +100,18 @@ GEOBEM_HD inline int pair_quadrature_points(const ModelView& mv, int p, int e, C
   return vertex >= 0 ? product : inner ? 3 * product : plan.subdivisions * plan.subdivisions * product;
 }
 
-/// Integrates pair (p, e) at s into `out` (fields set here). Returns false
-/// when the pair is decayed at s (nothing to add).
+/// Whether pair (p, e) takes a singular or subdivided rule (hundreds of
+/// points, where a far pair takes tens): ξ on e, or nearer than
+/// near_distance_ratio longest edges to its centroid.
+GEOBEM_HD inline bool pair_is_near(const ModelView& mv, int p, int e) {
+  return mv.collocation_element[p] == e || singular_vertex_of(mv, p, e) >= 0 ||
+         norm(mv.collocation_points[p] - mv.centroids[e]) < near_distance_ratio * mv.longest_edges[e];
+}
+
+/// Integrates pair (p, e) at s into `out` (fields set here), at the points
+/// `share` takes. Returns false when the pair is decayed at s (nothing to add).
 GEOBEM_HD inline bool integrate_pair(const ModelView& mv, int p, int e, Complex s, const QuadratureTable& table,
-                                     DynamicIntegrand& out) {
+                                     DynamicIntegrand& out, PointShare share = {}) {
   int vertex;
   bool inner;
   QuadraturePlan plan;
@@ -119,7 +127,7 @@ GEOBEM_HD inline bool integrate_pair(const ModelView& mv, int p, int e, Complex 
   const Vec3 v[3] = {mv.nodes[mv.triangles[3 * e]], mv.nodes[mv.triangles[3 * e + 1]],
                      mv.nodes[mv.triangles[3 * e + 2]]};
   const double third[3] = {1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0};
-  integrate_triangle(v, mv.areas[e], vertex, inner, third, plan, table, out);
+  integrate_triangle(v, mv.areas[e], vertex, inner, third, plan, table, out, share);
   return true;
 }
 

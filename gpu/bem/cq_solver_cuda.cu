@@ -1,9 +1,12 @@
 // CUDA path of solve_laplace: batches of CQ frequencies. Per batch one
 // assembly launch, a thread block per (collocation point, frequency) that owns
-// its three matrix rows: the block's threads integrate the elements
-// (collocation_pair.hpp) and add into the rows held in shared memory (block-
-// local atomics; no global atomics), then write them out; rows longer than the
-// shared-memory budget are done in column tiles. The batch's systems are then
+// its three matrix rows: the block's threads integrate the far elements, one
+// pair per thread, and the near ones (singular or subdivided rules, ten times
+// the points of a far pair) one pair per warp with the points split over its
+// lanes, so that no warp waits on one thread's near pair
+// (collocation_pair.hpp). They add into the rows held in shared memory
+// (block-local atomics; no global atomics), then write them out; rows longer
+// than the shared-memory budget are done in column tiles. The batch's systems are then
 // factorised and solved by cuSOLVER getrf/getrs on several streams at once,
 // and only the solutions x̂ (n × load cases per frequency) go back to the host.
 #include <cuda_runtime.h>
@@ -57,9 +60,11 @@ struct DeviceModel {
   }
 };
 
-/// Threads per block: the pair kernel takes all 255 registers a thread may
-/// have, so 128 threads (32K registers) let two blocks share an SM.
+/// Threads per block (whole warps: the near pairs are split over a warp's
+/// lanes): the pair kernel takes all 255 registers a thread may have, so 128
+/// threads (32K registers) let two blocks share an SM.
 constexpr int assembly_threads = 128;
+static_assert(assembly_threads % 32 == 0, "the assembly block is whole warps");
 /// Shared memory for one block's rows: 3 rows × (tile columns + load cases) complex values.
 constexpr std::size_t row_shared_budget = 96 * 1024;
 
@@ -98,12 +103,36 @@ __device__ void element_tiles(const ModelView& mv, int e, int tile_columns, int&
   if (last < 0) first = last = 0;
 }
 
+/// Near pairs a block queues for its warps per column tile; a near pair
+/// beyond this (none on the meshes measured: a node has a few dozen) is
+/// integrated by the thread that found it.
+constexpr int near_pair_capacity = 256;
+
+/// The sum of x over the warp's 32 lanes, in lane 0.
+__device__ double warp_sum(double x) {
+  for (int offset = 16; offset > 0; offset >>= 1) x += __shfl_down_sync(0xffffffffu, x, offset);
+  return x;
+}
+
+/// Sums the lanes' partial integrals of one pair into lane 0's.
+__device__ void warp_sum(DynamicIntegrand& r) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      r.v[i][j] = Complex(warp_sum(r.v[i][j].re), warp_sum(r.v[i][j].im));
+      if (!r.need_k) continue;
+      for (int b = 0; b < 3; ++b) r.k[b][i][j] = Complex(warp_sum(r.k[b][i][j].re), warp_sum(r.k[b][i][j].im));
+    }
+}
+
 /// Block (p, f): rows 3p..3p+2 of frequency f's matrix and right-hand sides.
 /// Matrices column-major n×n, right-hand sides n × cases, one after the other per frequency.
 __global__ void __launch_bounds__(assembly_threads) assembly_kernel(ModelView mv, const QuadratureTable* table, const double* rigid_body_sums,
                                 const Complex* s, int tile_columns, Complex* matrices, Complex* rhs) {
   extern __shared__ Complex rows[];
+  __shared__ int near_pairs[near_pair_capacity];
+  __shared__ int near_count;
   const int p = blockIdx.x, f = blockIdx.y;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
   const long n = mv.unknown_count;
   const int cases = mv.load_case_count;
   Complex* matrix = matrices + f * n * n;
@@ -114,14 +143,37 @@ __global__ void __launch_bounds__(assembly_threads) assembly_kernel(ModelView mv
   for (int tile = 0; tile < tiles; ++tile) {
     const int first_column = tile * tile_columns;
     for (int k = threadIdx.x; k < 3 * tile_columns; k += blockDim.x) rows[k] = Complex();
+    if (threadIdx.x == 0) near_count = 0;
     __syncthreads();
     SharedRowAdder adder{rows, p, first_column, tile_columns, false};
     for (int e = threadIdx.x; e < mv.element_count; e += blockDim.x) {
       int first, last;
       element_tiles(mv, e, tile_columns, first, last);
       if (tile < first || tile > last) continue;
+      if (pair_is_near(mv, p, e)) {
+        const int slot = atomicAdd(&near_count, 1);
+        if (slot < near_pair_capacity) {
+          near_pairs[slot] = e;
+          continue;
+        }
+      }
       DynamicIntegrand integrand;
       if (!integrate_pair(mv, p, e, s[f], *table, integrand)) continue;
+      adder.add_rhs = tile == first;
+      scatter_pair(mv, p, e, integrand, adder);
+    }
+    __syncthreads();
+    // Near pairs: warp by warp, each lane one 32nd of the points. Every
+    // branch below is uniform over the warp (same pair, same plan).
+    const int queued = min(near_count, near_pair_capacity);
+    for (int k = warp; k < queued; k += warps) {
+      const int e = near_pairs[k];
+      DynamicIntegrand integrand;
+      if (!integrate_pair(mv, p, e, s[f], *table, integrand, PointShare{lane, 32})) continue;
+      warp_sum(integrand);
+      if (lane != 0) continue;
+      int first, last;
+      element_tiles(mv, e, tile_columns, first, last);
       adder.add_rhs = tile == first;
       scatter_pair(mv, p, e, integrand, adder);
     }

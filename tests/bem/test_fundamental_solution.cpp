@@ -82,8 +82,9 @@ TEST(FundamentalSolution, KelvinMatchesClosedForm) {
 
 TEST(FundamentalSolution, DynamicMatchesDirectFormula) {
   const Vec3 dir{0.48, 0.6, -0.64};
-  // |s r / c| from 0.05 (series branch) through 2 (switch) to 40 (closed form).
-  for (double zr : {0.05, 0.3, 1.5, 1.99, 2.01, 5.0, 40.0}) {
+  // |s r / c2| from 0.05 (series branch) across the switch at 1/2 (of z2 at
+  // 0.49/0.51, of z1 = z2·c2/c1 near 0.86) to 40 (closed form).
+  for (double zr : {0.05, 0.3, 0.49, 0.51, 0.85, 0.88, 1.5, 5.0, 40.0}) {
     for (double angle : {0.0, 0.7, 1.4}) {
       const double r = 0.37;
       const cd s = std::polar(zr * steel.s_wave_speed / r, angle);
