@@ -94,15 +94,17 @@ int floor_counts(const BemModel& model, const CqSettings& settings) {
     live += level_live;
     pair_frequencies += double(mv.collocation_count) * mv.element_count;
   }
-  // FP64 operations per point and frequency, counted from the source: the
-  // Kelvin parts (≈ 350), two radial remainders in closed form (≈ 300; the
-  // series branch for |s r/c| < 2 costs ≈ 2,600 more), the complex traction
-  // (≈ 540) and the accumulation of V and K (≈ 200): ≈ 1,400 as the floor of
-  // today's kernel. An ideal kernel keeps the Kelvin parts and geometry of a
-  // point across the frequencies of a batch and needs ≈ 250 per point and
-  // frequency (two complex exponentials and the accumulation) at ≈ 20 points
-  // per regular pair (a degree-8 symmetric rule, Dunavant 1985).
-  const double ops_today = 1400.0 * points, ops_ideal = 250.0 * 20.0 * live;
+  // FP64 operations per point and frequency, counted from the source
+  // (point_kernel and DynamicIntegrand): distance and direction (≈ 30), two
+  // radial remainders in closed form with the Kelvin parts added to their
+  // coefficients (≈ 300; the series branch below |s r/c| = 1/2 costs ≈ 700
+  // more), nine complex traction entries (≈ 450) and nine displacement
+  // entries with the accumulation of V and K (≈ 270): ≈ 1,050 as the floor
+  // of today's kernel. An ideal kernel keeps the geometry of a point across
+  // the frequencies of a batch and needs ≈ 250 per point and frequency (two
+  // complex exponentials and the accumulation) at ≈ 20 points per regular
+  // pair (a degree-8 symmetric rule, Dunavant 1985).
+  const double ops_today = 1050.0 * points, ops_ideal = 250.0 * 20.0 * live;
   const double bytes = 16.0 * n * n * frequencies, lu_flops = 8.0 / 3.0 * n * n * n * frequencies;
   // H100 SXM peaks: FP64 34 TFLOP/s (vector), 67 TFLOP/s (tensor cores, what
   // cuSOLVER's LU reaches at best), HBM3 3.35 TB/s.

@@ -36,16 +36,15 @@ struct DynamicIntegrand {
   Complex v[3][3];
   Complex k[3][3][3];
   GEOBEM_HD void operator()(Vec3 x, double w, const double lam[3]) {
-    double u0[3][3], t0[3][3];
-    Complex ud[3][3], td[3][3];
-    kelvin_solution(x - xi, normal, material, u0, t0);
-    dynamic_remainders(x - xi, normal, s, material, ud, td);
+    // Entry by entry from the radial coefficients: no 3×3 blocks held.
+    const PointKernel kernel = point_kernel(x - xi, normal, s, material);
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) {
-        v[i][j] += w * (ud[i][j] + u0[i][j]);
+        v[i][j] += w * kernel.u(i, j);
         if (!need_k) continue;
-        const Complex t = td[i][j] + t0[i][j];
-        for (int b = 0; b < 3; ++b) k[b][i][j] += (w * lam[b]) * (b == singular_vertex ? td[i][j] : t);
+        const Complex t = kernel.t(i, j);
+        const Complex remainder = singular_vertex >= 0 ? kernel.t_remainder(i, j) : Complex();
+        for (int b = 0; b < 3; ++b) k[b][i][j] += (w * lam[b]) * (b == singular_vertex ? remainder : t);
       }
   }
 };

@@ -146,38 +146,37 @@ __global__ void __launch_bounds__(assembly_threads) assembly_kernel(ModelView mv
     if (threadIdx.x == 0) near_count = 0;
     __syncthreads();
     SharedRowAdder adder{rows, p, first_column, tile_columns, false};
-    for (int e = threadIdx.x; e < mv.element_count; e += blockDim.x) {
-      int first, last;
-      element_tiles(mv, e, tile_columns, first, last);
-      if (tile < first || tile > last) continue;
-      if (pair_is_near(mv, p, e)) {
-        const int slot = atomicAdd(&near_count, 1);
-        if (slot < near_pair_capacity) {
-          near_pairs[slot] = e;
-          continue;
+    // Phase 0: far pairs, one per thread, near ones queued; phase 1: the
+    // queued near pairs warp by warp, each lane one 32nd of the points (every
+    // branch there is uniform over the warp: same pair, same plan). One call
+    // site of the pair kernel keeps the code (and the instruction cache) small.
+    for (int phase = 0; phase < 2; ++phase) {
+      const bool near_phase = phase == 1;
+      const int items = near_phase ? min(near_count, near_pair_capacity) : mv.element_count;
+      for (int k = near_phase ? warp : threadIdx.x; k < items; k += near_phase ? warps : blockDim.x) {
+        const int e = near_phase ? near_pairs[k] : k;
+        int first, last;
+        element_tiles(mv, e, tile_columns, first, last);
+        if (tile < first || tile > last) continue;
+        if (!near_phase && pair_is_near(mv, p, e)) {
+          const int slot = atomicAdd(&near_count, 1);
+          if (slot < near_pair_capacity) {
+            near_pairs[slot] = e;
+            continue;
+          }
         }
+        DynamicIntegrand integrand;
+        if (!integrate_pair(mv, p, e, s[f], *table, integrand, near_phase ? PointShare{lane, 32} : PointShare{}))
+          continue;
+        if (near_phase) {
+          warp_sum(integrand);
+          if (lane != 0) continue;
+        }
+        adder.add_rhs = tile == first;
+        scatter_pair(mv, p, e, integrand, adder);
       }
-      DynamicIntegrand integrand;
-      if (!integrate_pair(mv, p, e, s[f], *table, integrand)) continue;
-      adder.add_rhs = tile == first;
-      scatter_pair(mv, p, e, integrand, adder);
+      __syncthreads();
     }
-    __syncthreads();
-    // Near pairs: warp by warp, each lane one 32nd of the points. Every
-    // branch below is uniform over the warp (same pair, same plan).
-    const int queued = min(near_count, near_pair_capacity);
-    for (int k = warp; k < queued; k += warps) {
-      const int e = near_pairs[k];
-      DynamicIntegrand integrand;
-      if (!integrate_pair(mv, p, e, s[f], *table, integrand, PointShare{lane, 32})) continue;
-      warp_sum(integrand);
-      if (lane != 0) continue;
-      int first, last;
-      element_tiles(mv, e, tile_columns, first, last);
-      adder.add_rhs = tile == first;
-      scatter_pair(mv, p, e, integrand, adder);
-    }
-    __syncthreads();
     if (p < mv.free_node_count && 3 * p >= first_column && 3 * p < first_column + tile_columns)
       for (int k = threadIdx.x; k < 9; k += blockDim.x)
         rows[(k / 3) * tile_columns + 3 * p - first_column + k % 3] -= Complex(rigid_body_sums[9 * p + k]);

@@ -94,9 +94,23 @@ GEOBEM_HD inline RadialRemainders radial_remainders(Complex z) {
   return out;
 }
 
-/// Traction of u_j = a δ_ij − b r_,i r_,j (header formula) from the radial
-/// pieces psi_r = 4πμ·a', chi_r = 4πμ·b', chi_over_r = 4πμ·b/r; the result is
-/// divided by 4πμ. Works for real (static) and Complex coefficients.
+/// Entry (i, j) of 4πμ times the traction of u_j = a δ_ij − b r_,i r_,j
+/// (header formula), from the radial pieces psi_r = 4πμ·a', chi_r = 4πμ·b',
+/// chi_over_r = 4πμ·b/r and dilatation = psi_r − chi_r − 2 chi_over_r.
+/// Works for real (static) and Complex coefficients.
+template <typename Scalar>
+GEOBEM_HD inline Scalar traction_entry(const double rd[3], const double n[3], double rn, Scalar psi_r, Scalar chi_r,
+                                       Scalar chi_over_r, Scalar dilatation, double lambda, double mu, int i, int j) {
+  const double dij = i == j ? 1.0 : 0.0;
+  Scalar t = (lambda * n[j] * rd[i]) * dilatation;
+  Scalar shear = (rn * dij + rd[j] * n[i]) * psi_r;
+  shear -= (2.0 * rn * rd[i] * rd[j]) * chi_r;
+  shear -= ((n[i] - rd[i] * rn) * rd[j] + 2.0 * rd[i] * (n[j] - rd[j] * rn) + (dij - rd[i] * rd[j]) * rn) * chi_over_r;
+  t += mu * shear;
+  return t;
+}
+
+/// All nine entries of traction_entry, divided by 4πμ.
 template <typename Scalar>
 GEOBEM_HD inline void traction_from_radial(const double rd[3], const double n[3], double rn, Scalar psi_r,
                                            Scalar chi_r, Scalar chi_over_r, double lambda, double mu,
@@ -104,16 +118,8 @@ GEOBEM_HD inline void traction_from_radial(const double rd[3], const double n[3]
   const double inv = 1.0 / (4.0 * kPi * mu);
   const Scalar dilatation = psi_r - chi_r - 2.0 * chi_over_r;
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      const double dij = i == j ? 1.0 : 0.0;
-      Scalar t = (lambda * n[j] * rd[i]) * dilatation;
-      Scalar shear = (rn * dij + rd[j] * n[i]) * psi_r;
-      shear -= (2.0 * rn * rd[i] * rd[j]) * chi_r;
-      shear -= ((n[i] - rd[i] * rn) * rd[j] + 2.0 * rd[i] * (n[j] - rd[j] * rn) + (dij - rd[i] * rd[j]) * rn) *
-               chi_over_r;
-      t += mu * shear;
-      out[i][j] = inv * t;
-    }
+    for (int j = 0; j < 3; ++j)
+      out[i][j] = inv * traction_entry(rd, n, rn, psi_r, chi_r, chi_over_r, dilatation, lambda, mu, i, j);
 }
 
 }  // namespace detail
@@ -155,6 +161,63 @@ GEOBEM_HD inline void dynamic_remainders(Vec3 r_vec, Vec3 normal, Complex s, con
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) u[i][j] = inv * ((i == j ? psi : Complex()) - rd[i] * rd[j] * chi);
   detail::traction_from_radial<Complex>(rd, n, rn, psi_r, chi_r, chi / r, m.lame_lambda, m.shear_modulus, t);
+}
+
+/// U* and T* at one point x (x − ξ = r_vec, unit normal n at x, Laplace
+/// parameter s) in radial form, evaluated entry by entry: what the quadrature
+/// loops accumulate without holding four 3×3 blocks (on the GPU, registers).
+/// The radial coefficients are 4πμ times those of the header formulas: the
+/// totals (Kelvin part plus remainder) and, for the own column of a node,
+/// the remainder of the traction alone.
+struct PointKernel {
+  double rd[3], n[3], rn, inv, lambda, mu;
+  Complex psi, chi;                                  ///< U* = inv (ψ δ_ij − χ r_,i r_,j)
+  Complex psi_r, chi_r, chi_over_r, dilatation;      ///< T*
+  Complex rem_psi_r, rem_chi_r, rem_chi_over_r, rem_dilatation;  ///< T* − T0
+  /// U*_ij (m/N).
+  GEOBEM_HD Complex u(int i, int j) const { return inv * ((i == j ? psi : Complex()) - (rd[i] * rd[j]) * chi); }
+  /// T*_ij (1/m²).
+  GEOBEM_HD Complex t(int i, int j) const {
+    return inv * detail::traction_entry(rd, n, rn, psi_r, chi_r, chi_over_r, dilatation, lambda, mu, i, j);
+  }
+  /// (T* − T0)_ij (1/m²), bounded as r → 0.
+  GEOBEM_HD Complex t_remainder(int i, int j) const {
+    return inv *
+           detail::traction_entry(rd, n, rn, rem_psi_r, rem_chi_r, rem_chi_over_r, rem_dilatation, lambda, mu, i, j);
+  }
+};
+
+/// PointKernel at x − ξ = `r_vec` (m, nonzero): the same formulas as
+/// kelvin_solution plus dynamic_remainders.
+GEOBEM_HD inline PointKernel point_kernel(Vec3 r_vec, Vec3 normal, Complex s, const Material& m) {
+  PointKernel k;
+  const double r = norm(r_vec);
+  k.rd[0] = r_vec.x / r;
+  k.rd[1] = r_vec.y / r;
+  k.rd[2] = r_vec.z / r;
+  k.n[0] = normal.x;
+  k.n[1] = normal.y;
+  k.n[2] = normal.z;
+  k.rn = k.rd[0] * k.n[0] + k.rd[1] * k.n[1] + k.rd[2] * k.n[2];
+  k.inv = 1.0 / (4.0 * kPi * m.shear_modulus);
+  k.lambda = m.lame_lambda;
+  k.mu = m.shear_modulus;
+  const double q = (m.s_wave_speed / m.p_wave_speed) * (m.s_wave_speed / m.p_wave_speed);
+  const double p0 = 0.5 * (1.0 + q), q0 = -0.5 * (1.0 - q), r2 = r * r;
+  const Complex z1 = (r / m.p_wave_speed) * s, z2 = (r / m.s_wave_speed) * s;
+  const detail::RadialRemainders f1 = detail::radial_remainders(z1), f2 = detail::radial_remainders(z2);
+  const Complex chi_rem = (f2.c - q * f1.c) / r;
+  k.psi = Complex(p0 / r) + (f2.a - q * f1.b) / r;
+  k.chi = Complex(q0 / r) + chi_rem;
+  k.rem_psi_r = (f2.ga - q * f1.gb) / r2;
+  k.rem_chi_r = (f2.gc - q * f1.gc) / r2;
+  k.rem_chi_over_r = chi_rem / r;
+  k.rem_dilatation = k.rem_psi_r - k.rem_chi_r - 2.0 * k.rem_chi_over_r;
+  k.psi_r = Complex(-p0 / r2) + k.rem_psi_r;
+  k.chi_r = Complex(-q0 / r2) + k.rem_chi_r;
+  k.chi_over_r = Complex(q0 / r2) + k.rem_chi_over_r;
+  k.dilatation = k.psi_r - k.chi_r - 2.0 * k.chi_over_r;
+  return k;
 }
 
 }  // namespace geobem::bem

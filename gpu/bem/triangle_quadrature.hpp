@@ -34,8 +34,15 @@ constexpr double near_distance_ratio = 1.5;
 /// evaluates: those whose running index is `first` modulo `stride` (the
 /// default, 0 of 1, is every point). Lets a warp split one pair's points.
 struct PointShare {
-  int first = 0, stride = 1, index = 0;
-  GEOBEM_HD bool take() { return index++ % stride == first; }
+  int first = 0, stride = 1;
+  int index = 0;  ///< points of the rule before the current product
+  /// The first of the next `count` points this share takes (index relative
+  /// to them; ≥ count when none), and moves past them.
+  GEOBEM_HD int begin(int count) {
+    const int offset = ((first - index) % stride + stride) % stride;
+    index += count;
+    return offset;
+  }
 };
 
 /// How one (collocation point, element) pair is integrated.
@@ -77,17 +84,15 @@ template <class F>
 GEOBEM_HD inline void collapsed_rule(const double l0[3], const double l1[3], const double l2[3], double twice_area,
                                      const Vec3 v[3], int order, const QuadratureTable& table, F& f,
                                      PointShare& share) {
-  const int start = order * (order - 1) / 2;
-  for (int a = 0; a < order; ++a) {
+  const int start = order * (order - 1) / 2, count = order * order;
+  for (int point = share.begin(count); point < count; point += share.stride) {
+    const int a = point / order, b = point - a * order;
     const double u = table.node[start + a], wu = table.weight[start + a] * u * twice_area;
-    for (int b = 0; b < order; ++b) {
-      if (!share.take()) continue;
-      const double w = table.node[start + b];
-      double lam[3];
-      for (int k = 0; k < 3; ++k) lam[k] = l0[k] + u * ((l1[k] - l0[k]) + w * (l2[k] - l1[k]));
-      const Vec3 x = lam[0] * v[0] + lam[1] * v[1] + lam[2] * v[2];
-      f(x, wu * table.weight[start + b], lam);
-    }
+    const double w = table.node[start + b];
+    double lam[3];
+    for (int k = 0; k < 3; ++k) lam[k] = l0[k] + u * ((l1[k] - l0[k]) + w * (l2[k] - l1[k]));
+    const Vec3 x = lam[0] * v[0] + lam[1] * v[1] + lam[2] * v[2];
+    f(x, wu * table.weight[start + b], lam);
   }
 }
 

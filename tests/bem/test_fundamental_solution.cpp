@@ -190,6 +190,34 @@ TEST(FundamentalSolution, SymmetricAndEvenInR) {
     }
 }
 
+TEST(FundamentalSolution, PointKernelEntriesMatchTheBlocks) {
+  // The entry-by-entry kernel of the quadrature loops: U* against Domínguez's
+  // formula directly, T* against the Kelvin block plus the remainder block
+  // (the Hooke test above checks those), T* − T0 against the remainder block.
+  const Vec3 dir{-0.36, 0.48, 0.8}, n{0.6, 0.0, -0.8};
+  for (double zr : {0.05, 0.49, 0.51, 3.0, 30.0}) {
+    const double r = 0.21;
+    const cd s = std::polar(zr * steel.s_wave_speed / r, 1.1);
+    const PointKernel kernel = point_kernel(r * dir, n, {s.real(), s.imag()}, steel);
+    cd u_ref[3][3], t_ref[3][3];
+    reference_u(r * dir, s, steel, u_ref);
+    full_t(r * dir, n, s, steel, t_ref);
+    double u0[3][3], t0[3][3];
+    kelvin_solution(r * dir, n, steel, u0, t0);
+    Complex ud[3][3], td[3][3];
+    dynamic_remainders(r * dir, n, {s.real(), s.imag()}, steel, ud, td);
+    const double u_scale = max_abs(u_ref) + 1e-4 * std::abs(u0[0][0]), t_scale = max_abs(t_ref) + 1e-4 * t0[0][0];
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        const Complex u = kernel.u(i, j), t = kernel.t(i, j), rem = kernel.t_remainder(i, j);
+        EXPECT_LT(std::abs(cd(u.re, u.im) - u_ref[i][j]), 1e-11 * u_scale) << zr << i << j;
+        EXPECT_LT(std::abs(cd(t.re, t.im) - t_ref[i][j]), 1e-13 * (max_abs(t_ref) + std::abs(t0[i][j]) + 1e-300))
+            << zr << i << j;
+        EXPECT_LT(abs(rem - td[i][j]), 1e-14 * (abs(td[i][j]) + t_scale)) << zr << i << j;
+      }
+  }
+}
+
 TEST(FundamentalSolution, RejectsBadMaterial) {
   EXPECT_THROW(material_from_young(-1.0, 0.2, 1.0), std::invalid_argument);
   EXPECT_THROW(material_from_young(1.0, 0.5, 1.0), std::invalid_argument);

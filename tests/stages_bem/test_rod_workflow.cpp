@@ -1,4 +1,4 @@
-// The rod-cq workflow end to end on its default 112-triangle mesh with a
+// The rod-cq workflow end to end on its default 252-triangle mesh with a
 // short simulated time (options after `--`), its files read back with VTK.
 #include <gtest/gtest.h>
 
@@ -23,8 +23,8 @@ TEST(RodCqWorkflow, StagesWriteASeriesParaViewPlaysAndProbes) {
   const auto out = scratch("rod_workflow");
   auto run = run_command(workflow(out, "--only mesh"));
   ASSERT_EQ(run.exit_code, 0) << run.errors;
-  EXPECT_NE(run.errors.find("112 triangles"), std::string::npos) << run.errors;
-  // 0.5 ms instead of two periods: 19 steps, 10 frequencies.
+  EXPECT_NE(run.errors.find("252 triangles"), std::string::npos) << run.errors;
+  // 0.5 ms instead of two periods: 28 steps of 18.2 µs, 15 frequencies.
   run = run_command(workflow(out, "--only laplace -- --duration 0.0005 --device cpu"));
   ASSERT_EQ(run.exit_code, 0) << run.errors;
   EXPECT_TRUE(fs::exists(out / "laplace" / "laplace_case0.npy"));
@@ -40,21 +40,21 @@ TEST(RodCqWorkflow, StagesWriteASeriesParaViewPlaysAndProbes) {
   const std::string pvd = read_text(result / "solution.pvd");
   std::size_t entries = 0;
   for (auto at = pvd.find("<DataSet"); at != std::string::npos; at = pvd.find("<DataSet", at + 1)) ++entries;
-  EXPECT_EQ(entries, 20u);
-  const auto data = read_vtk_xml(result / "solution" / "step_00019.vtu");
+  EXPECT_EQ(entries, 29u);
+  const auto data = read_vtk_xml(result / "solution" / "step_00028.vtu");
   auto* grid = vtkUnstructuredGrid::SafeDownCast(data);
   ASSERT_NE(grid, nullptr);
-  ASSERT_EQ(grid->GetNumberOfCells(), 112);
+  ASSERT_EQ(grid->GetNumberOfCells(), 252);
   vtkDataArray* traction = grid->GetCellData()->GetArray("traction");
   vtkDataArray* group = grid->GetCellData()->GetArray("group");
   ASSERT_NE(traction, nullptr);
   ASSERT_NE(group, nullptr);
-  for (vtkIdType e = 0; e < 112; ++e)
+  for (vtkIdType e = 0; e < 252; ++e)
     if (group->GetComponent(e, 0) == 1) {  // x_max: the prescribed p H(t)
       EXPECT_EQ(traction->GetComponent(e, 0), rod_pressure);
       EXPECT_EQ(traction->GetComponent(e, 1), 0.0);
     }
-  const auto u = step_displacement(result / "solution" / "step_00019.vtu");
+  const auto u = step_displacement(result / "solution" / "step_00028.vtu");
   ASSERT_EQ(u.size(), 3 * static_cast<std::size_t>(grid->GetNumberOfPoints()));
   const auto units = read_units_field_data(data);
   for (const auto& unit : {std::make_pair(std::string("displacement"), std::string("m")),
@@ -66,7 +66,7 @@ TEST(RodCqWorkflow, StagesWriteASeriesParaViewPlaysAndProbes) {
   const CsvTable probes = read_csv_table((result / "probes.csv").string());
   EXPECT_EQ(probes.columns, (std::vector<std::string>{"time", "probe0_u_x", "probe0_u_y", "probe0_u_z", "probe1_u_x",
                                                       "probe1_u_y", "probe1_u_z", "closed_form"}));
-  ASSERT_EQ(probes.rows.size(), 20u);
+  ASSERT_EQ(probes.rows.size(), 29u);
   const auto mean = column(probes, "probe1_u_x"), closed = column(probes, "closed_form");
   EXPECT_GT(mean.back(), 0.0);
   EXPECT_NEAR(mean.back(), closed.back(), 0.1 * closed.back());
