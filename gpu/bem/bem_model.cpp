@@ -55,10 +55,12 @@ BemModel make_bem_model(const SurfaceView& mesh, const std::vector<GroupConditio
       throw std::invalid_argument("group '" + mesh.group_names[g] + "' has no boundary condition");
     any_fixed = any_fixed || condition_of_group[g]->fixed;
   }
-  if (!any_fixed) throw std::invalid_argument("no fixed group: the pure traction problem is singular");
+  if (!any_fixed && !mesh.unbounded_solid)
+    throw std::invalid_argument("no fixed group: the pure traction problem of a bounded solid is singular");
 
   BemModel model;
   model.material = material;
+  model.unbounded_solid = mesh.unbounded_solid;
   model.group_names.assign(mesh.group_names, group_names_end);
   const std::size_t elements = mesh.triangle_count;
   model.group_of_element.assign(mesh.group_of_triangle, mesh.group_of_triangle + elements);
@@ -66,7 +68,8 @@ BemModel make_bem_model(const SurfaceView& mesh, const std::vector<GroupConditio
   std::vector<int> load_case_of_group(groups, -1);
   for (std::size_t g = 0; g < groups; ++g) {
     const auto& t = condition_of_group[g]->traction;
-    if (!condition_of_group[g]->fixed && (t[0] != 0.0 || t[1] != 0.0 || t[2] != 0.0)) {
+    const bool loaded = t[0] != 0.0 || t[1] != 0.0 || t[2] != 0.0 || condition_of_group[g]->pressure != 0.0;
+    if (!condition_of_group[g]->fixed && loaded) {
       load_case_of_group[g] = model.load_case_count();
       model.load_case_groups.push_back(model.group_names[g]);
     }
@@ -81,7 +84,8 @@ BemModel make_bem_model(const SurfaceView& mesh, const std::vector<GroupConditio
     if (!(twice_area > 1e-12 * edge * edge))
       throw std::invalid_argument("triangle " + std::to_string(e) + " is degenerate (zero area)");
     model.triangles.insert(model.triangles.end(), {t[0], t[1], t[2]});
-    model.normals.push_back((1.0 / twice_area) * normal);
+    const Vec3 unit_normal = (1.0 / twice_area) * normal;
+    model.normals.push_back(unit_normal);
     model.areas.push_back(0.5 * twice_area);
     model.longest_edges.push_back(edge);
     model.centroids.push_back((1.0 / 3.0) * (a + b + c));
@@ -91,7 +95,8 @@ BemModel make_bem_model(const SurfaceView& mesh, const std::vector<GroupConditio
       for (int k = 0; k < 3; ++k) node_fixed[t[k]] = 1;
       model.element_traction.push_back({});
     } else {
-      model.element_traction.push_back({condition.traction[0], condition.traction[1], condition.traction[2]});
+      model.element_traction.push_back(Vec3{condition.traction[0], condition.traction[1], condition.traction[2]} -
+                                       condition.pressure * unit_normal);
     }
   }
   model.node_block.assign(mesh.node_count, -1);

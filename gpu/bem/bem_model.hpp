@@ -18,11 +18,14 @@
 namespace geobem::bem {
 
 /// Condition on one boundary group: `fixed` (u = 0) or a prescribed traction
-/// vector (Pa) times the load history (traction-free: the zero vector).
+/// vector (Pa) plus a pressure (Pa, positive pushes into the solid: traction
+/// −p n on each element, n its normal out of the solid), both times the load
+/// history (traction-free: zero vector and zero pressure).
 struct GroupCondition {
   std::string group;
   bool fixed = false;
   std::array<double, 3> traction{0.0, 0.0, 0.0};
+  double pressure = 0.0;
 };
 
 /// Plain arrays of a BemModel that a kernel reads (host or device pointers).
@@ -59,6 +62,7 @@ struct BemModel {
   std::vector<int> free_nodes, fixed_elements;
   std::vector<std::string> group_names;
   std::vector<int> group_of_element;
+  bool unbounded_solid = false;  ///< exterior problem (SurfaceView::unbounded_solid)
   int unknown_count() const { return 3 * static_cast<int>(collocation_points.size()); }
   int load_case_count() const { return static_cast<int>(load_case_groups.size()); }
   ModelView view() const;
@@ -68,9 +72,10 @@ struct BemModel {
 
 /// Builds the model of `surface`. Every group of the surface needs exactly
 /// one condition and every condition names a group of it; throws
-/// std::invalid_argument naming the group otherwise, and for a surface with
-/// no fixed group (the traction problem is singular up to rigid motions) or a
-/// degenerate triangle.
+/// std::invalid_argument naming the group otherwise, for a bounded solid
+/// with no fixed group (its traction problem is singular up to rigid
+/// motions; an unbounded solid's is not, as rigid motions do not decay at
+/// infinity), and for a degenerate triangle.
 BemModel make_bem_model(const SurfaceView& surface, const std::vector<GroupCondition>& conditions,
                         const Material& material);
 

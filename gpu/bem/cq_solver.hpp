@@ -96,7 +96,8 @@ CqTimings assemble_cq_systems(const BemModel& model, const CqSettings& settings,
                               const CqSystemSink& sink);
 
 /// S0 of every node collocation point (9 values, [i][j] row-major; see
-/// collocation_pair.hpp) on the CPU.
+/// collocation_pair.hpp) on the CPU, less the identity for an unbounded
+/// solid (apply_unbounded_free_term, free_term.hpp).
 std::vector<double> rigid_body_sums_cpu(const BemModel& model);
 
 /// The column-major n×n matrix and the n × cases unit-load right-hand sides

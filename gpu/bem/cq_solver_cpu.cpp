@@ -10,6 +10,7 @@
 
 #include "gpu/bem/collocation_pair.hpp"
 #include "gpu/bem/cq_solver.hpp"
+#include "gpu/bem/free_term.hpp"
 #include "gpu/core/progress.hpp"
 
 /// LAPACK's zgesv (Fortran interface) as OpenBLAS exports it: A X = B by LU
@@ -79,6 +80,7 @@ std::vector<double> rigid_body_sums_cpu(const BemModel& model) {
       integrate_pair_static(mv, p, e, table, integrand);
       for (int k = 0; k < 9; ++k) sums[9 * p + k] += integrand.s0[k / 3][k % 3];
     }
+  apply_unbounded_free_term(model, sums);
   return sums;
 }
 

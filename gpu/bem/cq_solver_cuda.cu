@@ -17,9 +17,11 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "gpu/bem/collocation_pair.hpp"
 #include "gpu/bem/cq_solver.hpp"
+#include "gpu/bem/free_term.hpp"
 #include "gpu/core/cuda_check.hpp"
 #include "gpu/core/cuda_stream.hpp"
 #include "gpu/core/cusolver_check.hpp"
@@ -219,7 +221,8 @@ int tile_columns_for(long n, int cases) {
 }
 
 /// What every assembly launch reads on the device: the model, the quadrature
-/// table, the rigid-body sums (computed once) and the Laplace points.
+/// table, the rigid-body sums (computed once, with an unbounded solid's
+/// identity applied on the host) and the Laplace points.
 struct DeviceAssembly {
   DeviceModel dm;
   DeviceBuffer<QuadratureTable> table;
@@ -237,6 +240,9 @@ struct DeviceAssembly {
     if (dm.view.free_node_count > 0) {
       rigid_body_kernel<<<dm.view.free_node_count, assembly_threads>>>(dm.view, table.data(), sums.data());
       GEOBEM_CUDA_CHECK_LAUNCH();
+      std::vector<double> host = sums.to_host();
+      apply_unbounded_free_term(model, host);
+      sums.upload(host.data(), host.size());
     }
     GEOBEM_CUDA_CHECK(cudaFuncSetAttribute(assembly_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(shared_bytes())));

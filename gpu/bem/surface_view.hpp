@@ -8,9 +8,10 @@
 
 namespace geobem::bem {
 
-/// A closed, outward-oriented triangle surface (m). triangles[e] holds three
-/// node ids (counter-clockwise seen from outside); group_of_triangle[e]
-/// indexes group_names. The arrays belong to the caller and must outlive the view.
+/// Closed triangle surfaces (m) with normals pointing out of the solid.
+/// triangles[e] holds three node ids (counter-clockwise seen from the side
+/// the normal points to); group_of_triangle[e] indexes group_names. The
+/// arrays belong to the caller and must outlive the view.
 struct SurfaceView {
   const std::array<double, 3>* nodes = nullptr;
   std::size_t node_count = 0;
@@ -19,6 +20,10 @@ struct SurfaceView {
   const int* group_of_triangle = nullptr;
   const std::string* group_names = nullptr;
   std::size_t group_count = 0;
+  /// Exterior problem: the solid extends to infinity outside the outermost
+  /// surfaces, which bound cavities (surface::SolidDomain::exterior); false:
+  /// a bounded body (surface::SolidDomain::interior).
+  bool unbounded_solid = false;
 };
 
 }  // namespace geobem::bem
