@@ -12,6 +12,7 @@
 #include <string>
 
 #include "gpu/core/field_list.hpp"
+#include "gpu/core/usage_error.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/gravity.hpp"
 #include "gpu/gravity/grid_nodes.hpp"
@@ -213,7 +214,7 @@ std::vector<Field> parse_fields(const std::string& list) {
 Precision parse_precision(const std::string& text) {
   if (text == "double") return Precision::Double;
   if (text == "single") return Precision::Single;
-  throw std::invalid_argument("unknown precision '" + text + "' (expected double or single)");
+  throw UsageError("unknown precision '" + text + "' (expected double or single)");
 }
 
 double field_scale(Field field) {
@@ -232,7 +233,7 @@ ForwardPath parse_forward_path(const std::string& text) {
   if (text == "auto") return ForwardPath::Auto;
   if (text == "general") return ForwardPath::General;
   if (text == "grid") return ForwardPath::Grid;
-  throw std::invalid_argument("unknown path '" + text + "' (expected auto, general or grid)");
+  throw UsageError("unknown path '" + text + "' (expected auto, general or grid)");
 }
 
 const char* to_string(ForwardPath path) {

@@ -16,18 +16,18 @@ const char* field_name(Field field);
 /// "J/kg" for the potential, "mGal" for g_e/g_n/g_z, "Eotvos" for the tensor.
 const char* field_unit(Field field);
 /// "all" or a comma-separated list of field names, returned in canonical
-/// order without repeats; throws std::invalid_argument naming an unknown name.
+/// order without repeats; throws geobem::UsageError naming an unknown name.
 std::vector<Field> parse_fields(const std::string& list);
 
 enum class Precision { Double, Single };
-/// "double" or "single"; throws std::invalid_argument naming the value otherwise.
+/// "double" or "single"; throws geobem::UsageError naming the value otherwise.
 Precision parse_precision(const std::string& text);
 
 /// How a grid model is evaluated: `general` sums over its non-zero cells as
 /// prisms, `grid` over its weighted nodes (grid_nodes.hpp), `auto` takes the
 /// grid path when grid_path_applies().
 enum class ForwardPath { Auto, General, Grid };
-/// "auto", "general" or "grid"; throws std::invalid_argument naming the value otherwise.
+/// "auto", "general" or "grid"; throws geobem::UsageError naming the value otherwise.
 ForwardPath parse_forward_path(const std::string& text);
 /// "auto", "general" or "grid".
 const char* to_string(ForwardPath path);

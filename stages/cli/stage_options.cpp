@@ -28,6 +28,7 @@ std::vector<std::string> value_texts(const std::string& name, const boost::any& 
   if (const auto* flag = boost::any_cast<bool>(&value)) return {*flag ? "true" : "false"};
   if (const auto* count = boost::any_cast<int>(&value)) return {std::to_string(*count)};
   if (const auto* count = boost::any_cast<long>(&value)) return {std::to_string(*count)};
+  if (const auto* count = boost::any_cast<long long>(&value)) return {std::to_string(*count)};
   if (const auto* count = boost::any_cast<unsigned>(&value)) return {std::to_string(*count)};
   if (const auto* count = boost::any_cast<unsigned long>(&value)) return {std::to_string(*count)};
   if (const auto* count = boost::any_cast<unsigned long long>(&value)) return {std::to_string(*count)};

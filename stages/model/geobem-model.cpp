@@ -4,12 +4,18 @@
 // stage's grid path). Zero-density prisms are left out of the first two.
 // A DEM (--dem, through GDAL) becomes a prism layer, written as layer.vts
 // alone: the gravity stages evaluate it from its surface grid.
+// Parse -> read or generate and check -> write the output set
+// (docs/stage_contract.md): the set in OUT is replaced whole, so the files of
+// an earlier model that this one does not write (a model.vtr of a grid model,
+// the prism files beside a layer) are gone with it.
 #include <cstdio>
-#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "gpu/core/progress.hpp"
+#include "gpu/core/usage_error.hpp"
+#include "mesh/io/output_set.hpp"
 #include "mesh/prisms/model_generators.hpp"
 #include "mesh/prisms/prism_csv.hpp"
 #include "mesh/prisms/read_prism_model.hpp"
@@ -20,15 +26,25 @@
 #include "stages/cli/stage_options.hpp"
 
 namespace po = boost::program_options;
-namespace fs = std::filesystem;
+using geobem::UsageError;
+using geobem::cli::optional_value;
 using namespace geobem::prisms;
 
 namespace {
 
+struct ModelOptions {
+  std::optional<std::string> generate, input, ubc_model, dem, crs;
+  std::string cells = "700,700,50";
+  std::vector<std::string> blocks;
+  std::string nodata = "refuse";
+  double reference = 0.0, density_above = 2670.0, density_below = -1630.0;
+  std::string out;
+};
+
 GridSpec parse_cells(const std::string& text) {
   const auto cells = geobem::cli::parse_count_list("cells", text, 3, "NE,NN,NZ", 1e5);
   for (std::size_t count : cells)
-    if (count == 0) throw po::error("--cells '" + text + "': cell counts must be positive integers");
+    if (count == 0) throw UsageError("--cells '" + text + "': cell counts must be positive integers");
   return couder_grid(cells[0], cells[1], cells[2]);
 }
 
@@ -41,31 +57,40 @@ std::vector<Prism> parse_blocks(const std::vector<std::string>& texts) {
   return boxes;
 }
 
-/// --dem: the DEM (projected if geographic) as a prism layer in OUT/layer.vts;
-/// prism files of an earlier model in OUT would be stale and are removed.
-int write_dem_layer(const po::variables_map& vm, bool quiet) {
-  geobem::ProgressReporter timer("geobem-model", 1, "DEM", quiet);
+/// The options that contradict each other or name nothing, before any file
+/// is touched.
+void check_options(const ModelOptions& o) {
+  if (o.generate.has_value() + o.input.has_value() + o.dem.has_value() != 1)
+    throw UsageError("give exactly one of --generate, --input and --dem");
+  if (o.crs && !o.dem) throw UsageError("--crs goes with --dem");
+  if (o.ubc_model && !o.input) throw UsageError("--ubc-model goes with --input MESH_FILE");
+  if (o.generate && *o.generate != "spheres" && *o.generate != "blocks")
+    throw UsageError("--generate '" + *o.generate + "': expected spheres or blocks");
+  if (!o.blocks.empty() && o.generate != "blocks") throw UsageError("--block goes with --generate blocks");
+  if (o.generate == "blocks" && o.blocks.empty()) throw UsageError("--generate blocks needs at least one --block");
+}
+
+/// The DEM (projected if geographic) as a prism layer.
+geobem::terrain::LayerModel dem_layer(const ModelOptions& o, bool quiet) {
   geobem::terrain::DemOptions dem_options;
-  if (vm.count("crs")) dem_options.crs = vm["crs"].as<std::string>();
+  if (o.crs) dem_options.crs = *o.crs;
   try {
-    dem_options.no_data = geobem::terrain::parse_no_data(vm["nodata"].as<std::string>());
+    dem_options.no_data = geobem::terrain::parse_no_data(o.nodata);
   } catch (const std::invalid_argument& error) {
-    throw po::error(std::string("--nodata: ") + error.what());
+    throw UsageError(std::string("--nodata: ") + error.what());
   }
-  const std::string path = vm["dem"].as<std::string>();
+  const std::string& path = *o.dem;
   const geobem::terrain::Dem dem = geobem::terrain::read_dem(path, dem_options);
   geobem::terrain::LayerModel model;
   model.crs = dem.crs;
   model.crs_wkt = dem.crs_wkt;
-  model.layer.geometry = {dem.shape_e,   dem.shape_n,   dem.west_centre,
-                          dem.south_centre, dem.spacing_e, dem.spacing_n,
-                          vm["reference"].as<double>(), vm["density-above"].as<double>(),
-                          vm["density-below"].as<double>()};
+  model.layer.geometry = {dem.shape_e,   dem.shape_n, dem.west_centre,   dem.south_centre, dem.spacing_e,
+                          dem.spacing_n, o.reference, o.density_above, o.density_below};
   model.layer.surface = dem.heights;
   try {
     geobem::gravity::check_prism_layer(model.layer);
   } catch (const std::invalid_argument& error) {
-    throw po::error(error.what());
+    throw UsageError(error.what());
   }
   if (!quiet) {
     std::fprintf(stderr, "geobem-model: %s: %lld x %lld cells of %.4g m x %.4g m in %s%s; %zu with mass\n",
@@ -78,75 +103,18 @@ int write_dem_layer(const po::variables_map& vm, bool quiet) {
       std::fprintf(stderr, "geobem-model: %zu cell(s) of the projected grid have no height (outside the DEM or next "
                            "to skipped cells) and are left out\n", dem.outside_cells);
   }
-  const fs::path out = vm["out"].as<std::string>();
-  fs::create_directories(out);
-  geobem::terrain::write_layer_vts(out / "layer.vts", model);
-  for (const char* stale : {"prisms.csv", "model.vtu", "model.vtr"}) fs::remove(out / stale);
-  timer.advance(1);
-  if (!quiet) std::fprintf(stderr, "geobem-model: wrote %s\n", (out / "layer.vts").c_str());
-  timer.finish();
-  return 0;
+  return model;
 }
 
-int run(int argc, char** argv) {
-  po::options_description options("Options");
-  geobem::cli::add_common_options(options);
-  options.add_options()
-    ("generate", po::value<std::string>(), "generate a model: spheres (the seven spheres of the Couder-Castaneda "
-                                           "et al. 2013 grid) or blocks (the --block boxes)")
-    ("input", po::value<std::string>(), "convert a model file: .csv (prism CSV), .vtr/.vti/.vtu (cell 'density'), "
-                                        "or a UBC-GIF mesh file with --ubc-model")
-    ("ubc-model", po::value<std::string>(), "UBC-GIF model file (densities, kg/m^3) of the --input mesh file")
-    ("cells", po::value<std::string>()->default_value("700,700,50"),
-     "spheres: cells NE,NN,NZ over 22 km x 22 km x 8 km (the paper: 700,700,50)")
-    ("block", po::value<std::vector<std::string>>()->composing(),
-     "blocks: one box WEST,EAST,SOUTH,NORTH,BOTTOM,TOP,DENSITY (m, kg/m^3); repeat for several")
-    ("dem", po::value<std::string>(), "a DEM (any raster GDAL reads, heights in m) to turn into a prism layer, "
-                                      "written as OUT/layer.vts")
-    ("crs", po::value<std::string>(), "dem: projected CRS of the layer (e.g. EPSG:32616); default: the DEM's own if "
-                                      "projected, else the UTM zone of its centre")
-    ("nodata", po::value<std::string>()->default_value("refuse"),
-     "dem: refuse or skip no-data/NaN heights (skip leaves those cells out, with a count)")
-    ("reference", po::value<double>()->default_value(0.0), "dem: reference height of the layer's prisms (m)")
-    ("density-above", po::value<double>()->default_value(2670.0),
-     "dem: density of prisms above the reference (kg/m^3)")
-    ("density-below", po::value<double>()->default_value(-1630.0),
-     "dem: density of prisms below the reference (kg/m^3; default sea water 1040 minus crust 2670)")
-    ("out", po::value<std::string>()->default_value("."), "output folder for model.vtu, prisms.csv (and model.vtr)");
-  const auto parsed = geobem::cli::parse_stage_options(
-      argc, argv, "geobem-model",
-      "Generate or convert a prism model; writes OUT/model.vtu and OUT/prisms.csv, and OUT/model.vtr when the model is a "
-      "grid; or turn a DEM into a prism layer, OUT/layer.vts.",
-      options);
-  if (!parsed) return 0;
-  const po::variables_map& vm = *parsed;
-  const bool quiet = vm["quiet"].as<bool>();
-  if (vm.count("generate") + vm.count("input") + vm.count("dem") != 1)
-    throw po::error("give exactly one of --generate, --input and --dem");
-  if (vm.count("crs") && !vm.count("dem")) throw po::error("--crs goes with --dem");
-  if (vm.count("dem")) return write_dem_layer(vm, quiet);
-  if (vm.count("ubc-model") && !vm.count("input")) throw po::error("--ubc-model goes with --input MESH_FILE");
-  if (vm.count("block") && !(vm.count("generate") && vm["generate"].as<std::string>() == "blocks"))
-    throw po::error("--block goes with --generate blocks");
-
-  // Everything is read, generated and checked before anything is written.
-  geobem::ProgressReporter timer("geobem-model", 1, "model", quiet);
+/// The generated or converted prism model, zero-density prisms left out.
+PrismModel prism_model(const ModelOptions& o, bool quiet) {
   PrismModel model;
-  if (vm.count("input")) {
-    model = read_prism_model(vm["input"].as<std::string>(),
-                             vm.count("ubc-model") ? vm["ubc-model"].as<std::string>() : "");
-  } else {
-    const std::string kind = vm["generate"].as<std::string>();
-    if (kind == "spheres") {
-      model = model_from_grid(sphere_grid(parse_cells(vm["cells"].as<std::string>()), couder_spheres()),
-                              "seven spheres");
-    } else if (kind == "blocks") {
-      if (!vm.count("block")) throw po::error("--generate blocks needs at least one --block");
-      model = block_model(parse_blocks(vm["block"].as<std::vector<std::string>>()));
-    } else {
-      throw po::error("--generate '" + kind + "': expected spheres or blocks");
-    }
-  }
+  if (o.input)
+    model = read_prism_model(*o.input, o.ubc_model.value_or(""));
+  else if (*o.generate == "spheres")
+    model = model_from_grid(sphere_grid(parse_cells(o.cells), couder_spheres()), "seven spheres");
+  else
+    model = block_model(parse_blocks(o.blocks));
   drop_zero_density(model);
   if (model.no_data_cells > 0)
     std::fprintf(stderr, "geobem-model: %s: %zu cells hold the UBC no-data value -99999 and are left out\n",
@@ -154,22 +122,68 @@ int run(int argc, char** argv) {
   if (!quiet)
     std::fprintf(stderr, "geobem-model: %s: %zu prisms (%zu of zero density left out), volume %.6g m^3\n",
                  model.source.c_str(), model.prisms.size(), model.zero_density_dropped, total_volume(model.prisms));
+  return model;
+}
 
-  const fs::path out = vm["out"].as<std::string>();
-  fs::create_directories(out);
-  write_prism_csv(out / "prisms.csv", model.prisms);
-  write_prism_vtu(out / "model.vtu", model.prisms);
-  // A grid model also travels as its grid, which geobem-gravity evaluates on
-  // grid nodes; a model.vtr left by an earlier grid model would be stale.
-  const fs::path grid_file = out / "model.vtr";
-  if (model.grid)
-    write_grid_vtr(grid_file, *model.grid);
-  else
-    fs::remove(grid_file);
+int run(int argc, char** argv) {
+  ModelOptions o;
+  geobem::cli::StageOptions command(
+      "geobem-model",
+      "Generate or convert a prism model; writes OUT/model.vtu and OUT/prisms.csv, and OUT/model.vtr when the model is a "
+      "grid; or turn a DEM into a prism layer, OUT/layer.vts.");
+  command.add()
+    ("generate", optional_value(&o.generate),
+     "generate a model: spheres (the seven spheres of the Couder-Castaneda et al. 2013 grid) or blocks (the --block "
+     "boxes)")
+    ("input", optional_value(&o.input),
+     "convert a model file: .csv (prism CSV), .vtr/.vti/.vtu (cell 'density'), or a UBC-GIF mesh file with --ubc-model")
+    ("ubc-model", optional_value(&o.ubc_model), "UBC-GIF model file (densities, kg/m^3) of the --input mesh file")
+    ("cells", po::value(&o.cells)->default_value(o.cells),
+     "spheres: cells NE,NN,NZ over 22 km x 22 km x 8 km (the paper: 700,700,50)")
+    ("block", po::value(&o.blocks)->composing(),
+     "blocks: one box WEST,EAST,SOUTH,NORTH,BOTTOM,TOP,DENSITY (m, kg/m^3); repeat for several")
+    ("dem", optional_value(&o.dem),
+     "a DEM (any raster GDAL reads, heights in m) to turn into a prism layer, written as OUT/layer.vts")
+    ("crs", optional_value(&o.crs),
+     "dem: projected CRS of the layer (e.g. EPSG:32616); default: the DEM's own if projected, else the UTM zone of its "
+     "centre")
+    ("nodata", po::value(&o.nodata)->default_value(o.nodata),
+     "dem: refuse or skip no-data/NaN heights (skip leaves those cells out, with a count)")
+    ("reference", po::value(&o.reference)->default_value(o.reference), "dem: reference height of the layer's prisms (m)")
+    ("density-above", po::value(&o.density_above)->default_value(o.density_above),
+     "dem: density of prisms above the reference (kg/m^3)")
+    ("density-below", po::value(&o.density_below)->default_value(o.density_below),
+     "dem: density of prisms below the reference (kg/m^3; default sea water 1040 minus crust 2670)");
+  command.add_out_folder(&o.out, "model.vtu, prisms.csv (and model.vtr), or layer.vts; and geobem-model.ini");
+  if (!command.parse(argc, argv)) return 0;
+  const bool quiet = command.quiet();
+  check_options(o);
+  geobem::OutputSet outputs(o.out, "geobem-model");  // lock, checks, staging folder
+
+  // Everything is read, generated and checked before anything is written.
+  geobem::ProgressReporter timer("geobem-model", 1, o.dem ? "DEM" : "model", quiet);
+  std::vector<std::string> written;
+  if (o.dem) {
+    const geobem::terrain::LayerModel layer = dem_layer(o, quiet);
+    geobem::terrain::write_layer_vts(outputs.path("layer.vts"), layer);
+    written = {"layer.vts"};
+  } else {
+    const PrismModel model = prism_model(o, quiet);
+    write_prism_csv(outputs.path("prisms.csv"), model.prisms);
+    write_prism_vtu(outputs.path("model.vtu"), model.prisms);
+    written = {"prisms.csv", "model.vtu"};
+    // A grid model also travels as its grid, which geobem-gravity evaluates on grid nodes.
+    if (model.grid) {
+      write_grid_vtr(outputs.path("model.vtr"), *model.grid);
+      written.push_back("model.vtr");
+    }
+  }
+  outputs.write_record(command.record());
+  outputs.commit();
   timer.advance(1);
   if (!quiet)
-    std::fprintf(stderr, "geobem-model: wrote %s, %s%s%s\n", (out / "prisms.csv").c_str(), (out / "model.vtu").c_str(),
-                 model.grid ? " and " : "", model.grid ? grid_file.c_str() : "");
+    for (const auto& name : written)
+      std::fprintf(stderr, "geobem-model: wrote %s\n", (outputs.destination() / name).c_str());
   timer.finish();
   return 0;
 }

@@ -2,7 +2,10 @@
 
 #include <cmath>
 #include <cstdio>
+#include <type_traits>
+#include <utility>
 
+#include "gpu/core/usage_error.hpp"
 #include "mesh/io/atomic_file.hpp"
 #include "mesh/prisms/read_prism_model.hpp"
 #include "mesh/terrain/dem_raster.hpp"
@@ -12,39 +15,55 @@
 namespace geobem::survey {
 namespace {
 
-const char* const grid_options[] = {"grid-west", "grid-east", "grid-south", "grid-north", "grid-shape"};
-
-prisms::StationGrid station_grid(const po::variables_map& vm) {
-  std::size_t given = 0;
-  for (const char* name : grid_options) given += vm.count(name);
-  if (given < std::size(grid_options)) {
-    std::string missing;
-    for (const char* name : grid_options)
-      if (!vm.count(name)) missing += std::string(missing.empty() ? "" : ", ") + "--" + name;
-    throw po::error("stations: give --stations FILE.csv, --stations-on-dem FILE or a grid (missing " + missing + ")");
-  }
-  const auto shape = cli::parse_count_list("grid-shape", vm["grid-shape"].as<std::string>(), 2, "NE,NN", 1e8);
-  prisms::StationGrid grid{vm["grid-west"].as<double>(), vm["grid-east"].as<double>(), vm["grid-south"].as<double>(),
-                           vm["grid-north"].as<double>(), shape[0], shape[1], vm["grid-upward"].as<double>()};
+prisms::StationGrid station_grid(const StationOptions& o) {
+  std::string missing;
+  const std::pair<const char*, bool> parts[] = {{"--grid-west", o.grid_west.has_value()},
+                                                {"--grid-east", o.grid_east.has_value()},
+                                                {"--grid-south", o.grid_south.has_value()},
+                                                {"--grid-north", o.grid_north.has_value()},
+                                                {"--grid-shape", o.grid_shape.has_value()}};
+  for (const auto& [name, given] : parts)
+    if (!given) missing += std::string(missing.empty() ? "" : ", ") + name;
+  if (!missing.empty())
+    throw UsageError("stations: give --stations FILE.csv, --stations-on-dem FILE or a grid (missing " + missing + ")");
+  const auto shape = cli::parse_count_list("grid-shape", *o.grid_shape, 2, "NE,NN", 1e8);
+  const prisms::StationGrid grid{*o.grid_west, *o.grid_east, *o.grid_south, *o.grid_north,
+                                 shape[0],     shape[1],     o.grid_upward};
   try {
     prisms::check_station_grid(grid);
   } catch (const std::invalid_argument& error) {
-    throw po::error(error.what());
+    throw UsageError(error.what());
   }
   return grid;
 }
 
-Survey draped(const po::variables_map& vm, const Model& model, const std::string& stage, bool quiet) {
-  const std::string path = vm["stations-on-dem"].as<std::string>();
-  if (!vm.count("clearance")) throw po::error("--stations-on-dem needs --clearance H (m above the DEM)");
-  terrain::DrapeOptions drape;
-  drape.clearance = vm["clearance"].as<double>();
-  if (vm.count("station-step")) drape.step = vm["station-step"].as<long long>();
-  if (vm.count("station-spacing")) drape.spacing = vm["station-spacing"].as<double>();
-  if (vm.count("station-step") == vm.count("station-spacing") || (vm.count("station-step") && drape.step < 1) ||
-      (vm.count("station-spacing") && !(drape.spacing > 0)))
-    throw po::error("--stations-on-dem needs either --station-step K (K >= 1) or --station-spacing S (m, > 0)");
+bool grid_given(const StationOptions& o) {
+  return o.grid_west || o.grid_east || o.grid_south || o.grid_north || o.grid_shape;
+}
 
+terrain::DrapeOptions drape_options(const StationOptions& o) {
+  if (!o.clearance) throw UsageError("--stations-on-dem needs --clearance H (m above the DEM)");
+  terrain::DrapeOptions drape;
+  drape.clearance = *o.clearance;
+  if (o.station_step.has_value() == o.station_spacing.has_value() || (o.station_step && *o.station_step < 1) ||
+      (o.station_spacing && !(*o.station_spacing > 0)))
+    throw UsageError("--stations-on-dem needs either --station-step K (K >= 1) or --station-spacing S (m, > 0)");
+  if (o.station_step) drape.step = *o.station_step;
+  if (o.station_spacing) drape.spacing = *o.station_spacing;
+  return drape;
+}
+
+terrain::NoData no_data(const StationOptions& o) {
+  try {
+    return terrain::parse_no_data(o.nodata);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(std::string("--nodata: ") + error.what());
+  }
+}
+
+Survey draped(const StationOptions& o, const Model& model, const std::string& stage, bool quiet) {
+  const std::string& path = *o.stations_on_dem;
+  const terrain::DrapeOptions drape = drape_options(o);
   Survey survey;
   terrain::Dem dem;
   gravity::PrismLayer surface_layer;
@@ -55,12 +74,12 @@ Survey draped(const po::variables_map& vm, const Model& model, const std::string
     survey.crs_wkt = layer.crs_wkt;
   } else {
     terrain::DemOptions options;
-    options.no_data = terrain::parse_no_data(vm["nodata"].as<std::string>());
+    options.no_data = no_data(o);
     if (model.layer && !model.layer->crs_wkt.empty()) {
-      if (vm.count("crs")) throw po::error("--crs: the stations take the CRS of the layer model " + model.path);
+      if (o.crs) throw UsageError("--crs: the stations take the CRS of the layer model " + model.path);
       options.crs = model.layer->crs_wkt;
-    } else if (vm.count("crs")) {
-      options.crs = vm["crs"].as<std::string>();
+    } else if (o.crs) {
+      options.crs = *o.crs;
     }
     dem = terrain::read_dem(path, options);
     survey.crs_wkt = dem.crs_wkt;
@@ -92,57 +111,76 @@ Survey draped(const po::variables_map& vm, const Model& model, const std::string
   return survey;
 }
 
+const char* const prisms_help =
+    "model: .csv (prism CSV), .vtr/.vti/.vtu (cell arrays), a UBC-GIF mesh file with --ubc-model, or a prism layer "
+    ".vts (geobem-model --dem)";
+const char* const ubc_model_help = "UBC-GIF model file of the --prisms mesh file";
+
 }  // namespace
 
-void add_model_and_station_options(po::options_description& options) {
-  options.add_options()
-    ("prisms", po::value<std::string>()->required(),
-     "model: .csv (prism CSV), .vtr/.vti/.vtu (cell arrays), a UBC-GIF mesh file with --ubc-model, or a prism layer "
-     ".vts (geobem-model --dem)")
-    ("ubc-model", po::value<std::string>(), "UBC-GIF model file of the --prisms mesh file")
-    ("stations", po::value<std::string>(), "station CSV (easting,northing,upward in m)")
-    ("grid-west", po::value<double>(), "station grid: west edge (m)")
-    ("grid-east", po::value<double>(), "station grid: east edge (m)")
-    ("grid-south", po::value<double>(), "station grid: south edge (m)")
-    ("grid-north", po::value<double>(), "station grid: north edge (m)")
-    ("grid-shape", po::value<std::string>(), "station grid: NE,NN stations (east-west, south-north)")
-    ("grid-upward", po::value<double>()->default_value(0.0), "station grid: elevation (m, upward)")
-    ("stations-on-dem", po::value<std::string>(),
+void add_model_options(cli::StageOptions& command, ModelOptions* o) {
+  command.add()("prisms", po::value(&o->prisms)->required(), prisms_help)(
+      "ubc-model", cli::optional_value(&o->ubc_model), ubc_model_help);
+}
+
+void add_station_options(cli::StageOptions& command, StationOptions* o) {
+  using cli::optional_value;
+  command.add()
+    ("stations", optional_value(&o->stations), "station CSV (easting,northing,upward in m)")
+    ("grid-west", optional_value(&o->grid_west), "station grid: west edge (m)")
+    ("grid-east", optional_value(&o->grid_east), "station grid: east edge (m)")
+    ("grid-south", optional_value(&o->grid_south), "station grid: south edge (m)")
+    ("grid-north", optional_value(&o->grid_north), "station grid: north edge (m)")
+    ("grid-shape", optional_value(&o->grid_shape), "station grid: NE,NN stations (east-west, south-north)")
+    ("grid-upward", po::value(&o->grid_upward)->default_value(o->grid_upward), "station grid: elevation (m, upward)")
+    ("stations-on-dem", optional_value(&o->stations_on_dem),
      "stations draped over a DEM: a prism layer .vts or a DEM raster (projected as geobem-model --dem does)")
-    ("clearance", po::value<double>(), "draped stations: height above the DEM (m)")
-    ("station-step", po::value<long long>(), "draped stations: every K-th DEM node along each axis")
-    ("station-spacing", po::value<double>(), "draped stations: a grid of this spacing (m), heights bilinear")
-    ("crs", po::value<std::string>(), "draped stations on a DEM raster: projected CRS (default as geobem-model)")
-    ("nodata", po::value<std::string>()->default_value("refuse"),
+    ("clearance", optional_value(&o->clearance), "draped stations: height above the DEM (m)")
+    ("station-step", optional_value(&o->station_step), "draped stations: every K-th DEM node along each axis")
+    ("station-spacing", optional_value(&o->station_spacing), "draped stations: a grid of this spacing (m), heights bilinear")
+    ("crs", optional_value(&o->crs), "draped stations on a DEM raster: projected CRS (default as geobem-model)")
+    ("nodata", po::value(&o->nodata)->default_value(o->nodata),
      "draped stations on a DEM raster: refuse or skip no-data heights");
 }
 
-Model read_model(const po::variables_map& vm) {
+Model read_model(const ModelOptions& o) {
   Model model;
-  model.path = vm["prisms"].as<std::string>();
+  model.path = o.prisms;
   if (std::filesystem::path(model.path).extension() == ".vts") {
-    if (vm.count("ubc-model")) throw po::error("--ubc-model goes with a UBC-GIF mesh file, not a prism layer");
+    if (o.ubc_model) throw UsageError("--ubc-model goes with a UBC-GIF mesh file, not a prism layer");
     model.layer = terrain::read_layer_vts(model.path);
   } else {
-    model.prisms = prisms::read_prism_model(model.path, vm.count("ubc-model") ? vm["ubc-model"].as<std::string>() : "");
+    model.prisms = prisms::read_prism_model(model.path, o.ubc_model.value_or(""));
   }
   return model;
 }
 
-Survey read_survey(const po::variables_map& vm, const Model& model, const std::string& stage, bool quiet) {
-  std::size_t grid_given = 0;
-  for (const char* name : grid_options) grid_given += vm.count(name);
-  const int sources = (vm.count("stations") ? 1 : 0) + (vm.count("stations-on-dem") ? 1 : 0) + (grid_given ? 1 : 0);
-  if (sources > 1) throw po::error("give one of --stations, --stations-on-dem and the --grid-* options");
-  for (const char* name : {"clearance", "station-step", "station-spacing", "crs"})
-    if (vm.count(name) && !vm.count("stations-on-dem")) throw po::error(std::string("--") + name + " goes with --stations-on-dem");
-  if (vm.count("stations-on-dem")) return draped(vm, model, stage, quiet);
+void check_station_options(const StationOptions& o) {
+  const int sources = (o.stations ? 1 : 0) + (o.stations_on_dem ? 1 : 0) + (grid_given(o) ? 1 : 0);
+  if (sources > 1) throw UsageError("give one of --stations, --stations-on-dem and the --grid-* options");
+  const std::pair<const char*, bool> draping[] = {{"clearance", o.clearance.has_value()},
+                                                  {"station-step", o.station_step.has_value()},
+                                                  {"station-spacing", o.station_spacing.has_value()},
+                                                  {"crs", o.crs.has_value()}};
+  for (const auto& [name, given] : draping)
+    if (given && !o.stations_on_dem) throw UsageError(std::string("--") + name + " goes with --stations-on-dem");
+  if (o.stations_on_dem) {
+    drape_options(o);
+    no_data(o);
+  } else if (!o.stations) {
+    station_grid(o);
+  }
+}
+
+Survey read_survey(const StationOptions& o, const Model& model, const std::string& stage, bool quiet) {
+  check_station_options(o);
+  if (o.stations_on_dem) return draped(o, model, stage, quiet);
   Survey survey;
   if (model.layer) survey.crs_wkt = model.layer->crs_wkt;  // station coordinates are the model's
-  if (vm.count("stations")) {
-    survey.stations = prisms::read_station_csv(vm["stations"].as<std::string>());
+  if (o.stations) {
+    survey.stations = prisms::read_station_csv(*o.stations);
   } else {
-    survey.grid = station_grid(vm);
+    survey.grid = station_grid(o);
     survey.stations = prisms::grid_stations(*survey.grid);
   }
   return survey;
@@ -169,6 +207,49 @@ std::vector<std::filesystem::path> write_station_outputs(const std::filesystem::
     written.push_back(prj);
   }
   return written;
+}
+
+void add_model_and_station_options(po::options_description& options) {
+  options.add_options()
+    ("prisms", po::value<std::string>()->required(), prisms_help)
+    ("ubc-model", po::value<std::string>(), ubc_model_help)
+    ("stations", po::value<std::string>(), "station CSV (easting,northing,upward in m)")
+    ("grid-west", po::value<double>(), "station grid: west edge (m)")
+    ("grid-east", po::value<double>(), "station grid: east edge (m)")
+    ("grid-south", po::value<double>(), "station grid: south edge (m)")
+    ("grid-north", po::value<double>(), "station grid: north edge (m)")
+    ("grid-shape", po::value<std::string>(), "station grid: NE,NN stations (east-west, south-north)")
+    ("grid-upward", po::value<double>()->default_value(0.0), "station grid: elevation (m, upward)")
+    ("stations-on-dem", po::value<std::string>(),
+     "stations draped over a DEM: a prism layer .vts or a DEM raster (projected as geobem-model --dem does)")
+    ("clearance", po::value<double>(), "draped stations: height above the DEM (m)")
+    ("station-step", po::value<long long>(), "draped stations: every K-th DEM node along each axis")
+    ("station-spacing", po::value<double>(), "draped stations: a grid of this spacing (m), heights bilinear")
+    ("crs", po::value<std::string>(), "draped stations on a DEM raster: projected CRS (default as geobem-model)")
+    ("nodata", po::value<std::string>()->default_value("refuse"),
+     "draped stations on a DEM raster: refuse or skip no-data heights");
+}
+
+Survey read_survey(const po::variables_map& vm, const Model& model, const std::string& stage, bool quiet) {
+  auto take = [&](const char* name, auto& field) {
+    using T = typename std::decay_t<decltype(field)>::value_type;
+    if (vm.count(name)) field = vm[name].as<T>();
+  };
+  StationOptions o;
+  take("stations", o.stations);
+  take("grid-west", o.grid_west);
+  take("grid-east", o.grid_east);
+  take("grid-south", o.grid_south);
+  take("grid-north", o.grid_north);
+  take("grid-shape", o.grid_shape);
+  take("stations-on-dem", o.stations_on_dem);
+  take("clearance", o.clearance);
+  take("station-step", o.station_step);
+  take("station-spacing", o.station_spacing);
+  take("crs", o.crs);
+  o.grid_upward = vm["grid-upward"].as<double>();
+  o.nodata = vm["nodata"].as<std::string>();
+  return read_survey(o, model, stage, quiet);
 }
 
 }  // namespace geobem::survey

@@ -2,7 +2,8 @@
 // What geobem-gravity and geobem-magnetic share: the model file (a prism list,
 // a voxel grid or a prism layer), the stations (a grid at one height, a CSV,
 // or draped over a DEM) with their options, and the station outputs with the
-// CRS they are in.
+// CRS they are in. The options bind to the structs below through
+// cli::StageOptions (docs/stage_contract.md).
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -14,14 +15,37 @@
 #include "mesh/prisms/prism_model.hpp"
 #include "mesh/prisms/stations.hpp"
 #include "mesh/terrain/layer_file.hpp"
+#include "stages/cli/stage_options.hpp"
 
 namespace geobem::survey {
 
 namespace po = boost::program_options;
 
-/// Adds --prisms, --ubc-model, --stations, --grid-*, --stations-on-dem,
-/// --clearance, --station-step, --station-spacing, --crs, --nodata.
-void add_model_and_station_options(po::options_description& options);
+/// --prisms FILE and --ubc-model FILE.
+struct ModelOptions {
+  std::string prisms;
+  std::optional<std::string> ubc_model;
+};
+/// Binds --prisms (required) and --ubc-model to `options`.
+void add_model_options(cli::StageOptions& command, ModelOptions* options);
+
+/// The station options: exactly one of --stations, the --grid-* set and
+/// --stations-on-dem (with --clearance, one of --station-step and
+/// --station-spacing, and for a DEM raster --crs and --nodata).
+struct StationOptions {
+  std::optional<std::string> stations;
+  std::optional<double> grid_west, grid_east, grid_south, grid_north;
+  std::optional<std::string> grid_shape;
+  double grid_upward = 0.0;
+  std::optional<std::string> stations_on_dem;
+  std::optional<double> clearance;
+  std::optional<long long> station_step;
+  std::optional<double> station_spacing;
+  std::optional<std::string> crs;
+  std::string nodata = "refuse";
+};
+/// Binds the station options to `options`.
+void add_station_options(cli::StageOptions& command, StationOptions* options);
 
 /// The model named by --prisms: a prism layer (.vts written by geobem-model
 /// --dem) or a prism model (read_prism_model: CSV, VTK grid, UBC-GIF).
@@ -30,26 +54,44 @@ struct Model {
   prisms::PrismModel prisms;  ///< empty when `layer` is set
   std::string path;
 };
-Model read_model(const po::variables_map& vm);
+/// Reads and checks the model. Throws geobem::UsageError for --ubc-model with
+/// a layer, std::runtime_error naming the file and line for bad data.
+Model read_model(const ModelOptions& options);
 
-/// Stations from the options: exactly one of --stations, the --grid-* set and
-/// --stations-on-dem. A DEM raster for draping is projected to the layer's
-/// CRS when the model is a layer (else to --crs or the default rule of
-/// terrain::read_dem); a layer .vts is used as it is. Warns on stderr (even
-/// when quiet) about stations below the topography and positions without a
-/// height. Throws po::error for conflicting or missing options.
+/// The stations, their grid (--grid-* stations) and the CRS of their
+/// coordinates (empty if unknown).
 struct Survey {
   std::vector<prisms::Station> stations;
   std::optional<prisms::StationGrid> grid;  ///< set for --grid-* stations
   std::string crs_wkt;                      ///< CRS of station coordinates, empty if unknown
 };
-Survey read_survey(const po::variables_map& vm, const Model& model, const std::string& stage, bool quiet);
+/// Stations from the options. A DEM raster for draping is projected to the
+/// layer's CRS when the model is a layer (else to --crs or the default rule
+/// of terrain::read_dem); a layer .vts is used as it is. Warns on stderr
+/// (even when quiet) about stations below the topography; reports positions
+/// without a height unless quiet. Throws geobem::UsageError for conflicting
+/// or missing options, std::runtime_error naming the file for bad data.
+Survey read_survey(const StationOptions& options, const Model& model, const std::string& stage, bool quiet);
+
+/// Checks the station options alone (which source, the grid's values) before
+/// any file is read; read_survey checks the same again. Throws
+/// geobem::UsageError.
+void check_station_options(const StationOptions& options);
 
 /// Writes DIR/NAME.csv and DIR/NAME.vts (grid stations) or DIR/NAME.vtu, and
 /// DIR/NAME.prj (the CRS as WKT, the GIS sidecar convention) when the CRS is
-/// known (a stale NAME.prj is removed otherwise). Returns the paths written.
+/// known (a stale NAME.prj is removed otherwise). DIR is usually the staging
+/// folder of the stage's OutputSet. Returns the paths written.
 std::vector<std::filesystem::path> write_station_outputs(const std::filesystem::path& directory,
                                                          const std::string& name, const Survey& survey,
                                                          const std::vector<prisms::GravityColumn>& columns);
+
+// The untyped form (options looked up by name in a variables_map), kept for
+// geobem-magnetic until it binds a struct: the same options and checks.
+
+/// Adds --prisms, --ubc-model and the station options.
+void add_model_and_station_options(po::options_description& options);
+/// read_survey with the station options taken from `vm`.
+Survey read_survey(const po::variables_map& vm, const Model& model, const std::string& stage, bool quiet);
 
 }  // namespace geobem::survey

@@ -31,13 +31,17 @@ struct BadGravityRun {
 
 class GravityStageBad : public ::testing::TestWithParam<BadGravityRun> {};
 
-TEST_P(GravityStageBad, ExitsNonZeroNamesTheProblemWritesNothing) {
+TEST_P(GravityStageBad, ExitsNonZeroNamesTheProblemLeavesTheEarlierSet) {
   const BadGravityRun& c = GetParam();
   const auto prisms = write_text(std::string("bad_gravity_") + c.name + ".csv",
                                  std::string(header) + "0,10,0,10,-10,0,100\n" + c.prisms_rows);
   const auto out = scratch(std::string("bad_gravity_out_") + c.name);
-  fs::create_directories(out);
-  std::ofstream(out / "gravity.csv") << "old\n";
+  const auto good = write_text("good_gravity.csv", std::string(header) + "0,10,0,10,-10,0,100\n");
+  const auto earlier = run_command(gravity_exe + " --quiet --device cpu --fields g_z --prisms " + good.string() +
+                                   " --grid-west 0 --grid-east 10 --grid-south 0 --grid-north 10 --grid-shape 2,2"
+                                   " --out " + out.string());
+  ASSERT_EQ(earlier.exit_code, 0) << earlier.errors;
+  const auto before = snapshot(out);
   std::string prisms_argument = prisms.string();
   if (std::string(c.name) == "missing_prisms") prisms_argument = "/nonexistent/prisms.csv";
   const auto run = run_command(gravity_exe + " --prisms " + prisms_argument + " --out " + out.string() +
@@ -46,9 +50,8 @@ TEST_P(GravityStageBad, ExitsNonZeroNamesTheProblemWritesNothing) {
   if (const auto at = expected.find("PRISMS"); at != std::string::npos) expected.replace(at, 6, prisms.string());
   EXPECT_EQ(run.exit_code, c.exit_code) << run.errors;
   EXPECT_NE(run.errors.find(expected), std::string::npos) << run.errors;
-  EXPECT_EQ(read_text(out / "gravity.csv"), "old\n");
-  EXPECT_FALSE(fs::exists(out / "gravity.vts"));
-  EXPECT_FALSE(fs::exists(out / "gravity.vtu"));
+  EXPECT_EQ(snapshot(out), before);
+  EXPECT_TRUE(leftovers(out.parent_path()).empty());
 }
 
 const char* const grid = "--grid-west 0 --grid-east 10 --grid-south 0 --grid-north 10 --grid-shape 3,3 --grid-upward 5";

@@ -28,20 +28,21 @@ TEST(GravitySpheresWorkflow, StagesWriteConsistentFiles) {
   const auto out = scratch("workflow");
   auto run = run_command(workflow(out, "--only model -- --cells 44,44,10"));
   ASSERT_EQ(run.exit_code, 0) << run.errors;
-  EXPECT_TRUE(fs::exists(out / "model.ini"));
-  EXPECT_FALSE(fs::exists(out / "gravity.csv"));  // --only model
+  // The record holds the options after `--`, over the workflow's model.ini.
+  EXPECT_NE(read_text(out / "model" / "geobem-model.ini").find("\ncells = 44,44,10\n"), std::string::npos);
+  EXPECT_FALSE(fs::exists(out / "gravity"));  // --only model
   run = run_command(workflow(out, "--only gravity -- --grid-shape 6,4 --device cpu"));
   ASSERT_EQ(run.exit_code, 0) << run.errors;
-  EXPECT_TRUE(fs::exists(out / "gravity.ini"));
+  EXPECT_NE(read_text(out / "gravity" / "geobem-gravity.ini").find("\ngrid-shape = 6,4\n"), std::string::npos);
   EXPECT_NE(run.errors.find("geobem-gravity: wrote"), std::string::npos) << run.errors;
   // The model is a grid: the gravity stage reads model.vtr and takes the grid path.
-  EXPECT_TRUE(fs::exists(out / "model.vtr"));
+  EXPECT_TRUE(fs::exists(out / "model" / "model.vtr"));
   EXPECT_NE(run.errors.find("grid path"), std::string::npos) << run.errors;
 
   // Model: the .vtu and the CSV hold the same prisms, all of them non-zero.
-  const auto prisms = geobem::prisms::read_prism_csv((out / "prisms.csv").string()).prisms;
+  const auto prisms = geobem::prisms::read_prism_csv((out / "model" / "prisms.csv").string()).prisms;
   ASSERT_GT(prisms.size(), 100u);
-  const auto model_data = geobem::read_vtk_xml(out / "model.vtu");
+  const auto model_data = geobem::read_vtk_xml(out / "model" / "model.vtu");
   auto* model = vtkUnstructuredGrid::SafeDownCast(model_data);
   ASSERT_NE(model, nullptr);
   ASSERT_EQ(static_cast<std::size_t>(model->GetNumberOfCells()), prisms.size());
@@ -54,13 +55,13 @@ TEST(GravitySpheresWorkflow, StagesWriteConsistentFiles) {
 
   // Gravity: the .vts and the CSV hold the same stations and values, in the
   // canonical field order, on the configured 100 m elevation.
-  const geobem::CsvTable table = geobem::read_csv_table((out / "gravity.csv").string());
+  const geobem::CsvTable table = geobem::read_csv_table((out / "gravity" / "gravity.csv").string());
   const std::vector<std::string> fields{"potential", "g_e", "g_n", "g_z", "g_ee", "g_en", "g_ez", "g_nn", "g_nz", "g_zz"};
   std::vector<std::string> columns{"easting", "northing", "upward"};
   columns.insert(columns.end(), fields.begin(), fields.end());
   EXPECT_EQ(table.columns, columns);
   ASSERT_EQ(table.rows.size(), 24u);
-  const auto data = geobem::read_vtk_xml(out / "gravity.vts");
+  const auto data = geobem::read_vtk_xml(out / "gravity" / "gravity.vts");
   auto* grid = vtkStructuredGrid::SafeDownCast(data);
   ASSERT_NE(grid, nullptr);
   int dims[3];
@@ -92,12 +93,14 @@ TEST(GravitySpheresWorkflow, GridPathEqualsThePrismByPrismPath) {
   const auto out = scratch("workflow_paths");
   ASSERT_EQ(run_command(workflow(out, "--only model -- --cells 44,44,10")).exit_code, 0);
   ASSERT_EQ(run_command(workflow(out, "--only gravity -- --grid-shape 7,5 --device cpu --quiet")).exit_code, 0);
+  // The gravity set's record reruns it; the prism list on the general path.
   const auto general_out = out / "general";
-  const auto run = run_command(std::string(GEOBEM_BIN_DIR) + "/geobem-gravity --config " + (out / "gravity.ini").string() +
-                               " --prisms " + (out / "prisms.csv").string() + " --path general --grid-shape 7,5" +
-                               " --device cpu --quiet --out " + general_out.string());
+  const auto run = run_command(std::string(GEOBEM_BIN_DIR) + "/geobem-gravity --config " +
+                               (out / "gravity" / "geobem-gravity.ini").string() + " --prisms " +
+                               (out / "model" / "prisms.csv").string() + " --path general --quiet --out " +
+                               general_out.string());
   ASSERT_EQ(run.exit_code, 0) << run.errors;
-  const auto grid = geobem::read_csv_table((out / "gravity.csv").string());
+  const auto grid = geobem::read_csv_table((out / "gravity" / "gravity.csv").string());
   const auto general = geobem::read_csv_table((general_out / "gravity.csv").string());
   ASSERT_EQ(grid.rows.size(), 35u);
   ASSERT_EQ(general.rows.size(), 35u);
@@ -116,8 +119,8 @@ TEST(GravitySpheresWorkflow, GravityStageNeedsTheModelStageOutput) {
   const auto out = scratch("workflow_empty");
   const auto run = run_command(workflow(out, "--only gravity"));
   EXPECT_NE(run.exit_code, 0);
-  EXPECT_NE(run.errors.find("prisms.csv missing"), std::string::npos) << run.errors;
-  EXPECT_FALSE(fs::exists(out / "gravity.csv"));
+  EXPECT_NE(run.errors.find("model/prisms.csv missing"), std::string::npos) << run.errors;
+  EXPECT_FALSE(fs::exists(out / "gravity"));
 }
 
 TEST(GravitySpheresWorkflow, UnknownStageIsAUsageError) {

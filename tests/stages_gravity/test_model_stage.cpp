@@ -41,10 +41,21 @@ TEST(ModelStage, GridModelsAlsoTravelAsTheirGrid) {
   const auto csv = geobem::prisms::read_prism_csv((out / "prisms.csv").string()).prisms;
   ASSERT_FALSE(csv.empty());
   EXPECT_EQ(grid.prisms.size(), csv.size());
-  // A list model written into the same folder leaves no stale grid behind.
+  // A list model written into the same folder leaves no stale grid behind,
+  // and its record says what made it.
   run = run_command(model_exe + " --generate blocks --block 0,10,0,20,-30,0,500 --quiet --out " + out.string());
   ASSERT_EQ(run.exit_code, 0) << run.errors;
   EXPECT_FALSE(fs::exists(out / "model.vtr"));
+  const std::string record = read_text(out / "geobem-model.ini");
+  EXPECT_NE(record.find("generate = blocks\ncells = 700,700,50\nblock = 0,10,0,20,-30,0,500\n"), std::string::npos) << record;
+  // A folder that is not a geobem-model set is not replaced.
+  const auto foreign = scratch("foreign");
+  fs::create_directories(foreign);
+  std::ofstream(foreign / "notes.txt") << "mine\n";
+  run = run_command(model_exe + " --generate blocks --block 0,10,0,20,-30,0,500 --quiet --out " + foreign.string());
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.errors.find("holds files that are not a geobem-model output set"), std::string::npos) << run.errors;
+  EXPECT_EQ(read_text(foreign / "notes.txt"), "mine\n");
 }
 
 TEST(ModelStage, ConvertsUbcFilesGivenInAConfigFile) {
@@ -71,10 +82,11 @@ struct BadModelRun {
 
 class ModelStageBad : public ::testing::TestWithParam<BadModelRun> {};
 
-TEST_P(ModelStageBad, ExitsNonZeroNamesTheProblemWritesNothing) {
+TEST_P(ModelStageBad, ExitsNonZeroNamesTheProblemLeavesTheEarlierSet) {
   const auto out = scratch(std::string("bad_model_") + GetParam().name);
-  fs::create_directories(out);
-  std::ofstream(out / "prisms.csv") << "old\n";
+  ASSERT_EQ(run_command(model_exe + " --generate blocks --block 0,1,0,1,-1,0,7 --quiet --out " + out.string()).exit_code,
+            0);
+  const auto before = snapshot(out);
   const auto bad_csv = write_text("bad_model_input.csv", "west,east,south,north,bottom,top,density\n0,1,0,1,-1,0,1\n"
                                                          "0,1,0,1,-1,0,inf\n");
   std::string arguments = GetParam().arguments;
@@ -83,8 +95,8 @@ TEST_P(ModelStageBad, ExitsNonZeroNamesTheProblemWritesNothing) {
   const auto run = run_command(model_exe + " " + arguments + " --out " + out.string());
   EXPECT_EQ(run.exit_code, GetParam().exit_code) << run.errors;
   EXPECT_NE(run.errors.find(GetParam().expected), std::string::npos) << run.errors;
-  EXPECT_EQ(read_text(out / "prisms.csv"), "old\n");
-  EXPECT_FALSE(fs::exists(out / "model.vtu"));
+  EXPECT_EQ(snapshot(out), before);
+  EXPECT_TRUE(leftovers(out.parent_path()).empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -59,22 +59,23 @@ TEST(TerrainStages, LayerGravityAndMagneticOnDrapedStations) {
   ASSERT_EQ(run_command(model_exe + " -q --dem " + utm_dem("dem.tif", false).string() + " --out " + out.string())
                 .exit_code,
             0);
-  const std::string layer = (out / "layer.vts").string(), common = " --device cpu --out " + out.string();
+  const std::string layer = (out / "layer.vts").string(), common = " --device cpu --out ";
+  const auto gravity_out = scratch("layer_gravity"), magnetic_out = scratch("layer_magnetic");
   const StageRun below = run_command(gravity_exe + " -q --prisms " + layer + " --stations-on-dem " + layer +
-                                     " --clearance -1 --station-step 2 --fields g_z" + common);
+                                     " --clearance -1 --station-step 2 --fields g_z" + common + gravity_out.string());
   EXPECT_EQ(below.exit_code, 0) << below.errors;
   EXPECT_NE(below.errors.find("20 of 20 draped station(s) lie below the topography"), std::string::npos)
       << below.errors;
-  EXPECT_NE(read_text(out / "gravity.prj").find("UTM zone 16N"), std::string::npos);
+  EXPECT_NE(read_text(gravity_out / "gravity.prj").find("UTM zone 16N"), std::string::npos);
   const StageRun magnetic =
       run_command(magnetic_exe + " -q --prisms " + layer + " --stations-on-dem " + layer +
                   " --clearance 100 --station-spacing 150 --susceptibility 0.01 --inclination 64 --declination -5 "
-                  "--field-intensity 51000" + common);
+                  "--field-intensity 51000" + common + magnetic_out.string());
   EXPECT_EQ(magnetic.exit_code, 0) << magnetic.errors;
-  EXPECT_EQ(read_text(out / "magnetic.csv").substr(0, 40), "easting,northing,upward,b_e,b_n,b_u,tfa\n");
-  EXPECT_TRUE(std::filesystem::exists(out / "magnetic.vtu"));
+  EXPECT_EQ(read_text(magnetic_out / "magnetic.csv").substr(0, 40), "easting,northing,upward,b_e,b_n,b_u,tfa\n");
+  EXPECT_TRUE(std::filesystem::exists(magnetic_out / "magnetic.vtu"));
   const StageRun no_field = run_command(magnetic_exe + " -q --prisms " + layer + " --stations-on-dem " + layer +
-                                        " --clearance 100 --station-step 3" + common);
+                                        " --clearance 100 --station-step 3" + common + magnetic_out.string());
   EXPECT_EQ(no_field.exit_code, 1);
   EXPECT_NE(no_field.errors.find("give --susceptibility or --magnetization"), std::string::npos) << no_field.errors;
 }

@@ -3,25 +3,23 @@
 # Usage: run.sh [--out DIR] [--from STAGE | --only STAGE [-- STAGE_OPTIONS...]]   STAGE: model, gravity
 # Options after `--` go to the one stage of --only and win over its config.
 # Executables come from $GEOBEM_BIN, else build/bin of this repository.
-# Each stage copies its config into the output folder, runs from that copy,
-# and reads only the previous stage's files from the output folder.
+# Each stage reads its INI file from this folder and writes its outputs, with
+# the options it ran with (OUT/STAGE/geobem-*.ini), into a folder of its own.
 source "$(dirname "$0")/../lib/run_stages.sh"
 workflow=gravity-spheres
 stages=(model gravity)
 
 run_model() {
   need geobem-model
-  copy_config model.ini
-  "$bin/geobem-model" --config "$out/model.ini" --out "$out" ${extra[@]+"${extra[@]}"}
+  "$bin/geobem-model" --config "$here/model.ini" --out "$out/model" ${extra[@]+"${extra[@]}"}
 }
 run_gravity() {
   need geobem-gravity
-  need_file prisms.csv model
-  copy_config gravity.ini
+  need_file model/prisms.csv model
   # A grid model goes as its grid: geobem-gravity then evaluates it on grid nodes.
-  local model="$out/prisms.csv"
-  [ -f "$out/model.vtr" ] && model="$out/model.vtr"
-  "$bin/geobem-gravity" --config "$out/gravity.ini" --prisms "$model" --out "$out" ${extra[@]+"${extra[@]}"}
+  local model="$out/model/prisms.csv"
+  [ -f "$out/model/model.vtr" ] && model="$out/model/model.vtr"
+  "$bin/geobem-gravity" --config "$here/gravity.ini" --prisms "$model" --out "$out/gravity" ${extra[@]+"${extra[@]}"}
 }
 
 run_workflow "$@"

@@ -16,10 +16,6 @@ extra=()
 need() { [ -x "$bin/$1" ] || { echo "run.sh: $bin/$1 not found (build first, or set GEOBEM_BIN)" >&2; exit 1; }; }
 need_file() { [ -f "$out/$1" ] || { echo "run.sh: $out/$1 missing: run the $2 stage first" >&2; exit 1; }; }
 
-# Copies the workflow's INI file NAME into the output folder, where the stage
-# reads it: the results carry the configuration that made them.
-copy_config() { cp "$here/$1" "$out/$1"; }
-
 run_workflow() {
   local from="${stages[0]}" only="" stage started="" seconds
   usage() { sed -n '3,5p' "$0" | sed 's/^# //' >&2; exit 2; }

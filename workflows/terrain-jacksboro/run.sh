@@ -3,8 +3,8 @@
 # Usage: run.sh [--out DIR] [--from STAGE | --only STAGE [-- STAGE_OPTIONS...]]   STAGE: dem, model, gravity, magnetic
 # Options after `--` go to the one stage of --only and win over its config.
 # Executables come from $GEOBEM_BIN, else build/bin of this repository.
-# Each stage copies its config into the output folder, runs from that copy,
-# and reads only the previous stage's files from the output folder.
+# Each stage reads its INI file from this folder and writes its outputs, with
+# the options it ran with (OUT/STAGE/geobem-*.ini), into a folder of its own.
 source "$(dirname "$0")/../lib/run_stages.sh"
 workflow=terrain-jacksboro
 stages=(dem model gravity magnetic)
@@ -13,27 +13,26 @@ npz=/usr/share/matplotlib/mpl-data/sample_data/jacksboro_fault_dem.npz
 
 run_dem() {
   [ -f "$npz" ] || { echo "run.sh: $npz missing (scripts/setup.sh installs python-matplotlib-data)" >&2; exit 1; }
-  /usr/bin/python3 "$here/npz_to_geotiff.py" "$npz" "$out/jacksboro.tif"
+  mkdir -p "$out/dem"
+  /usr/bin/python3 "$here/npz_to_geotiff.py" "$npz" "$out/dem/jacksboro.tif"
 }
 run_model() {
   need geobem-model
-  need_file jacksboro.tif dem
-  copy_config model.ini
-  "$bin/geobem-model" --config "$out/model.ini" --dem "$out/jacksboro.tif" --out "$out" ${extra[@]+"${extra[@]}"}
+  need_file dem/jacksboro.tif dem
+  "$bin/geobem-model" --config "$here/model.ini" --dem "$out/dem/jacksboro.tif" --out "$out/model" \
+    ${extra[@]+"${extra[@]}"}
 }
 run_gravity() {
   need geobem-gravity
-  need_file layer.vts model
-  copy_config gravity.ini
-  "$bin/geobem-gravity" --config "$out/gravity.ini" --prisms "$out/layer.vts" --stations-on-dem "$out/layer.vts" \
-    --out "$out" ${extra[@]+"${extra[@]}"}
+  need_file model/layer.vts model
+  "$bin/geobem-gravity" --config "$here/gravity.ini" --prisms "$out/model/layer.vts" \
+    --stations-on-dem "$out/model/layer.vts" --out "$out/gravity" ${extra[@]+"${extra[@]}"}
 }
 run_magnetic() {
   need geobem-magnetic
-  need_file layer.vts model
-  copy_config magnetic.ini
-  "$bin/geobem-magnetic" --config "$out/magnetic.ini" --prisms "$out/layer.vts" --stations-on-dem "$out/layer.vts" \
-    --out "$out" ${extra[@]+"${extra[@]}"}
+  need_file model/layer.vts model
+  "$bin/geobem-magnetic" --config "$here/magnetic.ini" --prisms "$out/model/layer.vts" \
+    --stations-on-dem "$out/model/layer.vts" --out "$out/magnetic" ${extra[@]+"${extra[@]}"}
 }
 
 run_workflow "$@"
