@@ -8,6 +8,9 @@
 //    ignored: write(2) fails with EFBIG, as it fails with ENOSPC on a full
 //    disk) fail with exit status 1 and leave the earlier set untouched;
 //  - after a complete run nothing of the killed runs is left.
+// And two runs started together into one output folder: one is refused by
+// the lock (exit 1, naming the other run) or they follow each other; the set
+// on disk is always one of the two, whole.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -18,8 +21,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <random>
 #include <thread>
+#include <utility>
 
 #include "tests/support/test_files.hpp"
 
@@ -67,6 +72,32 @@ Outcome spawn(const std::vector<std::string>& args, double kill_after = -1, long
   ::waitpid(pid, &status, 0);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, seconds};
+}
+
+/// Starts bin/ARGS[0] with ARGS, stdout discarded and stderr into `errors`;
+/// returns its pid.
+pid_t start(const std::vector<std::string>& args, const fs::path& errors) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int null = ::open("/dev/null", O_WRONLY);
+    const int error_file = ::open(errors.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(null, 1);
+    ::dup2(error_file, 2);
+    std::vector<char*> argv;
+    const std::string program = bin + "/" + args[0];
+    argv.push_back(const_cast<char*>(program.c_str()));
+    for (std::size_t i = 1; i < args.size(); ++i) argv.push_back(const_cast<char*>(args[i].c_str()));
+    argv.push_back(nullptr);
+    ::execv(program.c_str(), argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+int exit_code_of(pid_t pid) {
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 /// One stage under test: its two runs, and what its output set is on disk.
@@ -207,6 +238,86 @@ TEST_F(StageFaults, HalfspaceRadiiAndDisplacement) {
             with({"geobem-halfspace", "displacement"},
                  {"--pressure", "2", "--grid-shape", "9,9", "--integrals", integrals, "--out", displacement}),
             displacement, false});
+}
+
+// A grid model (prisms.csv, model.vtu, model.vtr) and a list model (no
+// model.vtr): a killed or starved run never leaves a new prisms.csv beside
+// the model.vtr of the earlier model.
+TEST_F(StageFaults, Model) {
+  const std::string out = (root_ / "model").string();
+  exercise({"geobem-model",
+            {"geobem-model", "--generate", "spheres", "--cells", "30,30,8", "--quiet", "--out", out},
+            {"geobem-model", "--generate", "blocks", "--block", "0,10,0,20,-30,0,500", "--block", "20,30,0,10,-5,0,-200",
+             "--quiet", "--out", out},
+            out, false});
+}
+
+/// A prism CSV of `count` small prisms in a row, densities alternating.
+fs::path prism_row(const fs::path& path, int count) {
+  std::ofstream csv(path);
+  csv << "west,east,south,north,bottom,top,density\n";
+  for (int i = 0; i < count; ++i)
+    csv << 10 * i << "," << 10 * i + 10 << ",0,10,-10,0," << (i % 2 ? 300 : -200) << "\n";
+  return path;
+}
+
+/// Grid stations (gravity.csv, gravity.vts) and scattered stations
+/// (gravity.csv, gravity.vtu): never a new gravity.csv beside an old
+/// gravity.vts.
+TEST_F(StageFaults, Gravity) {
+  const std::string prisms = prism_row(root_ / "row.csv", 100).string(), out = (root_ / "gravity").string();
+  {
+    std::ofstream stations(root_ / "stations.csv");
+    stations << "easting,northing,upward\n";
+    for (int i = 0; i < 300; ++i) stations << 13 * i << ",5," << 1 + i % 7 << "\n";
+  }
+  exercise({"geobem-gravity",
+            {"geobem-gravity", "--device", "cpu", "--quiet", "--prisms", prisms, "--grid-west", "0", "--grid-east",
+             "4000", "--grid-south", "-50", "--grid-north", "50", "--grid-shape", "30,10", "--grid-upward", "5", "--out",
+             out},
+            {"geobem-gravity", "--device", "cpu", "--quiet", "--fields", "g_z,g_zz", "--prisms", prisms, "--stations",
+             (root_ / "stations.csv").string(), "--out", out},
+            out, false});
+}
+
+// Two gravity runs started together into one --out, 14 times: the second is
+// refused while the first holds the folder (or starts after it finished), and
+// the folder holds one run's set, whole.
+TEST_F(StageFaults, GravityRunsIntoOneFolderDoNotMix) {
+  const std::string prisms = prism_row(root_ / "row_concurrent.csv", 400).string(),
+                    out = (root_ / "gravity_concurrent").string();
+  const std::vector<std::string> grid = {"--grid-west", "0", "--grid-east", "20000", "--grid-south", "-50",
+                                         "--grid-north", "50", "--grid-shape", "20,10", "--out", out};
+  auto run = [&](const std::string& fields) {
+    std::vector<std::string> args = {"geobem-gravity", "--device", "cpu", "--quiet", "--prisms", prisms, "--fields",
+                                     fields};
+    args.insert(args.end(), grid.begin(), grid.end());
+    return args;
+  };
+  const auto run_a = run("g_z"), run_b = run("potential,g_z,g_zz");
+  fs::remove_all(out);
+  ASSERT_EQ(spawn(run_a).exit_code, 0);
+  const Files a = snapshot(out);
+  ASSERT_EQ(spawn(run_b).exit_code, 0);
+  const Files b = snapshot(out);
+  ASSERT_NE(a, b);
+  int refused = 0;
+  for (int trial = 0; trial < 14; ++trial) {
+    const fs::path errors_a = root_ / "concurrent_a.err", errors_b = root_ / "concurrent_b.err";
+    const pid_t first = start(run_a, errors_a), second = start(run_b, errors_b);
+    const int code_a = exit_code_of(first), code_b = exit_code_of(second);
+    for (const auto& [code, errors] : {std::pair{code_a, errors_a}, std::pair{code_b, errors_b}}) {
+      if (code == 0) continue;
+      EXPECT_EQ(code, 1) << read_text(errors);
+      EXPECT_NE(read_text(errors).find("is being written by another run"), std::string::npos) << read_text(errors);
+      ++refused;
+    }
+    EXPECT_TRUE(code_a == 0 || code_b == 0) << "trial " << trial << ": both runs failed";
+    const Files now = snapshot(out);
+    EXPECT_TRUE(now == a || now == b) << "trial " << trial << ": a mixed set";
+  }
+  EXPECT_GT(refused, 0) << "the runs never overlapped: the lock was not exercised";
+  EXPECT_TRUE(leftovers(root_).empty()) << leftovers(root_).front();
 }
 
 TEST_F(StageFaults, IntegrateLongman) {

@@ -8,6 +8,8 @@
 #include <vtkUnstructuredGrid.h>
 
 #include <cmath>
+#include <functional>
+#include <utility>
 
 #include "mesh/io/csv_table.hpp"
 #include "mesh/io/vtk_output.hpp"
@@ -118,6 +120,49 @@ TEST(GravityStage, ZeroDensityModelGivesZeroFields) {
   ASSERT_EQ(table.columns.size(), 13u);
   for (const auto& row : table.rows)
     for (std::size_t j = 3; j < row.size(); ++j) EXPECT_EQ(row[j], 0.0);
+}
+
+}  // namespace
+
+namespace {
+
+// Files saved by Windows editors (Notepad, Excel's "CSV UTF-8"): a UTF-8
+// byte-order mark first and CR LF line ends, in the prism CSV, the station
+// CSV and the --config INI of both stages. The runs equal those of the same
+// files without them, byte for byte.
+std::string windows_text(const std::string& text) {
+  std::string crlf = "\xEF\xBB\xBF";
+  for (const char c : text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  return crlf;
+}
+
+TEST(GravityStage, WindowsTextInputsReadAsTheirPlainForms) {
+  const std::string prisms = std::string(header) + "0,10,0,10,-10,0,100\n200,215,0,30,-40,-10,-250\n";
+  const std::string stations = "easting,northing,upward\n# a comment line\n5,5,1\n100,-30,20\n";
+  const auto outputs = [&](const std::string& tag, const std::function<std::string(const std::string&)>& form) {
+    const auto prism_file = write_text("text_prisms_" + tag + ".csv", form(prisms));
+    const auto station_file = write_text("text_stations_" + tag + ".csv", form(stations));
+    const auto model_ini = write_text("text_model_" + tag + ".ini", form("# the model\ninput = " +
+                                                                          prism_file.string() + "\n"));
+    const auto gravity_ini = write_text("text_gravity_" + tag + ".ini",
+                                        form("fields = g_z,g_zz\ndevice = cpu\nstations = " + station_file.string() +
+                                             "\n"));
+    const auto model_out = scratch("text_model_out_" + tag), gravity_out = scratch("text_gravity_out_" + tag);
+    auto run = run_command(std::string(GEOBEM_MODEL_EXE) + " --quiet --config " + model_ini.string() + " --out " +
+                           model_out.string());
+    EXPECT_EQ(run.exit_code, 0) << run.errors;
+    run = run_command(gravity_exe + " --quiet --config " + gravity_ini.string() + " --prisms " +
+                      (model_out / "prisms.csv").string() + " --out " + gravity_out.string());
+    EXPECT_EQ(run.exit_code, 0) << run.errors;
+    return std::make_pair(read_text(model_out / "prisms.csv"), read_text(gravity_out / "gravity.csv"));
+  };
+  const auto plain = outputs("plain", [](const std::string& text) { return text; });
+  const auto windows = outputs("windows", windows_text);
+  EXPECT_EQ(windows, plain);
+  const geobem::CsvTable table = geobem::read_csv_table((scratch("text_gravity_out_windows") / "gravity.csv").string());
+  EXPECT_EQ(table.columns, (std::vector<std::string>{"easting", "northing", "upward", "g_z", "g_zz"}));
+  ASSERT_EQ(table.rows.size(), 2u);
+  EXPECT_GT(table.rows[0][3], 0.0);  // above the positive prism: pulled down
 }
 
 }  // namespace
