@@ -9,6 +9,11 @@
 //     is cold (the pipeline's buffers grow to full chunks), the others warm.
 // Settings: the paper's (M = 50,000, N = 16 areas, Euler, double) and
 // M = 10^6 at 1e-12 relative (adaptive N, Euler and Wynn's epsilon).
+// Device times: "kernel span" (first chunk's kernel start to last chunk's
+// kernel end) is the figure to set beside an older build's single launch;
+// "kernel sum" adds the chunks' overlapping kernel intervals (LongmanTimings).
+// The CUDA calls of a setting reuse one result vector, as a caller running
+// batch after batch does.
 // Usage: bench_longman [--quick]   (--quick: smaller batches, no GPU needed)
 #include <boost/program_options.hpp>
 #include <gsl/gsl_errno.h>
@@ -105,8 +110,9 @@ void report(const char* setting, const char* path, std::size_t count, double sec
               setting, path, count, 1e3 * seconds, 1e6 * seconds / count, a.worst_relative, a.worst_converged, a.within_1e12, a.converged, count,
               areas / count, evaluations / count);
   if (timings)
-    std::printf("  [events: upload %.3f, kernel %.3f, download %.3f ms]", timings->upload_ms, timings->kernel_ms,
-                timings->download_ms);
+    std::printf("  [events: upload %.3f, kernel sum %.3f, download %.3f ms; kernel span %.3f, device span %.3f ms]",
+                timings->upload_ms, timings->kernel_ms, timings->download_ms, timings->kernel_span_ms,
+                timings->device_span_ms);
   std::printf("\n");
   std::fflush(stdout);
 }
@@ -134,14 +140,15 @@ void run_setting(const char* setting, const std::vector<double>& p, const Longma
     // (cold); calls 2.. reuse them (warm), as every later batch of a process does.
     constexpr int calls = 5;
     std::vector<double> warm_ms;
+    std::vector<LongmanResult> device_results;
     for (int call = 1; call <= calls; ++call) {
       LongmanTimings timings;
       start = Clock::now();
-      results = integrate_family(family, p, count, options, 16, geobem::ComputeDevice::Cuda, true, &timings);
+      integrate_family(family, p, count, options, 16, geobem::ComputeDevice::Cuda, device_results, true, &timings);
       const double seconds = seconds_since(start);
       if (call > 1) warm_ms.push_back(1e3 * seconds);
       report(setting, ("cuda wall incl. transfers #" + std::to_string(call) + (call == 1 ? " cold" : " warm")).c_str(),
-             count, seconds, accuracy(p, results), results, &timings);
+             count, seconds, accuracy(p, device_results), device_results, &timings);
     }
     std::sort(warm_ms.begin(), warm_ms.end());
     std::printf("%-34s %-28s M=%8zu  warm calls 2-%d: best %.3f ms, median %.3f ms, worst %.3f ms\n", setting,

@@ -74,10 +74,17 @@ struct LongmanResult {
   IntegrationStatus status;
 };
 
-/// Milliseconds one batch spent on the device (CUDA events; zero on the CPU),
-/// each phase summed over the batch's chunks, whose phases overlap.
+/// Milliseconds one batch spent on the device (CUDA events; zero on the CPU).
+/// upload_ms, kernel_ms, download_ms: each phase summed over the batch's
+/// chunks. The chunks run on concurrent streams, so one chunk's kernel
+/// interval also covers the time other chunks' kernels held the GPU, and
+/// kernel_ms exceeds the kernel work by up to the number of chunks in flight.
+/// kernel_span_ms: from the first chunk's kernel start to the last chunk's
+/// kernel end, the figure to set beside one launch over the whole batch;
+/// device_span_ms: from the first upload's start to the last download's end.
 struct LongmanTimings {
   double upload_ms = 0.0, kernel_ms = 0.0, download_ms = 0.0;
+  double kernel_span_ms = 0.0, device_span_ms = 0.0;
 };
 
 /// True for finite x (false for NaN and +-inf); the same on host and device.

@@ -28,12 +28,14 @@ void copy_in_parallel(void* destination, const void* source, std::size_t bytes) 
 
 /// Waits for the slot's chunk, adds its device times, copies its results to
 /// their destination and frees the slot.
-void retire(LongmanSlot& slot, LongmanTimings* timings) {
+void retire(LongmanSlot& slot, const LongmanSlots& state, LongmanTimings* timings) {
   slot.done.synchronize();
   if (timings) {
     timings->upload_ms += elapsed_ms(slot.start, slot.uploaded);
     timings->kernel_ms += elapsed_ms(slot.uploaded, slot.computed);
     timings->download_ms += elapsed_ms(slot.computed, slot.done);
+    timings->kernel_span_ms = std::max<double>(timings->kernel_span_ms, elapsed_ms(state.first_kernel, slot.computed));
+    timings->device_span_ms = std::max<double>(timings->device_span_ms, elapsed_ms(state.batch_start, slot.done));
   }
   copy_in_parallel(slot.destination, slot.host_results.data(), slot.count * sizeof(LongmanResult));
   slot.count = 0;
@@ -62,7 +64,7 @@ void run_longman_pipeline(const void* input, std::size_t input_bytes_per_integra
   try {
     for (std::size_t first = 0; first < count; first += kLongmanChunk, ++chunk) {
       LongmanSlot& slot = state.slots[chunk % kLongmanSlots];
-      if (slot.count) retire(slot, timings);
+      if (slot.count) retire(slot, state, timings);
       const std::size_t n = std::min(kLongmanChunk, count - first), bytes = n * input_bytes_per_integral;
       const cudaStream_t stream = slot.stream.get();
       // Buffers grow to one chunk on first use and are reused from then on.
@@ -72,8 +74,10 @@ void run_longman_pipeline(const void* input, std::size_t input_bytes_per_integra
       slot.device_results.resize_discard(n);
       copy_in_parallel(slot.host_input.data(), rows + first * input_bytes_per_integral, bytes);
       slot.start.record(stream);
+      if (first == 0) state.batch_start.record(stream);
       slot.device_input.upload_async(slot.host_input.data(), bytes, stream);
       slot.uploaded.record(stream);
+      if (first == 0) state.first_kernel.record(stream);
       launch(slot.device_input.data(), n, slot.device_results.data(), stream);
       GEOBEM_CUDA_CHECK_LAUNCH();
       slot.computed.record(stream);
@@ -84,7 +88,7 @@ void run_longman_pipeline(const void* input, std::size_t input_bytes_per_integra
     }
     for (std::size_t k = 0; k < kLongmanSlots; ++k) {  // the chunks still in flight, oldest first
       LongmanSlot& slot = state.slots[(chunk + k) % kLongmanSlots];
-      if (slot.count) retire(slot, timings);
+      if (slot.count) retire(slot, state, timings);
     }
   } catch (...) {
     // Leave no chunk in flight that a later call would retire into this

@@ -47,9 +47,12 @@ struct LongmanSlot {
 };
 
 /// The slots of one device; a call holds `mutex` for its whole batch.
+/// batch_start and first_kernel: recorded before the first chunk's upload
+/// and after it, the origins of the batch's spans (LongmanTimings).
 struct LongmanSlots {
   std::mutex mutex;
   std::array<LongmanSlot, kLongmanSlots> slots;
+  CudaEvent batch_start, first_kernel;
 };
 
 /// The slots of the current CUDA device, made on the first call for it.

@@ -163,15 +163,23 @@ std::string check_parameters(TransformFamily family, const double* p) {
 std::vector<LongmanResult> integrate_family(TransformFamily family, const std::vector<double>& parameters,
                                             std::size_t count, const LongmanOptions& options, int quadrature_order,
                                             ComputeDevice device, bool progress_quiet, LongmanTimings* timings) {
+  std::vector<LongmanResult> results;
+  integrate_family(family, parameters, count, options, quadrature_order, device, results, progress_quiet, timings);
+  return results;
+}
+
+void integrate_family(TransformFamily family, const std::vector<double>& parameters, std::size_t count,
+                      const LongmanOptions& options, int quadrature_order, ComputeDevice device,
+                      std::vector<LongmanResult>& results, bool progress_quiet, LongmanTimings* timings) {
   validate_options(options);
   if (parameters.size() < count * describe(family).parameters.size())
     throw std::invalid_argument("integrate_family: fewer parameters than count x parameters per integral");
   const GaussRule rule = make_gauss_rule(quadrature_order);
-  std::vector<LongmanResult> results(count);
+  results.resize(count);
   if (device == ComputeDevice::Cuda) {
 #if GEOBEM_WITH_CUDA
     detail::integrate_family_cuda(family, parameters, count, rule, options, results.data(), timings);
-    return results;
+    return;
 #else
     throw_cuda_not_built("Longman");
 #endif
@@ -186,7 +194,6 @@ std::vector<LongmanResult> integrate_family(TransformFamily family, const std::v
   });
   progress.finish();
   if (timings) *timings = LongmanTimings{};
-  return results;
 }
 
 }  // namespace geobem::transform

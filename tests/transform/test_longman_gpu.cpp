@@ -135,12 +135,16 @@ TEST_F(LongmanCuda, BatchesOfMoreChunksThanSlotsMatchTheCpu) {
   EXPECT_GT(timings.upload_ms, 0.0);
   EXPECT_GT(timings.kernel_ms, 0.0);
   EXPECT_GT(timings.download_ms, 0.0);
+  // The kernels' span lies within the batch's.
+  EXPECT_GT(timings.kernel_span_ms, 0.0);
+  EXPECT_LE(timings.kernel_span_ms, timings.device_span_ms);
   // A smaller batch after the large one reuses the grown buffers: its
   // results are those of the same integrals in the large batch.
   const std::size_t small = 1000;
   const std::vector<double> head(parameters.begin() + 2 * 777, parameters.begin() + 2 * (777 + small));
-  const auto again = integrate_family(TransformFamily::ExponentialCosine, head, small, options, 16,
-                                      geobem::ComputeDevice::Cuda);
+  std::vector<LongmanResult> again = gpu;  // the overload into a caller's vector: resized, storage reused
+  integrate_family(TransformFamily::ExponentialCosine, head, small, options, 16, geobem::ComputeDevice::Cuda, again);
+  ASSERT_EQ(again.size(), small);
   for (std::size_t i = 0; i < small; ++i) {
     ASSERT_EQ(again[i].value, gpu[777 + i].value) << "integral " << 777 + i;
     ASSERT_EQ(again[i].evaluations, gpu[777 + i].evaluations) << "integral " << 777 + i;
