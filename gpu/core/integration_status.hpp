@@ -4,8 +4,10 @@
 // CSV `status` column. `Converged` is a promise: the value is within the
 // requested tolerance and within its own reported error estimate.
 #include <cstdint>
+#if !defined(__CUDACC_RTC__)  // the words are host code; NVRTC-compiled kernels (gpu/expression) see the enum only
 #include <stdexcept>
 #include <string>
+#endif
 
 namespace geobem {
 
@@ -18,6 +20,7 @@ enum class IntegrationStatus : std::int32_t {
   NonFinite = 5,                ///< the integrand or the sum was NaN or infinite
 };
 
+#if !defined(__CUDACC_RTC__)
 /// The CSV word: "converged", "evaluation_cap_reached", "not_converged",
 /// "rounding_limited", "extrapolation_unreliable", "non_finite".
 inline std::string to_string(IntegrationStatus status) {
@@ -31,5 +34,6 @@ inline std::string to_string(IntegrationStatus status) {
   }
   throw std::invalid_argument("unknown integration status " + std::to_string(static_cast<int>(status)));
 }
+#endif
 
 }  // namespace geobem

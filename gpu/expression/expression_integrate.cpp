@@ -10,6 +10,9 @@
 #include "gpu/quadrature/cubature_cpu.hpp"
 #include "gpu/transform/longman_cpu.hpp"
 #include "gpu/transform/transform.hpp"
+#if GEOBEM_WITH_CUDA
+#include "gpu/expression/expression_kernels.hpp"
+#endif
 
 namespace geobem::expression {
 
@@ -83,7 +86,8 @@ std::vector<transform::LongmanResult> integrate_longman_expression(const Express
                                                                    const transform::LongmanOptions& options,
                                                                    int quadrature_order, ComputeDevice device,
                                                                    bool progress_quiet,
-                                                                   transform::LongmanTimings* timings) {
+                                                                   transform::LongmanTimings* timings,
+                                                                   KernelCompileReport* compile) {
   transform::validate_options(options);
   const std::size_t stride = 2 + rest.parameters.size();
   if (rows.size() < count * stride)
@@ -91,7 +95,14 @@ std::vector<transform::LongmanResult> integrate_longman_expression(const Express
   const transform::GaussRule rule = transform::make_gauss_rule(quadrature_order);
   std::vector<transform::LongmanResult> results(count);
   if (timings) *timings = transform::LongmanTimings{};
-  if (device == ComputeDevice::Cuda) throw_gpu_not_ready("Longman expressions");
+  if (device == ComputeDevice::Cuda) {
+#if GEOBEM_WITH_CUDA
+    detail::longman_expression_cuda(rest, kind, rows, count, rule, options, results.data(), timings, compile);
+    return results;
+#else
+    throw_cuda_not_built("Longman expressions");
+#endif
+  }
   const ExpressionProgram program(rest);
   ProgressReporter progress("longman expression", count, "integrals", progress_quiet);
   switch (kind) {

@@ -31,16 +31,29 @@ struct Oscillation {
 Oscillation parse_oscillation(const std::string& text);
 std::string to_string(OscillationKind kind);
 
+/// How the GPU kernel of an expression was obtained (the first integration in
+/// a process compiles it, or reads it from the disk cache; later ones reuse it).
+struct KernelCompileReport {
+  double seconds = 0.0;     ///< NVRTC's compile time; 0 when read from the cache or reused
+  bool from_cache = false;  ///< read from the disk cache or reused in this process
+  std::string cache_file;   ///< the cached image; empty when there is no cache
+  std::string architecture; ///< e.g. "sm_90"
+  std::string log;          ///< NVRTC's warnings, empty when none
+};
+
 /// Longman's method for `count` integrals int_0^inf factor(omega x) rest(x) dx,
 /// `rest` the checked expression in x. `rows` is row-major count x (2 + P):
 /// omega (> 0), the decay rate (>= 0; 0: none), then the expression's P
 /// parameters in Expression::parameters order; checked by check_longman_row.
-/// Options as transform::integrate_family. Throws geobem::DeviceError (CUDA)
-/// and NvrtcError (the generated source did not compile: the log is in the message).
+/// Options as transform::integrate_family. On the GPU the expression's kernel
+/// is compiled by NVRTC (expression_kernels.hpp); `compile` (may be null)
+/// says how long that took. Throws geobem::DeviceError for CUDA failures and
+/// NvrtcCompileError (the log in its message) if the generated source does
+/// not compile.
 std::vector<transform::LongmanResult> integrate_longman_expression(
     const Expression& rest, OscillationKind kind, const std::vector<double>& rows, std::size_t count,
     const transform::LongmanOptions& options, int quadrature_order, ComputeDevice device, bool progress_quiet = true,
-    transform::LongmanTimings* timings = nullptr);
+    transform::LongmanTimings* timings = nullptr, KernelCompileReport* compile = nullptr);
 
 /// Empty when a Longman row (omega, decay rate, parameters...) is valid, else
 /// the problem: omega not finite and > 0, the decay rate not finite and >= 0,

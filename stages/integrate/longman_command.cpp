@@ -150,17 +150,21 @@ int run_longman(int argc, const char* const argv[]) {
     if (!problem.empty()) throw std::runtime_error(table.where(i) + ": " + problem);
   }
 
-  // Expressions run on the CPU until their GPU path exists; --device cuda is refused.
-  const geobem::ComputeDevice device = user_integrand && choice == geobem::DeviceChoice::Auto
-                                           ? geobem::ComputeDevice::Cpu
-                                           : geobem::resolve_device(choice);
+  const geobem::ComputeDevice device = geobem::resolve_device(choice);
+  ex::KernelCompileReport compile;
   const auto results =
       user_integrand
           ? ex::integrate_longman_expression(rest, oscillation.kind, parameters, count, settings, o.quadrature_order,
-                                             device, command.quiet())
+                                             device, command.quiet(), nullptr, &compile)
           : tf::integrate_family(tf::parse_transform_family(o.family), parameters, count, settings,
                                  o.quadrature_order, device, command.quiet());
 
+  if (user_integrand && device == geobem::ComputeDevice::Cuda && !command.quiet()) {
+    if (!compile.log.empty()) std::cerr << argv[0] << ": NVRTC: " << compile.log << "\n";
+    std::cerr << argv[0] << ": expression kernel for " << compile.architecture << " "
+              << (compile.from_cache ? "read from the cache" : "compiled in " + std::to_string(compile.seconds) + " s")
+              << (compile.cache_file.empty() ? "" : " (" + compile.cache_file + ")") << "\n";
+  }
   std::size_t unconverged = 0;
   double worst_error = 0.0;  // the largest error estimate of a row that missed its tolerance
   for (const auto& result : results)

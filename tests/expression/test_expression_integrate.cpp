@@ -100,7 +100,7 @@ TEST(LongmanExpression, HankelPairsMatchTheirClosedForms) {
   EXPECT_GE(converged, 2 * count * 95 / 100);
 }
 
-TEST(LongmanExpression, HalfspaceLoadKernelGivesTheClosedForm) {
+TEST(LongmanExpression, HalfspaceLoadKernelGivesTheFamilysNumbersAndTheClosedForm) {
   // The halfspace-load workflow's kernel int_0^inf J1(k a) J0(k r)/k dk
   // (Timoshenko & Goodier) away from the rim, the faster Bessel factor as
   // the oscillation: J0(k r) for r > 2a, J1(k a) for r < a/2.
@@ -122,7 +122,19 @@ TEST(LongmanExpression, HalfspaceLoadKernelGivesTheClosedForm) {
                                                     100, options, 16, ComputeDevice::Cpu);
   const auto near = ex::integrate_longman_expression(longman_rest("J0(x*r)/x", {"r"}), ex::OscillationKind::J1, inner,
                                                      100, options, 16, ComputeDevice::Cpu);
+  // The halfspace-disk family on the same rows (a, r), its own integrate_one.
+  std::vector<double> family_outer, family_inner;
   for (std::size_t i = 0; i < 100; ++i) {
+    family_outer.insert(family_outer.end(), {outer[3 * i + 2], outer[3 * i]});
+    family_inner.insert(family_inner.end(), {inner[3 * i], inner[3 * i + 2]});
+  }
+  const auto family_far =
+      tf::integrate_family(tf::TransformFamily::HalfSpaceDisk, family_outer, 100, options, 16, ComputeDevice::Cpu);
+  const auto family_near =
+      tf::integrate_family(tf::TransformFamily::HalfSpaceDisk, family_inner, 100, options, 16, ComputeDevice::Cpu);
+  for (std::size_t i = 0; i < 100; ++i) {
+    EXPECT_NEAR(far[i].value, family_far[i].value, 1e-8 * std::fabs(family_far[i].value)) << i;
+    EXPECT_NEAR(near[i].value, family_near[i].value, 1e-8 * std::fabs(family_near[i].value)) << i;
     EXPECT_EQ(far[i].status, IntegrationStatus::Converged) << i;
     EXPECT_EQ(near[i].status, IntegrationStatus::Converged) << i;
     expect_honest(far[i].value, far[i].error, far[i].status, exact_outer[i], 1e-8, "r > 2a row " + std::to_string(i));
