@@ -29,13 +29,17 @@ CubatureFamily parse_cubature_family(const std::string& name) {
 bool is_genz_family(CubatureFamily family) { return static_cast<int>(family) >= static_cast<int>(CubatureFamily::Oscillatory); }
 
 double genz_max_a(CubatureFamily family, int n) {
-  (void)n;
+  // Peaks of width 1/a: 100 up to 3D, then 100·(3/n)² (56 in 4D, 14 in 8D).
+  // Beyond, in 5–8D, peaks narrower than the rule's point spacing on the
+  // minimum grid were missed whole (Gaussian a = 65 in 7D: 2.5e-22 for
+  // 1.1e-11) or converged 490× off their tolerance (bench/RESULTS.md).
+  const double peak = n <= 3 ? 100.0 : 100.0 * (3.0 / n) * (3.0 / n);
   switch (family) {
     case CubatureFamily::Oscillatory: return 100.0;
-    case CubatureFamily::ProductPeak: return 100.0;
+    case CubatureFamily::ProductPeak: return peak;
     case CubatureFamily::CornerPeak: return 100.0;
-    case CubatureFamily::Gaussian: return 100.0;
-    case CubatureFamily::Continuous: return 100.0;
+    case CubatureFamily::Gaussian: return peak;
+    case CubatureFamily::Continuous: return peak;
     case CubatureFamily::Discontinuous: return 100.0;
     default: return 0.0;
   }

@@ -133,6 +133,10 @@ inline CubatureDraw draw_cubature(std::mt19937_64& random, q::CubatureFamily fam
   return d;
 }
 
+/// Relative tolerances of the cubature batteries: those cubature is used at
+/// (a degree-7 rule in up to 8 dimensions is not the tool for 1e-10).
+inline const double kCubatureTolerances[3] = {1e-3, 1e-4, 1e-6};
+
 inline const q::CubatureFamily kGenzFamilies[] = {q::CubatureFamily::Oscillatory, q::CubatureFamily::ProductPeak,
                                                   q::CubatureFamily::CornerPeak,  q::CubatureFamily::Gaussian,
                                                   q::CubatureFamily::Continuous,  q::CubatureFamily::Discontinuous};

@@ -241,10 +241,13 @@ TEST(Cubature, ErrorEstimateBoundsTrueErrorOnRandomBattery) {
       if (result.status == IntegrationStatus::EvaluationCapReached) ++capped;
     }
   // A smooth case either converges or stops at the evaluation cap, and most
-  // converge within 2e7 evaluations (226 of 240 with the QUADPACK-style error
-  // estimate and the rounding floor).
+  // converge within 2e7 evaluations: 229 of 240 (226 with DCUHRE's decision,
+  // 238 with the earlier extrapolation below E1, which collapsed on peaks).
+  // The capped ones are 5D at 1e-6, bounded, with estimates 1e3–1e4 times
+  // their true error: E1, the degree-7 rule's difference from its degree-5
+  // rule, is that conservative on smooth integrands in small regions.
   EXPECT_EQ(converged + capped, trials);
-  EXPECT_GE(converged, 0.9 * trials);
+  EXPECT_GE(converged, 0.95 * trials);
   EXPECT_LT(exceptions, 0.01 * trials) << exceptions << " of " << trials << " true errors above the estimate";
 }
 

@@ -221,14 +221,14 @@ TEST_F(QuadratureGpu, Adaptive1DSingleAndBatchMatchCpu) {
   }
 }
 
-// The CPU batteries (test_quadrature_battery.cpp, same seeds and draws) on
-// the device: the honest-status rule against the closed forms, and each row
+// The CPU batteries' families, ranges and seeds (test_cubature_battery.cpp,
+// test_quadrature_battery.cpp) on the device: the honest-status rule against the closed forms, and each row
 // within the two paths' error estimates of the CPU's.
 TEST_F(QuadratureGpu, CubatureBatteryKeepsTheStatusPromiseAndMatchesCpu) {
   namespace b = geobem::battery;
   for (CubatureFamily family : b::kGenzFamilies) {
     std::mt19937_64 random(20261124 + static_cast<int>(family));
-    for (double rel_tol : {1e-6, 1e-10}) {
+    for (double rel_tol : b::kCubatureTolerances) {
       b::Tally tally;
       for (int i = 0; i < 4; ++i) {
         const b::CubatureDraw d = b::draw_cubature(random, family, 8);
@@ -257,7 +257,7 @@ TEST_F(QuadratureGpu, CubatureBatteryAtTheStageCap) {
   std::printf("%s\n", b::tally_header());
   for (CubatureFamily family : b::kGenzFamilies) {
     std::mt19937_64 random(7 + static_cast<int>(family));
-    for (double rel_tol : {1e-6, 1e-10}) {
+    for (double rel_tol : b::kCubatureTolerances) {
       b::Tally tally;
       for (int i = 0; i < 16; ++i) {
         const b::CubatureDraw d = b::draw_cubature(random, family, 8);
