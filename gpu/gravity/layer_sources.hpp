@@ -23,7 +23,8 @@ struct LayerView {
 
 /// Σ density · prism_fields for the fields of `mask` (FieldBit), in Real
 /// arithmetic with station-relative bounds formed in double. GzOnly fixes the
-/// mask at compile time (no unused terms in the g_z-only CUDA kernel).
+/// mask at compile time (terrain_bench's long-double g_z reference, whole
+/// prisms: the drivers take g_z alone face by face, layer_faces.hpp).
 template <typename Real, bool GzOnly>
 struct GravityKernel {
   static constexpr int outputs = 10;

@@ -1,10 +1,12 @@
 // forward_model_layer(): checks, this part's share of the cells, the OpenMP
-// driver (the CUDA one is prism_layer_cuda.cu), and the layer checks.
+// driver (the CUDA one is prism_layer_cuda.cu; both take g_z alone face by
+// face, layer_faces.hpp), and the layer checks.
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
 #include "gpu/gravity/forward_drivers.hpp"
+#include "gpu/gravity/layer_faces.hpp"
 #include "gpu/gravity/layer_sources.hpp"
 #include "gpu/gravity/prism_layer_forward.hpp"
 #include "gpu/gravity/tile_sums_cpu.hpp"
@@ -15,6 +17,18 @@ namespace {
 template <typename Real>
 std::vector<double> cpu_run(const PrismLayer& layer, std::int64_t first, std::int64_t count,
                             const std::vector<Station>& stations, unsigned mask, ProgressReporter& progress) {
+  if (mask == unsigned(bit_g_z)) {
+    // Face by face (layer_faces.hpp): surface faces, then the reference
+    // edges that do not cancel (few: no progress of their own).
+    const std::vector<double> faces = cpu_tile_sums(LayerFaceView{layer.geometry, layer.surface.data() + first, first},
+                                                    count, stations, FaceGzKernel<Real>{}, progress);
+    const std::vector<ReferenceEdge> edges = reference_edges(layer, first, count);
+    ProgressReporter silent("", 1, "", true);
+    const std::vector<double> rim =
+        cpu_tile_sums(ReferenceEdgeView{edges.data()}, static_cast<std::int64_t>(edges.size()), stations,
+                      ReferenceEdgeGzKernel<Real>{layer.geometry.reference}, silent);
+    return g_z_rows(faces, rim);
+  }
   const LayerView view{layer.geometry, layer.surface.data() + first, first};
   return cpu_tile_sums(view, count, stations, GravityKernel<Real, false>{mask}, progress);
 }

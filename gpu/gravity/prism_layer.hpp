@@ -37,16 +37,24 @@ struct PrismLayer {
   std::size_t cell_count() const { return surface.size(); }
 };
 
+/// Cell boundaries: grid line k (0 … shape) of easting and of northing, at
+/// the centre of cell k − ½; one formula for both cells that share a line,
+/// so neighbouring prisms neither overlap nor leave a gap by rounding.
+GEOBEM_HD inline double easting_line(const LayerGeometry& g, std::int64_t k) {
+  return g.west_centre + (static_cast<double>(k) - 0.5) * g.spacing_e;
+}
+GEOBEM_HD inline double northing_line(const LayerGeometry& g, std::int64_t k) {
+  return g.south_centre + (static_cast<double>(k) - 0.5) * g.spacing_n;
+}
+
 /// The prism of `cell` (index into the surface array) whose surface height is
 /// `surface`; its density is 0 for an empty cell (then its bounds are those of
 /// a unit box at the reference, never evaluated: the drivers skip
 /// zero-density sources).
 GEOBEM_HD inline Prism layer_prism(const LayerGeometry& g, std::int64_t cell, double surface) {
   const std::int64_t i = cell % g.shape_e, j = cell / g.shape_e;
-  const double e = g.west_centre + static_cast<double>(i) * g.spacing_e;
-  const double n = g.south_centre + static_cast<double>(j) * g.spacing_n;
-  const double half_e = 0.5 * g.spacing_e, half_n = 0.5 * g.spacing_n;
-  Prism p{e - half_e, e + half_e, n - half_n, n + half_n, g.reference, g.reference + 1.0, 0.0};
+  Prism p{easting_line(g, i), easting_line(g, i + 1), northing_line(g, j), northing_line(g, j + 1),
+          g.reference, g.reference + 1.0, 0.0};
   if (surface > g.reference) {
     p.top = surface;
     p.density = g.density_above;

@@ -1,6 +1,8 @@
 // CUDA driver of the prism layer: the surface heights stream to the device in
-// chunks (tile_sums_cuda.cuh) and each thread forms its tile's prisms from
-// them (LayerView), so the device never holds a prism list.
+// chunks (tile_sums_cuda.cuh) and each thread forms its tile's prisms (or, for
+// g_z alone, surface faces: layer_faces.hpp) from them, so the device never
+// holds a prism list.
+#include "gpu/gravity/layer_faces.hpp"
 #include "gpu/gravity/layer_sources.hpp"
 #include "gpu/gravity/prism_layer_forward.hpp"
 #include "gpu/gravity/tile_sums_cuda.cuh"
@@ -17,11 +19,24 @@ std::vector<double> run(const PrismLayer& layer, std::int64_t first, std::int64_
   const auto make_view = [&](const double* chunk, std::int64_t index) {
     return LayerView{layer.geometry, chunk, first + index};
   };
-  // g_z alone: 64 registers per thread, the prism-list driver's fastest
-  // double shape on the H100 (bench/RESULTS.md); float keeps the compiler's.
-  if (mask == unsigned(bit_g_z))
-    return stream_tile_sums<std::is_same<Real, double>::value ? 64 : 0>(
-        surface, stations, make_view, GravityKernel<Real, true>{mask}, memory_limit_bytes, progress);
+  if (mask == unsigned(bit_g_z)) {
+    // Face by face (layer_faces.hpp): surface faces, then the reference
+    // edges that do not cancel (few: no progress of their own). The face
+    // kernel keeps the compiler's registers (ptxas: 78 in double, no spills;
+    // a cap of 72 that would fit 7 blocks per SM instead of 6 spills).
+    const auto face_view = [&](const double* chunk, std::int64_t index) {
+      return LayerFaceView{layer.geometry, chunk, first + index};
+    };
+    const std::vector<double> faces =
+        stream_tile_sums<0>(surface, stations, face_view, FaceGzKernel<Real>{},
+                                                                     memory_limit_bytes, progress);
+    const std::vector<ReferenceEdge> edges = reference_edges(layer, first, count);
+    ProgressReporter silent("", 1, "", true);
+    const std::vector<double> rim = stream_tile_sums<0>(
+        edges, stations, [](const ReferenceEdge* chunk, std::int64_t) { return ReferenceEdgeView{chunk}; },
+        ReferenceEdgeGzKernel<Real>{layer.geometry.reference}, memory_limit_bytes, silent);
+    return g_z_rows(faces, rim);
+  }
   return stream_tile_sums<0>(surface, stations, make_view, GravityKernel<Real, false>{mask}, memory_limit_bytes,
                              progress);
 }
