@@ -7,10 +7,14 @@
 #include <gdal_utils.h>
 #include <ogr_spatialref.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 
 namespace geobem::terrain {
 namespace {
@@ -116,6 +120,41 @@ void fill_grid(Dem& dem, const double gt[6], int nx, int ny, const std::vector<d
   }
 }
 
+/// Target-CRS bounds west, south, east, north of the node (cell-centre)
+/// rectangle that lies inside the projected footprint of the source's node
+/// rectangle: every side of the source rectangle is projected node by node
+/// and the bound taken on its inner side (west: the easternmost point of the
+/// west side, and so on), then pulled in by a millionth of the span so the
+/// outermost nodes do not fall a rounding outside. Throws when the sides do not
+/// map to the same sides (a CRS rotated or flipped against the DEM).
+std::array<double, 4> inscribed_node_bounds(const OGRSpatialReference& source, const OGRSpatialReference& target,
+                                            const double gt[6], int nx, int ny, const std::string& path) {
+  std::unique_ptr<OGRCoordinateTransformation> forward(OGRCreateCoordinateTransformation(&source, &target));
+  if (!forward) throw failure(path, "cannot set up the projection: " + QuietGdal::message());
+  const auto side = [&](bool along_columns, int fixed, int count) {
+    std::vector<double> x(count), y(count);
+    for (int k = 0; k < count; ++k) {
+      const int c = along_columns ? k : fixed, r = along_columns ? fixed : k;
+      x[k] = gt[0] + (c + 0.5) * gt[1];
+      y[k] = gt[3] + (r + 0.5) * gt[5];
+    }
+    if (!forward->Transform(count, x.data(), y.data()))
+      throw failure(path, "PROJ cannot project the DEM's edge: " + QuietGdal::message());
+    return std::make_pair(x, y);
+  };
+  const bool north_up = gt[5] < 0;
+  const auto west = side(false, 0, ny), east = side(false, nx - 1, ny);
+  const auto north = side(true, north_up ? 0 : ny - 1, nx), south = side(true, north_up ? ny - 1 : 0, nx);
+  double w = *std::max_element(west.first.begin(), west.first.end());
+  double e = *std::min_element(east.first.begin(), east.first.end());
+  double s = *std::max_element(south.second.begin(), south.second.end());
+  double n = *std::min_element(north.second.begin(), north.second.end());
+  if (!(w < e && s < n))
+    throw failure(path, "the projected DEM is rotated or flipped too far for a north-up grid; give another --crs");
+  const double pull_e = 1e-6 * (e - w), pull_n = 1e-6 * (n - s);
+  return {w + pull_e, s + pull_n, e - pull_e, n - pull_n};
+}
+
 }  // namespace
 
 NoData parse_no_data(const std::string& text) {
@@ -181,15 +220,33 @@ Dem read_dem(const std::string& path, const DemOptions& options) {
     return dem;
   }
 
-  // Warp to the target CRS with as many columns and rows as the source
-  // (bilinear; source no-data stays out; cells it cannot fill become NaN;
-  // -et 0: every point through PROJ, not the warper's linear approximation
-  // of the transform, which may be off by an eighth of a cell).
+  // Warp to the target CRS with as many columns and rows as the source, on
+  // the largest north-up node rectangle inside the projected footprint, so
+  // every node of the layer has a height: one prism per DEM node (bilinear;
+  // source no-data stays out, cells next to it become NaN; -et 0: every point
+  // through PROJ, not the warper's linear approximation of the transform,
+  // which may be off by an eighth of a cell). A grid one node wide keeps the
+  // warper's own extent.
   const std::string size_x = std::to_string(nx), size_y = std::to_string(ny), srs = dem.crs_wkt;
-  const char* argv[] = {"-of", "MEM", "-t_srs", srs.c_str(), "-ts", size_x.c_str(), size_y.c_str(), "-r",
-                        "bilinear", "-et", "0", "-dstnodata", "nan", "-ot", "Float64", nullptr};
+  std::vector<std::string> args = {"-of",       "MEM", "-t_srs",     srs,   "-ts", size_x, size_y, "-r",
+                                   "bilinear", "-et", "0",          "-dstnodata", "nan", "-ot", "Float64"};
+  if (nx > 1 && ny > 1) {
+    const auto nodes = inscribed_node_bounds(source_gis, target, gt, nx, ny, path);
+    const double half_e = 0.5 * (nodes[2] - nodes[0]) / (nx - 1), half_n = 0.5 * (nodes[3] - nodes[1]) / (ny - 1);
+    const auto text = [](double v) {
+      char buffer[40];
+      std::snprintf(buffer, sizeof buffer, "%.17g", v);
+      return std::string(buffer);
+    };
+    for (const std::string& value : {std::string("-te"), text(nodes[0] - half_e), text(nodes[1] - half_n),
+                                     text(nodes[2] + half_e), text(nodes[3] + half_n)})
+      args.push_back(value);
+  }
+  std::vector<const char*> argv;
+  for (const auto& arg : args) argv.push_back(arg.c_str());
+  argv.push_back(nullptr);
   std::unique_ptr<GDALWarpAppOptions, decltype(&GDALWarpAppOptionsFree)> warp_options(
-      GDALWarpAppOptionsNew(const_cast<char**>(argv), nullptr), GDALWarpAppOptionsFree);
+      GDALWarpAppOptionsNew(const_cast<char**>(argv.data()), nullptr), GDALWarpAppOptionsFree);
   if (!warp_options) throw failure(path, "cannot set up the projection: " + QuietGdal::message());
   GDALDatasetH source_handle = GDALDataset::ToHandle(source.get());
   int usage_error = 0;

@@ -3,8 +3,9 @@
 // netCDF, ESRI ASCII grid, ...), its first band taken as heights in metres,
 // on a projected grid whose nodes are the cell (pixel) centres. A geographic
 // DEM is projected with PROJ (through GDAL's warper, bilinear) to the UTM zone
-// of its centre or to a CRS the user names; the projected grid keeps the
-// DEM's node count.
+// of its centre or to a CRS the user names, onto a regular north-up grid with
+// the DEM's node count that lies inside the projected footprint (the largest
+// such node rectangle): every node has a height, one per DEM node.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -28,7 +29,7 @@ struct DemOptions {
 /// A DEM on a regular projected grid, nodes = cell centres: node (i, j)
 /// (i eastward, j northward) at (west_centre + i·spacing_e, south_centre +
 /// j·spacing_n), height heights[i + shape_e·j] (m; NaN where no-data was
-/// skipped or, after projection, outside the DEM's footprint).
+/// skipped or, after projection, next to a skipped cell).
 struct Dem {
   std::int64_t shape_e = 0, shape_n = 0;
   double west_centre = 0, south_centre = 0, spacing_e = 0, spacing_n = 0;
@@ -36,7 +37,7 @@ struct Dem {
   std::string crs;      ///< "EPSG:NNNN" when it has a code, else the CRS's name
   std::string crs_wkt;  ///< WKT 2 of the CRS
   std::size_t no_data_cells = 0;  ///< no-data cells of the source raster (skipped)
-  std::size_t outside_cells = 0;  ///< projected cells without a valid source height
+  std::size_t outside_cells = 0;  ///< projected cells without a valid source height (next to skipped no-data)
   bool projected_here = false;    ///< warped from the source CRS by read_dem
 };
 
