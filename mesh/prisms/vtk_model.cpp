@@ -24,15 +24,15 @@ namespace geobem::prisms {
 
 namespace {
 
-vtkDataArray* density_array(vtkDataSet* data, const std::string& path) {
-  vtkDataArray* density = data->GetCellData()->GetArray("density");
+vtkDataArray* density_array(vtkDataSet* data, const std::string& path, const std::string& name) {
+  vtkDataArray* density = data->GetCellData()->GetArray(name.c_str());
   if (density && density->GetNumberOfComponents() == 1) return density;
   std::string names;
   for (int i = 0; i < data->GetCellData()->GetNumberOfArrays(); ++i) {
     const char* name = data->GetCellData()->GetArrayName(i);
     names += (names.empty() ? "" : ", ") + std::string(name ? name : "(unnamed)");
   }
-  throw std::runtime_error(path + ": no one-component cell array 'density' (cell arrays: " +
+  throw std::runtime_error(path + ": no one-component cell array '" + name + "' (cell arrays: " +
                            (names.empty() ? "none" : names) + ")");
 }
 
@@ -44,24 +44,25 @@ std::vector<double> coordinates(vtkDataArray* array) {
 
 void fill_density(PrismGrid& grid, vtkDataArray* density, const std::string& path) {
   if (static_cast<std::size_t>(density->GetNumberOfTuples()) != grid.cell_count())
-    throw std::runtime_error(path + ": 'density' has " + std::to_string(density->GetNumberOfTuples()) +
+    throw std::runtime_error(path + ": '" + std::string(density->GetName()) + "' has " +
+                             std::to_string(density->GetNumberOfTuples()) +
                              " values for " + std::to_string(grid.cell_count()) + " cells");
   require_grid_memory(grid.cell_count(), path + ": " + std::to_string(grid.cell_count()) + " cells");
   grid.density.resize(grid.cell_count());
   for (std::size_t i = 0; i < grid.cell_count(); ++i) grid.density[i] = density->GetComponent(i, 0);
 }
 
-PrismModel read_rectilinear(vtkRectilinearGrid* data, const std::string& path) {
+PrismModel read_rectilinear(vtkRectilinearGrid* data, const std::string& path, const std::string& name) {
   PrismGrid grid;
   grid.easting_edges = coordinates(data->GetXCoordinates());
   grid.northing_edges = coordinates(data->GetYCoordinates());
   grid.upward_edges = coordinates(data->GetZCoordinates());
-  fill_density(grid, density_array(data, path), path);
+  fill_density(grid, density_array(data, path, name), path);
   check_grid(grid, path);
   return model_from_grid(std::move(grid), path);
 }
 
-PrismModel read_image(vtkImageData* data, const std::string& path) {
+PrismModel read_image(vtkImageData* data, const std::string& path, const std::string& name) {
   vtkMatrix3x3* direction = data->GetDirectionMatrix();
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j)
@@ -76,13 +77,13 @@ PrismModel read_image(vtkImageData* data, const std::string& path) {
   std::vector<double>* axes[3] = {&grid.easting_edges, &grid.northing_edges, &grid.upward_edges};
   for (int a = 0; a < 3; ++a)
     for (int i = extent[2 * a]; i <= extent[2 * a + 1]; ++i) axes[a]->push_back(origin[a] + i * spacing[a]);
-  fill_density(grid, density_array(data, path), path);
+  fill_density(grid, density_array(data, path, name), path);
   check_grid(grid, path);
   return model_from_grid(std::move(grid), path);
 }
 
-PrismModel read_hexahedra(vtkUnstructuredGrid* data, const std::string& path) {
-  vtkDataArray* density = density_array(data, path);
+PrismModel read_hexahedra(vtkUnstructuredGrid* data, const std::string& path, const std::string& name) {
+  vtkDataArray* density = density_array(data, path, name);
   PrismModel model;
   model.source = path;
   model.prisms.reserve(static_cast<std::size_t>(data->GetNumberOfCells()));
@@ -138,11 +139,13 @@ PrismModel read_hexahedra(vtkUnstructuredGrid* data, const std::string& path) {
 
 }  // namespace
 
-PrismModel read_vtk_model(const std::string& path) {
+PrismModel read_vtk_model(const std::string& path, const std::string& cell_array) {
   const auto data = read_vtk_xml(path);
-  if (auto* rectilinear = vtkRectilinearGrid::SafeDownCast(data)) return read_rectilinear(rectilinear, path);
-  if (auto* image = vtkImageData::SafeDownCast(data)) return read_image(image, path);
-  if (auto* unstructured = vtkUnstructuredGrid::SafeDownCast(data)) return read_hexahedra(unstructured, path);
+  if (auto* rectilinear = vtkRectilinearGrid::SafeDownCast(data))
+    return read_rectilinear(rectilinear, path, cell_array);
+  if (auto* image = vtkImageData::SafeDownCast(data)) return read_image(image, path, cell_array);
+  if (auto* unstructured = vtkUnstructuredGrid::SafeDownCast(data))
+    return read_hexahedra(unstructured, path, cell_array);
   throw std::runtime_error(path + ": a " + std::string(data->GetClassName()) +
                            " is not a prism model (use .vtr, .vti or a .vtu of hexahedra)");
 }

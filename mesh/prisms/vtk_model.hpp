@@ -11,12 +11,14 @@
 namespace geobem::prisms {
 
 /// Reads a .vtr/.vti (grid model: prisms and grid) or .vtu (prism list) with
-/// cell array `density`; zero densities kept. Throws std::runtime_error naming
-/// the file for a missing file, an unreadable or unsupported data set, a
-/// missing `density` cell array, a rotated image, decreasing coordinates, a
-/// cell that is not an axis-aligned hexahedron/voxel, or a non-finite density
+/// cell array `density`, or another one-component cell array named by
+/// `cell_array` whose values then stand in the density's place (the magnetic
+/// stage reads `susceptibility`); zero values kept. Throws std::runtime_error
+/// naming the file for a missing file, an unreadable or unsupported data
+/// set, a missing cell array, a rotated image, decreasing coordinates, a
+/// cell that is not an axis-aligned hexahedron/voxel, or a non-finite value
 /// (naming the cell).
-PrismModel read_vtk_model(const std::string& path);
+PrismModel read_vtk_model(const std::string& path, const std::string& cell_array = "density");
 
 /// Writes prisms as a .vtu of VTK_HEXAHEDRON cells (corners that prisms share
 /// are one point, numbered in order of first use) with

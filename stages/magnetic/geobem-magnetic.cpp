@@ -1,7 +1,10 @@
 // geobem-magnetic: magnetic field (b_e, b_n, b_u, nT) and total-field anomaly
-// of magnetized prisms (a prism CSV, a UBC-GIF susceptibility model, a prism
-// layer) on a station grid, scattered stations or stations draped over a DEM.
-// Reads and checks every input before computing, computes before writing.
+// of magnetized prisms (a prism CSV, a UBC-GIF susceptibility model, a VTK
+// voxel model with cell array `susceptibility`, a prism layer) on a station
+// grid, scattered stations or stations draped over a DEM. Reads and checks
+// every input before computing, computes before writing. Under mpirun every
+// rank reads the inputs and evaluates its share of the prisms or layer cells
+// (gravity's rank split); the fields are summed on rank 0, which alone writes.
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -10,7 +13,9 @@
 #include <vector>
 
 #include "gpu/core/device.hpp"
+#include "gpu/gravity/forward_mpi.hpp"
 #include "gpu/magnetic/magnetic.hpp"
+#include "stages/cli/mpi_session.hpp"
 #include "stages/cli/number_list.hpp"
 #include "stages/cli/stage_options.hpp"
 #include "stages/magnetic/magnetic_model.hpp"
@@ -21,7 +26,24 @@ namespace magnetic = geobem::magnetic;
 
 namespace {
 
-int run(int argc, char** argv) {
+/// Sums every rank's fields into rank 0's (all four outputs are linear in
+/// the sources). Collective; throws std::runtime_error on an MPI error.
+void reduce_to_root(magnetic::Result& result, const geobem::cli::MpiSession& mpi) {
+  for (auto& column : result.values) {
+    std::vector<double> total(column.size());
+    if (MPI_Reduce(column.data(), total.data(), static_cast<int>(column.size()), MPI_DOUBLE, MPI_SUM, 0,
+                   MPI_COMM_WORLD) != MPI_SUCCESS)
+      throw std::runtime_error("MPI_Reduce of the magnetic fields failed");
+    if (mpi.rank() == 0) column = std::move(total);
+  }
+}
+
+bool is_vtk_model(const std::string& path) {
+  const std::string extension = std::filesystem::path(path).extension().string();
+  return extension == ".vtr" || extension == ".vti" || extension == ".vtu";
+}
+
+int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
   po::options_description options("Options");
   geobem::cli::add_common_options(options);
   geobem::cli::add_device_option(options);
@@ -49,11 +71,12 @@ int run(int argc, char** argv) {
       argc, argv, "geobem-magnetic",
       "Magnetic field b_e, b_n, b_u (nT, b_u upward) and total-field anomaly of magnetized prisms on stations. "
       "Prism CSV: magnetization_e/_n/_u (A/m) or susceptibility columns; UBC-GIF mesh with --ubc-model: "
-      "susceptibilities; prism layer .vts: --susceptibility or --magnetization.",
+      "susceptibilities; VTK voxel model (.vtr, .vti, .vtu): cell array susceptibility (SI); prism layer .vts: "
+      "--susceptibility or --magnetization.",
       options);
   if (!parsed) return 0;
   const po::variables_map& vm = *parsed;
-  const bool quiet = vm["quiet"].as<bool>();
+  const bool quiet = vm["quiet"].as<bool>() || mpi.rank() != 0;
 
   magnetic::Options forward;
   forward.forward.quiet = quiet;
@@ -86,7 +109,10 @@ int run(int argc, char** argv) {
     uniform.magnetization = std::array<double, 3>{m[0], m[1], m[2]};
   }
 
-  // Model: a layer .vts, a UBC-GIF mesh with its susceptibility model, or a prism CSV.
+  forward.forward = geobem::gravity::rank_options(forward.forward, mpi.rank(), mpi.size());
+
+  // Model: a layer .vts, a UBC-GIF mesh with its susceptibility model, a VTK
+  // voxel model, or a prism CSV.
   const std::string model_path = vm["prisms"].as<std::string>();
   geobem::survey::Model model;
   model.path = model_path;
@@ -106,16 +132,22 @@ int run(int argc, char** argv) {
     std::vector<magnetic::MagnetizedPrism> prisms;
     if (vm.count("ubc-model"))
       prisms = geobem::magnetic_stage::induced_prisms(model_path, vm["ubc-model"].as<std::string>(), uniform.field);
+    else if (is_vtk_model(model_path))
+      prisms = geobem::magnetic_stage::induced_vtk_prisms(model_path, uniform.field);
     else if (std::filesystem::path(model_path).extension() == ".csv")
       prisms = geobem::magnetic_stage::read_magnetized_csv(model_path, uniform);
     else
       throw po::error("--prisms " + model_path + ": geobem-magnetic reads a prism CSV, a UBC-GIF mesh with "
-                      "--ubc-model (susceptibilities) or a prism layer .vts");
+                      "--ubc-model (susceptibilities), a VTK voxel model (.vtr, .vti, .vtu with cell array "
+                      "'susceptibility') or a prism layer .vts");
     if (!quiet)
-      std::fprintf(stderr, "geobem-magnetic: %zu magnetized prisms from %s, %zu stations, %s\n", prisms.size(),
-                   model_path.c_str(), survey.stations.size(), geobem::to_string(forward.forward.device).c_str());
+      std::fprintf(stderr, "geobem-magnetic: %zu magnetized prisms from %s, %zu stations, %s, %d rank(s)\n",
+                   prisms.size(), model_path.c_str(), survey.stations.size(),
+                   geobem::to_string(forward.forward.device).c_str(), mpi.size());
     result = magnetic::forward_magnetic(prisms, survey.stations, fields, forward);
   }
+  if (mpi.active()) reduce_to_root(result, mpi);
+  if (mpi.rank() != 0) return 0;  // rank 0 alone writes
   std::vector<geobem::prisms::GravityColumn> columns;
   for (std::size_t f = 0; f < result.fields.size(); ++f)
     columns.push_back({magnetic::field_name(result.fields[f]), "nT", std::move(result.values[f])});
@@ -128,5 +160,6 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return geobem::cli::run_stage("geobem-magnetic", [&] { return run(argc, argv); });
+  const geobem::cli::MpiSession mpi;
+  return mpi.exit_status(geobem::cli::run_stage("geobem-magnetic", [&] { return run(argc, argv, mpi); }));
 }

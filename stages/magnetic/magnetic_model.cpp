@@ -5,6 +5,7 @@
 
 #include "mesh/io/csv_table.hpp"
 #include "mesh/prisms/read_prism_model.hpp"
+#include "mesh/prisms/vtk_model.hpp"
 
 namespace geobem::magnetic_stage {
 namespace {
@@ -20,6 +21,18 @@ std::array<double, 3> uniform_value(const UniformMagnetization& uniform, const s
   if (uniform.susceptibility) return magnetic::induced_magnetization(*uniform.susceptibility, uniform.field);
   throw std::runtime_error(where + ": no magnetization_e/_n/_u or susceptibility columns; give --susceptibility or "
                                    "--magnetization");
+}
+
+/// The model's prisms, their cell values read as susceptibilities, magnetized
+/// by the field; zero susceptibilities dropped.
+std::vector<magnetic::MagnetizedPrism> induced(const prisms::PrismModel& read, const magnetic::InducingField& field) {
+  std::vector<magnetic::MagnetizedPrism> out;
+  for (const auto& p : read.prisms) {
+    if (p.density == 0.0) continue;  // the model's values are susceptibilities here
+    const auto m = magnetic::induced_magnetization(p.density, field);
+    out.push_back({p.west, p.east, p.south, p.north, p.bottom, p.top, m[0], m[1], m[2]});
+  }
+  return out;
 }
 
 }  // namespace
@@ -55,14 +68,12 @@ std::vector<magnetic::MagnetizedPrism> read_magnetized_csv(const std::string& pa
 
 std::vector<magnetic::MagnetizedPrism> induced_prisms(const std::string& mesh, const std::string& model,
                                                       const magnetic::InducingField& field) {
-  const prisms::PrismModel read = prisms::read_prism_model(mesh, model);
-  std::vector<magnetic::MagnetizedPrism> out;
-  for (const auto& p : read.prisms) {
-    if (p.density == 0.0) continue;  // the model's values are susceptibilities here
-    const auto m = magnetic::induced_magnetization(p.density, field);
-    out.push_back({p.west, p.east, p.south, p.north, p.bottom, p.top, m[0], m[1], m[2]});
-  }
-  return out;
+  return induced(prisms::read_prism_model(mesh, model), field);
+}
+
+std::vector<magnetic::MagnetizedPrism> induced_vtk_prisms(const std::string& path,
+                                                          const magnetic::InducingField& field) {
+  return induced(prisms::read_vtk_model(path, "susceptibility"), field);
 }
 
 magnetic::MagneticLayer magnetized_layer(const terrain::LayerModel& model, const UniformMagnetization& uniform) {

@@ -28,10 +28,18 @@ struct UniformMagnetization {
 /// a malformed row, a non-box prism, or no magnetization anywhere.
 std::vector<magnetic::MagnetizedPrism> read_magnetized_csv(const std::string& path, const UniformMagnetization& uniform);
 
-/// The prisms of a model read by read_prism_model whose cell values are
-/// susceptibilities (UBC-GIF .sus), magnetized by the field.
+/// The prisms of a UBC-GIF mesh and model read by read_prism_model whose
+/// cell values are susceptibilities (MAG3D .sus), magnetized by the field;
+/// zero susceptibilities dropped.
 std::vector<magnetic::MagnetizedPrism> induced_prisms(const std::string& mesh, const std::string& model,
                                                       const magnetic::InducingField& field);
+
+/// The cells of a VTK voxel model (.vtr, .vti, or a .vtu of hexahedra, as
+/// geobem-gravity reads them) with cell array `susceptibility` (SI),
+/// magnetized by the field; zero susceptibilities dropped. Throws
+/// std::runtime_error naming the file (read_vtk_model's errors).
+std::vector<magnetic::MagnetizedPrism> induced_vtk_prisms(const std::string& path,
+                                                          const magnetic::InducingField& field);
 
 /// A layer magnetized by the uniform choice (above the reference:
 /// susceptibility or magnetization; below: susceptibility_below, default 0).

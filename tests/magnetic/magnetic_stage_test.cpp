@@ -1,0 +1,146 @@
+// geobem-magnetic on VTK voxel models as a user runs it: a rectilinear grid
+// (.vtr) and an image (.vti) with cell array `susceptibility`, written here
+// as text, against the same cells as a prism CSV with a susceptibility
+// column (a separate reader), 1e-14 of each field's largest magnitude. With
+// GEOBEM_MPIEXEC (the mpi-labelled build of this file): 2 ranks equal 1 rank
+// to 1e-14 and only rank 0 writes.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "mesh/io/csv_table.hpp"
+#include "tests/support/test_files.hpp"
+
+namespace fs = std::filesystem;
+using namespace geobem::test;
+
+namespace {
+
+const std::string magnetic_exe = GEOBEM_MAGNETIC_EXE;
+
+// 3 × 2 × 2 cells: easting edges 0, 100, 200, 300; northing 0, 80, 160;
+// upward −300, −200, −100 (equal spacings, so the same grid is an image).
+const double suscept[12] = {0.01, 0.0, 0.02, 0.005, 0.03, 0.015, 0.0, 0.04, 0.01, 0.02, 0.025, 0.035};
+
+std::string values_text() {
+  std::ostringstream text;
+  text.precision(17);
+  for (double v : suscept) text << v << ' ';
+  return text.str();
+}
+
+fs::path write_vtr() {
+  return write_text("voxels.vtr",
+                    "<?xml version=\"1.0\"?>\n<VTKFile type=\"RectilinearGrid\" version=\"0.1\" "
+                    "byte_order=\"LittleEndian\">\n<RectilinearGrid WholeExtent=\"0 3 0 2 0 2\">\n"
+                    "<Piece Extent=\"0 3 0 2 0 2\">\n<CellData>\n"
+                    "<DataArray type=\"Float64\" Name=\"susceptibility\" format=\"ascii\">" + values_text() +
+                        "</DataArray>\n</CellData>\n<Coordinates>\n"
+                        "<DataArray type=\"Float64\" format=\"ascii\">0 100 200 300</DataArray>\n"
+                        "<DataArray type=\"Float64\" format=\"ascii\">0 80 160</DataArray>\n"
+                        "<DataArray type=\"Float64\" format=\"ascii\">-300 -200 -100</DataArray>\n"
+                        "</Coordinates>\n</Piece>\n</RectilinearGrid>\n</VTKFile>\n");
+}
+
+fs::path write_vti() {
+  return write_text("voxels.vti",
+                    "<?xml version=\"1.0\"?>\n<VTKFile type=\"ImageData\" version=\"0.1\" "
+                    "byte_order=\"LittleEndian\">\n<ImageData WholeExtent=\"0 3 0 2 0 2\" Origin=\"0 0 -300\" "
+                    "Spacing=\"100 80 100\">\n<Piece Extent=\"0 3 0 2 0 2\">\n<CellData>\n"
+                    "<DataArray type=\"Float64\" Name=\"susceptibility\" format=\"ascii\">" + values_text() +
+                        "</DataArray>\n</CellData>\n</Piece>\n</ImageData>\n</VTKFile>\n");
+}
+
+fs::path write_csv() {
+  std::ostringstream text;
+  text.precision(17);
+  text << "west,east,south,north,bottom,top,susceptibility\n";
+  for (int k = 0; k < 2; ++k)
+    for (int j = 0; j < 2; ++j)
+      for (int i = 0; i < 3; ++i)
+        text << 100 * i << ',' << 100 * (i + 1) << ',' << 80 * j << ',' << 80 * (j + 1) << ',' << -300 + 100 * k << ','
+             << -200 + 100 * k << ',' << suscept[i + 3 * j + 6 * k] << '\n';
+  return write_text("voxels.csv", text.str());
+}
+
+const std::string survey =
+    " --grid-west -150 --grid-east 450 --grid-south -120 --grid-north 280 --grid-shape 9,7 --grid-upward 20"
+    " --inclination 64 --declination -5 --field-intensity 51000";
+
+/// Largest |a − b| over the largest |b|, over every field column (from 3 on).
+double relative_difference(const fs::path& a_csv, const fs::path& b_csv) {
+  const auto a = geobem::read_csv_table(a_csv.string()), b = geobem::read_csv_table(b_csv.string());
+  EXPECT_EQ(a.columns, b.columns);
+  EXPECT_EQ(a.rows.size(), b.rows.size());
+  double worst = 0;
+  for (std::size_t j = 3; j < b.columns.size(); ++j) {
+    double largest = 0, diff = 0;
+    for (std::size_t i = 0; i < b.rows.size() && i < a.rows.size(); ++i) {
+      largest = std::max(largest, std::abs(b.rows[i][j]));
+      diff = std::max(diff, std::abs(a.rows[i][j] - b.rows[i][j]));
+    }
+    EXPECT_GT(largest, 0.0) << b.columns[j];
+    worst = std::max(worst, diff / largest);
+  }
+  return worst;
+}
+
+StageRun magnetic(const fs::path& model, const fs::path& out, const std::string& launcher = "") {
+  return run_command(launcher + magnetic_exe + " --device cpu --prisms " + model.string() + survey + " --out " +
+                     out.string());
+}
+
+#ifndef GEOBEM_MPIEXEC
+
+TEST(MagneticStage, VoxelModelsEqualTheirPrismCsv) {
+  const auto from_csv = scratch("mag_csv"), from_vtr = scratch("mag_vtr"), from_vti = scratch("mag_vti");
+  const auto csv = magnetic(write_csv(), from_csv);
+  ASSERT_EQ(csv.exit_code, 0) << csv.errors;
+  const auto vtr = magnetic(write_vtr(), from_vtr);
+  ASSERT_EQ(vtr.exit_code, 0) << vtr.errors;
+  EXPECT_NE(vtr.errors.find("10 magnetized prisms"), std::string::npos) << vtr.errors;  // the two zeros dropped
+  const auto vti = magnetic(write_vti(), from_vti);
+  ASSERT_EQ(vti.exit_code, 0) << vti.errors;
+  EXPECT_LE(relative_difference(from_vtr / "magnetic.csv", from_csv / "magnetic.csv"), 1e-14);
+  EXPECT_LE(relative_difference(from_vti / "magnetic.csv", from_csv / "magnetic.csv"), 1e-14);
+}
+
+TEST(MagneticStage, VoxelModelWithoutSusceptibilityIsRefused) {
+  const auto model = write_text("density_only.vtr",
+                                "<?xml version=\"1.0\"?>\n<VTKFile type=\"RectilinearGrid\" version=\"0.1\" "
+                                "byte_order=\"LittleEndian\">\n<RectilinearGrid WholeExtent=\"0 1 0 1 0 1\">\n"
+                                "<Piece Extent=\"0 1 0 1 0 1\">\n<CellData>\n"
+                                "<DataArray type=\"Float64\" Name=\"density\" format=\"ascii\">2670</DataArray>\n"
+                                "</CellData>\n<Coordinates>\n<DataArray type=\"Float64\" format=\"ascii\">0 1</DataArray>\n"
+                                "<DataArray type=\"Float64\" format=\"ascii\">0 1</DataArray>\n"
+                                "<DataArray type=\"Float64\" format=\"ascii\">-1 0</DataArray>\n</Coordinates>\n"
+                                "</Piece>\n</RectilinearGrid>\n</VTKFile>\n");
+  const auto out = scratch("mag_refused");
+  const auto run = magnetic(model, out);
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.errors.find("no one-component cell array 'susceptibility' (cell arrays: density)"), std::string::npos)
+      << run.errors;
+  EXPECT_FALSE(fs::exists(out / "magnetic.csv"));
+}
+
+#else
+
+TEST(MagneticStageMpi, TwoRanksEqualOneAndOnlyRankZeroWrites) {
+  const auto one = scratch("mag_mpi_one"), two = scratch("mag_mpi_two");
+  const auto model = write_vtr();
+  const auto single = magnetic(model, one);
+  ASSERT_EQ(single.exit_code, 0) << single.errors;
+  const auto ranks = magnetic(model, two, std::string(GEOBEM_MPIEXEC) + " --oversubscribe --allow-run-as-root -np 2 ");
+  ASSERT_EQ(ranks.exit_code, 0) << ranks.errors;
+  EXPECT_NE(ranks.errors.find("2 rank(s)"), std::string::npos) << ranks.errors;
+  EXPECT_LE(relative_difference(two / "magnetic.csv", one / "magnetic.csv"), 1e-14);
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(two)) ++files;
+  EXPECT_EQ(files, 2u);  // magnetic.csv and magnetic.vts, written once
+}
+
+#endif
+
+}  // namespace
