@@ -13,7 +13,8 @@ namespace geobem::gravity {
 
 /// Gravity of the layer at the stations: the sum over its non-empty cells of
 /// the prism closed forms of forward_model() (Nagy et al. 2000, 2002;
-/// Fukushima 2020), same fields, units, signs, singular-station limits and
+/// Fukushima 2020; g_z alone face by face, the same edge terms regrouped:
+/// layer_faces.hpp), same fields, units, signs, singular-station limits and
 /// options (device, precision, memory limit streamed in chunks of cells and
 /// stations, part/parts shares of the cells for MPI ranks). Throws
 /// std::invalid_argument for an empty field list, a layer that fails
