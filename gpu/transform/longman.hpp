@@ -193,7 +193,7 @@ GEOBEM_HD LongmanResult longman_integrate(const F& f, const GaussRule& rule, con
     x_low = x_high;
     const double rounding = kRoundingFactor * eps * sqrt(magnitude_squared) + kValueUlps * eps * fabs(partial);
     result.areas = n + 1;
-    if (!is_finite(area)) {
+    if (!is_finite(area) || !is_finite(partial)) {  // this area, or the first interval before the partition
       result.value = value;
       result.error = HUGE_VAL;
       result.status = IntegrationStatus::NonFinite;

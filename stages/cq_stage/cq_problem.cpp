@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
+#include <stdexcept>
 
 #include "gpu/core/usage_error.hpp"
 #include "mesh/loads/traction_load.hpp"
+#include "mesh/surface/mesh_checks.hpp"
 #include "stages/cli/number_list.hpp"
 
 namespace geobem::cq_stage {
@@ -19,6 +22,24 @@ std::string shortest_text(double value) {
 }
 
 }  // namespace
+
+bem::SurfaceView checked_bem_surface(const surface::SurfaceMesh& mesh, const std::string& source) {
+  // An open or non-manifold mesh has no enclosed volumes: it is taken as
+  // interior here and reported by the full check below.
+  std::optional<surface::SolidDomain> domain = surface::SolidDomain::interior;
+  try {
+    domain = surface::solid_domain_of(mesh);
+  } catch (const std::runtime_error&) {
+  }
+  if (!domain)
+    throw std::runtime_error(source + ": its outermost closed surfaces enclose volumes of both signs, so it "
+                             "describes neither a bounded body nor cavities in an unbounded solid (orient it "
+                             "with geobem-mesh --domain interior|exterior)");
+  surface::require_valid_surface_mesh(mesh, source, surface::default_degenerate_tolerance, *domain);
+  bem::SurfaceView view = bem_surface(mesh);
+  view.unbounded_solid = *domain == surface::SolidDomain::exterior;
+  return view;
+}
 
 std::vector<bem::GroupCondition> parse_conditions(const ConditionTexts& texts) {
   std::vector<bem::GroupCondition> conditions;

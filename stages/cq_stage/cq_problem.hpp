@@ -12,11 +12,20 @@
 
 namespace geobem::cq_stage {
 
-/// The BEM's view of a surface mesh (valid while `mesh` lives).
+/// The BEM's view of a surface mesh (valid while `mesh` lives), unchecked,
+/// as a bounded solid.
 inline bem::SurfaceView bem_surface(const surface::SurfaceMesh& mesh) {
   return {mesh.nodes.data(),       mesh.nodes.size(),       mesh.triangles.data(),  mesh.triangles.size(),
           mesh.group_of_triangle.data(), mesh.group_names.data(), mesh.group_names.size()};
 }
+
+/// The BEM's view of a surface mesh (valid while `mesh` lives), after the
+/// checks of surface::require_valid_surface_mesh for the domain the mesh's
+/// own orientation records (surface::solid_domain_of: outermost surfaces of
+/// negative enclosed volume bound cavities in an unbounded solid, which sets
+/// SurfaceView::unbounded_solid). Throws std::runtime_error naming `source`
+/// for an invalid mesh or one whose outermost surfaces disagree.
+bem::SurfaceView checked_bem_surface(const surface::SurfaceMesh& mesh, const std::string& source);
 
 /// Steel of the rod benchmark: E (Pa), ρ (kg/m³); ν = 0.
 inline constexpr double steel_young_modulus = 2.1e11, steel_density = 7850.0;

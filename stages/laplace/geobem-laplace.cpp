@@ -156,13 +156,13 @@ int run(int argc, char** argv, const cli::MpiSession& mpi) {
 
   manifest.mesh_file = fs::absolute(o.mesh);
   const surface::SurfaceMesh mesh = surface::read_vtk_surface(manifest.mesh_file);
-  surface::require_valid_surface_mesh(mesh, o.mesh);
+  const bem::SurfaceView surface_view = checked_bem_surface(mesh, o.mesh);
   manifest.mesh_crc32 = file_crc32(manifest.mesh_file);
   manifest.nodes = mesh.nodes.size();
   manifest.triangles = mesh.triangles.size();
   bem::BemModel model;
   try {
-    model = bem::make_bem_model(bem_surface(mesh), conditions, material);
+    model = bem::make_bem_model(surface_view, conditions, material);
   } catch (const std::invalid_argument& error) {
     throw std::runtime_error(o.mesh + ": " + error.what());
   }

@@ -253,10 +253,10 @@ int run(int argc, char** argv) {
                              std::to_string(mesh.triangles.size()) + " triangles, CRC-32 " + std::to_string(crc) +
                              "; the manifest has " + std::to_string(manifest.triangles) + " triangles, CRC-32 " +
                              std::to_string(manifest.mesh_crc32) + "): rerun geobem-laplace");
-  surface::require_valid_surface_mesh(mesh, mesh_path.string());
+  const bem::SurfaceView surface_view = checked_bem_surface(mesh, mesh_path.string());
   bem::BemModel model;
   try {
-    model = bem::make_bem_model(bem_surface(mesh), parse_conditions(manifest.conditions),
+    model = bem::make_bem_model(surface_view, parse_conditions(manifest.conditions),
                                 checked_material(manifest.young_modulus, manifest.poisson_ratio, manifest.density));
   } catch (const std::invalid_argument& error) {
     throw std::runtime_error(manifest_path.string() + ": " + error.what());  // a property of the file: exit 1

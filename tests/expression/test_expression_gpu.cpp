@@ -45,8 +45,9 @@ void expect_cpu_and_cuda_agree(const ex::Expression& rest, ex::OscillationKind k
   std::size_t same_status = 0;
   for (std::size_t i = 0; i < count; ++i) {
     same_status += cpu[i].status == cuda[i].status;
-    if (cpu[i].status == IntegrationStatus::Converged && cuda[i].status == IntegrationStatus::Converged)
+    if (cpu[i].status == IntegrationStatus::Converged && cuda[i].status == IntegrationStatus::Converged) {
       EXPECT_NEAR(cuda[i].value, cpu[i].value, cpu[i].error + cuda[i].error + 1e-14 * std::fabs(cpu[i].value)) << i;
+    }
   }
   EXPECT_GE(same_status, count * 99 / 100);
 }
@@ -103,9 +104,10 @@ TEST_F(ExpressionCuda, HankelAndHalfspaceKernelsAgreeWithCpu) {
   const auto cuda = ex::integrate_longman_expression(parse("J1(x*a)/x", {"a"}), ex::OscillationKind::J0, disk, count,
                                                      options, 16, ComputeDevice::Cuda);
   for (std::size_t i = 0; i < count; ++i)
-    if (cuda[i].status == IntegrationStatus::Converged)
+    if (cuda[i].status == IntegrationStatus::Converged) {
       EXPECT_NEAR(cuda[i].value, tf::halfspace_disk_closed_form(disk[3 * i + 2], disk[3 * i]),
                   1e-8 * std::fabs(cuda[i].value)) << i;
+    }
 }
 
 TEST_F(ExpressionCuda, NonFiniteIsAStatusAndTheKernelIsReused) {

@@ -149,6 +149,13 @@ TEST(LongmanExpression, NonFiniteIntegrandIsAStatus) {
   const auto results = ex::integrate_longman_expression(longman_rest("exp(-a*x)*log(x - 1)", {"a"}),
                                                         ex::OscillationKind::Sin, rows, 1, options, 16, ComputeDevice::Cpu);
   EXPECT_EQ(results[0].status, IntegrationStatus::NonFinite);
+  // NaN only before the first zero of the oscillating factor (log(x - a) with
+  // a beyond it): the accelerators then see a NaN partial sum, not a NaN area.
+  const std::vector<double> two_rows{1.0, 1.0, 1.0, 2.0, 0.0, 1.0};
+  const auto both = ex::integrate_longman_expression(longman_rest("exp(-a*x)*log(x - a)", {"a"}),
+                                                     ex::OscillationKind::Sin, two_rows, 2, options, 16, ComputeDevice::Cpu);
+  EXPECT_EQ(both[0].status, IntegrationStatus::NonFinite);
+  EXPECT_EQ(both[1].status, IntegrationStatus::NonFinite);
   EXPECT_EQ(ex::check_longman_row(longman_rest("exp(-a*x)", {"a"}), std::vector<double>{0.0, 0.0, 1.0}.data()),
             "omega = 0 must be finite and > 0");
   EXPECT_EQ(ex::check_longman_row(longman_rest("exp(-a*x)", {"a"}), std::vector<double>{1.0, 0.0, NAN}.data()),

@@ -104,7 +104,7 @@ TEST_F(QuadratureGpu, PhaseTwoTakesRegionsFromTheDeviceOrTheHost) {
   EXPECT_EQ(split.evaluations + other.evaluations, from_device.evaluations);
   // A remainder too small for most regions (as when the cap ends phase one):
   // the device settles those without refining them, as the CPU stops them.
-  const std::uint64_t scarce = 100 * 2 * 57;  // a hundred splits of a 4D region in all
+  const std::uint64_t scarce = 1000 * 2 * 57;  // a thousand splits of a 4D region in all (the CPU refines a few)
   const CubaturePhaseTwo scarce_gpu = cubature_phase_two(f, o, on_device, 0, 1, scarce, ComputeDevice::Cuda);
   const CubaturePhaseTwo scarce_cpu = cubature_phase_two(f, o, on_device, 0, 1, scarce, ComputeDevice::Cpu);
   EXPECT_TRUE(scarce_gpu.capped);
