@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <type_traits>
 #include <utility>
 
 #include "gpu/core/usage_error.hpp"
@@ -111,16 +110,14 @@ Survey draped(const StationOptions& o, const Model& model, const std::string& st
   return survey;
 }
 
-const char* const prisms_help =
-    "model: .csv (prism CSV), .vtr/.vti/.vtu (cell arrays), a UBC-GIF mesh file with --ubc-model, or a prism layer "
-    ".vts (geobem-model --dem)";
-const char* const ubc_model_help = "UBC-GIF model file of the --prisms mesh file";
-
 }  // namespace
 
 void add_model_options(cli::StageOptions& command, ModelOptions* o) {
-  command.add()("prisms", po::value(&o->prisms)->required(), prisms_help)(
-      "ubc-model", cli::optional_value(&o->ubc_model), ubc_model_help);
+  command.add()
+    ("prisms", po::value(&o->prisms)->required(),
+     "model: .csv (prism CSV), .vtr/.vti/.vtu (cell arrays), a UBC-GIF mesh file with --ubc-model, or a prism layer "
+     ".vts (geobem-model --dem)")
+    ("ubc-model", cli::optional_value(&o->ubc_model), "UBC-GIF model file of the --prisms mesh file");
 }
 
 void add_station_options(cli::StageOptions& command, StationOptions* o) {
@@ -207,49 +204,6 @@ std::vector<std::filesystem::path> write_station_outputs(const std::filesystem::
     written.push_back(prj);
   }
   return written;
-}
-
-void add_model_and_station_options(po::options_description& options) {
-  options.add_options()
-    ("prisms", po::value<std::string>()->required(), prisms_help)
-    ("ubc-model", po::value<std::string>(), ubc_model_help)
-    ("stations", po::value<std::string>(), "station CSV (easting,northing,upward in m)")
-    ("grid-west", po::value<double>(), "station grid: west edge (m)")
-    ("grid-east", po::value<double>(), "station grid: east edge (m)")
-    ("grid-south", po::value<double>(), "station grid: south edge (m)")
-    ("grid-north", po::value<double>(), "station grid: north edge (m)")
-    ("grid-shape", po::value<std::string>(), "station grid: NE,NN stations (east-west, south-north)")
-    ("grid-upward", po::value<double>()->default_value(0.0), "station grid: elevation (m, upward)")
-    ("stations-on-dem", po::value<std::string>(),
-     "stations draped over a DEM: a prism layer .vts or a DEM raster (projected as geobem-model --dem does)")
-    ("clearance", po::value<double>(), "draped stations: height above the DEM (m)")
-    ("station-step", po::value<long long>(), "draped stations: every K-th DEM node along each axis")
-    ("station-spacing", po::value<double>(), "draped stations: a grid of this spacing (m), heights bilinear")
-    ("crs", po::value<std::string>(), "draped stations on a DEM raster: projected CRS (default as geobem-model)")
-    ("nodata", po::value<std::string>()->default_value("refuse"),
-     "draped stations on a DEM raster: refuse or skip no-data heights");
-}
-
-Survey read_survey(const po::variables_map& vm, const Model& model, const std::string& stage, bool quiet) {
-  auto take = [&](const char* name, auto& field) {
-    using T = typename std::decay_t<decltype(field)>::value_type;
-    if (vm.count(name)) field = vm[name].as<T>();
-  };
-  StationOptions o;
-  take("stations", o.stations);
-  take("grid-west", o.grid_west);
-  take("grid-east", o.grid_east);
-  take("grid-south", o.grid_south);
-  take("grid-north", o.grid_north);
-  take("grid-shape", o.grid_shape);
-  take("stations-on-dem", o.stations_on_dem);
-  take("clearance", o.clearance);
-  take("station-step", o.station_step);
-  take("station-spacing", o.station_spacing);
-  take("crs", o.crs);
-  o.grid_upward = vm["grid-upward"].as<double>();
-  o.nodata = vm["nodata"].as<std::string>();
-  return read_survey(o, model, stage, quiet);
 }
 
 }  // namespace geobem::survey

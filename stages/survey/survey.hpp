@@ -86,12 +86,4 @@ std::vector<std::filesystem::path> write_station_outputs(const std::filesystem::
                                                          const std::string& name, const Survey& survey,
                                                          const std::vector<prisms::GravityColumn>& columns);
 
-// The untyped form (options looked up by name in a variables_map), kept for
-// geobem-magnetic until it binds a struct: the same options and checks.
-
-/// Adds --prisms, --ubc-model and the station options.
-void add_model_and_station_options(po::options_description& options);
-/// read_survey with the station options taken from `vm`.
-Survey read_survey(const po::variables_map& vm, const Model& model, const std::string& stage, bool quiet);
-
 }  // namespace geobem::survey

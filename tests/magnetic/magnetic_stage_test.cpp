@@ -3,7 +3,8 @@
 // as text, against the same cells as a prism CSV with a susceptibility
 // column (a separate reader), 1e-14 of each field's largest magnitude. With
 // GEOBEM_MPIEXEC (the mpi-labelled build of this file): 2 ranks equal 1 rank
-// to 1e-14 and only rank 0 writes.
+// to 1e-14 and only rank 0 writes. The output set's options record reads
+// back through --config; a usage error exits 2 and writes nothing.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -125,6 +126,25 @@ TEST(MagneticStage, VoxelModelWithoutSusceptibilityIsRefused) {
   EXPECT_FALSE(fs::exists(out / "magnetic.csv"));
 }
 
+TEST(MagneticStage, OptionsRecordReadsBackAndUsageErrorsWriteNothing) {
+  const auto first = scratch("mag_record"), again = scratch("mag_record_again"), refused = scratch("mag_usage");
+  const auto model = write_csv();
+  const auto run = magnetic(model, first);
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  const std::string record = read_text(first / "geobem-magnetic.ini");
+  EXPECT_NE(record.find("inclination = 64"), std::string::npos) << record;
+  // The record alone, as --config, gives the same set (byte for byte).
+  const auto rerun = run_command(magnetic_exe + " --config " + (first / "geobem-magnetic.ini").string() + " --out " +
+                                 again.string());
+  ASSERT_EQ(rerun.exit_code, 0) << rerun.errors;
+  EXPECT_EQ(read_text(again / "magnetic.csv"), read_text(first / "magnetic.csv"));
+  const auto bad_field = run_command(magnetic_exe + " --device cpu --prisms " + model.string() + survey +
+                                     " --fields b_x --out " + refused.string());
+  EXPECT_EQ(bad_field.exit_code, 2);
+  EXPECT_NE(bad_field.errors.find("b_x"), std::string::npos) << bad_field.errors;
+  EXPECT_FALSE(fs::exists(refused / "magnetic.csv"));
+}
+
 #else
 
 TEST(MagneticStageMpi, TwoRanksEqualOneAndOnlyRankZeroWrites) {
@@ -138,7 +158,7 @@ TEST(MagneticStageMpi, TwoRanksEqualOneAndOnlyRankZeroWrites) {
   EXPECT_LE(relative_difference(two / "magnetic.csv", one / "magnetic.csv"), 1e-14);
   std::size_t files = 0;
   for ([[maybe_unused]] const auto& entry : fs::directory_iterator(two)) ++files;
-  EXPECT_EQ(files, 2u);  // magnetic.csv and magnetic.vts, written once
+  EXPECT_EQ(files, 3u);  // magnetic.csv, magnetic.vts and geobem-magnetic.ini, written once
 }
 
 #endif
