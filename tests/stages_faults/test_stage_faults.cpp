@@ -284,6 +284,28 @@ TEST_F(StageFaults, Gravity) {
             out, false});
 }
 
+/// The same for geobem-magnetic: magnetic.csv and magnetic.vts, then
+/// magnetic.csv and magnetic.vtu, with geobem-magnetic.ini.
+TEST_F(StageFaults, Magnetic) {
+  const fs::path prisms = root_ / "row_susceptibility.csv";
+  {
+    std::ofstream csv(prisms);
+    csv << "west,east,south,north,bottom,top,susceptibility\n";
+    for (int i = 0; i < 100; ++i) csv << 10 * i << "," << 10 * i + 10 << ",0,10,-10,0," << (i % 2 ? 0.03 : 0.01) << "\n";
+    std::ofstream stations(root_ / "magnetic_stations.csv");
+    stations << "easting,northing,upward\n";
+    for (int i = 0; i < 300; ++i) stations << 3 * i << ",5," << 1 + i % 7 << "\n";
+  }
+  const std::string out = (root_ / "magnetic").string();
+  exercise({"geobem-magnetic",
+            {"geobem-magnetic", "--device", "cpu", "--quiet", "--prisms", prisms.string(), "--inclination", "60",
+             "--grid-west", "0", "--grid-east", "1000", "--grid-south", "-50", "--grid-north", "50", "--grid-shape",
+             "30,10", "--grid-upward", "5", "--out", out},
+            {"geobem-magnetic", "--device", "cpu", "--quiet", "--fields", "tfa", "--prisms", prisms.string(),
+             "--stations", (root_ / "magnetic_stations.csv").string(), "--out", out},
+            out, false});
+}
+
 // Two gravity runs started together into one --out, 14 times: the second is
 // refused while the first holds the folder (or starts after it finished), and
 // the folder holds one run's set, whole.
