@@ -45,6 +45,7 @@ fs::path write_vtr() {
                         "</Coordinates>\n</Piece>\n</RectilinearGrid>\n</VTKFile>\n");
 }
 
+#ifndef GEOBEM_MPIEXEC  // the voxel cases run without MPI only
 fs::path write_vti() {
   return write_text("voxels.vti",
                     "<?xml version=\"1.0\"?>\n<VTKFile type=\"ImageData\" version=\"0.1\" "
@@ -65,6 +66,7 @@ fs::path write_csv() {
              << -200 + 100 * k << ',' << suscept[i + 3 * j + 6 * k] << '\n';
   return write_text("voxels.csv", text.str());
 }
+#endif
 
 const std::string survey =
     " --grid-west -150 --grid-east 450 --grid-south -120 --grid-north 280 --grid-shape 9,7 --grid-upward 20"
