@@ -130,19 +130,19 @@ void check_adaptive_1d_options(const Adaptive1DOptions& o) {
 
 Adaptive1DResult adaptive_1d_result(const BlockCuttingState& s) {
   Adaptive1DResult r;
-  r.estimate = s.estimate;
-  r.error = s.error;
-  r.rounding = s.rounding;
+  r.estimate = block_cutting_estimate(s);
+  r.rounding = block_cutting_rounding(s);
+  r.error = s.error + r.rounding;
   r.evaluations = s.evaluations;
   r.blocks = s.blocks;
-  const double target = block_cutting_target(s, s.estimate);
-  if (!std::isfinite(s.estimate) || !std::isfinite(s.error))
+  const double target = block_cutting_target(s, r.estimate);
+  if (!std::isfinite(r.estimate) || !std::isfinite(r.error))
     r.status = IntegrationStatus::NonFinite;
-  else if (s.error <= target)
+  else if (r.error <= target)
     r.status = IntegrationStatus::Converged;
   else if (s.capped)
     r.status = IntegrationStatus::EvaluationCapReached;
-  else if (s.rounding > target)
+  else if (r.rounding > target)
     r.status = IntegrationStatus::RoundingLimited;
   else
     r.status = IntegrationStatus::NotConverged;

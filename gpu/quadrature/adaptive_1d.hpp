@@ -48,10 +48,9 @@ struct Problem1D {
 /// within ±kMaxLimit1D and within ±kMaxPhase1D/rate (exp_family_limit), rate
 /// the largest |exponent or angular frequency| of the family (exp_sin
 /// max(|p0|, |p1|), poly_cos |p1|, exp_cos max(|p0|, π|p1|), sinc π|p0|):
-/// the integrand's argument, rounded to relative ε, then errs by at most
-/// 1000 ε ≈ 2.2e-13, which keeps relative tolerances down to 1e-12 within
-/// reach (measured: bench/RESULTS.md); and for exp_sin, exp_cos within
-/// ±kMaxExponent1D/|p0|, so that e^{±p0 x} stays far from overflow.
+/// at most ~160 oscillations over the interval, where relative tolerances
+/// down to 1e-12 are measured to hold (bench/RESULTS.md); and for exp_sin,
+/// exp_cos within ±kMaxExponent1D/|p0|, so that e^{±p0 x} stays far from overflow.
 struct Integrand1DRanges {
   double min_magnitude[3];
   double max[3];
@@ -76,14 +75,15 @@ std::string describe_integrand_1d_ranges(Integrand1DFamily family);
 
 struct Adaptive1DResult {
   double estimate = 0.0;
-  double error = 0.0;     ///< accepted blocks' QUADPACK errors (rounding term included), remainder of a capped sweep included
-  double rounding = 0.0;  ///< the rounding term's share of `error`: 50·ε·∫|f|
+  double error = 0.0;     ///< accepted blocks' QUADPACK truncation errors plus `rounding`, remainder of a capped sweep included
+  double rounding = 0.0;  ///< the rounding part of `error`: 3·√(Σ (2ε·∫|f|)²) over the intervals (adaptive_1d_state.hpp)
   std::uint64_t evaluations = 0;  ///< integrand evaluations
   std::uint64_t blocks = 0;       ///< accepted blocks
   /// Converged: error ≤ max(abs_tol, rel_tol·|estimate|); EvaluationCapReached:
   /// the cap stopped the sweep, its last block took the unswept remainder and
-  /// the error includes that block's; RoundingLimited: the rounding term alone
-  /// exceeds the target; NonFinite: the integrand gave NaN or ±∞; NotConverged otherwise.
+  /// the error includes that block's; RoundingLimited: the rounding part alone
+  /// exceeds the target, no refinement can meet it; NonFinite: the integrand
+  /// gave NaN or ±∞; NotConverged otherwise.
   IntegrationStatus status = IntegrationStatus::NotConverged;
 };
 

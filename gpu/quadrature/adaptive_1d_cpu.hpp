@@ -1,6 +1,8 @@
 #pragma once
 // CPU driver of the block-cutting sweep for any GEOBEM_HD functor f(double):
 // the block's subintervals in an OpenMP loop (compile with -fopenmp).
+#include <vector>
+
 #include "gpu/quadrature/adaptive_1d.hpp"
 #include "gpu/quadrature/gauss_kronrod.hpp"
 
@@ -11,22 +13,17 @@ namespace geobem::quadrature {
 /// (inside an outer parallel loop over a batch).
 template <class F>
 void cpu_block_cutting_sweep(const F& f, BlockCuttingState& state, int subintervals, bool parallel) {
+  std::vector<KronrodSums> parts(subintervals);
   while (state.running) {
     double a, b;
     next_block(state, &a, &b);
     const double h = (b - a) / subintervals;
-    double estimate = 0.0, error = 0.0, rounding = 0.0;
-#pragma omp parallel for reduction(+ : estimate, error, rounding) schedule(static) if (parallel)
-    for (int i = 0; i < subintervals; ++i) {
-      const double left = a + i * h;
-      const double right = i + 1 == subintervals ? b : a + (i + 1) * h;
-      double e, r, u;
-      gauss_kronrod_15(f, left, right, &e, &r, &u);
-      estimate += e;
-      error += r;
-      rounding += u;
-    }
-    block_cutting_step(state, estimate, error, rounding, subintervals);
+#pragma omp parallel for schedule(static) if (parallel)
+    for (int i = 0; i < subintervals; ++i)
+      parts[i] = gauss_kronrod_15(f, a + i * h, i + 1 == subintervals ? b : a + (i + 1) * h);
+    KronrodSums block{};
+    for (const KronrodSums& part : parts) add_kronrod_sums(block, part);
+    block_cutting_step(state, block, subintervals);
   }
 }
 

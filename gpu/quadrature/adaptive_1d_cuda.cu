@@ -17,69 +17,40 @@ namespace geobem::quadrature {
 
 namespace {
 
-/// Tree sum of three values over the block (blockDim.x a power of two); the
-/// totals land in a[0], b[0], c[0].
-__device__ void block_sum3(double* a, double* b, double* c) {
+/// Tree sum of the block's Kronrod sums (blockDim.x a power of two, by
+/// add_kronrod_sums); the total lands in sums[0].
+__device__ void block_sum(KronrodSums* sums) {
   for (int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
-    if (threadIdx.x < stride) {
-      a[threadIdx.x] += a[threadIdx.x + stride];
-      b[threadIdx.x] += b[threadIdx.x + stride];
-      c[threadIdx.x] += c[threadIdx.x + stride];
-    }
+    if (threadIdx.x < stride) add_kronrod_sums(sums[threadIdx.x], sums[threadIdx.x + stride]);
     __syncthreads();
   }
 }
 
-__global__ void block_subintervals_kernel(Integrand1D f, const BlockCuttingState* state, double* partial_estimate,
-                                          double* partial_error, double* partial_rounding) {
-  extern __shared__ double shared[];
-  double* estimates = shared;
-  double* errors = shared + blockDim.x;
-  double* roundings = shared + 2 * blockDim.x;
+__global__ void block_subintervals_kernel(Integrand1D f, const BlockCuttingState* state, KronrodSums* partials) {
+  extern __shared__ KronrodSums shared_sums[];
   double a, b;
   next_block(*state, &a, &b);
   const int subintervals = gridDim.x * blockDim.x;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const double h = (b - a) / subintervals;
-  double e, r, u;
-  gauss_kronrod_15(f, a + i * h, i + 1 == subintervals ? b : a + (i + 1) * h, &e, &r, &u);
-  estimates[threadIdx.x] = e;
-  errors[threadIdx.x] = r;
-  roundings[threadIdx.x] = u;
+  shared_sums[threadIdx.x] = gauss_kronrod_15(f, a + i * h, i + 1 == subintervals ? b : a + (i + 1) * h);
   __syncthreads();
-  block_sum3(estimates, errors, roundings);
-  if (threadIdx.x == 0) {
-    partial_estimate[blockIdx.x] = estimates[0];
-    partial_error[blockIdx.x] = errors[0];
-    partial_rounding[blockIdx.x] = roundings[0];
-  }
+  block_sum(shared_sums);
+  if (threadIdx.x == 0) partials[blockIdx.x] = shared_sums[0];
 }
 
-__global__ void decide_kernel(BlockCuttingState* state, const double* partial_estimate, const double* partial_error,
-                              const double* partial_rounding, int partials, int subintervals) {
-  extern __shared__ double shared[];
-  double* estimates = shared;
-  double* errors = shared + blockDim.x;
-  double* roundings = shared + 2 * blockDim.x;
-  double e = 0.0, r = 0.0, u = 0.0;
-  for (int i = threadIdx.x; i < partials; i += blockDim.x) {
-    e += partial_estimate[i];
-    r += partial_error[i];
-    u += partial_rounding[i];
-  }
-  estimates[threadIdx.x] = e;
-  errors[threadIdx.x] = r;
-  roundings[threadIdx.x] = u;
+__global__ void decide_kernel(BlockCuttingState* state, const KronrodSums* partials, int count, int subintervals) {
+  extern __shared__ KronrodSums shared_sums[];
+  KronrodSums sum{};
+  for (int i = threadIdx.x; i < count; i += blockDim.x) add_kronrod_sums(sum, partials[i]);
+  shared_sums[threadIdx.x] = sum;
   __syncthreads();
-  block_sum3(estimates, errors, roundings);
-  if (threadIdx.x == 0) block_cutting_step(*state, estimates[0], errors[0], roundings[0], subintervals);
+  block_sum(shared_sums);
+  if (threadIdx.x == 0) block_cutting_step(*state, shared_sums[0], subintervals);
 }
 
 __global__ void batch_kernel(const Problem1D* problems, BlockCuttingState* states) {
-  extern __shared__ double shared[];
-  double* estimates = shared;
-  double* errors = shared + blockDim.x;
-  double* roundings = shared + 2 * blockDim.x;
+  extern __shared__ KronrodSums shared_sums[];
   __shared__ BlockCuttingState state;
   const Integrand1D f = problems[blockIdx.x].integrand;
   if (threadIdx.x == 0) state = states[blockIdx.x];
@@ -89,14 +60,10 @@ __global__ void batch_kernel(const Problem1D* problems, BlockCuttingState* state
     next_block(state, &a, &b);
     const int i = threadIdx.x;
     const double h = (b - a) / blockDim.x;
-    double e, r, u;
-    gauss_kronrod_15(f, a + i * h, i + 1 == static_cast<int>(blockDim.x) ? b : a + (i + 1) * h, &e, &r, &u);
-    estimates[i] = e;
-    errors[i] = r;
-    roundings[i] = u;
+    shared_sums[i] = gauss_kronrod_15(f, a + i * h, i + 1 == static_cast<int>(blockDim.x) ? b : a + (i + 1) * h);
     __syncthreads();
-    block_sum3(estimates, errors, roundings);
-    if (i == 0) block_cutting_step(state, estimates[0], errors[0], roundings[0], blockDim.x);
+    block_sum(shared_sums);
+    if (i == 0) block_cutting_step(state, shared_sums[0], blockDim.x);
     __syncthreads();
   }
   if (threadIdx.x == 0) states[blockIdx.x] = state;
@@ -109,20 +76,19 @@ Adaptive1DResult cuda_integrate_adaptive_1d(const Integrand1D& f, double lower, 
   BlockCuttingState state = start_block_cutting(lower, upper, options.rel_tol, options.abs_tol,
                                                 options.max_evaluations, options.expansion);
   DeviceBuffer<BlockCuttingState> d_state(1);
-  DeviceBuffer<double> d_estimate(options.alpha), d_error(options.alpha), d_rounding(options.alpha);
+  DeviceBuffer<KronrodSums> d_partials(options.alpha);
   d_state.upload(&state, 1);
   const int subintervals = options.alpha * options.beta;
-  const size_t shared = 3 * options.beta * sizeof(double);
+  const size_t shared = options.beta * sizeof(KronrodSums);
   constexpr int kDecideThreads = 256;
   // Progress as the swept fraction of the interval, in thousandths.
   ProgressReporter progress("adaptive 1d (cuda)", 1000, "permille swept", options.quiet);
   std::uint64_t reported = 0;
   while (state.running) {
-    block_subintervals_kernel<<<options.alpha, options.beta, shared>>>(f, d_state.data(), d_estimate.data(),
-                                                                       d_error.data(), d_rounding.data());
+    block_subintervals_kernel<<<options.alpha, options.beta, shared>>>(f, d_state.data(), d_partials.data());
     GEOBEM_CUDA_CHECK_LAUNCH();
-    decide_kernel<<<1, kDecideThreads, 3 * kDecideThreads * sizeof(double)>>>(
-        d_state.data(), d_estimate.data(), d_error.data(), d_rounding.data(), options.alpha, subintervals);
+    decide_kernel<<<1, kDecideThreads, kDecideThreads * sizeof(KronrodSums)>>>(d_state.data(), d_partials.data(),
+                                                                              options.alpha, subintervals);
     GEOBEM_CUDA_CHECK_LAUNCH();
     d_state.download(&state, 1);
     const auto swept = static_cast<std::uint64_t>(1000.0 * (state.x - lower) / (upper - lower));
@@ -142,7 +108,7 @@ std::vector<Adaptive1DResult> cuda_integrate_adaptive_1d_batch(const std::vector
                                     options.max_evaluations, options.expansion);
   const DeviceBuffer<Problem1D> d_problems(problems);
   DeviceBuffer<BlockCuttingState> d_states(states);
-  batch_kernel<<<static_cast<unsigned>(problems.size()), options.beta, 3 * options.beta * sizeof(double)>>>(
+  batch_kernel<<<static_cast<unsigned>(problems.size()), options.beta, options.beta * sizeof(KronrodSums)>>>(
       d_problems.data(), d_states.data());
   GEOBEM_CUDA_CHECK_LAUNCH();
   d_states.download(states.data(), states.size());

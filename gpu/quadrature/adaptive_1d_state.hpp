@@ -7,6 +7,7 @@
 
 #include "gpu/core/host_device.hpp"
 #include "gpu/core/math_constants.hpp"
+#include "gpu/quadrature/gauss_kronrod.hpp"
 
 namespace geobem::quadrature {
 
@@ -18,18 +19,88 @@ namespace geobem::quadrature {
 ///   Sinc    sin(p0 π x)/(π x)             (10)
 enum class Integrand1DFamily { ExpSin, PolyCos, ExpCos, Sinc };
 
+/// e^{t} for t = t_high + t_low (|t_low| ≤ ulp(t_high)): first order in t_low.
+GEOBEM_HD inline double exp_compensated(double t_high, double t_low) { return exp(t_high) * (1.0 + t_low); }
+
+/// p·x for x = x_high + x_low as t_high + t_low: the product's rounding error
+/// recovered exactly by an FMA (Ogita, Rump & Oishi, Accurate sum and dot
+/// product, SIAM J. Sci. Comput. 26, 2005: TwoProduct), plus p·x_low.
+GEOBEM_HD inline void product_compensated(double p, double x_high, double x_low, double* t_high, double* t_low) {
+  *t_high = p * x_high;
+  *t_low = fma(p, x_high, -*t_high) + p * x_low;
+}
+
+/// sin(π t) (sine = true) or cos(π t) for t = t_high + t_low: t_high − n/2
+/// with n = rint(2 t_high) is exact, so t = n/2 + r with |r| ≤ 1/4, and π·r is
+/// formed with π in two doubles; the phase then errs by ~ε·|π r|, and the
+/// value stays accurate relative to itself near its zeros (the quadrant
+/// n mod 4 picks ±sin or ±cos of π r, one of them evaluated).
+GEOBEM_HD inline double sin_or_cos_pi(double t_high, double t_low, bool sine) {
+  constexpr double kPiLow = 1.2246467991473532e-16;  // π − kPi
+  const double n = rint(2.0 * t_high);
+  const double r = (t_high - 0.5 * n) + t_low;
+  const double phase = fma(kPi, r, kPiLow * r);
+  // sin(π t) = sin(π r + q π/2), cos(π t) = sin(π r + (q + 1) π/2), q = n mod 4
+  // (also for n < 0, two's complement).
+  const long long quadrant = (static_cast<long long>(n) + (sine ? 0 : 1)) & 3;
+  const double value = (quadrant & 1) ? cos(phase) : sin(phase);
+  return quadrant >= 2 ? -value : value;
+}
+
 struct Integrand1D {
   Integrand1DFamily family = Integrand1DFamily::ExpSin;
   double p[3] = {2.0, 3.0, 0.0};
 
   GEOBEM_HD double operator()(double x) const {
+    double magnitude;
+    return (*this)(x, 0.0, &magnitude);
+  }
+
+  /// f(x_high + x_low), the node carried in two doubles (gauss_kronrod.hpp):
+  /// exponents and phases are formed to ~ε relative of the exact node
+  /// instead of ε·|p·x| absolute, so that the integral's rounding error stays
+  /// at ε·∫|f| however far the limits lie from 0 or however fast f oscillates.
+  /// *magnitude: the size the value's rounding is relative to, |f| but for
+  /// poly_cos, whose two terms may cancel: |p0 x cos(p1 x)| + (x − p2)².
+  GEOBEM_HD double operator()(double x_high, double x_low, double* magnitude) const {
+    double t, t_low, s, c, value;
     switch (family) {
-      case Integrand1DFamily::ExpSin: return exp(p[0] * x) * sin(p[1] * x);
-      case Integrand1DFamily::PolyCos: return p[0] * x * cos(p[1] * x) - (x - p[2]) * (x - p[2]);
-      case Integrand1DFamily::ExpCos: return exp(-p[0] * x) * cos(p[1] * kPi * x);
-      case Integrand1DFamily::Sinc: return x == 0.0 ? p[0] : sin(p[0] * kPi * x) / (kPi * x);
+      case Integrand1DFamily::ExpSin: {
+        product_compensated(p[1], x_high, x_low, &t, &t_low);
+        sincos(t, &s, &c);
+        const double wave = s + c * t_low;  // sin(t + t_low) to first order
+        product_compensated(p[0], x_high, x_low, &s, &c);
+        value = exp_compensated(s, c) * wave;
+        break;
+      }
+      case Integrand1DFamily::PolyCos: {
+        product_compensated(p[1], x_high, x_low, &t, &t_low);
+        sincos(t, &s, &c);
+        const double shifted = (x_high - p[2]) + x_low;
+        const double wave = p[0] * (x_high + x_low) * (c - s * t_low), parabola = shifted * shifted;
+        *magnitude = fabs(wave) + parabola;
+        return wave - parabola;
+      }
+      case Integrand1DFamily::ExpCos: {
+        product_compensated(-p[0], x_high, x_low, &s, &c);
+        const double decay = exp_compensated(s, c);
+        product_compensated(p[1], x_high, x_low, &t, &t_low);
+        value = decay * sin_or_cos_pi(t, t_low, false);
+        break;
+      }
+      case Integrand1DFamily::Sinc: {
+        if (x_high == 0.0 && x_low == 0.0) {
+          value = p[0];
+          break;
+        }
+        product_compensated(p[0], x_high, x_low, &t, &t_low);
+        value = sin_or_cos_pi(t, t_low, true) / (kPi * (x_high + x_low));
+        break;
+      }
+      default: value = 0.0;
     }
-    return 0.0;
+    *magnitude = fabs(value);
+    return value;
   }
 };
 
@@ -52,11 +123,11 @@ struct BlockCuttingState {
   double x;              ///< left end of the next block
   double width;          ///< width of the next block
   double rel_tol, abs_tol;
-  double estimate, error;  ///< sums over the accepted blocks
-  double rounding;         ///< their rounding term 50·ε·∫|f| (QUADPACK's), part of `error`
+  double estimate, compensation;  ///< sum over the accepted blocks in two doubles (TwoSum)
+  double error;                   ///< sum of the accepted blocks' truncation errors
+  double rounding_squared;        ///< sum of their intervals' squared rounding bounds (gauss_kronrod.hpp)
   double rest;             ///< estimate of ∫ over [x, upper] from the latest block that reached `upper`
-  double swept_target;     ///< the loosest target a block of this sweep was accepted against
-  double fixed_target;     ///< > 0: the target of a restarted sweep, from the first sweep's final estimate
+  double fixed_target;     ///< > 0: the truncation target of a restarted sweep
   std::uint64_t evaluations, blocks, max_evaluations;
   int running;           ///< 1 while sweeping
   int capped;            ///< the evaluation cap stopped the sweep (its last block took the whole remainder)
@@ -91,34 +162,52 @@ GEOBEM_HD inline double block_cutting_target(const BlockCuttingState& s, double 
   return fmax(s.abs_tol, s.rel_tol * fabs(estimate));
 }
 
-/// Decides on the block just integrated (its summed estimate, error and
-/// rounding term over `subintervals` subintervals): accept and expand, or
-/// halve the width (Kern & Alaghband's block cutting). The target follows the
-/// running estimate of the whole integral, accepted blocks plus the latest
-/// estimate of the rest; a sweep that ends with its error above the target of
-/// its final estimate (its early blocks were judged against a looser one)
-/// restarts once against that target, held fixed. A block whose error is mostly its
-/// rounding term is accepted: halving it cannot lower that term. When the
-/// next two blocks would pass the evaluation cap, the last one takes the whole
-/// remainder, so that the result and its error cover [lower, upper].
-GEOBEM_HD inline void block_cutting_step(BlockCuttingState& s, double block_estimate, double block_error,
-                                         double block_rounding, int subintervals) {
+/// The accepted blocks' estimate: the running sum plus its compensation.
+GEOBEM_HD inline double block_cutting_estimate(const BlockCuttingState& s) { return s.estimate + s.compensation; }
+
+/// The rounding part of the error: 3·√(Σ r²) over the nodes of the
+/// accepted intervals (gauss_kronrod.hpp: r = ε·w_j·m_j·(b − a)/2), plus
+/// 2ε·|estimate| for the last-place rounding of the result and of the rule's
+/// tabulated nodes and weights. The roundings of the function values are
+/// independent, so their total is ~ √(Σ r²) (Higham 2002, §2.8); 3 is the
+/// coverage, measured on the 1D batteries (bench/RESULTS.md): rows whose error
+/// is all rounding err by at most ~1/2 of it.
+constexpr double kRoundingCoverage = 3.0;
+GEOBEM_HD inline double block_cutting_rounding(const BlockCuttingState& s) {
+  constexpr double kEpsilon = 2.220446049250313e-16;
+  return kRoundingCoverage * sqrt(s.rounding_squared) + 2.0 * kEpsilon * fabs(block_cutting_estimate(s));
+}
+
+/// Decides on the block just integrated (its Kronrod sums over `subintervals` subintervals):
+/// accept and expand, or halve the width (Kern & Alaghband's block cutting).
+/// A block passes when its truncation error is within its share of the
+/// target, the target following the running estimate of the whole integral
+/// (accepted blocks plus the latest estimate of the rest). A sweep that ends with truncation
+/// plus rounding above the target of its final estimate, while the rounding
+/// alone is within it, restarts once with the truncation target held at what
+/// the rounding leaves of the final target. When the next two blocks would pass the evaluation
+/// cap, the last one takes the whole remainder, so that the result and its
+/// error cover [lower, upper].
+GEOBEM_HD inline void block_cutting_step(BlockCuttingState& s, const KronrodSums& block, int subintervals) {
+  const double block_estimate = block.estimate + block.estimate_low;
   double a, b;
   next_block(s, &a, &b);
   const double cost = 15.0 * subintervals;
   s.evaluations += 15ULL * subintervals;
   if (b >= s.upper) s.rest = block_estimate;
-  const double target = s.fixed_target > 0.0 ? s.fixed_target : block_cutting_target(s, s.estimate + s.rest);
+  const double target =
+      s.fixed_target > 0.0 ? s.fixed_target : block_cutting_target(s, block_cutting_estimate(s) + s.rest);
   const double share = target * (b - a) / (s.upper - s.lower);
   // A block that cannot be halved any more in double precision is accepted
   // as it is; the final status then tells whether the total met the tolerance.
   const bool unsplittable = a + 0.5 * (b - a) / subintervals <= a;
-  if (block_error <= share || block_error <= 2.0 * block_rounding || unsplittable || s.finishing) {
-    s.estimate += block_estimate;
-    s.error += block_error;
-    s.rounding += block_rounding;
+  if (block.error <= share || unsplittable || s.finishing) {
+    double low;
+    two_sum(s.estimate, block.estimate, &s.estimate, &low);
+    s.compensation += low + block.estimate_low;
+    s.error += block.error;
+    s.rounding_squared += block.rounding_squared;
     s.rest -= block_estimate;
-    s.swept_target = fmax(s.swept_target, target);
     s.blocks += 1;
     s.x = b;
     // A non-finite block passes only once it cannot be halved; the sweep ends
@@ -137,15 +226,16 @@ GEOBEM_HD inline void block_cutting_step(BlockCuttingState& s, double block_esti
     if (b >= s.upper) {
       s.running = 0;
       s.capped = s.finishing;
-      const double final_target = block_cutting_target(s, s.estimate);
-      if (!s.finishing && s.resweeps == 0 && s.error > final_target && s.swept_target > final_target &&
-          s.error > 2.0 * s.rounding && static_cast<double>(s.evaluations) + 2.0 * cost <= s.max_evaluations) {
+      const double final_target = block_cutting_target(s, block_cutting_estimate(s));
+      const double rounding = block_cutting_rounding(s);
+      if (!s.finishing && s.resweeps == 0 && s.error + rounding > final_target && rounding < 0.9 * final_target &&
+          static_cast<double>(s.evaluations) + 2.0 * cost <= s.max_evaluations) {
         s.resweeps = 1;
         s.running = 1;
-        s.fixed_target = 0.95 * final_target;
+        s.fixed_target = 0.9 * (final_target - rounding);
         s.x = s.lower;
         s.width = s.upper - s.lower;
-        s.estimate = s.error = s.rounding = s.swept_target = 0.0;
+        s.estimate = s.compensation = s.error = s.rounding_squared = 0.0;
         s.blocks = 0;
       }
     }

@@ -8,23 +8,80 @@
 
 namespace geobem::quadrature {
 
-/// Applies the 15-point Kronrod rule to f on [a, b] with QUADPACK's error
-/// estimate (Piessens, de Doncker-Kapenga, Überhuber & Kahaner, QUADPACK,
-/// Springer 1983, routine QK15): with e = |K15 − G7|·(b − a)/2 and
-/// I_asc = ∫|f − K15/(b − a)| by the Kronrod weights, the error is
-/// I_asc·min(1, (200 e / I_asc)^{3/2}) (the 3/2 power reflects that K15 is far
-/// more accurate than G7 once e is small), and never below the rounding term,
-/// which is returned in *rounding as well: QUADPACK's 50·ε·∫|f| for the sum,
-/// plus ε·max(|a|, |b|)·∫|f'| for the abscissae and the integrand's argument,
-/// each rounded to relative ε (a first-order perturbation: f(x(1 + δ)) − f(x)
-/// ≈ x f'(x) δ; it dominates for e^{px} or sin(ωx) far from x = 0, where
-/// |ωx| ε reaches the tolerance), ∫|f'| taken as the variation of f over the
-/// 15 nodes.
+/// x = high + low exactly (Knuth's TwoSum; Ogita, Rump & Oishi 2005).
+GEOBEM_HD inline void two_sum(double a, double b, double* high, double* low) {
+  *high = a + b;
+  const double b_virtual = *high - a;
+  *low = (a - (*high - b_virtual)) + (b - b_virtual);
+}
+
+/// Overload ranks for evaluate_at_node: Rank<2> is tried first.
+template <int N>
+struct Rank : Rank<N - 1> {};
+template <>
+struct Rank<0> {};
+
+/// f at the node x_high + x_low, and in *magnitude the size its rounding
+/// is relative to: f(x_high, x_low, magnitude) where f takes the node in two
+/// doubles and reports that size (Integrand1D: the sum of its terms' sizes,
+/// larger than |f| where they cancel), else f(x_high, x_low) or f(x_high)
+/// with *magnitude = |f|.
+template <class F>
+GEOBEM_HD inline auto evaluate_at_node(const F& f, double x_high, double x_low, double* magnitude, Rank<2>)
+    -> decltype(f(x_high, x_low, magnitude)) {
+  return f(x_high, x_low, magnitude);
+}
+template <class F>
+GEOBEM_HD inline auto evaluate_at_node(const F& f, double x_high, double x_low, double* magnitude, Rank<1>)
+    -> decltype(f(x_high, x_low)) {
+  const double value = f(x_high, x_low);
+  *magnitude = fabs(value);
+  return value;
+}
+template <class F>
+GEOBEM_HD inline double evaluate_at_node(const F& f, double x_high, double, double* magnitude, Rank<0>) {
+  const double value = f(x_high);
+  *magnitude = fabs(value);
+  return value;
+}
+
+/// A Kronrod rule's result on one interval, or summed over many: the
+/// estimate in two doubles (estimate + estimate_low), QUADPACK's truncation
+/// error, and Σ r² of the rounding bounds r (see gauss_kronrod_15).
+struct KronrodSums {
+  double estimate, estimate_low, error, rounding_squared;
+};
+
+/// total += part, the estimates added by TwoSum so that the sum of many
+/// intervals carries no rounding of its own beyond ε² terms.
+GEOBEM_HD inline void add_kronrod_sums(KronrodSums& total, const KronrodSums& part) {
+  double low;
+  two_sum(total.estimate, part.estimate, &total.estimate, &low);
+  total.estimate_low += low + part.estimate_low;
+  total.error += part.error;
+  total.rounding_squared += part.rounding_squared;
+}
+
+/// Applies the 15-point Kronrod rule to f on [a, b]. error: QUADPACK's
+/// estimate of the truncation error (Piessens, de Doncker-Kapenga, Überhuber
+/// & Kahaner, QUADPACK, Springer 1983, routine QK15): with e = |K15 − G7|·(b − a)/2
+/// and I_asc = ∫|f − K15/(b − a)| by the Kronrod weights, I_asc·min(1, (200 e /
+/// I_asc)^{3/2}) (the 3/2 power reflects that K15 is far more accurate than G7
+/// once e is small). QUADPACK's floor 50·ε·∫|f| is not applied: the rule
+/// is summed without rounding of its own (TwoProduct and TwoSum, Ogita, Rump &
+/// Oishi 2005; the interval's width and nodes in two doubles), so what rounding
+/// is left lies in the function values, a few ulps of their magnitude m_j
+/// each (evaluate_at_node), and in rounding_squared goes Σ_j (ε·w_j·m_j·(b − a)/2)²
+/// over the nodes. The callers add these over
+/// many intervals: the roundings are independent, so their total grows like
+/// √(Σ r²), not Σ r (Higham, Accuracy and Stability of Numerical Algorithms,
+/// 2nd ed. 2002, §2.8, the statistical view of rounding errors). f takes the
+/// node in two doubles where it can (Integrand1D), so that the argument of
+/// e^{px} or sin(ωx) is not rounded to ε·|x| absolute.
 /// xk: Kronrod abscissae on [0, 1) descending; odd indices (1, 3, 5) and the
 /// centre (index 7) are the 7-point Gauss nodes, weighted by wg.
 template <class F>
-GEOBEM_HD inline void gauss_kronrod_15(const F& f, double a, double b, double* estimate, double* error,
-                                       double* rounding) {
+GEOBEM_HD inline KronrodSums gauss_kronrod_15(const F& f, double a, double b) {
   const double xk[8] = {0.991455371120812639206854697526329, 0.949107912342758524526189684047851,
                         0.864864423359769072789712788640926, 0.741531185599394439863864773280788,
                         0.586087235467691130294144845693013, 0.405845151377397166906606412076961,
@@ -36,33 +93,48 @@ GEOBEM_HD inline void gauss_kronrod_15(const F& f, double a, double b, double* e
   const double wg[4] = {0.129484966168869693270611432679082, 0.279705391489276667901467771423780,
                         0.381830050505118944950369775488975, 0.417959183673469387755102040816327};
   constexpr double kEpsilon = 2.220446049250313e-16;
-  const double center = 0.5 * (a + b), half = 0.5 * (b - a);
-  double values[15];
-  values[7] = f(center);
+  double sum, sum_low, difference, difference_low;
+  two_sum(a, b, &sum, &sum_low);
+  two_sum(b, -a, &difference, &difference_low);
+  const double center = 0.5 * sum, center_low = 0.5 * sum_low;
+  const double half = 0.5 * difference, half_low = 0.5 * difference_low;
+  double values[15], magnitudes[15];
+  values[7] = evaluate_at_node(f, center, center_low, &magnitudes[7], Rank<2>{});
   for (int j = 0; j < 7; ++j) {
     const double dx = half * xk[j];
-    values[j] = f(center - dx);
-    values[14 - j] = f(center + dx);
+    double x, x_low;
+    two_sum(center, -dx, &x, &x_low);
+    values[j] = evaluate_at_node(f, x, x_low + center_low, &magnitudes[j], Rank<2>{});
+    two_sum(center, dx, &x, &x_low);
+    values[14 - j] = evaluate_at_node(f, x, x_low + center_low, &magnitudes[14 - j], Rank<2>{});
   }
-  double kronrod = wk[7] * values[7], gauss = wg[3] * values[7], absolute = wk[7] * fabs(values[7]);
-  for (int j = 0; j < 7; ++j) {
-    const double pair = values[j] + values[14 - j];
-    kronrod += wk[j] * pair;
-    absolute += wk[j] * (fabs(values[j]) + fabs(values[14 - j]));
-    if (j % 2 == 1) gauss += wg[j / 2] * pair;
+  double kronrod = 0.0, kronrod_low = 0.0, gauss = wg[3] * values[7], absolute = 0.0, squares = 0.0;
+  for (int j = 0; j < 15; ++j) {
+    const double weight = wk[j < 8 ? j : 14 - j];
+    const double term = weight * values[j];
+    double low;
+    two_sum(kronrod, term, &kronrod, &low);
+    kronrod_low += low + fma(weight, values[j], -term);
+    absolute += fabs(term);
+    squares += weight * weight * magnitudes[j] * magnitudes[j];
   }
+  for (int j = 1; j < 7; j += 2) gauss += wg[j / 2] * (values[j] + values[14 - j]);
   const double mean = 0.5 * kronrod;
   double deviation = wk[7] * fabs(values[7] - mean);
   for (int j = 0; j < 7; ++j) deviation += wk[j] * (fabs(values[j] - mean) + fabs(values[14 - j] - mean));
-  double variation = 0.0;  // values[] runs over the nodes in ascending order
-  for (int j = 0; j < 14; ++j) variation += fabs(values[j + 1] - values[j]);
   const double width = fabs(half);
   double e = fabs((kronrod - gauss) * half);
   deviation *= width;
-  if (deviation != 0.0 && e != 0.0) e = deviation * fmin(1.0, pow(200.0 * e / deviation, 1.5));
-  *rounding = kEpsilon * (10.0 * absolute * width + fmax(fabs(a), fabs(b)) * variation);
-  *estimate = kronrod * half;
-  *error = fmax(e, *rounding);
+  if (deviation <= 2.0 * kEpsilon * absolute * width)
+    e = 0.0;  // f is constant to rounding over the nodes: the rule is exact but for the rounding term
+  else if (e != 0.0)
+    e = deviation * fmin(1.0, pow(200.0 * e / deviation, 1.5));
+  KronrodSums result;
+  result.estimate = kronrod * half;
+  result.estimate_low = fma(kronrod, half, -result.estimate) + kronrod_low * half + kronrod * half_low;
+  result.error = e;
+  result.rounding_squared = kEpsilon * kEpsilon * squares * half * half;
+  return result;
 }
 
 }  // namespace geobem::quadrature

@@ -27,14 +27,17 @@ namespace {
 
 const char* const kDescription =
     "Integrates f(x) over [lower, upper] by block-cutting adaptive quadrature (Kern & Alaghband) with\n"
-    "Gauss-Kronrod 7/15 and QUADPACK's error estimate, rounding term included. The status column:\n"
+    "Gauss-Kronrod 7/15: QUADPACK's truncation estimate plus a rounding term (the rule summed\n"
+    "without rounding of its own, nodes and phases in two doubles, the function values' roundings\n"
+    "added in quadrature). The status column:\n"
     "  converged               error <= max(abs-tol, rel-tol*|estimate|); random batteries over the\n"
     "                          documented ranges at 1e-6, 1e-10, 1e-12 find the true error within both\n"
     "                          (bench/RESULTS.md)\n"
     "  evaluation_cap_reached  --max-evals stopped the sweep; its last block took the unswept remainder\n"
     "                          and the error column includes it\n"
-    "  rounding_limited        the rounding term 50*eps*integral(|f|) alone exceeds the target (strong\n"
-    "                          cancellation or a tolerance near 1e-14); the error column bounds the error\n"
+    "  rounding_limited        the rounding term alone exceeds the target (cancellation: |integral| far\n"
+    "                          below integral(|f|), or a tolerance near 1e-15); the error column bounds the\n"
+    "                          error; no refinement can meet the target\n"
     "  not_converged           the blocks met their shares but not the total (rare)\n"
     "  non_finite              the integrand gave NaN or infinity\n"
     "Values outside the documented ranges below are refused.\n"
@@ -54,7 +57,7 @@ std::string integrand_help() {
          std::to_string(static_cast<int>(q::kMaxLimit1D)) + "] and within +-" +
          std::to_string(static_cast<int>(q::kMaxPhase1D)) +
          "/rate, rate = exp_sin max(|p0|,|p1|), poly_cos |p1|, exp_cos max(|p0|, pi|p1|), sinc pi|p0| "
-         "(the argument's rounding stays below 2.2e-13), and for exp_sin, exp_cos within +-" +
+         "(measured to 1e-12 there), and for exp_sin, exp_cos within +-" +
          std::to_string(static_cast<int>(q::kMaxExponent1D)) + "/|p0|";
 }
 

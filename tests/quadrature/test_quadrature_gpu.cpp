@@ -279,8 +279,12 @@ TEST_F(QuadratureGpu, Adaptive1DBatteryKeepsTheStatusPromiseAndMatchesCpu) {
   namespace b = geobem::battery;
   for (Integrand1DFamily family : b::kFamilies1D) {
     std::mt19937_64 random(20261124 + static_cast<int>(family));
-    std::vector<Problem1D> problems(40);
-    for (auto& p : problems) p = b::draw_1d(random, family);
+    std::vector<Problem1D> problems(2000);  // the CPU battery's draws, full size
+    std::vector<double> exact(problems.size());
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+      problems[i] = b::draw_1d(random, family);
+      exact[i] = static_cast<double>(b::reference_1d(problems[i].integrand, problems[i].lower, problems[i].upper));
+    }
     for (double rel_tol : {1e-6, 1e-10, 1e-12}) {
       Adaptive1DOptions o;
       o.rel_tol = rel_tol;
@@ -291,9 +295,8 @@ TEST_F(QuadratureGpu, Adaptive1DBatteryKeepsTheStatusPromiseAndMatchesCpu) {
       const auto gpu = integrate_adaptive_1d_batch(problems, o, ComputeDevice::Cuda);
       b::Tally tally;
       for (std::size_t i = 0; i < problems.size(); ++i) {
-        const double exact =
-            static_cast<double>(b::reference_1d(problems[i].integrand, problems[i].lower, problems[i].upper));
-        tally.add({gpu[i].estimate, gpu[i].error, exact, rel_tol * std::fabs(exact), static_cast<int>(gpu[i].status)});
+        tally.add({gpu[i].estimate, gpu[i].error, exact[i], rel_tol * std::fabs(exact[i]),
+                   static_cast<int>(gpu[i].status)});
         EXPECT_LE(std::fabs(gpu[i].estimate - cpu[i].estimate), gpu[i].error + cpu[i].error) << to_string(family) << " " << i;
       }
       std::printf("%s\n", tally.line(to_string(family), rel_tol).c_str());
