@@ -128,6 +128,8 @@ struct BlockCuttingState {
   double rounding_squared;        ///< sum of their intervals' squared rounding bounds (gauss_kronrod.hpp)
   double rest;             ///< estimate of ∫ over [x, upper] from the latest block that reached `upper`
   double fixed_target;     ///< > 0: the truncation target of a restarted sweep
+  double halved_density;   ///< error per width of the block last halved; 0 after an acceptance
+  double stalled_error;    ///< sum of the errors of blocks accepted because halving no longer lowered them
   std::uint64_t evaluations, blocks, max_evaluations;
   int running;           ///< 1 while sweeping
   int capped;            ///< the evaluation cap stopped the sweep (its last block took the whole remainder)
@@ -151,10 +153,14 @@ GEOBEM_HD inline BlockCuttingState start_block_cutting(double lower, double uppe
   return s;
 }
 
-/// The block of the next step: [*a, *b] = [x, min(x + width, upper)].
+/// The block of the next step: [*a, *b] = [x, min(x + width, upper)]. A
+/// width of upper − x (the whole interval, a finishing remainder) reaches
+/// upper even where x + (upper − x) rounds below it: else the first block
+/// would not count as the whole integral, the target would stay at abs_tol
+/// until the sweep came within an ulp of upper.
 GEOBEM_HD inline void next_block(const BlockCuttingState& s, double* a, double* b) {
   *a = s.x;
-  *b = s.x + s.width >= s.upper ? s.upper : s.x + s.width;
+  *b = s.x + s.width >= s.upper || s.width >= s.upper - s.x ? s.upper : s.x + s.width;
 }
 
 /// max(abs_tol, rel_tol·|estimate|).
@@ -171,11 +177,14 @@ GEOBEM_HD inline double block_cutting_estimate(const BlockCuttingState& s) { ret
 /// tabulated nodes and weights. The roundings of the function values are
 /// independent, so their total is ~ √(Σ r²) (Higham 2002, §2.8); 3 is the
 /// coverage, measured on the 1D batteries (bench/RESULTS.md): rows whose error
-/// is all rounding err by at most ~1/2 of it.
+/// is all rounding err by at most ~1/2 of it. The errors of blocks accepted
+/// because halving them no longer lowered their error (block_cutting_step)
+/// are rounding too, and are added.
 constexpr double kRoundingCoverage = 3.0;
 GEOBEM_HD inline double block_cutting_rounding(const BlockCuttingState& s) {
   constexpr double kEpsilon = 2.220446049250313e-16;
-  return kRoundingCoverage * sqrt(s.rounding_squared) + 2.0 * kEpsilon * fabs(block_cutting_estimate(s));
+  return kRoundingCoverage * sqrt(s.rounding_squared) + 2.0 * kEpsilon * fabs(block_cutting_estimate(s)) +
+         s.stalled_error;
 }
 
 /// Decides on the block just integrated (its Kronrod sums over `subintervals` subintervals):
@@ -185,7 +194,13 @@ GEOBEM_HD inline double block_cutting_rounding(const BlockCuttingState& s) {
 /// (accepted blocks plus the latest estimate of the rest). A sweep that ends with truncation
 /// plus rounding above the target of its final estimate, while the rounding
 /// alone is within it, restarts once with the truncation target held at what
-/// the rounding leaves of the final target. When the next two blocks would pass the evaluation
+/// the rounding leaves of the final target. A block whose error per width is
+/// not below half that of the block it was halved from, and within what the
+/// function values' rounding can make of QUADPACK's estimate, is accepted:
+/// its error is rounding noise in K15 − G7, which grows as the block shrinks,
+/// and halving further would only crawl at rounding's width to the cap; its
+/// error joins the rounding term, so a total above the target reads
+/// rounding_limited. When the next two blocks would pass the evaluation
 /// cap, the last one takes the whole remainder, so that the result and its
 /// error cover [lower, upper].
 GEOBEM_HD inline void block_cutting_step(BlockCuttingState& s, const KronrodSums& block, int subintervals) {
@@ -201,12 +216,22 @@ GEOBEM_HD inline void block_cutting_step(BlockCuttingState& s, const KronrodSums
   // A block that cannot be halved any more in double precision is accepted
   // as it is; the final status then tells whether the total met the tolerance.
   const bool unsplittable = a + 0.5 * (b - a) / subintervals <= a;
-  if (block.error <= share || unsplittable || s.finishing) {
+  // Rounding noise δ in K15 − G7 gives QUADPACK's estimate at most 200·δ
+  // (where the deviation I_asc equals 200·δ; it is min(I_asc, I_asc^{-1/2}·(200 δ)^{3/2})),
+  // and δ is a few ε·Σ w_j m_j·(b − a)/2 ≤ √(15·subintervals·Σ r²) (Cauchy–Schwarz).
+  const double density = block.error / (b - a);
+  const double noise_reach = 1000.0 * sqrt(15.0 * subintervals * block.rounding_squared);
+  const bool stalled = s.halved_density > 0.0 && density > 0.5 * s.halved_density && block.error <= noise_reach;
+  if (block.error <= share || stalled || unsplittable || s.finishing) {
     double low;
     two_sum(s.estimate, block.estimate, &s.estimate, &low);
     s.compensation += low + block.estimate_low;
-    s.error += block.error;
+    if (stalled && block.error > share)
+      s.stalled_error += block.error;
+    else
+      s.error += block.error;
     s.rounding_squared += block.rounding_squared;
+    s.halved_density = 0.0;
     s.rest -= block_estimate;
     s.blocks += 1;
     s.x = b;
@@ -235,11 +260,12 @@ GEOBEM_HD inline void block_cutting_step(BlockCuttingState& s, const KronrodSums
         s.fixed_target = 0.9 * (final_target - rounding);
         s.x = s.lower;
         s.width = s.upper - s.lower;
-        s.estimate = s.compensation = s.error = s.rounding_squared = 0.0;
+        s.estimate = s.compensation = s.error = s.rounding_squared = s.stalled_error = 0.0;
         s.blocks = 0;
       }
     }
   } else {
+    s.halved_density = density;
     s.width = 0.5 * (b - a);
   }
   if (s.running && !s.finishing && static_cast<double>(s.evaluations) + 2.0 * cost > s.max_evaluations) {
