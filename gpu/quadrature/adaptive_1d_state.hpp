@@ -126,6 +126,7 @@ struct BlockCuttingState {
   double estimate, compensation;  ///< sum over the accepted blocks in two doubles (TwoSum)
   double error;                   ///< sum of the accepted blocks' truncation errors
   double rounding_squared;        ///< sum of their intervals' squared rounding bounds (gauss_kronrod.hpp)
+  double argument_rounding;       ///< sum of their argument-rounding bounds (functors of one double only)
   double rest;             ///< estimate of ∫ over [x, upper] from the latest block that reached `upper`
   double fixed_target;     ///< > 0: the truncation target of a restarted sweep
   double halved_density;   ///< error per width of the block last halved; 0 after an acceptance
@@ -177,14 +178,15 @@ GEOBEM_HD inline double block_cutting_estimate(const BlockCuttingState& s) { ret
 /// tabulated nodes and weights. The roundings of the function values are
 /// independent, so their total is ~ √(Σ r²) (Higham 2002, §2.8); 3 is the
 /// coverage, measured on the 1D batteries (bench/RESULTS.md): rows whose error
-/// is all rounding err by at most ~1/2 of it. The errors of blocks accepted
+/// is all rounding err by at most ~1/2 of it. A functor of one double adds
+/// its argument_rounding (gauss_kronrod.hpp). The errors of blocks accepted
 /// because halving them no longer lowered their error (block_cutting_step)
 /// are rounding too, and are added.
 constexpr double kRoundingCoverage = 3.0;
 GEOBEM_HD inline double block_cutting_rounding(const BlockCuttingState& s) {
   constexpr double kEpsilon = 2.220446049250313e-16;
   return kRoundingCoverage * sqrt(s.rounding_squared) + 2.0 * kEpsilon * fabs(block_cutting_estimate(s)) +
-         s.stalled_error;
+         s.argument_rounding + s.stalled_error;
 }
 
 /// Decides on the block just integrated (its Kronrod sums over `subintervals` subintervals):
@@ -216,13 +218,17 @@ GEOBEM_HD inline void block_cutting_step(BlockCuttingState& s, const KronrodSums
   // A block that cannot be halved any more in double precision is accepted
   // as it is; the final status then tells whether the total met the tolerance.
   const bool unsplittable = a + 0.5 * (b - a) / subintervals <= a;
+  // A functor of one double has values that carry its argument's rounding:
+  // a block whose truncation error is within that noise cannot be resolved
+  // by halving it (Integrand1D has none: argument_rounding is 0).
+  const bool within_argument_noise = block.error <= block.argument_rounding;
   // Rounding noise δ in K15 − G7 gives QUADPACK's estimate at most 200·δ
   // (where the deviation I_asc equals 200·δ; it is min(I_asc, I_asc^{-1/2}·(200 δ)^{3/2})),
   // and δ is a few ε·Σ w_j m_j·(b − a)/2 ≤ √(15·subintervals·Σ r²) (Cauchy–Schwarz).
   const double density = block.error / (b - a);
   const double noise_reach = 1000.0 * sqrt(15.0 * subintervals * block.rounding_squared);
   const bool stalled = s.halved_density > 0.0 && density > 0.5 * s.halved_density && block.error <= noise_reach;
-  if (block.error <= share || stalled || unsplittable || s.finishing) {
+  if (block.error <= share || within_argument_noise || stalled || unsplittable || s.finishing) {
     double low;
     two_sum(s.estimate, block.estimate, &s.estimate, &low);
     s.compensation += low + block.estimate_low;
@@ -231,6 +237,7 @@ GEOBEM_HD inline void block_cutting_step(BlockCuttingState& s, const KronrodSums
     else
       s.error += block.error;
     s.rounding_squared += block.rounding_squared;
+    s.argument_rounding += block.argument_rounding;
     s.halved_density = 0.0;
     s.rest -= block_estimate;
     s.blocks += 1;
@@ -260,7 +267,7 @@ GEOBEM_HD inline void block_cutting_step(BlockCuttingState& s, const KronrodSums
         s.fixed_target = 0.9 * (final_target - rounding);
         s.x = s.lower;
         s.width = s.upper - s.lower;
-        s.estimate = s.compensation = s.error = s.rounding_squared = s.stalled_error = 0.0;
+        s.estimate = s.compensation = s.error = s.rounding_squared = s.argument_rounding = s.stalled_error = 0.0;
         s.blocks = 0;
       }
     }

@@ -25,21 +25,26 @@ struct Rank<0> {};
 /// is relative to: f(x_high, x_low, magnitude) where f takes the node in two
 /// doubles and reports that size (Integrand1D: the sum of its terms' sizes,
 /// larger than |f| where they cancel), else f(x_high, x_low) or f(x_high)
-/// with *magnitude = |f|.
+/// with *magnitude = |f|. Returns through *node_exact whether f saw the node
+/// in two doubles (Rank<0>: f(x_high) sees it rounded, and its argument with it).
 template <class F>
-GEOBEM_HD inline auto evaluate_at_node(const F& f, double x_high, double x_low, double* magnitude, Rank<2>)
-    -> decltype(f(x_high, x_low, magnitude)) {
+GEOBEM_HD inline auto evaluate_at_node(const F& f, double x_high, double x_low, double* magnitude, bool* node_exact,
+                                       Rank<2>) -> decltype(f(x_high, x_low, magnitude)) {
+  *node_exact = true;
   return f(x_high, x_low, magnitude);
 }
 template <class F>
-GEOBEM_HD inline auto evaluate_at_node(const F& f, double x_high, double x_low, double* magnitude, Rank<1>)
-    -> decltype(f(x_high, x_low)) {
+GEOBEM_HD inline auto evaluate_at_node(const F& f, double x_high, double x_low, double* magnitude, bool* node_exact,
+                                       Rank<1>) -> decltype(f(x_high, x_low)) {
+  *node_exact = true;
   const double value = f(x_high, x_low);
   *magnitude = fabs(value);
   return value;
 }
 template <class F>
-GEOBEM_HD inline double evaluate_at_node(const F& f, double x_high, double, double* magnitude, Rank<0>) {
+GEOBEM_HD inline double evaluate_at_node(const F& f, double x_high, double, double* magnitude, bool* node_exact,
+                                         Rank<0>) {
+  *node_exact = false;
   const double value = f(x_high);
   *magnitude = fabs(value);
   return value;
@@ -47,9 +52,10 @@ GEOBEM_HD inline double evaluate_at_node(const F& f, double x_high, double, doub
 
 /// A Kronrod rule's result on one interval, or summed over many: the
 /// estimate in two doubles (estimate + estimate_low), QUADPACK's truncation
-/// error, and Σ r² of the rounding bounds r (see gauss_kronrod_15).
+/// error, Σ r² of the rounding bounds r, and Σ of the bounds for a rounded
+/// argument where f takes the node in one double (see gauss_kronrod_15).
 struct KronrodSums {
-  double estimate, estimate_low, error, rounding_squared;
+  double estimate, estimate_low, error, rounding_squared, argument_rounding;
 };
 
 /// total += part, the estimates added by TwoSum so that the sum of many
@@ -60,6 +66,7 @@ GEOBEM_HD inline void add_kronrod_sums(KronrodSums& total, const KronrodSums& pa
   total.estimate_low += low + part.estimate_low;
   total.error += part.error;
   total.rounding_squared += part.rounding_squared;
+  total.argument_rounding += part.argument_rounding;
 }
 
 /// Applies the 15-point Kronrod rule to f on [a, b]. error: QUADPACK's
@@ -77,7 +84,11 @@ GEOBEM_HD inline void add_kronrod_sums(KronrodSums& total, const KronrodSums& pa
 /// √(Σ r²), not Σ r (Higham, Accuracy and Stability of Numerical Algorithms,
 /// 2nd ed. 2002, §2.8, the statistical view of rounding errors). f takes the
 /// node in two doubles where it can (Integrand1D), so that the argument of
-/// e^{px} or sin(ωx) is not rounded to ε·|x| absolute.
+/// e^{px} or sin(ωx) is not rounded to ε·|x| absolute; where it cannot (a
+/// functor of one double), argument_rounding adds the first-order effect of
+/// that rounding, ε·max(|a|, |b|)·∫|f'| with ∫|f'| the variation over the
+/// nodes, summed linearly: its part from constants such as a rounded π is
+/// the same at every node.
 /// xk: Kronrod abscissae on [0, 1) descending; odd indices (1, 3, 5) and the
 /// centre (index 7) are the 7-point Gauss nodes, weighted by wg.
 template <class F>
@@ -99,14 +110,15 @@ GEOBEM_HD inline KronrodSums gauss_kronrod_15(const F& f, double a, double b) {
   const double center = 0.5 * sum, center_low = 0.5 * sum_low;
   const double half = 0.5 * difference, half_low = 0.5 * difference_low;
   double values[15], magnitudes[15];
-  values[7] = evaluate_at_node(f, center, center_low, &magnitudes[7], Rank<2>{});
+  bool node_exact = true;
+  values[7] = evaluate_at_node(f, center, center_low, &magnitudes[7], &node_exact, Rank<2>{});
   for (int j = 0; j < 7; ++j) {
     const double dx = half * xk[j];
     double x, x_low;
     two_sum(center, -dx, &x, &x_low);
-    values[j] = evaluate_at_node(f, x, x_low + center_low, &magnitudes[j], Rank<2>{});
+    values[j] = evaluate_at_node(f, x, x_low + center_low, &magnitudes[j], &node_exact, Rank<2>{});
     two_sum(center, dx, &x, &x_low);
-    values[14 - j] = evaluate_at_node(f, x, x_low + center_low, &magnitudes[14 - j], Rank<2>{});
+    values[14 - j] = evaluate_at_node(f, x, x_low + center_low, &magnitudes[14 - j], &node_exact, Rank<2>{});
   }
   double kronrod = 0.0, kronrod_low = 0.0, gauss = wg[3] * values[7], absolute = 0.0, squares = 0.0;
   for (int j = 0; j < 15; ++j) {
@@ -134,6 +146,12 @@ GEOBEM_HD inline KronrodSums gauss_kronrod_15(const F& f, double a, double b) {
   result.estimate_low = fma(kronrod, half, -result.estimate) + kronrod_low * half + kronrod * half_low;
   result.error = e;
   result.rounding_squared = kEpsilon * kEpsilon * squares * half * half;
+  result.argument_rounding = 0.0;
+  if (!node_exact) {
+    double variation = 0.0;  // values[] runs over the nodes in ascending order
+    for (int j = 0; j < 14; ++j) variation += fabs(values[j + 1] - values[j]);
+    result.argument_rounding = kEpsilon * fmax(fabs(a), fabs(b)) * variation;
+  }
   return result;
 }
 
