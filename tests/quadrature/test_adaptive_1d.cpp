@@ -151,6 +151,42 @@ TEST(Adaptive1D, EvaluationCapGivesStatus) {
   EXPECT_LE(r.evaluations, 600u);
 }
 
+TEST(Adaptive1D, StopsAtTheRoundingLevel) {
+  // lower + (upper − lower) rounds below upper here: the whole-interval block
+  // must still count as the whole integral, or the target stays at abs_tol = 0.
+  Integrand1D smooth = table2_integrand(Integrand1DFamily::ExpSin);
+  smooth.p[0] = 6.3504055818302074;
+  smooth.p[1] = 0.43595636582265568;
+  const double lower = -0.46432273070648944, upper = 0.07758813794888321;
+  ASSERT_LT(lower + (upper - lower), upper);
+  Adaptive1DOptions o;
+  o.rel_tol = 1e-10;
+  o.beta = 64;
+  const Adaptive1DResult r = integrate_adaptive_1d(smooth, lower, upper, o, ComputeDevice::Cpu);
+  EXPECT_EQ(r.status, IntegrationStatus::Converged);
+  EXPECT_LE(r.evaluations, 100000u);
+  const double exact = antiderivative(smooth, upper) - antiderivative(smooth, lower);
+  EXPECT_NEAR(r.estimate, exact, 1e-10 * std::fabs(exact));
+
+  // A tolerance below the rounding level: QUADPACK's estimate is then noise
+  // that grows as blocks shrink; the sweep must stop early and say so, its
+  // error column still covering the true error (closed form in long double).
+  Integrand1D flat = table2_integrand(Integrand1DFamily::ExpCos);
+  flat.p[0] = 0.0017735534430373451;
+  flat.p[1] = 0.0028068475168720798;
+  const double a = -0.52178901121875598, b = 0.17612026500807643;
+  o.rel_tol = 1e-18;
+  const Adaptive1DResult tight = integrate_adaptive_1d(flat, a, b, o, ComputeDevice::Cpu);
+  const long double rate = flat.p[0], k = flat.p[1] * 3.141592653589793238462643383279502884L;
+  const auto primitive = [&](long double x) {
+    return std::exp(-rate * x) * (k * std::sin(k * x) - rate * std::cos(k * x)) / (rate * rate + k * k);
+  };
+  const double reference = static_cast<double>(primitive(b) - primitive(a));
+  EXPECT_EQ(tight.status, IntegrationStatus::RoundingLimited);
+  EXPECT_LE(tight.evaluations, 10000000u);
+  EXPECT_LE(std::fabs(tight.estimate - reference), tight.error);
+}
+
 TEST(Adaptive1D, RejectsBadInput) {
   const Integrand1D f = table2_integrand(Integrand1DFamily::ExpSin);
   Adaptive1DOptions o;
