@@ -96,6 +96,18 @@ LaplaceSolution receiver_laplace(const BemModel& model, const std::vector<Vec3>&
                                  const CqSettings& settings, const LaplaceSolution& boundary,
                                  const CqOptions& options);
 
+/// A zeroed receiver field shaped after `boundary`: 3·receivers unknowns, the
+/// same load cases and frequencies (both paths of receiver_laplace fill it).
+inline LaplaceSolution zero_receiver_field(std::size_t receivers, const LaplaceSolution& boundary) {
+  LaplaceSolution field;
+  field.unknowns = 3 * static_cast<int>(receivers);
+  field.load_cases = boundary.load_cases;
+  field.frequencies = boundary.frequencies;
+  field.values.assign(static_cast<std::size_t>(field.load_cases) * field.frequencies.size() * field.unknowns,
+                      Complex());
+  return field;
+}
+
 /// The CUDA path of receiver_laplace (receiver_field_cuda.cu).
 LaplaceSolution receiver_laplace_cuda(const BemModel& model, const std::vector<Vec3>& receivers,
                                       const CqSettings& settings, const LaplaceSolution& boundary);

@@ -35,12 +35,7 @@ LaplaceSolution receiver_laplace(const BemModel& model, const std::vector<Vec3>&
   }
   const ModelView mv = model.view();
   static const QuadratureTable table = make_quadrature_table();
-  LaplaceSolution field;
-  field.unknowns = 3 * static_cast<int>(receivers.size());
-  field.load_cases = boundary.load_cases;
-  field.frequencies = boundary.frequencies;
-  field.values.assign(static_cast<std::size_t>(field.load_cases) * field.frequencies.size() * field.unknowns,
-                      Complex());
+  LaplaceSolution field = zero_receiver_field(receivers.size(), boundary);
   const int frequencies = static_cast<int>(boundary.frequencies.size());
   const int count = static_cast<int>(receivers.size());
 #pragma omp parallel for schedule(dynamic, 1) collapse(2)

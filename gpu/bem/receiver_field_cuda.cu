@@ -55,12 +55,7 @@ __global__ void __launch_bounds__(receiver_threads)
 
 LaplaceSolution receiver_laplace_cuda(const BemModel& model, const std::vector<Vec3>& receivers,
                                       const CqSettings& settings, const LaplaceSolution& boundary) {
-  LaplaceSolution field;
-  field.unknowns = 3 * static_cast<int>(receivers.size());
-  field.load_cases = boundary.load_cases;
-  field.frequencies = boundary.frequencies;
-  field.values.assign(static_cast<std::size_t>(field.load_cases) * field.frequencies.size() * field.unknowns,
-                      Complex());
+  LaplaceSolution field = zero_receiver_field(receivers.size(), boundary);
   const int frequencies = static_cast<int>(boundary.frequencies.size());
   if (receivers.empty() || frequencies == 0 || field.load_cases == 0) return field;
   std::vector<Complex> laplace_points;

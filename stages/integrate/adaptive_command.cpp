@@ -98,9 +98,7 @@ int run_adaptive_expression(const AdaptiveCommandOptions& o, const q::Adaptive1D
       throw std::runtime_error(table.where(i) + ": " + problem);
     }
   }
-  // Expressions run on the CPU until their GPU path exists; --device cuda is refused.
-  const geobem::ComputeDevice device =
-      choice == geobem::DeviceChoice::Auto ? geobem::ComputeDevice::Cpu : geobem::resolve_device(choice);
+  const geobem::ComputeDevice device = geobem::cli::expression_device(choice);
   const auto results = ex::integrate_adaptive_expression(f, rows, count, settings, device);
   std::size_t unconverged = 0;
   for (const auto& r : results) unconverged += r.status != geobem::IntegrationStatus::Converged;

@@ -90,9 +90,7 @@ int run_cubature_expression(const CubatureCommandOptions& o, const q::CubatureOp
     const std::string problem = ex::check_parameter_row(f, &parameters[i * stride]);
     if (!problem.empty()) throw std::runtime_error(table.where(i) + ": " + problem);
   }
-  // Expressions run on the CPU until their GPU path exists; --device cuda is refused.
-  const geobem::ComputeDevice device =
-      choice == geobem::DeviceChoice::Auto ? geobem::ComputeDevice::Cpu : geobem::resolve_device(choice);
+  const geobem::ComputeDevice device = geobem::cli::expression_device(choice);
   const auto results = ex::integrate_cubature_expression(f, parameters, count, settings, device);
   std::size_t unconverged = 0;
   for (const auto& r : results) unconverged += r.status != geobem::IntegrationStatus::Converged;

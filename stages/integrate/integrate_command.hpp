@@ -7,9 +7,17 @@
 #include <map>
 #include <string>
 
+#include "gpu/core/device.hpp"
 #include "stages/cli/run_stage.hpp"
 
 namespace geobem::cli {
+
+/// Where an --integrand-expression runs: the CPU for auto, as asked
+/// otherwise (the adaptive and cubature expressions have no CUDA path yet, so
+/// their integrators refuse cuda with a message).
+inline ComputeDevice expression_device(DeviceChoice choice) {
+  return choice == DeviceChoice::Auto ? ComputeDevice::Cpu : resolve_device(choice);
+}
 
 /// The subcommands by name.
 std::map<std::string, Subcommand>& integrate_commands();
