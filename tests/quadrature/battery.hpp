@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -26,10 +27,29 @@ namespace geobem::battery {
 
 namespace q = geobem::quadrature;
 
+/// A battery setting from the environment (GEOBEM_BATTERY_ROWS,
+/// GEOBEM_BATTERY_CAP), or `fallback` where it is unset.
+inline double environment_or(const char* name, double fallback) {
+  const char* text = std::getenv(name);
+  return text ? std::atof(text) : fallback;
+}
+
+/// GEOBEM_BATTERY_VERBOSE set: a battery also prints every noteworthy row.
+inline bool verbose() { return std::getenv("GEOBEM_BATTERY_VERBOSE") != nullptr; }
+
 /// One integral's outcome against its reference.
 struct Row {
   double estimate, error, exact, tolerance;  ///< tolerance = max(abs_tol, rel_tol·|exact|)
   int status;                                 ///< 0 = converged
+
+  /// Breaks the rule (converged outside the tolerance or its own estimate,
+  /// or flagged with an estimate below the true error) or cries wolf
+  /// (flagged although within the tolerance).
+  bool noteworthy() const {
+    const double true_error = std::fabs(estimate - exact);
+    if (status == 0) return !(true_error <= std::min(tolerance, error));
+    return !(true_error <= error) || true_error <= tolerance;
+  }
 };
 
 /// The rule's counts over rows of one family and tolerance.
@@ -131,6 +151,26 @@ inline CubatureDraw draw_cubature(std::mt19937_64& random, q::CubatureFamily fam
   d.a = log_uniform(random, q::kGenzMinA, q::genz_max_a(family, d.dim));
   d.u = uniform_with_edges(random, 0.0, 1.0);
   return d;
+}
+
+/// The integrand of a draw.
+inline q::CubatureIntegrand cubature_integrand(const CubatureDraw& d) {
+  return q::make_cubature_integrand(d.family, d.dim, d.a, d.u);
+}
+
+/// The options of a draw at a relative tolerance and an evaluation cap.
+inline q::CubatureOptions cubature_options(const CubatureDraw& d, double rel_tol, double cap) {
+  q::CubatureOptions o;
+  o.dim = d.dim;
+  o.rel_tol = rel_tol;
+  o.max_evaluations = static_cast<std::uint64_t>(cap);
+  return o;
+}
+
+/// A draw's result against its closed form.
+inline Row cubature_row(const CubatureDraw& d, double rel_tol, const q::CubatureResult& r) {
+  const double exact = static_cast<double>(genz_closed_form(d.family, d.dim, d.a, d.u));
+  return Row{r.estimate, r.error, exact, rel_tol * std::fabs(exact), static_cast<int>(r.status)};
 }
 
 /// Relative tolerances of the cubature batteries: those cubature is used at

@@ -11,26 +11,14 @@
 // row that breaks the rule or whose flag cries wolf).
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-
 #include "tests/quadrature/battery.hpp"
 
 using namespace geobem::battery;
 using geobem::ComputeDevice;
 
-namespace {
-
-double environment_or(const char* name, double fallback) {
-  const char* text = std::getenv(name);
-  return text ? std::atof(text) : fallback;
-}
-
-}  // namespace
-
 TEST(CubatureBattery, GenzFamiliesKeepTheStatusPromise) {
   const int rows = static_cast<int>(environment_or("GEOBEM_BATTERY_ROWS", 48));
   const double cap = environment_or("GEOBEM_BATTERY_CAP", 1e7);
-  const bool verbose = std::getenv("GEOBEM_BATTERY_VERBOSE") != nullptr;
   std::printf("%s\n", tally_header());
   for (q::CubatureFamily family : kGenzFamilies) {
     std::mt19937_64 random(20261124 + static_cast<int>(family));
@@ -39,21 +27,14 @@ TEST(CubatureBattery, GenzFamiliesKeepTheStatusPromise) {
       const CubatureDraw d = draw_cubature(random, family, 8);
       const int t = i % 3;
       const double rel_tol = kCubatureTolerances[t];
-      const q::CubatureIntegrand f = q::make_cubature_integrand(family, d.dim, d.a, d.u);
-      q::CubatureOptions o;
-      o.dim = d.dim;
-      o.rel_tol = rel_tol;
-      o.max_evaluations = static_cast<std::uint64_t>(cap);
-      const q::CubatureResult r = q::integrate_cubature(f, o, ComputeDevice::Cpu);
-      const double exact = static_cast<double>(genz_closed_form(family, d.dim, d.a, d.u));
-      const Row row{r.estimate, r.error, exact, rel_tol * std::fabs(exact), static_cast<int>(r.status)};
+      const q::CubatureResult r =
+          q::integrate_cubature(cubature_integrand(d), cubature_options(d, rel_tol, cap), ComputeDevice::Cpu);
+      const Row row = cubature_row(d, rel_tol, r);
       by_tolerance[t].add(row);
       all.add(row);
-      const double true_error = std::fabs(r.estimate - exact);
-      if (verbose && (true_error > (row.status == 0 ? std::min(row.tolerance, r.error) : r.error) ||
-                      (row.status != 0 && true_error <= row.tolerance)))
+      if (verbose() && row.noteworthy())
         std::printf("  %s n=%d a=%.17g u=%.17g tol=%g: %.17g exact %.17g error %.3g status %d evals %llu\n",
-                    q::to_string(family).c_str(), d.dim, d.a, d.u, rel_tol, r.estimate, exact, r.error, row.status,
+                    q::to_string(family).c_str(), d.dim, d.a, d.u, rel_tol, r.estimate, row.exact, r.error, row.status,
                     static_cast<unsigned long long>(r.evaluations));
     }
     for (int t = 0; t < 3; ++t)

@@ -7,22 +7,10 @@
 // (evaluation cap) raised; each run prints its table on stdout.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <map>
-
 #include "tests/quadrature/battery.hpp"
 
 using namespace geobem::battery;
 using geobem::ComputeDevice;
-
-namespace {
-
-double environment_or(const char* name, double fallback) {
-  const char* text = std::getenv(name);
-  return text ? std::atof(text) : fallback;
-}
-
-}  // namespace
 
 TEST(Adaptive1DBattery, FamiliesKeepTheStatusPromise) {
   const int rows = static_cast<int>(environment_or("GEOBEM_BATTERY_ROWS", 2000));
@@ -49,9 +37,7 @@ TEST(Adaptive1DBattery, FamiliesKeepTheStatusPromise) {
         const double value = static_cast<double>(exact[i]);
         const Row row{r.estimate, r.error, value, rel_tol * std::fabs(value), static_cast<int>(r.status)};
         tally.add(row);
-        if (std::getenv("GEOBEM_BATTERY_VERBOSE") &&
-            (std::fabs(r.estimate - value) > (row.status == 0 ? std::min(row.tolerance, r.error) : r.error) ||
-             (row.status != 0 && std::fabs(r.estimate - value) <= row.tolerance)))
+        if (verbose() && row.noteworthy())
           std::printf("  %s [%.17g, %.17g] p=%.17g,%.17g,%.17g tol=%g: %.17g exact %.17g error %.3g status %d evals %llu\n",
                       q::to_string(family).c_str(), problems[i].lower, problems[i].upper, problems[i].integrand.p[0],
                       problems[i].integrand.p[1], problems[i].integrand.p[2], rel_tol, r.estimate, value, r.error,

@@ -232,15 +232,11 @@ TEST_F(QuadratureGpu, CubatureBatteryKeepsTheStatusPromiseAndMatchesCpu) {
       b::Tally tally;
       for (int i = 0; i < 4; ++i) {
         const b::CubatureDraw d = b::draw_cubature(random, family, 8);
-        const CubatureIntegrand f = make_cubature_integrand(family, d.dim, d.a, d.u);
-        CubatureOptions o;
-        o.dim = d.dim;
-        o.rel_tol = rel_tol;
-        o.max_evaluations = 20'000'000;
+        const CubatureIntegrand f = b::cubature_integrand(d);
+        const CubatureOptions o = b::cubature_options(d, rel_tol, 2e7);
         const CubatureResult cpu = integrate_cubature(f, o, ComputeDevice::Cpu);
         const CubatureResult gpu = integrate_cubature(f, o, ComputeDevice::Cuda);
-        const double exact = static_cast<double>(b::genz_closed_form(family, d.dim, d.a, d.u));
-        tally.add({gpu.estimate, gpu.error, exact, rel_tol * std::fabs(exact), static_cast<int>(gpu.status)});
+        tally.add(b::cubature_row(d, rel_tol, gpu));
         EXPECT_LE(std::fabs(gpu.estimate - cpu.estimate), gpu.error + cpu.error)
             << to_string(family) << " n=" << d.dim << " a=" << d.a << " u=" << d.u;
       }
@@ -261,13 +257,8 @@ TEST_F(QuadratureGpu, CubatureBatteryAtTheStageCap) {
       b::Tally tally;
       for (int i = 0; i < 16; ++i) {
         const b::CubatureDraw d = b::draw_cubature(random, family, 8);
-        CubatureOptions o;
-        o.dim = d.dim;
-        o.rel_tol = rel_tol;
-        const CubatureResult gpu = integrate_cubature(make_cubature_integrand(family, d.dim, d.a, d.u), o,
-                                                      ComputeDevice::Cuda);
-        const double exact = static_cast<double>(b::genz_closed_form(family, d.dim, d.a, d.u));
-        tally.add({gpu.estimate, gpu.error, exact, rel_tol * std::fabs(exact), static_cast<int>(gpu.status)});
+        const CubatureOptions o = b::cubature_options(d, rel_tol, CubatureOptions{}.max_evaluations);
+        tally.add(b::cubature_row(d, rel_tol, integrate_cubature(b::cubature_integrand(d), o, ComputeDevice::Cuda)));
       }
       std::printf("%s\n", tally.line(to_string(family), rel_tol).c_str());
       EXPECT_TRUE(tally.rule()) << tally.line(to_string(family), rel_tol);
