@@ -76,13 +76,15 @@ std::string describe_integrand_1d_ranges(Integrand1DFamily family);
 struct Adaptive1DResult {
   double estimate = 0.0;
   double error = 0.0;     ///< accepted blocks' QUADPACK truncation errors plus `rounding`, remainder of a capped sweep included
-  double rounding = 0.0;  ///< the rounding part of `error`: 3·√(Σ (2ε·∫|f|)²) over the intervals (adaptive_1d_state.hpp)
+  double rounding = 0.0;  ///< the rounding part of `error` (block_cutting_rounding, adaptive_1d_state.hpp)
   std::uint64_t evaluations = 0;  ///< integrand evaluations
   std::uint64_t blocks = 0;       ///< accepted blocks
   /// Converged: error ≤ max(abs_tol, rel_tol·|estimate|); EvaluationCapReached:
   /// the cap stopped the sweep, its last block took the unswept remainder and
   /// the error includes that block's; RoundingLimited: the rounding part alone
-  /// exceeds the target, no refinement can meet it; NonFinite: the integrand
+  /// exceeds the target, also after a sweep on a grid fine enough to average
+  /// the function values' roundings down where the cap allowed one
+  /// (plan_resweep); NonFinite: the integrand
   /// gave NaN or ±∞; NotConverged otherwise.
   IntegrationStatus status = IntegrationStatus::NotConverged;
 };

@@ -126,9 +126,11 @@ struct BlockCuttingState {
   double estimate, compensation;  ///< sum over the accepted blocks in two doubles (TwoSum)
   double error;                   ///< sum of the accepted blocks' truncation errors
   double rounding_squared;        ///< sum of their intervals' squared rounding bounds (gauss_kronrod.hpp)
+  double rounding_density;        ///< sum of their intervals' rounding_squared / width: a grid of width h gives Σ r² ≈ h·this
   double argument_rounding;       ///< sum of their argument-rounding bounds (functors of one double only)
   double rest;             ///< estimate of ∫ over [x, upper] from the latest block that reached `upper`
   double fixed_target;     ///< > 0: the truncation target of a restarted sweep
+  double max_width;        ///< > 0: no block wider than this (a restarted sweep that averages the roundings down)
   double halved_density;   ///< error per width of the block last halved; 0 after an acceptance
   double stalled_error;    ///< sum of the errors of blocks accepted because halving no longer lowered them
   std::uint64_t evaluations, blocks, max_evaluations;
@@ -160,8 +162,9 @@ GEOBEM_HD inline BlockCuttingState start_block_cutting(double lower, double uppe
 /// would not count as the whole integral, the target would stay at abs_tol
 /// until the sweep came within an ulp of upper.
 GEOBEM_HD inline void next_block(const BlockCuttingState& s, double* a, double* b) {
+  const double width = s.max_width > 0.0 && !s.finishing ? fmin(s.width, s.max_width) : s.width;
   *a = s.x;
-  *b = s.x + s.width >= s.upper || s.width >= s.upper - s.x ? s.upper : s.x + s.width;
+  *b = s.x + width >= s.upper || width >= s.upper - s.x ? s.upper : s.x + width;
 }
 
 /// max(abs_tol, rel_tol·|estimate|).
@@ -189,14 +192,57 @@ GEOBEM_HD inline double block_cutting_rounding(const BlockCuttingState& s) {
          s.argument_rounding + s.stalled_error;
 }
 
+/// At the end of a sweep whose truncation plus rounding exceeds the target
+/// of its final estimate, restarts it once where that can meet the target
+/// within the evaluation cap:
+/// - rounding below 0.9 of the target: the truncation target is held at
+///   0.9·(target − rounding);
+/// - else, where the part of the rounding that averages out (the function
+///   values' roundings, kRoundingCoverage·√(Σ r²)) is what exceeds it: no
+///   block wider than a grid of width h whose Σ r² ≈ h·rounding_density
+///   (Σ r² of an interval grows with the square of its width, so it halves
+///   with the width of the grid, Higham 2002 §2.8), the averaged part then
+///   at half of what the rest of the rounding leaves of the target, and the
+///   truncation target at 0.4 of it. A sweep of 15·(upper − lower)/h
+///   evaluations is only started where twice that fits under the cap; the
+///   rest of the rounding (2ε·|estimate|, argument rounding, stalled blocks)
+///   no grid lowers, and a target below it ends rounding_limited.
+/// `cost`: evaluations per block of the sweep just ended.
+GEOBEM_HD inline void plan_resweep(BlockCuttingState& s, double cost, int subintervals) {
+  const double final_target = block_cutting_target(s, block_cutting_estimate(s));
+  const double rounding = block_cutting_rounding(s);
+  if (s.error + rounding <= final_target) return;
+  double fixed_target = 0.0, max_width = 0.0, sweep_cost = 2.0 * cost;
+  if (rounding < 0.9 * final_target) {
+    fixed_target = 0.9 * (final_target - rounding);
+  } else {
+    const double averaged = kRoundingCoverage * sqrt(s.rounding_squared);
+    const double room = final_target - (rounding - averaged);
+    if (!(room > 0.0) || !(s.rounding_density > 0.0)) return;
+    const double grid = (0.5 * room / kRoundingCoverage) * (0.5 * room / kRoundingCoverage) / s.rounding_density;
+    fixed_target = 0.4 * room;
+    max_width = grid * subintervals;
+    sweep_cost += 2.0 * 15.0 * (s.upper - s.lower) / grid;
+  }
+  if (static_cast<double>(s.evaluations) + sweep_cost > static_cast<double>(s.max_evaluations)) return;
+  s.resweeps = 1;
+  s.running = 1;
+  s.fixed_target = fixed_target;
+  s.max_width = max_width;
+  s.x = s.lower;
+  s.width = s.upper - s.lower;
+  s.estimate = s.compensation = s.error = s.rounding_squared = s.rounding_density = s.argument_rounding =
+      s.stalled_error = 0.0;
+  s.blocks = 0;
+}
+
 /// Decides on the block just integrated (its Kronrod sums over `subintervals` subintervals):
 /// accept and expand, or halve the width (Kern & Alaghband's block cutting).
 /// A block passes when its truncation error is within its share of the
 /// target, the target following the running estimate of the whole integral
 /// (accepted blocks plus the latest estimate of the rest). A sweep that ends with truncation
-/// plus rounding above the target of its final estimate, while the rounding
-/// alone is within it, restarts once with the truncation target held at what
-/// the rounding leaves of the final target. A block whose error per width is
+/// plus rounding above the target of its final estimate restarts once where
+/// that can meet it (plan_resweep). A block whose error per width is
 /// not below half that of the block it was halved from, and within what the
 /// function values' rounding can make of QUADPACK's estimate, is accepted:
 /// its error is rounding noise in K15 − G7, which grows as the block shrinks,
@@ -237,6 +283,7 @@ GEOBEM_HD inline void block_cutting_step(BlockCuttingState& s, const KronrodSums
     else
       s.error += block.error;
     s.rounding_squared += block.rounding_squared;
+    s.rounding_density += block.rounding_squared / ((b - a) / subintervals);
     s.argument_rounding += block.argument_rounding;
     s.halved_density = 0.0;
     s.rest -= block_estimate;
@@ -258,18 +305,7 @@ GEOBEM_HD inline void block_cutting_step(BlockCuttingState& s, const KronrodSums
     if (b >= s.upper) {
       s.running = 0;
       s.capped = s.finishing;
-      const double final_target = block_cutting_target(s, block_cutting_estimate(s));
-      const double rounding = block_cutting_rounding(s);
-      if (!s.finishing && s.resweeps == 0 && s.error + rounding > final_target && rounding < 0.9 * final_target &&
-          static_cast<double>(s.evaluations) + 2.0 * cost <= s.max_evaluations) {
-        s.resweeps = 1;
-        s.running = 1;
-        s.fixed_target = 0.9 * (final_target - rounding);
-        s.x = s.lower;
-        s.width = s.upper - s.lower;
-        s.estimate = s.compensation = s.error = s.rounding_squared = s.argument_rounding = s.stalled_error = 0.0;
-        s.blocks = 0;
-      }
+      if (!s.finishing && s.resweeps == 0) plan_resweep(s, cost, subintervals);
     }
   } else {
     s.halved_density = density;

@@ -9,8 +9,8 @@
 // The rule checked (a `converged` status is a promise): ≥ 99.5% of converged
 // rows within the tolerance AND within their own error estimate, none off by
 // more than 10× the tolerance; the error column of flagged rows bounds the true
-// error in ≥ 95% of them. Reported beside it: how many flagged rows are within
-// the tolerance anyway (the target is ≤ 5%).
+// error in ≥ 95% of them. Beside it, flags that cry wolf: how many flagged rows
+// are within the tolerance anyway (≤ 5%, cry_wolf_rule).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -75,10 +75,11 @@ struct Tally {
   }
   bool converged_rule() const { return converged_good >= 0.995 * converged && worst_converged <= 10.0; }
   bool flagged_rule() const { return flagged_bounded >= 0.95 * flagged; }
-  /// Flags that cry wolf: at most 5% of flagged rows within the tolerance.
-  /// Reported, not asserted: conservative estimates near the precision limit
-  /// (1D at 1e-12) and runs stopped at a test's small cap miss it (bench/RESULTS.md).
-  bool cry_wolf_rule() const { return flagged_within <= 0.05 * flagged; }
+  /// Flags that do not cry wolf: at most 5% of flagged rows within the
+  /// tolerance; below 20 flagged rows, where 5% is less than one row, at most
+  /// one. Asserted by the 1D batteries; the cubature batteries report it
+  /// (runs stopped at a test's small cap are flagged at any error).
+  bool cry_wolf_rule() const { return flagged_within <= (flagged < 20 ? 1.0 : 0.05 * flagged); }
   bool rule() const { return converged_rule() && flagged_rule(); }
 
   /// One markdown table row: family, tolerance, rows, converged (good), worst, flagged (bounded, within).
@@ -183,57 +184,104 @@ inline const q::CubatureFamily kGenzFamilies[] = {q::CubatureFamily::Oscillatory
 
 // ---------------------------------------------------------------------- 1D
 
-/// Long-double value of a 1D family at x (the same formulas as
-/// Integrand1D). cos(π t) and sin(π t) take t modulo 2 first (exact), so that
-/// π's rounding in long double, times |t| up to ~300, does not shift the phase
-/// by ~5e-17 for every node alike.
-inline long double integrand_1d_ld(const q::Integrand1D& f, long double x) {
-  const long double pi = acosl(-1.0L);
-  const long double p0 = f.p[0], p1 = f.p[1], p2 = f.p[2];
-  const auto reduced = [](long double t) { return t - 2.0L * rintl(0.5L * t); };
-  switch (f.family) {
-    case q::Integrand1DFamily::ExpSin: return expl(p0 * x) * sinl(p1 * x);
-    case q::Integrand1DFamily::PolyCos: return p0 * x * cosl(p1 * x) - (x - p2) * (x - p2);
-    case q::Integrand1DFamily::ExpCos: return expl(-p0 * x) * cosl(pi * reduced(p1 * x));
-    case q::Integrand1DFamily::Sinc: return x == 0.0L ? p0 : sinl(pi * reduced(p0 * x)) / (pi * x);
-  }
-  return NAN;
+/// Quad precision (GCC's __float128; arithmetic only, no libquadmath) for
+/// the panel ends, phases and exponents of the 1D reference.
+using Quad = __float128;
+
+/// t − period·n for the integer n nearest t/period, in quad precision, as
+/// long double (|t| up to ~1e5 here).
+inline long double reduced_phase(Quad t, Quad period) {
+  const Quad turns = t / period;
+  const long long n = static_cast<long long>(turns + (turns >= 0 ? 0.5 : -0.5));
+  return static_cast<long double>(t - period * static_cast<Quad>(n));
 }
 
-/// 30-point Gauss–Legendre nodes and weights on [−1, 1] in long double
-/// (Newton on P_30 from Chebyshev guesses).
+/// e^{t} for t in quad precision: e^{high}·(1 + low), high + low = t.
+inline long double exp_quad(Quad t) {
+  const long double high = static_cast<long double>(t);
+  return expl(high) * (1.0L + static_cast<long double>(t - high));
+}
+
+/// One 1D family near a panel start `a`: f(a + d) for a small offset d in
+/// long double. The parts of the phase and the exponent at `a` are formed in
+/// quad precision and reduced once per panel, so that neither the node's
+/// rounding to long double (up to 5e-20·|x|, which moves nodes and opens
+/// gaps between panels: ~5e-18 of ∫|f| on 2,000 panels) nor a phase of
+/// hundreds of radians enters the values; what is left is long double's
+/// rounding of each value, ~1e-19 of it.
+struct PanelIntegrand1D {
+  const q::Integrand1D& f;
+  long double x;          ///< a rounded to long double (only where a relative error of the value follows)
+  long double phase;      ///< the phase at a, reduced (radians, or units of π for exp_cos and sinc)
+  long double growth;     ///< e^{p0 a} (exp_sin) or e^{−p0 a} (exp_cos)
+  long double shifted;    ///< a − p2 (poly_cos)
+
+  PanelIntegrand1D(const q::Integrand1D& integrand, Quad a) : f(integrand), x(static_cast<long double>(a)) {
+    const Quad two_pi = 2 * 3.14159265358979323846264338327950288Q;
+    const Quad p0 = f.p[0], p1 = f.p[1];
+    switch (f.family) {
+      case q::Integrand1DFamily::ExpSin: phase = reduced_phase(p1 * a, two_pi), growth = exp_quad(p0 * a); break;
+      case q::Integrand1DFamily::PolyCos: phase = reduced_phase(p1 * a, two_pi), shifted = static_cast<long double>(a - f.p[2]); break;
+      case q::Integrand1DFamily::ExpCos: phase = reduced_phase(p1 * a, 2), growth = exp_quad(-p0 * a); break;
+      case q::Integrand1DFamily::Sinc: phase = reduced_phase(p0 * a, 2); break;
+    }
+  }
+
+  long double operator()(long double d) const {
+    const long double pi = acosl(-1.0L);
+    const long double p0 = f.p[0], p1 = f.p[1];
+    switch (f.family) {
+      case q::Integrand1DFamily::ExpSin: return growth * expl(p0 * d) * sinl(phase + p1 * d);
+      case q::Integrand1DFamily::PolyCos: {
+        const long double parabola = (shifted + d) * (shifted + d);
+        return p0 * (x + d) * cosl(phase + p1 * d) - parabola;
+      }
+      case q::Integrand1DFamily::ExpCos: return growth * expl(-p0 * d) * cosl(pi * (phase + p1 * d));
+      case q::Integrand1DFamily::Sinc: {
+        const long double at = x + d;
+        return at == 0.0L ? p0 : sinl(pi * (phase + p0 * d)) / (pi * at);
+      }
+    }
+    return NAN;
+  }
+};
+
+/// 30-point Gauss–Legendre nodes and weights on [−1, 1]: Newton on P_30 from
+/// Chebyshev guesses in quad precision, rounded to long double (in long
+/// double itself the weights next to ±1 err by ~5e-18).
 struct GaussLegendre30 {
   long double node[30], weight[30];
   GaussLegendre30() {
     const int n = 30;
     const long double pi = acosl(-1.0L);
     for (int i = 0; i < n; ++i) {
-      long double x = cosl(pi * (i + 0.75L) / (n + 0.5L)), derivative = 0.0L;
+      Quad x = cosl(pi * (i + 0.75L) / (n + 0.5L)), derivative = 0;
       for (int iteration = 0; iteration < 100; ++iteration) {
-        long double p0 = 1.0L, p1 = x;
+        Quad p0 = 1, p1 = x;
         for (int k = 2; k <= n; ++k) {
-          const long double p = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
+          const Quad p = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
           p0 = p1;
           p1 = p;
         }
-        derivative = n * (x * p1 - p0) / (x * x - 1.0L);
-        const long double step = p1 / derivative;
+        derivative = n * (x * p1 - p0) / (x * x - 1);
+        const Quad step = p1 / derivative;
         x -= step;
-        if (fabsl(step) < 1e-19L) break;
+        if (step < 1e-32Q && step > -1e-32Q) break;
       }
-      node[i] = x;
-      weight[i] = 2.0L / ((1.0L - x * x) * derivative * derivative);
+      node[i] = static_cast<long double>(x);
+      weight[i] = static_cast<long double>(2 / ((1 - x * x) * derivative * derivative));
     }
   }
 };
 
-/// ∫_a^b f in long double by composite 30-point Gauss–Legendre, panels no
-/// wider than 1 radian of phase or 1 e-fold of growth (or 1/30 of the
-/// interval), summed with Kahan compensation: an independent reference,
-/// accurate far beyond 1e-12 relative to ∫|f|.
+/// ∫_a^b f by composite 30-point Gauss–Legendre, panels no wider than 1
+/// radian of phase or 1 e-fold of growth (or 1/30 of the interval), their
+/// ends in quad precision, each panel's nodes as offsets from its start
+/// (PanelIntegrand1D), the panels summed with Kahan compensation: an
+/// independent reference, accurate far beyond 1e-12 relative to ∫|f|
+/// (checked against mpmath's antiderivatives in bench/RESULTS.md).
 inline long double reference_1d(const q::Integrand1D& f, double lower, double upper) {
   static const GaussLegendre30 rule;
-  const long double width = static_cast<long double>(upper) - lower;
   double rate = 1.0;  // phase or growth per unit length
   switch (f.family) {
     case q::Integrand1DFamily::ExpSin: rate = std::fabs(f.p[0]) + std::fabs(f.p[1]); break;
@@ -241,14 +289,16 @@ inline long double reference_1d(const q::Integrand1D& f, double lower, double up
     case q::Integrand1DFamily::ExpCos: rate = std::fabs(f.p[0]) + geobem::kPi * std::fabs(f.p[1]); break;
     case q::Integrand1DFamily::Sinc: rate = geobem::kPi * std::fabs(f.p[0]) + 1.0; break;
   }
-  const long double panels = std::max(30.0L, ceill(width * rate));
-  const long double h = width / panels;
+  const long long panels =
+      static_cast<long long>(std::max(30.0L, ceill((static_cast<long double>(upper) - lower) * rate)));
+  const Quad h = (static_cast<Quad>(upper) - static_cast<Quad>(lower)) / panels;
+  const long double half = static_cast<long double>(h / 2);
   long double sum = 0.0L, compensation = 0.0L;
-  for (long long k = 0; k < static_cast<long long>(panels); ++k) {
-    const long double centre = lower + (k + 0.5L) * h;
+  for (long long k = 0; k < panels; ++k) {
+    const PanelIntegrand1D panel_f(f, static_cast<Quad>(lower) + k * h);
     long double panel = 0.0L;
-    for (int i = 0; i < 30; ++i) panel += rule.weight[i] * integrand_1d_ld(f, centre + 0.5L * h * rule.node[i]);
-    const long double y = 0.5L * h * panel - compensation;
+    for (int i = 0; i < 30; ++i) panel += rule.weight[i] * panel_f(half * (1.0L + rule.node[i]));
+    const long double y = half * panel - compensation;
     const long double t = sum + y;
     compensation = (t - sum) - y;
     sum = t;

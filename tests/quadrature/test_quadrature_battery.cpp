@@ -1,8 +1,8 @@
-// Random batteries (fixed seeds) for the honest-status rule of battery.hpp:
-// the four 1D families at 1e-6, 1e-10 and 1e-12 against a long-double
-// Gauss–Legendre reference (the cubature's: test_cubature_battery.cpp). CI
-// runs the 1D battery at full size (2,000 integrals per family and
-// tolerance); the statistics of bench/RESULTS.md come from the same code with
+// Random batteries (fixed seeds) for the honest-status rule of battery.hpp,
+// flags that cry wolf included: the four 1D families at 1e-6, 1e-10 and
+// 1e-12 against a Gauss–Legendre reference in long double (the cubature's:
+// test_cubature_battery.cpp). CI runs the 1D battery at full size (2,000
+// integrals per family and tolerance); the statistics of bench/RESULTS.md come from the same code with
 // GEOBEM_BATTERY_ROWS (rows per family and tolerance) and GEOBEM_BATTERY_CAP
 // (evaluation cap) raised; each run prints its table on stdout.
 #include <gtest/gtest.h>
@@ -46,6 +46,7 @@ TEST(Adaptive1DBattery, FamiliesKeepTheStatusPromise) {
       std::printf("%s\n", tally.line(q::to_string(family), rel_tol).c_str());
       std::fflush(stdout);
       EXPECT_TRUE(tally.rule()) << tally.line(q::to_string(family), rel_tol);
+      EXPECT_TRUE(tally.cry_wolf_rule()) << tally.line(q::to_string(family), rel_tol);
     }
   }
 }

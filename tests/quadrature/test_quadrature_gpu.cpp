@@ -292,6 +292,7 @@ TEST_F(QuadratureGpu, Adaptive1DBatteryKeepsTheStatusPromiseAndMatchesCpu) {
       }
       std::printf("%s\n", tally.line(to_string(family), rel_tol).c_str());
       EXPECT_TRUE(tally.rule()) << tally.line(to_string(family), rel_tol);
+      EXPECT_TRUE(tally.cry_wolf_rule()) << tally.line(to_string(family), rel_tol);
     }
   }
 }

@@ -90,6 +90,10 @@ struct BatteryTally {
   std::size_t flagged_within = 0;     ///< flagged, yet within the tolerance
   double worst_converged = 0.0;       ///< largest |error| / tolerance of a converged row
 
+  /// Flagged rows allowed within the tolerance (flags that cry wolf): 5%;
+  /// below 20 flagged rows, where 5% is less than one row, one.
+  std::size_t cry_wolf_allowed() const { return flagged < 20 ? 1 : flagged * 5 / 100; }
+
   /// Adds one row: its result against `exact`, at relative tolerance `tolerance`.
   void add(const transform::LongmanResult& r, long double exact, double tolerance) {
     const double error = static_cast<double>(std::fabs(static_cast<long double>(r.value) - exact));
