@@ -53,10 +53,11 @@ constexpr const char* kStatusHelp =
     "Status column (one word per row):\n"
     "  converged                 the error estimate meets max(rel-tol*|value|, abs-tol); measured on random\n"
     "                            batteries over the documented ranges at rel-tol 1e-6, 1e-10 and 1e-12, >= 99.5%\n"
-    "                            of such rows are within both the tolerance and their estimate (bench/RESULTS.md)\n"
+    "                            of such rows are within both the tolerance and their estimate, and every row\n"
+    "                            of the built-in families converges with each accelerator (bench/RESULTS.md)\n"
     "  evaluation_cap_reached    max-areas used up; value is the best estimate, error the accelerator's\n"
-    "  rounding_limited          rounding alone exceeds the tolerance (weak damping, tight rel-tol);\n"
-    "                            error is that floor, which bounds the true error\n"
+    "  rounding_limited          rounding alone exceeds the tolerance (rel-tol below 1e-12, or weak damping\n"
+    "                            in your own integrand); error is that floor, which bounds the true error\n"
     "  extrapolation_unreliable  the accelerator broke down; value is the plain partial sum\n"
     "  non_finite                the integrand gave NaN or infinity\n";
 
