@@ -187,6 +187,40 @@ TEST(Adaptive1D, StopsAtTheRoundingLevel) {
   EXPECT_LE(std::fabs(tight.estimate - reference), tight.error);
 }
 
+TEST(Adaptive1D, CancellingRoundingIsAveragedDownOnAFinerGrid) {
+  // ∫|f| ≈ 3.1 against ∫f ≈ 7.2e-6: on the sweep's own grid (32,160
+  // evaluations) the values' rounding term is 2.9× the 1e-12 target. A finer
+  // grid averages it down, so the integral converges, within the tolerance
+  // of the closed form (long double); with a cap too small for that grid it
+  // stays rounding_limited, its error column still covering the true error.
+  Integrand1D f = table2_integrand(Integrand1DFamily::ExpSin);
+  f.p[0] = 0.0010944715427745296;
+  f.p[1] = -412.04639983000646;
+  const double a = -2.426911144988912, b = 2.426911144988912;
+  const long double p0 = f.p[0], p1 = f.p[1];
+  const auto primitive = [&](long double x) {
+    return std::exp(p0 * x) * (p0 * std::sin(p1 * x) - p1 * std::cos(p1 * x)) / (p0 * p0 + p1 * p1);
+  };
+  const double exact = static_cast<double>(primitive(b) - primitive(a));
+  Adaptive1DOptions o;
+  o.rel_tol = 1e-12;
+  o.alpha = 1;
+  o.beta = 32;
+  o.max_evaluations = 10'000'000;
+  const Adaptive1DResult fine = integrate_adaptive_1d(f, a, b, o, ComputeDevice::Cpu);
+  EXPECT_EQ(fine.status, IntegrationStatus::Converged);
+  EXPECT_GT(fine.evaluations, 100000u);
+  EXPECT_LE(std::fabs(fine.estimate - exact), 1e-12 * std::fabs(exact));
+  EXPECT_LE(std::fabs(fine.estimate - exact), fine.error);
+
+  o.max_evaluations = 100'000;
+  const Adaptive1DResult capped = integrate_adaptive_1d(f, a, b, o, ComputeDevice::Cpu);
+  EXPECT_EQ(capped.status, IntegrationStatus::RoundingLimited);
+  EXPECT_LE(capped.evaluations, 100000u);
+  EXPECT_GT(capped.rounding, 1e-12 * std::fabs(exact));
+  EXPECT_LE(std::fabs(capped.estimate - exact), capped.error);
+}
+
 TEST(Adaptive1D, RejectsBadInput) {
   const Integrand1D f = table2_integrand(Integrand1DFamily::ExpSin);
   Adaptive1DOptions o;
