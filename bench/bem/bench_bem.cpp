@@ -43,7 +43,7 @@ void run_case(const char* label, geobem::ComputeDevice device, const BemModel& m
                      settings);
   const double transform = seconds_since(transform_start), total = seconds_since(start);
   const double error = rod_free_end_l2_error(model, unknowns, settings.time_step);
-  std::printf("%s,%s,%zu,%d,%d,%d,%d,%.4f,%.4f,%.4f,%.4f,%.4g,%.4f\n", label, geobem::to_string(device).c_str(),
+  std::printf("%s,%s,%zu,%d,%d,%d,%d,%.4f,%.4f,%.4f,%.4f,%.4g,%.6f\n", label, geobem::to_string(device).c_str(),
               model.areas.size(), model.unknown_count(), settings.steps, cq_frequency_count(settings),
               timings.batch_frequencies, timings.assembly_seconds, timings.solve_seconds, transform, total,
               timings.matrix_entries / timings.assembly_seconds, error);

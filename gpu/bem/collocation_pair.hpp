@@ -64,6 +64,15 @@ struct StaticIntegrand {
   }
 };
 
+/// PairWaves of a point at `distance` (m) from the centroid of an element of
+/// longest edge `edge` (m) at Laplace parameter s.
+GEOBEM_HD inline PairWaves pair_waves(double distance, double edge, Complex s, const Material& m) {
+  const double near_side = distance > edge ? distance - edge : 0.0, size = abs(s);
+  const double s_reach = size * (distance + edge) / m.s_wave_speed, p_reach = size * (distance + edge) / m.p_wave_speed;
+  return {size * edge / m.s_wave_speed, s.re * near_side / m.s_wave_speed - ::log1p(s_reach),
+          size * edge / m.p_wave_speed, s.re * near_side / m.p_wave_speed - ::log1p(p_reach)};
+}
+
 /// Local vertex of element e at collocation point p's node, or −1.
 GEOBEM_HD inline int singular_vertex_of(const ModelView& mv, int p, int e) {
   const int node = mv.collocation_node[p];
@@ -83,8 +92,7 @@ GEOBEM_HD inline bool pair_plan(const ModelView& mv, int p, int e, Complex s, in
   const double edge = mv.longest_edges[e];
   const double distance = norm(xi - mv.centroids[e]);
   if (vertex < 0 && !inner && s.re / mv.material.p_wave_speed * (distance - edge) > decayed_exponent) return false;
-  const double kappa = abs(s) * edge / mv.material.s_wave_speed;
-  plan = quadrature_plan(distance, edge, kappa, vertex >= 0 || inner);
+  plan = quadrature_plan(distance, edge, pair_waves(distance, edge, s, mv.material), vertex >= 0 || inner);
   return true;
 }
 
@@ -95,8 +103,8 @@ GEOBEM_HD inline int pair_quadrature_points(const ModelView& mv, int p, int e, C
   bool inner;
   QuadraturePlan plan;
   if (!pair_plan(mv, p, e, s, vertex, inner, plan)) return 0;
-  const int product = plan.order * plan.order;
-  return vertex >= 0 ? product : inner ? 3 * product : plan.subdivisions * plan.subdivisions * product;
+  const int per_triangle = plan.triangle_points();
+  return vertex >= 0 ? per_triangle : inner ? 3 * per_triangle : plan.subdivisions * plan.subdivisions * per_triangle;
 }
 
 /// Whether pair (p, e) takes a singular or subdivided rule (hundreds of
@@ -140,7 +148,7 @@ GEOBEM_HD inline void integrate_pair_static(const ModelView& mv, int p, int e, c
   const Vec3 v[3] = {mv.nodes[mv.triangles[3 * e]], mv.nodes[mv.triangles[3 * e + 1]],
                      mv.nodes[mv.triangles[3 * e + 2]]};
   const QuadraturePlan plan =
-      quadrature_plan(norm(out.xi - mv.centroids[e]), mv.longest_edges[e], 0.0, out.singular_vertex >= 0);
+      quadrature_plan(norm(out.xi - mv.centroids[e]), mv.longest_edges[e], PairWaves{}, out.singular_vertex >= 0);
   integrate_triangle(v, mv.areas[e], out.singular_vertex, false, nullptr, plan, table, out);
 }
 

@@ -3,8 +3,6 @@
 #include <string>
 
 #include "gpu/bem/fundamental_solution.hpp"
-#include "gpu/bem/triangle_quadrature.hpp"
-#include "gpu/core/gauss_legendre.hpp"
 
 namespace geobem::bem {
 
@@ -22,18 +20,6 @@ Material material_from_young(double young_modulus, double poisson_ratio, double 
   m.p_wave_speed = std::sqrt((m.lame_lambda + 2.0 * m.shear_modulus) / density);
   m.s_wave_speed = std::sqrt(m.shear_modulus / density);
   return m;
-}
-
-QuadratureTable make_quadrature_table() {
-  QuadratureTable table{};
-  for (int n = 1; n <= QuadratureTable::max_order; ++n) {
-    const GaussLegendreRule rule = gauss_legendre_rule(n);
-    for (int i = 0; i < n; ++i) {
-      table.node[n * (n - 1) / 2 + i] = 0.5 * (rule.nodes[i] + 1.0);
-      table.weight[n * (n - 1) / 2 + i] = 0.5 * rule.weights[i];
-    }
-  }
-  return table;
 }
 
 }  // namespace geobem::bem

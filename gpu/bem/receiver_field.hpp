@@ -41,7 +41,7 @@ GEOBEM_HD inline bool integrate_receiver_element(const ModelView& mv, Vec3 x, in
   out.material = mv.material;
   out.singular_vertex = -1;
   out.need_k = true;
-  QuadraturePlan plan = quadrature_plan(distance, edge, abs(s) * edge / mv.material.s_wave_speed, false);
+  QuadraturePlan plan = quadrature_plan(distance, edge, pair_waves(distance, edge, s, mv.material), false);
   // Barycentric coordinates of the foot of x on the element's plane.
   const double height = dot(x - v[0], out.normal);
   const Vec3 foot = x - height * out.normal;
