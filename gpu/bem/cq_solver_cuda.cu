@@ -1,10 +1,10 @@
 // CUDA path of solve_laplace: batches of CQ frequencies. Per batch one
 // assembly launch, a thread block per (collocation point, frequency) that owns
-// its three matrix rows: the block's threads integrate the far elements, one
-// pair per thread, and the near ones (singular or subdivided rules, ten times
-// the points of a far pair) one pair per warp with the points split over its
-// lanes, so that no warp waits on one thread's near pair
-// (collocation_pair.hpp). They add into the rows held in shared memory
+// its three matrix rows: the block's threads integrate the cheap pairs (far
+// elements at a low degree), one pair per thread, and the costly ones (near
+// elements, singular or subdivided; far ones at a high wave number) one pair
+// per warp with the points split over its lanes, so that no warp waits on one
+// thread's costly pair (collocation_pair.hpp). They add into the rows held in shared memory
 // (block-local atomics; no global atomics), then write them out; rows longer
 // than the shared-memory budget are done in column tiles. The batch's systems are then
 // factorised and solved by cuSOLVER getrf/getrs on several streams at once,
@@ -78,10 +78,14 @@ __device__ void element_tiles(const ModelView& mv, int e, int tile_columns, int&
   if (last < 0) first = last = 0;
 }
 
-/// Near pairs a block queues for its warps per column tile; a near pair
-/// beyond this (none on the meshes measured: a node has a few dozen) is
-/// integrated by the thread that found it.
-constexpr int near_pair_capacity = 256;
+/// Costly pairs a block queues for its warps per column tile; one beyond this
+/// is integrated by the thread that found it.
+constexpr int costly_pair_capacity = 1024;
+
+/// A pair of more quadrature points than this is split over a warp's lanes:
+/// the plans' point counts run from 6 (a far pair whose S wave has decayed)
+/// to hundreds, and a warp of one pair per thread waits on its costliest.
+constexpr int warp_split_points = 64;
 
 /// The sum of x over the warp's 32 lanes, in lane 0.
 __device__ double warp_sum(double x) {
@@ -104,8 +108,8 @@ __device__ void warp_sum(DynamicIntegrand& r) {
 __global__ void __launch_bounds__(assembly_threads) assembly_kernel(ModelView mv, const QuadratureTable* table, const double* rigid_body_sums,
                                 const Complex* s, int tile_columns, Complex* matrices, Complex* rhs) {
   extern __shared__ Complex rows[];
-  __shared__ int near_pairs[near_pair_capacity];
-  __shared__ int near_count;
+  __shared__ int costly_pairs[costly_pair_capacity];
+  __shared__ int costly_count;
   const int p = blockIdx.x, f = blockIdx.y;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
   const long n = mv.unknown_count;
@@ -118,32 +122,32 @@ __global__ void __launch_bounds__(assembly_threads) assembly_kernel(ModelView mv
   for (int tile = 0; tile < tiles; ++tile) {
     const int first_column = tile * tile_columns;
     for (int k = threadIdx.x; k < 3 * tile_columns; k += blockDim.x) rows[k] = Complex();
-    if (threadIdx.x == 0) near_count = 0;
+    if (threadIdx.x == 0) costly_count = 0;
     __syncthreads();
     SharedRowAdder adder{rows, p, first_column, tile_columns, false};
-    // Phase 0: far pairs, one per thread, near ones queued; phase 1: the
-    // queued near pairs warp by warp, each lane one 32nd of the points (every
+    // Phase 0: cheap pairs, one per thread, costly ones queued; phase 1: the
+    // queued pairs warp by warp, each lane one 32nd of the points (every
     // branch there is uniform over the warp: same pair, same plan). One call
     // site of the pair kernel keeps the code (and the instruction cache) small.
     for (int phase = 0; phase < 2; ++phase) {
-      const bool near_phase = phase == 1;
-      const int items = near_phase ? min(near_count, near_pair_capacity) : mv.element_count;
-      for (int k = near_phase ? warp : threadIdx.x; k < items; k += near_phase ? warps : blockDim.x) {
-        const int e = near_phase ? near_pairs[k] : k;
+      const bool split_phase = phase == 1;
+      const int items = split_phase ? min(costly_count, costly_pair_capacity) : mv.element_count;
+      for (int k = split_phase ? warp : threadIdx.x; k < items; k += split_phase ? warps : blockDim.x) {
+        const int e = split_phase ? costly_pairs[k] : k;
         int first, last;
         element_tiles(mv, e, tile_columns, first, last);
         if (tile < first || tile > last) continue;
-        if (!near_phase && pair_is_near(mv, p, e)) {
-          const int slot = atomicAdd(&near_count, 1);
-          if (slot < near_pair_capacity) {
-            near_pairs[slot] = e;
+        if (!split_phase && (pair_is_near(mv, p, e) || pair_quadrature_points(mv, p, e, s[f]) > warp_split_points)) {
+          const int slot = atomicAdd(&costly_count, 1);
+          if (slot < costly_pair_capacity) {
+            costly_pairs[slot] = e;
             continue;
           }
         }
         DynamicIntegrand integrand;
-        if (!integrate_pair(mv, p, e, s[f], *table, integrand, near_phase ? PointShare{lane, 32} : PointShare{}))
+        if (!integrate_pair(mv, p, e, s[f], *table, integrand, split_phase ? PointShare{lane, 32} : PointShare{}))
           continue;
-        if (near_phase) {
+        if (split_phase) {
           warp_sum(integrand);
           if (lane != 0) continue;
         }

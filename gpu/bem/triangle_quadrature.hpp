@@ -104,7 +104,9 @@ GEOBEM_HD inline int wave_degree(double kappa, double decay) {
   const double quarter = 0.25 * kappa;
   for (int n = 1;; ++n) {
     bound *= quarter / n;
-    if (n > quarter && bound * ::exp(quarter * quarter / (n + 1)) <= wave_tolerance) return n - 1 + (n - 1) % 2;
+    // The exponential factor is ≥ 1: only evaluated once the rest is small.
+    if (n > quarter && bound <= wave_tolerance && bound * ::exp(quarter * quarter / (n + 1)) <= wave_tolerance)
+      return n - 1 + (n - 1) % 2;
   }
 }
 
