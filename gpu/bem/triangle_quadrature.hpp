@@ -51,18 +51,10 @@ QuadratureTable make_quadrature_table();
 constexpr double near_distance_ratio = 1.5;
 
 /// The share of a rule's points that one of `stride` cooperating threads
-/// evaluates: those whose running index is `first` modulo `stride` (the
-/// default, 0 of 1, is every point). Lets a warp split one pair's points.
+/// evaluates: those whose index is `first` modulo `stride` (the default, 0 of
+/// 1, is every point). Lets a warp split one pair's points.
 struct PointShare {
   int first = 0, stride = 1;
-  int index = 0;  ///< points of the rule before the current product
-  /// The first of the next `count` points this share takes (index relative
-  /// to them; ≥ count when none), and moves past them.
-  GEOBEM_HD int begin(int count) {
-    const int offset = ((first - index) % stride + stride) % stride;
-    index += count;
-    return offset;
-  }
 };
 
 /// How one (collocation point, element) pair is integrated.
@@ -149,86 +141,92 @@ GEOBEM_HD inline QuadraturePlan quadrature_plan(double distance, double edge, co
   return plan;
 }
 
-/// Collapsed product rule on the sub-triangle with barycentric vertices l0
-/// (collapsed, where a singularity may sit), l1, l2 of the element `v`;
-/// `twice_area` is twice the sub-triangle's area (m²). Calls
-/// f(point, weight, barycentric[3]); the weight includes the Jacobian
-/// 2·area·u of the map (u, w) ↦ l0 + u(l1 − l0 + w(l2 − l1)); only at the
-/// points `share` takes.
-template <class F>
-GEOBEM_HD inline void collapsed_rule(const double l0[3], const double l1[3], const double l2[3], double twice_area,
-                                     const Vec3 v[3], int order, const QuadratureTable& table, F& f,
-                                     PointShare& share) {
-  const int start = order * (order - 1) / 2, count = order * order;
-  for (int point = share.begin(count); point < count; point += share.stride) {
-    const int a = point / order, b = point - a * order;
-    const double u = table.node[start + a], wu = table.weight[start + a] * u * twice_area;
-    const double w = table.node[start + b];
-    double lam[3];
-    for (int k = 0; k < 3; ++k) lam[k] = l0[k] + u * ((l1[k] - l0[k]) + w * (l2[k] - l1[k]));
-    const Vec3 x = lam[0] * v[0] + lam[1] * v[1] + lam[2] * v[2];
-    f(x, wu * table.weight[start + b], lam);
+/// Sub-triangle `sub` of the element split into m² similar triangles:
+/// barycentric vertices l0, l1, l2 (the m(m+1)/2 "up" triangles row by row,
+/// then the m(m−1)/2 "down" ones).
+GEOBEM_HD inline void subdivision_triangle(int m, int sub, double l0[3], double l1[3], double l2[3]) {
+  const int up = m * (m + 1) / 2;
+  const bool down = sub >= up;
+  int rest = down ? sub - up : sub, i = 0;
+  for (int row = down ? m - 1 : m; rest >= row; --row, ++i) rest -= row;
+  const int j = rest;
+  const double h = 1.0 / m;
+  // Grid point (i, j) has λ1 = i/m, λ2 = j/m: the up triangle (i, j), (i+1, j),
+  // (i, j+1); the down one (i+1, j), (i+1, j+1), (i, j+1).
+  const int a[3][2] = {{down ? i + 1 : i, j}, {i + 1, down ? j + 1 : j}, {i, j + 1}};
+  double* out[3] = {l0, l1, l2};
+  for (int k = 0; k < 3; ++k) {
+    out[k][1] = a[k][0] * h;
+    out[k][2] = a[k][1] * h;
+    out[k][0] = 1.0 - out[k][1] - out[k][2];
   }
 }
 
-/// Symmetric rule `rule` on the sub-triangle with barycentric vertices l0, l1,
-/// l2 of the element `v`; `area` is the sub-triangle's area (m²). Calls
-/// f(point, weight, barycentric[3]) at the points `share` takes.
-template <class F>
-GEOBEM_HD inline void symmetric_rule(const double l0[3], const double l1[3], const double l2[3], double area,
-                                     const Vec3 v[3], int rule, const QuadratureTable& table, F& f,
-                                     PointShare& share) {
-  const int start = table.symmetric_start[rule], count = table.symmetric_start[rule + 1] - start;
-  for (int point = share.begin(count); point < count; point += share.stride) {
-    const double* b = table.symmetric_lambda[start + point];
-    double lam[3];
-    for (int k = 0; k < 3; ++k) lam[k] = b[0] * l0[k] + b[1] * l1[k] + b[2] * l2[k];
-    const Vec3 x = lam[0] * v[0] + lam[1] * v[1] + lam[2] * v[2];
-    f(x, area * table.symmetric_weight[start + point], lam);
-  }
-}
-
-/// Integrates f over the triangle `v` (area `area`, m²) by `plan`:
+/// Integrates f over the triangle `v` (area `area`, m²) by `plan`, calling
+/// f(point, weight, barycentric[3]) at the points `share` takes:
 /// singular_vertex 0..2 collapses the product rule at that vertex; a point
 /// strictly inside the element (`inner`, barycentric `inner_lam`) splits it
 /// into three triangles collapsed at the point; otherwise subdivisions² equal
-/// triangles, each with the plan's symmetric rule or collapsed product. With
-/// `share`, only its points.
+/// triangles, each with the plan's symmetric rule or collapsed product.
+///
+/// The collapsed product of order n on a sub-triangle with barycentric
+/// vertices l0 (collapsed, where a singularity may sit), l1, l2 maps (u, w)
+/// in [0, 1]² to l0 + u(l1 − l0 + w(l2 − l1)), weight 2·area·u times the
+/// Gauss–Legendre weights. Every rule goes through one call of f, so the
+/// pair kernel is inlined once (on the GPU, a small instruction footprint).
 template <class F>
 GEOBEM_HD inline void integrate_triangle(const Vec3 v[3], double area, int singular_vertex, bool inner,
                                          const double inner_lam[3], const QuadraturePlan& plan,
                                          const QuadratureTable& table, F& f, PointShare share = {}) {
-  const double e[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-  if (singular_vertex >= 0) {
-    const int a = singular_vertex;
-    collapsed_rule(e[a], e[(a + 1) % 3], e[(a + 2) % 3], 2.0 * area, v, plan.order, table, f, share);
-    return;
-  }
-  if (inner) {
-    // Sub-triangle (ξ, v_k, v_k+1) has area λ_{k+2}·area.
-    for (int k = 0; k < 3; ++k)
-      collapsed_rule(inner_lam, e[k], e[(k + 1) % 3], 2.0 * area * inner_lam[(k + 2) % 3], v, plan.order, table, f,
-                     share);
-    return;
-  }
-  const int m = plan.subdivisions;
-  const double h = 1.0 / m, twice_sub = 2.0 * area / (m * m);
-  for (int i = 0; i < m; ++i)
-    for (int j = 0; j < m - i; ++j) {
-      // Grid point (i, j) has λ1 = i/m, λ2 = j/m: an "up" triangle, and a "down" one where it fits.
-      const double p00[3] = {1 - (i + j) * h, i * h, j * h};
-      const double p10[3] = {1 - (i + j + 1) * h, (i + 1) * h, j * h};
-      const double p01[3] = {1 - (i + j + 1) * h, i * h, (j + 1) * h};
-      const double p11[3] = {1 - (i + j + 2) * h, (i + 1) * h, (j + 1) * h};
-      const bool down = j < m - i - 1;
-      if (plan.symmetric_rule >= 0) {
-        symmetric_rule(p00, p10, p01, 0.5 * twice_sub, v, plan.symmetric_rule, table, f, share);
-        if (down) symmetric_rule(p10, p11, p01, 0.5 * twice_sub, v, plan.symmetric_rule, table, f, share);
+  const bool collapsed = singular_vertex >= 0 || inner;
+  const bool product = collapsed || plan.symmetric_rule < 0;
+  const int order = plan.order, m = plan.subdivisions;
+  const int per_triangle = product ? order * order : symmetric_rule_points(plan.symmetric_rule);
+  const int triangles = singular_vertex >= 0 ? 1 : inner ? 3 : m * m;
+  const int gauss_start = order * (order - 1) / 2;
+  const int symmetric_start = product ? 0 : table.symmetric_start[plan.symmetric_rule];
+  int current = -1;
+  double l0[3] = {}, l1[3] = {}, l2[3] = {}, sub_area = 0.0;
+  for (int point = share.first; point < triangles * per_triangle; point += share.stride) {
+    const int sub = point / per_triangle, q = point - sub * per_triangle;
+    if (sub != current) {
+      current = sub;
+      if (collapsed) {
+        // At the singular vertex k: (v_k, v_k+1, v_k+2). At ξ inside: the
+        // sub-triangle (ξ, v_k, v_k+1) of area λ_{k+2}·area, k = sub.
+        const int k = singular_vertex >= 0 ? singular_vertex : sub;
+        const int k1 = singular_vertex >= 0 ? (k + 1) % 3 : k, k2 = (k1 + 1) % 3;
+        for (int c = 0; c < 3; ++c) {
+          l0[c] = singular_vertex >= 0 ? (c == k ? 1.0 : 0.0) : inner_lam[c];
+          l1[c] = c == k1 ? 1.0 : 0.0;
+          l2[c] = c == k2 ? 1.0 : 0.0;
+        }
+        sub_area = singular_vertex >= 0 ? area : area * inner_lam[(k + 2) % 3];
       } else {
-        collapsed_rule(p00, p10, p01, twice_sub, v, plan.order, table, f, share);
-        if (down) collapsed_rule(p10, p11, p01, twice_sub, v, plan.order, table, f, share);
+        subdivision_triangle(m, sub, l0, l1, l2);
+        sub_area = area / (m * m);
       }
     }
+    double b[3], weight;  // barycentric coordinates in the sub-triangle; weight (m²)
+    if (product) {
+      const int i = q / order, j = q - i * order;
+      const double u = table.node[gauss_start + i], w = table.node[gauss_start + j];
+      b[0] = 1.0 - u;
+      b[1] = u * (1.0 - w);
+      b[2] = u * w;
+      weight = 2.0 * sub_area * u * table.weight[gauss_start + i] * table.weight[gauss_start + j];
+    } else {
+      const double* rule = table.symmetric_lambda[symmetric_start + q];
+      b[0] = rule[0];
+      b[1] = rule[1];
+      b[2] = rule[2];
+      weight = sub_area * table.symmetric_weight[symmetric_start + q];
+    }
+    double lam[3];
+    for (int c = 0; c < 3; ++c) lam[c] = b[0] * l0[c] + b[1] * l1[c] + b[2] * l2[c];
+    const Vec3 x = lam[0] * v[0] + lam[1] * v[1] + lam[2] * v[2];
+    f(x, weight, lam);
+  }
 }
 
 }  // namespace geobem::bem
