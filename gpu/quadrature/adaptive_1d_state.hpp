@@ -3,7 +3,9 @@
 // drivers: the built-in 1D integrands and the accept/cut/expand decision.
 #include <cmath>
 #include <cstdint>
+#if !defined(__CUDACC_RTC__)  // names and parsing are host code; NVRTC-compiled kernels (gpu/expression) see the rest
 #include <string>
+#endif
 
 #include "gpu/core/host_device.hpp"
 #include "gpu/core/math_constants.hpp"
@@ -104,18 +106,22 @@ struct Integrand1D {
   }
 };
 
+#if !defined(__CUDACC_RTC__)
 /// "exp_sin", "poly_cos", "exp_cos", "sinc"; parse throws geobem::UsageError listing them.
 std::string to_string(Integrand1DFamily family);
 Integrand1DFamily parse_integrand_1d_family(const std::string& name);
 
 /// The family with the paper's parameters.
 Integrand1D table2_integrand(Integrand1DFamily family);
+#endif
 
 /// Width of the next block after one passes (the paper's variants):
 /// Double = twice the passed width, Keep = the passed width, Reset = the whole interval.
 enum class ExpansionRule { Double, Keep, Reset };
+#if !defined(__CUDACC_RTC__)
 std::string to_string(ExpansionRule rule);
 ExpansionRule parse_expansion_rule(const std::string& name);
+#endif
 
 /// Sweep state of one integral.
 struct BlockCuttingState {

@@ -21,6 +21,7 @@
 #include "gpu/core/device.hpp"
 #include "gpu/core/integration_status.hpp"
 #include "gpu/quadrature/cubature_integrands.hpp"
+#include "gpu/quadrature/cubature_phase_two_shares.hpp"
 #include "gpu/quadrature/genz_malik_rule.hpp"
 
 namespace geobem::quadrature {
@@ -95,11 +96,6 @@ struct CubaturePhaseOne {
   bool capped = false;      ///< the evaluation cap stopped phase one
 };
 
-/// Phase two works on chunks of this many consecutive live phase-one regions:
-/// chunk c goes to rank c mod ranks, and each chunk's sums are taken in
-/// region order, so every split over ranks gives the same bits.
-constexpr std::size_t kPhaseTwoChunk = 4096;
-
 /// Phase two's outcome: per chunk of kPhaseTwoChunk live regions the sums of
 /// the refined estimates and errors (zeros for chunks not handled here), and
 /// the evaluations and final regions of the chunks handled here.
@@ -108,11 +104,6 @@ struct CubaturePhaseTwo {
   std::uint64_t evaluations = 0, regions = 0;
   bool capped = false;
 };
-
-/// Number of chunks of kPhaseTwoChunk among `live_regions` regions.
-inline std::size_t phase_two_chunk_count(std::uint64_t live_regions) {
-  return static_cast<std::size_t>((live_regions + kPhaseTwoChunk - 1) / kPhaseTwoChunk);
-}
 
 /// Splitting levels phase one completes before a region may retire or the run
 /// stop on convergence: min(2·dim, kMaxMinimumLevels, log2(min_regions)), so
@@ -132,28 +123,6 @@ double cubature_target(const CubatureOptions& options, double estimate);
 /// minimum_levels splits.
 double retirement_density(const CubatureOptions& options, int levels, double total_estimate, double retired_error,
                           double live_volume);
-
-/// How phase two shares the error budget and the evaluation cap among the
-/// live phase-one regions; the same formulas on the CPU and in the CUDA
-/// kernel, and independent of which rank refines which region.
-struct PhaseTwoShares {
-  double budget = 0.0;      ///< 0.9·target less the retired error
-  double live_error = 0.0;  ///< sum of the live regions' errors
-  double remaining = 0.0;   ///< evaluations left for all live regions
-  double count = 1.0;       ///< live regions
-
-  /// A region's error budget: `budget` in proportion to the regions' errors.
-  GEOBEM_HD double region_budget(double error) const {
-    return live_error > 0.0 ? budget * (error / live_error) : budget / count;
-  }
-  /// A region's evaluation cap: `remaining` shared half evenly, half in
-  /// proportion to the errors, so that no region can take all of it and the
-  /// hardest get the most.
-  GEOBEM_HD std::uint64_t region_cap(double error) const {
-    const double share = 0.5 / count + (live_error > 0.0 ? 0.5 * error / live_error : 0.5 / count);
-    return static_cast<std::uint64_t>(share * remaining);
-  }
-};
 
 /// Phase two's shares after `phase_one` (its kept live regions) with
 /// `remaining` evaluations left.

@@ -17,6 +17,12 @@
 // the block's slice of global memory; when that slice is full too the record
 // is retired (its estimate and error stay in the totals, it is not refined again).
 // Only the chunk sums (kPhaseTwoChunk) and two counters come back to the host.
+// The kernels that evaluate the integrand have their bodies in __device__
+// templates (apply_rule_regions, refine_regions): NVRTC compiles this file's
+// device part around a user's expression (gpu/expression), and the drivers
+// launch that module's kernels through the same CubatureKernels interface
+// (StaticCubatureKernels here).
+#if !defined(__CUDACC_RTC__)  // host drivers: nvcc only
 #include <cuda_runtime.h>
 
 #include <cub/device/device_reduce.cuh>
@@ -36,6 +42,9 @@
 #include "gpu/core/device_memory_budget.hpp"
 #include "gpu/core/progress.hpp"
 #include "gpu/quadrature/cubature.hpp"
+#endif
+#include "gpu/quadrature/cubature_phase_two_shares.hpp"
+#include "gpu/quadrature/genz_malik_rule.hpp"
 
 namespace geobem::quadrature::cuda_detail {
 
@@ -103,7 +112,8 @@ static_assert(sizeof(CubatureRegion) % sizeof(double) == 0, "regions are copied 
 /// Eight blocks per SM (64 registers, a few spilled) ran f1's and f2's phase
 /// one 5–11 % faster on the H100 than the compiler's 80–106 registers.
 template <class Integrand, int N>
-__global__ void __launch_bounds__(kBlockThreads, 8) apply_rule_kernel(Integrand f, GenzMalikWeights w, CubatureRegion* regions, size_t count) {
+__device__ void apply_rule_regions(const Integrand& f, const GenzMalikWeights& w, CubatureRegion* regions,
+                                   size_t count) {
   constexpr int n = N;
   __shared__ CubatureRegion region[kPhaseOneRegions];
   __shared__ GenzMalikValues values[kPhaseOneRegions];
@@ -146,6 +156,16 @@ __global__ void __launch_bounds__(kBlockThreads, 8) apply_rule_kernel(Integrand 
   for (int i = lane; i < kRegionWords; i += kRuleLanes) target[i] = mine[i];
 }
 
+/// The kernel of apply_rule_regions (an NVRTC module defines the same with
+/// extern "C" linkage and these bounds).
+constexpr int kApplyRuleBlocksPerSm = 8;
+template <class Integrand, int N>
+__global__ void __launch_bounds__(kBlockThreads, kApplyRuleBlocksPerSm)
+    apply_rule_kernel(Integrand f, GenzMalikWeights w, CubatureRegion* regions, size_t count) {
+  apply_rule_regions<Integrand, N>(f, w, regions, count);
+}
+
+#if !defined(__CUDACC_RTC__)
 /// Launches apply_rule_kernel for dimension n (kMinCubatureDim ≤ N ≤ kMaxCubatureDim).
 template <class Integrand, int N = kMinCubatureDim>
 void launch_apply_rule(int n, const Integrand& f, const GenzMalikWeights& w, CubatureRegion* regions, size_t count) {
@@ -156,6 +176,7 @@ void launch_apply_rule(int n, const Integrand& f, const GenzMalikWeights& w, Cub
       <<<static_cast<unsigned>((count + kPhaseOneRegions - 1) / kPhaseOneRegions), kBlockThreads>>>(f, w, regions, count);
   GEOBEM_CUDA_CHECK_LAUNCH();
 }
+#endif
 
 /// Phase one: parents[r] → children[2r], children[2r+1]; the parent's estimate kept.
 __global__ inline void split_kernel(int n, const CubatureRegion* parents, size_t count, CubatureRegion* children,
@@ -287,10 +308,11 @@ __global__ inline void settle_idle_kernel(PhaseTwoActive active, RegionOutcome* 
 /// `totals` receives the evaluations and final regions of the block's items
 /// (one atomic add per block).
 template <class Integrand>
-__global__ void refine_kernel(Integrand f, int n, GenzMalikWeights w, const CubatureRegion* initial, PhaseTwoItems items,
-                              const unsigned long long* work, unsigned long long work_count, PhaseTwoShares shares,
-                              unsigned long long* next_item, unsigned long long* capped, CubatureRegion* spill_all,
-                              int spill_capacity, RegionOutcome* outcomes, unsigned long long* totals) {
+__device__ void refine_regions(const Integrand& f, int n, const GenzMalikWeights& w, const CubatureRegion* initial,
+                               const PhaseTwoItems& items, const unsigned long long* work,
+                               unsigned long long work_count, const PhaseTwoShares& shares,
+                               unsigned long long* next_item, unsigned long long* capped, CubatureRegion* spill_all,
+                               int spill_capacity, RegionOutcome* outcomes, unsigned long long* totals) {
   __shared__ CubatureRegion list[kSharedRecords];
   __shared__ CubatureRegion children[2];
   __shared__ CubatureRegion parent_of_children;
@@ -424,6 +446,17 @@ __global__ void refine_kernel(Integrand f, int n, GenzMalikWeights w, const Cuba
   }
 }
 
+/// The kernel of refine_regions; an NVRTC module defines the same with
+/// extern "C" linkage and these parameters in this order.
+template <class Integrand>
+__global__ void refine_kernel(Integrand f, int n, GenzMalikWeights w, const CubatureRegion* initial, PhaseTwoItems items,
+                              const unsigned long long* work, unsigned long long work_count, PhaseTwoShares shares,
+                              unsigned long long* next_item, unsigned long long* capped, CubatureRegion* spill_all,
+                              int spill_capacity, RegionOutcome* outcomes, unsigned long long* totals) {
+  refine_regions(f, n, w, initial, items, work, work_count, shares, next_item, capped, spill_all, spill_capacity,
+                 outcomes, totals);
+}
+
 /// Phase two's sums per chunk of the rank: one warp per chunk, each lane
 /// adding every 32nd region in order, then a fixed shuffle tree, so that the
 /// sums depend on the chunk's outcomes alone (any rank gives the same bits).
@@ -449,9 +482,55 @@ __global__ inline void chunk_sums_kernel(const RegionOutcome* outcomes, PhaseTwo
   }
 }
 
+#if !defined(__CUDACC_RTC__)
+/// refine_kernel's arguments after the integrand, for the drivers'
+/// CubatureKernels::refine.
+struct RefineArguments {
+  int n;
+  GenzMalikWeights w;
+  const CubatureRegion* initial;
+  PhaseTwoItems items;
+  const unsigned long long* work;
+  unsigned long long work_count;
+  PhaseTwoShares shares;
+  unsigned long long *next_item, *capped;
+  CubatureRegion* spill_all;
+  int spill_capacity;
+  RegionOutcome* outcomes;
+  unsigned long long* totals;
+};
+#endif
+
 }  // namespace geobem::quadrature::cuda_detail
 
+#if !defined(__CUDACC_RTC__)
 namespace geobem::quadrature {
+
+/// The integrand's kernels as the drivers below launch them, here the
+/// library's templates compiled by nvcc for the functor `f`. Any type with
+/// these three members works (gpu/expression's NVRTC modules):
+/// apply_rule runs apply_rule_regions over regions[0..count) on the legacy
+/// default stream; refine_blocks_per_sm is refine's occupancy at
+/// kBlockThreads threads; refine launches refine_regions on `stream`.
+template <class Integrand>
+struct StaticCubatureKernels {
+  Integrand f;
+
+  void apply_rule(int n, const GenzMalikWeights& w, CubatureRegion* regions, size_t count) const {
+    cuda_detail::launch_apply_rule(n, f, w, regions, count);
+  }
+  int refine_blocks_per_sm() const {
+    int per_sm = 0;
+    GEOBEM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cuda_detail::refine_kernel<Integrand>,
+                                                                    cuda_detail::kBlockThreads, 0));
+    return per_sm;
+  }
+  void refine(unsigned grid, cudaStream_t stream, const cuda_detail::RefineArguments& a) const {
+    cuda_detail::refine_kernel<<<grid, cuda_detail::kBlockThreads, 0, stream>>>(
+        f, a.n, a.w, a.initial, a.items, a.work, a.work_count, a.shares, a.next_item, a.capped, a.spill_all,
+        a.spill_capacity, a.outcomes, a.totals);
+  }
+};
 
 /// Phase one's kept live regions, on the device that computed them.
 struct CubatureDeviceRegions {
@@ -466,14 +545,14 @@ struct CubatureDeviceRegions {
 /// (2·2^21 regions = 772 MB at the default L_max).
 constexpr size_t kInitialPhaseOneRegions = size_t{1} << 14;
 
-/// Phase one on the current CUDA device for any GEOBEM_HD functor. Per
+/// Phase one on the current CUDA device with the integrand's `kernels`. Per
 /// generation two small read-backs: the sums (the host decides convergence
 /// and the retirement density exactly as the CPU path does), then the retired
 /// sums and the number of regions kept. CUB's scratch is sized once for the
 /// largest generation; a region buffer is replaced only when no queued work
 /// uses it (a synchronous read-back after its last use).
-template <class Integrand>
-CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureOptions& options) {
+template <class Kernels>
+CubaturePhaseOne cuda_cubature_phase_one_with(const Kernels& kernels, const CubatureOptions& options) {
   using namespace cuda_detail;
   check_cubature_options(options);
   const int n = options.dim;
@@ -511,7 +590,7 @@ CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureO
       out.capped = true;
       break;
     }
-    launch_apply_rule(n, f, weights, live, count);
+    kernels.apply_rule(n, weights, live, count);
     if (levels > first_levels) {  // a generation of split children
       two_level_kernel<<<static_cast<unsigned>((count / 2 + 127) / 128), 128>>>(live, parent_estimates.data(), count / 2);
       GEOBEM_CUDA_CHECK_LAUNCH();
@@ -583,12 +662,12 @@ CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureO
   return out;
 }
 
-/// Phase two on the current CUDA device for any GEOBEM_HD functor: the
+/// Phase two on the current CUDA device with the integrand's `kernels`: the
 /// chunks of `rank` of `ranks`; only the chunk sums and two totals come back.
-template <class Integrand>
-CubaturePhaseTwo cuda_cubature_phase_two_for(const Integrand& f, const CubatureOptions& options,
-                                             const CubaturePhaseOne& phase_one, int rank, int ranks,
-                                             std::uint64_t evaluation_cap) {
+template <class Kernels>
+CubaturePhaseTwo cuda_cubature_phase_two_with(const Kernels& kernels, const CubatureOptions& options,
+                                              const CubaturePhaseOne& phase_one, int rank, int ranks,
+                                              std::uint64_t evaluation_cap) {
   using namespace cuda_detail;
   const int n = options.dim;
   const size_t total = phase_one.live_regions;
@@ -638,18 +717,18 @@ CubaturePhaseTwo cuda_cubature_phase_two_for(const Integrand& f, const CubatureO
   if (work_count > 0) {
     // A persistent grid of at most one wave, each block with a spill slice;
     // the slices together take at most the device-memory budget.
-    int device = 0, sms = 0, per_sm = 0;
+    int device = 0, sms = 0;
     GEOBEM_CUDA_CHECK(cudaGetDevice(&device));
     GEOBEM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    GEOBEM_CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, refine_kernel<Integrand>, kBlockThreads, 0));
+    const int per_sm = kernels.refine_blocks_per_sm();
     const size_t grid = std::min<size_t>(work_count, static_cast<size_t>(sms) * std::max(per_sm, 1));
     const size_t spill_capacity = std::max<size_t>(
         16, std::min<size_t>(options.spill_records, device_memory_budget() / (grid * sizeof(CubatureRegion))));
     DeviceBuffer<CubatureRegion> d_spill(grid * spill_capacity);
-    refine_kernel<<<static_cast<unsigned>(grid), kBlockThreads, 0, work.get()>>>(
-        f, n, genz_malik_weights(n), d_initial, items, d_work.data(), work_count, shares, d_counters.data(),
-        d_counters.data() + 3, d_spill.data(), static_cast<int>(spill_capacity), d_outcomes.data(), d_counters.data() + 1);
+    kernels.refine(static_cast<unsigned>(grid), work.get(),
+                   RefineArguments{n, genz_malik_weights(n), d_initial, items, d_work.data(), work_count, shares,
+                                   d_counters.data(), d_counters.data() + 3, d_spill.data(),
+                                   static_cast<int>(spill_capacity), d_outcomes.data(), d_counters.data() + 1});
     GEOBEM_CUDA_CHECK_LAUNCH();
     // Progress: poll the items taken on a second stream while the kernel runs.
     ProgressReporter progress("cubature phase two (cuda)", work_count, "regions", options.quiet);
@@ -691,4 +770,18 @@ CubaturePhaseTwo cuda_cubature_phase_two_for(const Integrand& f, const CubatureO
   return out;
 }
 
+/// Phase one and phase two for a functor compiled with the library.
+template <class Integrand>
+CubaturePhaseOne cuda_cubature_phase_one_for(const Integrand& f, const CubatureOptions& options) {
+  return cuda_cubature_phase_one_with(StaticCubatureKernels<Integrand>{f}, options);
+}
+template <class Integrand>
+CubaturePhaseTwo cuda_cubature_phase_two_for(const Integrand& f, const CubatureOptions& options,
+                                             const CubaturePhaseOne& phase_one, int rank, int ranks,
+                                             std::uint64_t evaluation_cap) {
+  return cuda_cubature_phase_two_with(StaticCubatureKernels<Integrand>{f}, options, phase_one, rank, ranks,
+                                      evaluation_cap);
+}
+
 }  // namespace geobem::quadrature
+#endif
