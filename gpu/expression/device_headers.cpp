@@ -10,6 +10,7 @@ const std::vector<NvrtcHeader>& device_headers() {
   static const std::vector<NvrtcHeader> headers{
 #include "embedded_device_headers.inc"
       {"cmath", "#pragma once\n#define HUGE_VAL (__longlong_as_double(0x7ff0000000000000LL))\n"},
+      {"cstddef", "#pragma once\nnamespace std {\ntypedef decltype(sizeof(0)) size_t;\n}\n"},
       {"cstdint",
        "#pragma once\nnamespace std {\ntypedef int int32_t;\ntypedef unsigned int uint32_t;\n"
        "typedef long long int64_t;\ntypedef unsigned long long uint64_t;\n}\n"},

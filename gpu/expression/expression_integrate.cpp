@@ -18,10 +18,6 @@ namespace geobem::expression {
 
 namespace {
 
-[[noreturn]] void throw_gpu_not_ready(const char* what) {
-  throw UsageError(std::string(what) + " run on the CPU only in this version: pass --device cpu");
-}
-
 std::string describe(const std::string& name, double value, const char* requirement) {
   std::ostringstream text;
   text << name << " = " << value << " " << requirement;
@@ -128,7 +124,8 @@ std::vector<quadrature::Adaptive1DResult> integrate_adaptive_expression(const Ex
                                                                         const std::vector<double>& rows,
                                                                         std::size_t count,
                                                                         const quadrature::Adaptive1DOptions& options,
-                                                                        ComputeDevice device) {
+                                                                        ComputeDevice device,
+                                                                        KernelCompileReport* compile) {
   quadrature::check_adaptive_1d_options(options);
   const std::size_t stride = 2 + f.parameters.size();
   if (rows.size() < count * stride)
@@ -137,8 +134,15 @@ std::vector<quadrature::Adaptive1DResult> integrate_adaptive_expression(const Ex
     const std::string problem = check_adaptive_row(f, &rows[i * stride]);
     if (!problem.empty()) throw UsageError("row " + std::to_string(i + 1) + ": " + problem);
   }
+  if (device == ComputeDevice::Cuda) {
+#if GEOBEM_WITH_CUDA
+    return detail::adaptive_expression_cuda(f, rows, count, options, compile);
+#else
+    throw_cuda_not_built("adaptive 1D expressions");
+#endif
+  }
+  (void)compile;
   std::vector<quadrature::Adaptive1DResult> results(count);
-  if (device == ComputeDevice::Cuda) throw_gpu_not_ready("adaptive 1D expressions");
   const ExpressionProgram program(f);
   if (count == 1) {  // one integral: each block's subintervals spread over the threads
     const ProgramIntegrand1D integrand{&program, &rows[2]};
@@ -161,7 +165,8 @@ std::vector<quadrature::CubatureResult> integrate_cubature_expression(const Expr
                                                                       const std::vector<double>& parameters,
                                                                       std::size_t count,
                                                                       const quadrature::CubatureOptions& options,
-                                                                      ComputeDevice device) {
+                                                                      ComputeDevice device,
+                                                                      KernelCompileReport* compile) {
   quadrature::check_cubature_options(options);
   if (static_cast<int>(f.variables.size()) != options.dim)
     throw std::invalid_argument("integrate_cubature_expression: the expression's variables are not x1..x" +
@@ -173,8 +178,15 @@ std::vector<quadrature::CubatureResult> integrate_cubature_expression(const Expr
     const std::string problem = check_parameter_row(f, &parameters[i * stride]);
     if (!problem.empty()) throw UsageError("row " + std::to_string(i + 1) + ": " + problem);
   }
+  if (device == ComputeDevice::Cuda) {
+#if GEOBEM_WITH_CUDA
+    return detail::cubature_expression_cuda(f, parameters, count, options, compile);
+#else
+    throw_cuda_not_built("cubature expressions");
+#endif
+  }
+  (void)compile;
   std::vector<quadrature::CubatureResult> results(count);
-  if (device == ComputeDevice::Cuda) throw_gpu_not_ready("cubature expressions");
   const ExpressionProgram program(f);
   for (std::size_t i = 0; i < count; ++i)
     results[i] = quadrature::cpu_integrate_cubature(

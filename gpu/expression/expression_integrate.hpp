@@ -69,20 +69,25 @@ std::string check_adaptive_row(const Expression& f, const double* row);
 std::string check_parameter_row(const Expression& f, const double* parameters);
 
 /// The adaptive 1D quadrature of `count` integrals int_lower^upper f(x) dx;
-/// `rows` is count x (2 + P): lower, upper, then the parameters. Throws
-/// geobem::UsageError for bad options or a row whose limits are not finite
-/// with lower < upper or whose parameters are not finite (`where(i)` names row i).
+/// `rows` is count x (2 + P): lower, upper, then the parameters. One row is
+/// swept with α·β subintervals per block step, several with β each (one
+/// OpenMP thread, or one CUDA thread block, per row). On the GPU the kernels
+/// are compiled by NVRTC (expression_kernels.hpp); `compile` (may be null)
+/// says how. Throws geobem::UsageError for bad options or a row whose limits
+/// are not finite with lower < upper or whose parameters are not finite,
+/// DeviceError for CUDA failures, NvrtcCompileError with NVRTC's log.
 std::vector<quadrature::Adaptive1DResult> integrate_adaptive_expression(
     const Expression& f, const std::vector<double>& rows, std::size_t count, const quadrature::Adaptive1DOptions& options,
-    ComputeDevice device);
+    ComputeDevice device, KernelCompileReport* compile = nullptr);
 
 /// The two-phase cubature of `count` integrals of f(x1..xn) over the box of
-/// `options`; `parameters` is count x P. Throws geobem::UsageError for bad
-/// options or non-finite parameters.
+/// `options`, one after the other; `parameters` is count x P. GPU and
+/// errors as integrate_adaptive_expression.
 std::vector<quadrature::CubatureResult> integrate_cubature_expression(const Expression& f,
                                                                       const std::vector<double>& parameters,
                                                                       std::size_t count,
                                                                       const quadrature::CubatureOptions& options,
-                                                                      ComputeDevice device);
+                                                                      ComputeDevice device,
+                                                                      KernelCompileReport* compile = nullptr);
 
 }  // namespace geobem::expression

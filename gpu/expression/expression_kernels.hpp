@@ -27,6 +27,27 @@ inline constexpr const char* kLongmanKernelName = "geobem_longman_expression";
 /// one thread per row of (omega, decay rate, parameters...).
 std::string longman_kernel_source(const Expression& rest, OscillationKind kind);
 
+/// Names of the adaptive 1D kernels in adaptive_kernel_source.
+inline constexpr const char* kAdaptiveStepKernelName = "geobem_adaptive_expression_step";
+inline constexpr const char* kAdaptiveBatchKernelName = "geobem_adaptive_expression_batch";
+
+/// CUDA source of the block-cutting sweep's kernels for int f(x) dx, the
+/// expression's functor `Integrand` holding its P parameters (double[max(P, 1)]):
+/// extern "C" step(Integrand, const BlockCuttingState*, KronrodSums*) and
+/// batch(const Integrand*, BlockCuttingState*), the bodies of
+/// quadrature/adaptive_1d_kernels.cuh.
+std::string adaptive_kernel_source(const Expression& f);
+
+/// Names of the cubature kernels in cubature_kernel_source.
+inline constexpr const char* kApplyRuleKernelName = "geobem_cubature_expression_apply_rule";
+inline constexpr const char* kRefineKernelName = "geobem_cubature_expression_refine";
+
+/// CUDA source of the cubature's two integrand kernels for f(x1..xn), n the
+/// expression's variable count: extern "C" apply_rule and refine with the
+/// parameters of quadrature/cubature_cuda.cuh's apply_rule_kernel<., n> and
+/// refine_kernel, the functor first (double[max(P, 1)]).
+std::string cubature_kernel_source(const Expression& f);
+
 namespace detail {
 
 /// The CUDA path of integrate_longman_expression (expression_kernels.cpp).
@@ -34,6 +55,19 @@ void longman_expression_cuda(const Expression& rest, OscillationKind kind, const
                              std::size_t count, const transform::GaussRule& rule,
                              const transform::LongmanOptions& options, transform::LongmanResult* results,
                              transform::LongmanTimings* timings, KernelCompileReport* report);
+
+/// The CUDA path of integrate_adaptive_expression: rows count x (2 + P), checked.
+std::vector<quadrature::Adaptive1DResult> adaptive_expression_cuda(const Expression& f, const std::vector<double>& rows,
+                                                                   std::size_t count,
+                                                                   const quadrature::Adaptive1DOptions& options,
+                                                                   KernelCompileReport* report);
+
+/// The CUDA path of integrate_cubature_expression: parameters count x P, checked.
+std::vector<quadrature::CubatureResult> cubature_expression_cuda(const Expression& f,
+                                                                 const std::vector<double>& parameters,
+                                                                 std::size_t count,
+                                                                 const quadrature::CubatureOptions& options,
+                                                                 KernelCompileReport* report);
 
 }  // namespace detail
 

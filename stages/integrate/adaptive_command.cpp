@@ -44,7 +44,8 @@ const char* const kDescription =
     "Values outside the documented ranges below are refused.\n"
     "Your own integrand instead of a family: --integrand-expression EXPR, an expression in x and the\n"
     "--input table's columns (docs/expressions.md), e.g. 'exp(-a*x)*cos(w*x)'; each row gives lower, upper\n"
-    "and the columns it names; the output is the input columns then estimate,error,evaluations,blocks,status.";
+    "and the columns it names; the output is the input columns then estimate,error,evaluations,blocks,status.\n"
+    "On the GPU the expression is compiled (NVRTC) into the integrator's kernels, once, and cached on disk.";
 
 /// --integrand's help: each family with its defaults and documented ranges.
 std::string integrand_help() {
@@ -99,8 +100,10 @@ int run_adaptive_expression(const AdaptiveCommandOptions& o, const q::Adaptive1D
       throw std::runtime_error(table.where(i) + ": " + problem);
     }
   }
-  const geobem::ComputeDevice device = geobem::cli::expression_device(choice);
-  const auto results = ex::integrate_adaptive_expression(f, rows, count, settings, device);
+  const geobem::ComputeDevice device = geobem::resolve_device(choice);
+  ex::KernelCompileReport compile;
+  const auto results = ex::integrate_adaptive_expression(f, rows, count, settings, device, &compile);
+  geobem::cli::report_expression_kernel(program, device, compile, command.quiet());
   std::size_t unconverged = 0;
   for (const auto& r : results) unconverged += r.status != geobem::IntegrationStatus::Converged;
   output.write_result([&](std::ostream& out) {

@@ -43,7 +43,8 @@ const char* const kDescription =
     "f1-f4 have no closed form; their figures are in bench/RESULTS.md.\n"
     "Your own integrand instead: --integrand-expression EXPR in x1..xn (docs/expressions.md), e.g.\n"
     "'sin(asin(x1)*asin(x2)*asin(x3))'; with --input, one integral per row, EXPR naming its columns, and the\n"
-    "output is the input columns then dim,rel_tol,abs_tol,estimate,error,evaluations,regions,status.";
+    "output is the input columns then dim,rel_tol,abs_tol,estimate,error,evaluations,regions,status.\n"
+    "On the GPU the expression is compiled (NVRTC) into the integrator's kernels, once, and cached on disk.";
 
 /// --genz-a's help: the documented range per Genz family.
 std::string genz_a_help() {
@@ -90,8 +91,10 @@ int run_cubature_expression(const CubatureCommandOptions& o, const q::CubatureOp
     const std::string problem = ex::check_parameter_row(f, &parameters[i * stride]);
     if (!problem.empty()) throw std::runtime_error(table.where(i) + ": " + problem);
   }
-  const geobem::ComputeDevice device = geobem::cli::expression_device(choice);
-  const auto results = ex::integrate_cubature_expression(f, parameters, count, settings, device);
+  const geobem::ComputeDevice device = geobem::resolve_device(choice);
+  ex::KernelCompileReport compile;
+  const auto results = ex::integrate_cubature_expression(f, parameters, count, settings, device, &compile);
+  geobem::cli::report_expression_kernel(program, device, compile, command.quiet());
   std::size_t unconverged = 0;
   for (const auto& r : results) unconverged += r.status != geobem::IntegrationStatus::Converged;
   output.write_result([&](std::ostream& out) {

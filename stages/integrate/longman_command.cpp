@@ -160,12 +160,7 @@ int run_longman(int argc, const char* const argv[]) {
           : tf::integrate_family(tf::parse_transform_family(o.family), parameters, count, settings,
                                  o.quadrature_order, device, command.quiet());
 
-  if (user_integrand && device == geobem::ComputeDevice::Cuda && !command.quiet()) {
-    if (!compile.log.empty()) std::cerr << argv[0] << ": NVRTC: " << compile.log << "\n";
-    std::cerr << argv[0] << ": expression kernel for " << compile.architecture << " "
-              << (compile.from_cache ? "read from the cache" : "compiled in " + std::to_string(compile.seconds) + " s")
-              << (compile.cache_file.empty() ? "" : " (" + compile.cache_file + ")") << "\n";
-  }
+  if (user_integrand) geobem::cli::report_expression_kernel(argv[0], device, compile, command.quiet());
   std::size_t unconverged = 0;
   double worst_error = 0.0;  // the largest error estimate of a row that missed its tolerance
   for (const auto& result : results)

@@ -1,20 +1,24 @@
-// Expressions on the GPU (label gpu): the NVRTC-compiled kernel against the
-// CPU program on the same rows (values to rounding: the device's fused
-// multiply-adds and libdevice's exp/cos differ from the host's in the last
-// bits; statuses alike), against the closed forms, and against the built-in
-// family's CUDA kernel; a second run in the process reuses the kernel.
+// Expressions on the GPU (label gpu): the NVRTC-compiled kernels of the
+// three integrators against the CPU program on the same rows (values to
+// rounding: the device's fused multiply-adds and libdevice's exp/cos differ
+// from the host's in the last bits; statuses alike), against the closed forms
+// (and mpmath's references for f3, f4), and against the built-in family's
+// CUDA kernel; a second run in the process reuses the kernel.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 #include <vector>
 
+#include "gpu/core/math_constants.hpp"
 #include "gpu/expression/expression_integrate.hpp"
+#include "gpu/quadrature/cubature_integrands.hpp"
 #include "gpu/transform/halfspace_load.hpp"
 #include "gpu/transform/transform.hpp"
 #include "tests/support/backend_test.hpp"
 
 namespace ex = geobem::expression;
+namespace q = geobem::quadrature;
 namespace tf = geobem::transform;
 using geobem::ComputeDevice;
 using geobem::IntegrationStatus;
@@ -123,4 +127,132 @@ TEST_F(ExpressionCuda, NonFiniteIsAStatusAndTheKernelIsReused) {
                                    nullptr, &second);
   EXPECT_TRUE(second.from_cache);
   EXPECT_EQ(second.seconds, 0.0);
+}
+
+namespace {
+
+/// An estimate against an independent value: within the tolerance and within its own error estimate.
+void expect_honest(double value, double error, IntegrationStatus status, double exact, double rel_tol,
+                   const std::string& what) {
+  EXPECT_EQ(status, IntegrationStatus::Converged) << what;
+  const double miss = std::fabs(value - exact);
+  EXPECT_LE(miss, rel_tol * std::fabs(exact)) << what << " value " << value << " exact " << exact;
+  EXPECT_LE(miss, error + 4e-16 * std::fabs(exact)) << what << " error estimate " << error;
+}
+
+}  // namespace
+
+TEST_F(ExpressionCuda, AdaptiveMatchesCpuTheFamilyAndClosedForms) {
+  q::Adaptive1DOptions options;
+  options.rel_tol = 1e-10;
+  options.beta = 64;
+  // Batched: int_0^b x^2 e^{-x} dx = 2 - e^{-b}(b^2 + 2b + 2), one thread block per row.
+  std::mt19937_64 random(1182);
+  const std::size_t count = 400;
+  std::vector<double> rows;
+  for (std::size_t i = 0; i < count; ++i) rows.insert(rows.end(), {0.0, log_uniform(random, 0.5, 50.0)});
+  const ex::Expression moment = ex::parse_expression("x^2*exp(-x)", {"x"}, {});
+  const auto cpu = ex::integrate_adaptive_expression(moment, rows, count, options, ComputeDevice::Cpu);
+  ex::KernelCompileReport first, second;
+  const auto cuda = ex::integrate_adaptive_expression(moment, rows, count, options, ComputeDevice::Cuda, &first);
+  for (std::size_t i = 0; i < count; ++i) {
+    const double b = rows[2 * i + 1], exact = 2.0 - std::exp(-b) * (b * b + 2 * b + 2);
+    expect_honest(cuda[i].estimate, cuda[i].error, cuda[i].status, exact, 1e-10, "moment row " + std::to_string(i));
+    EXPECT_EQ(cuda[i].status, cpu[i].status) << i;
+    EXPECT_NEAR(cuda[i].estimate, cpu[i].estimate, cpu[i].error + cuda[i].error) << i;
+  }
+  ex::integrate_adaptive_expression(moment, rows, 2, options, ComputeDevice::Cuda, &second);
+  EXPECT_TRUE(second.from_cache);
+  // Single mode (one row: alpha thread blocks per step), against erf.
+  options.alpha = 16;
+  const ex::Expression gaussian = ex::parse_expression("exp(-x^2)", {"x"}, {});
+  const auto single_cpu = ex::integrate_adaptive_expression(gaussian, {-3.0, 3.0}, 1, options, ComputeDevice::Cpu);
+  const auto single = ex::integrate_adaptive_expression(gaussian, {-3.0, 3.0}, 1, options, ComputeDevice::Cuda);
+  expect_honest(single[0].estimate, single[0].error, single[0].status, std::sqrt(geobem::kPi) * std::erf(3.0), 1e-10,
+                "single gaussian");
+  EXPECT_NEAR(single[0].estimate, single_cpu[0].estimate, single[0].error + single_cpu[0].error);
+  // Kern & Alaghband's exp_sin as an expression against the family's CUDA kernel.
+  std::vector<q::Problem1D> problems;
+  std::vector<double> family_rows;
+  const q::Integrand1DRanges ranges = q::integrand_1d_ranges(q::Integrand1DFamily::ExpSin);
+  const ex::Expression exp_sin = ex::parse_expression("exp(p0*x)*sin(p1*x)", {"x"}, {{"p0", "p1"}, "a column"});
+  while (problems.size() < 200) {
+    q::Problem1D p;
+    p.integrand.family = q::Integrand1DFamily::ExpSin;
+    for (int k = 0; k < 2; ++k) p.integrand.p[k] = log_uniform(random, ranges.min_magnitude[k], ranges.max[k]);
+    p.integrand.p[2] = 0.0;
+    const double limit = q::exp_family_limit(p.integrand);
+    p.lower = -limit * log_uniform(random, 1e-3, 1.0);
+    p.upper = limit * log_uniform(random, 1e-3, 1.0);
+    problems.push_back(p);
+    family_rows.insert(family_rows.end(), {p.lower, p.upper, p.integrand.p[0], p.integrand.p[1]});
+  }
+  const auto family = q::integrate_adaptive_1d_batch(problems, options, ComputeDevice::Cuda);
+  const auto mine = ex::integrate_adaptive_expression(exp_sin, family_rows, problems.size(), options, ComputeDevice::Cuda);
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    EXPECT_EQ(mine[i].status, IntegrationStatus::Converged) << i;
+    EXPECT_NEAR(mine[i].estimate, family[i].estimate, mine[i].error + family[i].error) << i;
+  }
+  // NaN on part of the domain: a status.
+  const auto nan = ex::integrate_adaptive_expression(ex::parse_expression("sqrt(x)", {"x"}, {}), {-1.0, 1.0, -1.0, 1.0},
+                                                     2, options, ComputeDevice::Cuda);
+  EXPECT_EQ(nan[0].status, IntegrationStatus::NonFinite);
+  EXPECT_EQ(nan[1].status, IntegrationStatus::NonFinite);
+}
+
+TEST_F(ExpressionCuda, CubatureMatchesCpuTheFamiliesAndReferences) {
+  // Genz's Gaussian with a, u per row: closed form, the CPU program and the family's CUDA kernel.
+  q::CubatureOptions options;
+  options.dim = 3;
+  options.rel_tol = 1e-7;
+  options.min_regions = 1 << 12;
+  const ex::Expression gaussian = ex::parse_expression("exp(-(a^2*(x1 - u)^2 + a^2*(x2 - u)^2 + a^2*(x3 - u)^2))",
+                                                       ex::numbered_variables(3), {{"a", "u"}, "a column"});
+  ASSERT_EQ(gaussian.parameters, (std::vector<std::string>{"a", "u"}));
+  std::mt19937_64 random(1183);
+  std::vector<double> rows;
+  const int count = 6;
+  for (int i = 0; i < count; ++i)
+    rows.insert(rows.end(), {log_uniform(random, 0.1, 10.0), std::uniform_real_distribution<double>(0.0, 1.0)(random)});
+  const auto cpu = ex::integrate_cubature_expression(gaussian, rows, count, options, ComputeDevice::Cpu);
+  const auto cuda = ex::integrate_cubature_expression(gaussian, rows, count, options, ComputeDevice::Cuda);
+  for (int i = 0; i < count; ++i) {
+    const auto family = q::make_cubature_integrand(q::CubatureFamily::Gaussian, 3, rows[2 * i], rows[2 * i + 1]);
+    const double exact = q::genz_exact_integral(family, 3);
+    expect_honest(cuda[i].estimate, cuda[i].error, cuda[i].status, exact, 1e-7, "gaussian row " + std::to_string(i));
+    EXPECT_NEAR(cuda[i].estimate, cpu[i].estimate, cuda[i].error + cpu[i].error) << i;
+    const auto built_in = q::integrate_cubature(family, options, ComputeDevice::Cuda);
+    EXPECT_NEAR(cuda[i].estimate, built_in.estimate, cuda[i].error + built_in.error) << i;
+  }
+  // Arumugam et al.'s f3 (4D, 1e-5) and f4 (7D, 1e-4) as expressions, at the
+  // stage's defaults, against mpmath's references (bench/quadrature/reference_values.py)
+  // and the built-in family's CUDA kernel.
+  const struct {
+    q::CubatureFamily family;
+    int dim;
+    double rel_tol, reference;
+    std::string text;
+  } cases[] = {
+      {q::CubatureFamily::F3, 4, 1e-5, 0.090415164700330145624,
+       "sin((1*asin(x1))*(2*asin(x2^2))*(3*asin(x3^3))*(4*asin(x4^4)))"},
+      {q::CubatureFamily::F4, 7, 1e-4, 0.019196994669629073495,
+       "sin(asin(x1)*asin(x2)*asin(x3)*asin(x4)*asin(x5)*asin(x6)*asin(x7))"},
+  };
+  for (const auto& c : cases) {
+    q::CubatureOptions stage;
+    stage.dim = c.dim;
+    stage.rel_tol = c.rel_tol;
+    const auto mine = ex::integrate_cubature_expression(
+        ex::parse_expression(c.text, ex::numbered_variables(c.dim), {}), {}, 1, stage, ComputeDevice::Cuda);
+    expect_honest(mine[0].estimate, mine[0].error, mine[0].status, c.reference, c.rel_tol, c.text);
+    const auto built_in = q::integrate_cubature(q::make_cubature_integrand(c.family, c.dim), stage, ComputeDevice::Cuda);
+    EXPECT_NEAR(mine[0].estimate, built_in.estimate, mine[0].error + built_in.error) << c.text;
+  }
+  // NaN on part of the domain: a status.
+  q::CubatureOptions plane;
+  plane.dim = 2;
+  plane.min_regions = 64;
+  const auto nan = ex::integrate_cubature_expression(ex::parse_expression("log(x1 - x2)", ex::numbered_variables(2), {}),
+                                                     {}, 1, plane, ComputeDevice::Cuda);
+  EXPECT_EQ(nan[0].status, IntegrationStatus::NonFinite);
 }

@@ -44,6 +44,30 @@ TEST(ExpressionNvrtc, LongmanKernelsCompileForHopper) {
   }
 }
 
+TEST(ExpressionNvrtc, AdaptiveAndCubatureKernelsCompileForHopper) {
+  // The integrators' own device code (adaptive_1d_kernels.cuh, cubature_cuda.cuh)
+  // around the expression with parameters (one compile each, seconds).
+  const std::string adaptive =
+      ex::adaptive_kernel_source(parse("exp(-a*x)*cos(w*x) + J1(x)", {"a", "w"}));
+  const std::string f4 = ex::cubature_kernel_source(ex::parse_expression(
+      "sin(asin(x1)*asin(x2)*asin(x3)*asin(x4)*asin(x5)*asin(x6)*asin(x7)*c)", ex::numbered_variables(7),
+      {{"c"}, "a column"}));
+  const struct {
+    const std::string& source;
+    std::vector<const char*> kernels;
+  } cases[] = {
+      {adaptive, {ex::kAdaptiveStepKernelName, ex::kAdaptiveBatchKernelName}},
+      {f4, {ex::kApplyRuleKernelName, ex::kRefineKernelName}},
+  };
+  for (const auto& c : cases) {
+    const geobem::NvrtcImage image =
+        geobem::nvrtc_compile("test kernel", c.source, ex::device_headers(), "sm_90", {"-default-device"});
+    EXPECT_GT(image.image.size(), 1000u);
+    EXPECT_EQ(image.log.find("error"), std::string::npos) << image.log;
+    for (const char* kernel : c.kernels) EXPECT_NE(image.image.find(kernel), std::string::npos) << kernel;
+  }
+}
+
 TEST(ExpressionNvrtc, CompileErrorCarriesTheLog) {
   try {
     geobem::nvrtc_compile("broken kernel", "extern \"C\" __global__ void k() { undeclared_name(); }", {}, "sm_90", {});
