@@ -1,12 +1,19 @@
 // bench_expression: a user expression against the built-in family it spells,
-// both on the GPU, 10^6 Longman integrals each:
-//   exp-cos    vs 'exp(-a*x)' --oscillation cos:w --decay-rate a
-//   hankel-exp (nu = 0, m = 1) vs 'x*exp(-a*x)' --oscillation J0:r --decay-rate a
-// Reported: the NVRTC compile time of the expression's kernel (first run in
-// a fresh cache folder, then a second process-level load from that cache),
-// and the wall and kernel times of each (best of three warm runs), with the
-// largest difference between the two result columns.
-// Usage: bench_expression [--count N] [--quick]
+// both on the GPU:
+//   Longman, 10^6 integrals each:
+//     exp-cos    vs 'exp(-a*x)' --oscillation cos:w --decay-rate a
+//     hankel-exp (nu = 0, m = 1) vs 'x*exp(-a*x)' --oscillation J0:r --decay-rate a
+//   adaptive 1D, 10^4 integrals: exp_sin vs 'exp(p0*x)*sin(p1*x)'
+//   cubature: Arumugam et al.'s f3 (4D, 1e-5) and f4 (7D, 1e-4) vs the same
+//     functions as expressions
+// Reported: the NVRTC compile time of the expression's kernels (first run in
+// a fresh cache folder, then a load from that cache), and the times of each
+// (Longman: best of three warm runs, wall and kernel span, the span from the
+// first chunk's kernel to the last one's end; the summed kernel times of
+// overlapping chunks are shown too but overstate; adaptive: best of three
+// warm walls; cubature: median of five warm walls), with the largest
+// difference between the two results.
+// Usage: bench_expression [--count N]
 #include <boost/program_options.hpp>
 
 #include <algorithm>
@@ -25,10 +32,13 @@
 #include "gpu/core/nvrtc_program.hpp"
 #include "gpu/expression/expression_integrate.hpp"
 #include "gpu/expression/expression_kernels.hpp"
+#include "gpu/quadrature/adaptive_1d.hpp"
+#include "gpu/quadrature/cubature.hpp"
 #include "gpu/transform/transform.hpp"
 #include "stages/cli/stage_options.hpp"
 
 namespace ex = geobem::expression;
+namespace q = geobem::quadrature;
 namespace tf = geobem::transform;
 using Clock = std::chrono::steady_clock;
 
@@ -37,7 +47,7 @@ namespace {
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 struct Timing {
-  double wall = 1e300, kernel_ms = 1e300;
+  double wall = 1e300, kernel_ms = 1e300, span_ms = 1e300;
 };
 
 template <class Run>
@@ -49,8 +59,37 @@ Timing best_of_three(Run run) {
     run(&timings);
     best.wall = std::min(best.wall, seconds_since(start));
     best.kernel_ms = std::min(best.kernel_ms, timings.kernel_ms);
+    best.span_ms = std::min(best.span_ms, timings.kernel_span_ms);
   }
   return best;
+}
+
+/// Seconds of NVRTC for `source` in a fresh cache folder, then of reading it back.
+void print_compile_times(const std::string& source) {
+  const auto folder = std::filesystem::temp_directory_path() / ("geobem_bench_cache_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(folder);
+  auto start = Clock::now();
+  const auto compiled = geobem::nvrtc_compile_cached("bench", source, ex::device_headers(), "sm_90",
+                                                     {"-default-device"}, folder.string());
+  const double compile_wall = seconds_since(start);
+  start = Clock::now();
+  geobem::nvrtc_compile_cached("bench", source, ex::device_headers(), "sm_90", {"-default-device"}, folder.string());
+  const double cached_wall = seconds_since(start);
+  std::filesystem::remove_all(folder);
+  std::printf("  compile (NVRTC %s, sm_90, fresh cache): %.3f s (nvrtcCompileProgram %.3f s); from the disk cache: %.4f s\n",
+              geobem::nvrtc_version().c_str(), compile_wall, compiled.compile_seconds, cached_wall);
+}
+
+template <class Run>
+double median_wall(int reps, Run run) {
+  std::vector<double> walls;
+  for (int k = 0; k < reps; ++k) {
+    const auto start = Clock::now();
+    run();
+    walls.push_back(seconds_since(start));
+  }
+  std::sort(walls.begin(), walls.end());
+  return walls[walls.size() / 2];
 }
 
 void compare(const char* name, tf::TransformFamily family, const std::vector<double>& family_rows,
@@ -59,22 +98,11 @@ void compare(const char* name, tf::TransformFamily family, const std::vector<dou
   tf::LongmanOptions options;
   options.relative_tolerance = 1e-10;
   const ex::Expression rest = ex::parse_expression(text, {"x"}, {{"a"}, "a column"});
-  // Compile time: a fresh cache folder (the compile), then NVRTC's image read back from it.
-  const auto folder = std::filesystem::temp_directory_path() / ("geobem_bench_cache_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(folder);
-  const std::string source = ex::longman_kernel_source(rest, kind);
-  auto start = Clock::now();
-  const auto compiled = geobem::nvrtc_compile_cached("bench", source, ex::device_headers(), "sm_90",
-                                                     {"-default-device"}, folder.string());
-  const double compile_wall = seconds_since(start);
-  start = Clock::now();
-  const auto cached = geobem::nvrtc_compile_cached("bench", source, ex::device_headers(), "sm_90",
-                                                   {"-default-device"}, folder.string());
-  const double cached_wall = seconds_since(start);
-  std::filesystem::remove_all(folder);
+  std::printf("%s, %zu integrals, rel-tol 1e-10, Euler\n", name, count);
+  print_compile_times(ex::longman_kernel_source(rest, kind));
   // The kernel used below: compiled (or read from the user's cache) once in this process.
   ex::KernelCompileReport report;
-  start = Clock::now();
+  auto start = Clock::now();
   ex::integrate_longman_expression(rest, kind, expression_rows, 1000, options, 16, geobem::ComputeDevice::Cuda, true,
                                    nullptr, &report);
   const double first_call = seconds_since(start);
@@ -94,17 +122,101 @@ void compare(const char* name, tf::TransformFamily family, const std::vector<dou
                                     std::max(std::fabs(family_results[i].value), 1e-300));
     same_status += family_results[i].status == expression_results[i].status;
   }
-  std::printf("%s, %zu integrals, rel-tol 1e-10, Euler\n", name, count);
-  std::printf("  compile (NVRTC %s, sm_90, fresh cache): %.3f s (nvrtcCompileProgram %.3f s); from the disk cache: %.4f s\n",
-              geobem::nvrtc_version().c_str(), compile_wall, compiled.compile_seconds, cached_wall);
   std::printf("  first call in this process (%s, %s): %.3f s\n", report.architecture.c_str(),
               report.from_cache ? "kernel read from the user cache" : "kernel compiled", first_call);
-  std::printf("  built-in family: wall %.4f s, kernel %.2f ms\n", builtin.wall, builtin.kernel_ms);
-  std::printf("  expression     : wall %.4f s, kernel %.2f ms  (%.2fx the family's kernel time)\n", user.wall,
-              user.kernel_ms, user.kernel_ms / builtin.kernel_ms);
+  std::printf("  built-in family: wall %.4f s, kernel span %.2f ms (chunk kernels summed %.2f ms)\n", builtin.wall,
+              builtin.span_ms, builtin.kernel_ms);
+  std::printf("  expression     : wall %.4f s, kernel span %.2f ms (chunk kernels summed %.2f ms)  "
+              "(%.2fx the family's span, %.2fx its wall)\n",
+              user.wall, user.span_ms, user.kernel_ms, user.span_ms / builtin.span_ms, user.wall / builtin.wall);
   std::printf("  largest relative difference of the values %.2e; same status in %zu of %zu rows\n", largest,
               same_status, count);
-  (void)cached;
+}
+
+/// exp_sin of Kern & Alaghband against 'exp(p0*x)*sin(p1*x)', `count` rows at 1e-10, batched.
+void compare_adaptive(std::size_t count) {
+  std::mt19937_64 random(2027);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  auto log_uniform = [&](double low, double high) {
+    return std::pow(10.0, std::log10(low) + (std::log10(high) - std::log10(low)) * unit(random));
+  };
+  std::vector<q::Problem1D> problems;
+  std::vector<double> rows;
+  for (std::size_t i = 0; i < count; ++i) {
+    q::Problem1D p;
+    p.integrand.family = q::Integrand1DFamily::ExpSin;
+    p.integrand.p[0] = log_uniform(1e-3, 50.0);
+    p.integrand.p[1] = log_uniform(1e-3, 1000.0);
+    p.integrand.p[2] = 0.0;
+    const double limit = q::exp_family_limit(p.integrand);
+    p.lower = -limit * log_uniform(1e-3, 1.0);
+    p.upper = limit * log_uniform(1e-3, 1.0);
+    problems.push_back(p);
+    rows.insert(rows.end(), {p.lower, p.upper, p.integrand.p[0], p.integrand.p[1]});
+  }
+  q::Adaptive1DOptions options;
+  options.rel_tol = 1e-10;
+  const ex::Expression f = ex::parse_expression("exp(p0*x)*sin(p1*x)", {"x"}, {{"p0", "p1"}, "a column"});
+  std::printf("adaptive 1D exp_sin vs 'exp(p0*x)*sin(p1*x)', %zu integrals, rel-tol 1e-10, beta %d\n", count,
+              options.beta);
+  print_compile_times(ex::adaptive_kernel_source(f));
+  ex::integrate_adaptive_expression(f, rows, 1, options, geobem::ComputeDevice::Cuda);  // load the kernel
+  std::vector<q::Adaptive1DResult> family, mine;
+  const Timing builtin = best_of_three([&](tf::LongmanTimings*) {
+    family = q::integrate_adaptive_1d_batch(problems, options, geobem::ComputeDevice::Cuda);
+  });
+  const Timing user = best_of_three([&](tf::LongmanTimings*) {
+    mine = ex::integrate_adaptive_expression(f, rows, count, options, geobem::ComputeDevice::Cuda);
+  });
+  double largest = 0.0;
+  std::size_t same_status = 0, evaluations = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    largest = std::max(largest, std::fabs(family[i].estimate - mine[i].estimate) /
+                                    std::max(family[i].error + mine[i].error, 1e-300));
+    same_status += family[i].status == mine[i].status;
+    evaluations += mine[i].evaluations;
+  }
+  std::printf("  built-in family: wall %.4f s\n  expression     : wall %.4f s  (%.2fx the family's)\n", builtin.wall,
+              user.wall, user.wall / builtin.wall);
+  std::printf("  largest |difference| / (sum of the error estimates) %.2f; same status in %zu of %zu rows; "
+              "%zu evaluations\n", largest, same_status, count, evaluations);
+}
+
+/// f3 (4D, 1e-5) and f4 (7D, 1e-4) built in against the same as expressions, at the stage's defaults.
+void compare_cubature() {
+  const struct {
+    q::CubatureFamily family;
+    int dim;
+    double rel_tol, reference;
+    const char* text;
+  } cases[] = {
+      {q::CubatureFamily::F3, 4, 1e-5, 0.090415164700330145624,
+       "sin((1*asin(x1))*(2*asin(x2^2))*(3*asin(x3^3))*(4*asin(x4^4)))"},
+      {q::CubatureFamily::F4, 7, 1e-4, 0.019196994669629073495,
+       "sin(asin(x1)*asin(x2)*asin(x3)*asin(x4)*asin(x5)*asin(x6)*asin(x7))"},
+  };
+  for (const auto& c : cases) {
+    q::CubatureOptions options;
+    options.dim = c.dim;
+    options.rel_tol = c.rel_tol;
+    const ex::Expression f = ex::parse_expression(c.text, ex::numbered_variables(c.dim), {});
+    std::printf("cubature %s vs '%s', %dD, rel-tol %g\n", q::to_string(c.family).c_str(), c.text, c.dim, c.rel_tol);
+    print_compile_times(ex::cubature_kernel_source(f));
+    const q::CubatureIntegrand integrand = q::make_cubature_integrand(c.family, c.dim);
+    q::CubatureResult family = q::integrate_cubature(integrand, options, geobem::ComputeDevice::Cuda);
+    q::CubatureResult mine = ex::integrate_cubature_expression(f, {}, 1, options, geobem::ComputeDevice::Cuda)[0];
+    const double builtin = median_wall(5, [&] { family = q::integrate_cubature(integrand, options, geobem::ComputeDevice::Cuda); });
+    const double user = median_wall(5, [&] {
+      mine = ex::integrate_cubature_expression(f, {}, 1, options, geobem::ComputeDevice::Cuda)[0];
+    });
+    std::printf("  built-in family: %.4f s, %s, estimate %.12f, error %.2e, true error %.2e, %.3g evaluations\n",
+                builtin, geobem::to_string(family.status).c_str(), family.estimate, family.error,
+                std::fabs(family.estimate - c.reference), static_cast<double>(family.evaluations));
+    std::printf("  expression     : %.4f s, %s, estimate %.12f, error %.2e, true error %.2e, %.3g evaluations  "
+                "(%.2fx the family's)\n",
+                user, geobem::to_string(mine.status).c_str(), mine.estimate, mine.error,
+                std::fabs(mine.estimate - c.reference), static_cast<double>(mine.evaluations), user / builtin);
+  }
 }
 
 int run_bench(int argc, char** argv) {
@@ -139,6 +251,8 @@ int run_bench(int argc, char** argv) {
           ex::OscillationKind::Cos, exp_cos_expression, count);
   compare("hankel-exp (nu 0, m 1) vs 'x*exp(-a*x)' J0:r", tf::TransformFamily::HankelExponential, hankel,
           "x*exp(-a*x)", ex::OscillationKind::J0, hankel_expression, count);
+  compare_adaptive(std::min<std::size_t>(count, 10000));
+  compare_cubature();
   return 0;
 }
 
