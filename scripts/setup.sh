@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 packages=(cmake g++ make pkg-config libvtk9-dev libboost-program-options-dev libgtest-dev python3-numpy
           libopenmpi-dev openmpi-bin libopenblas-openmp-dev libgsl-dev libgmsh-dev
           libfftw3-dev libcubature-dev zlib1g-dev libexpat1-dev
-          libgdal-dev python3-gdal python3-numpy python-matplotlib-data
+          libgdal-dev python3-gdal python3-numpy python-matplotlib-data python3-matplotlib
           clang libclang-rt-14-dev)
 missing=()
 for package in "${packages[@]}"; do

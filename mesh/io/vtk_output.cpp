@@ -85,14 +85,14 @@ vtkSmartPointer<vtkDataObject> read_vtk_xml(const std::filesystem::path& path) {
   return result;
 }
 
-void write_pvd_collection(const std::filesystem::path& path,
-                          const std::vector<std::pair<double, std::string>>& timesteps) {
+void write_pvd_collection(const std::filesystem::path& path, const std::vector<PvdDataSet>& data_sets) {
   write_text_file_atomically(path, [&](std::ostream& out) {
     out << "<?xml version=\"1.0\"?>\n"
         << "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n  <Collection>\n";
     out << std::setprecision(17);
-    for (const auto& [time, file] : timesteps)
-      out << "    <DataSet timestep=\"" << time << "\" group=\"\" part=\"0\" file=\"" << file << "\"/>\n";
+    for (const auto& data_set : data_sets)
+      out << "    <DataSet timestep=\"" << data_set.time << "\" group=\"\" part=\"" << data_set.part << "\" file=\""
+          << data_set.file << "\"/>\n";
     out << "  </Collection>\n</VTKFile>\n";
   });
 }

@@ -29,11 +29,18 @@ void write_vtk_xml(vtkDataObject* data, const std::filesystem::path& path);
 /// missing, fails the check, or VTK cannot read it.
 vtkSmartPointer<vtkDataObject> read_vtk_xml(const std::filesystem::path& path);
 
-/// Writes a ParaView .pvd collection (time series): one DataSet entry per
-/// (time in seconds, file name relative to the .pvd's folder). VTK has a
+/// One data set of a ParaView .pvd collection: its time (s), its file
+/// relative to the .pvd's folder, and its part (the data sets of several
+/// parts at one time open in ParaView as the blocks of one multiblock set).
+struct PvdDataSet {
+  double time = 0;
+  std::string file;
+  int part = 0;
+};
+
+/// Writes a ParaView .pvd collection (time series) of `data_sets`. VTK has a
 /// reader for this format (vtkXMLCollectionReader) but no writer, so the
 /// short XML is written here; atomically.
-void write_pvd_collection(const std::filesystem::path& path,
-                          const std::vector<std::pair<double, std::string>>& timesteps);
+void write_pvd_collection(const std::filesystem::path& path, const std::vector<PvdDataSet>& data_sets);
 
 }  // namespace geobem

@@ -128,29 +128,6 @@ std::vector<double> component_volumes(const SurfaceMesh& mesh, const std::vector
   return six_volume;
 }
 
-/// Winding number of the closed surface made of `triangles` about `point`:
-/// Σ signed solid angles / 4π (Van Oosterom & Strackee 1983); ±1 inside, 0 outside.
-double winding_number(const SurfaceMesh& mesh, const std::vector<int>& triangles, const Vector3& point) {
-  double solid_angle = 0;
-  for (int t : triangles) {
-    std::array<Vector3, 3> v;
-    std::array<double, 3> length;
-    for (int k = 0; k < 3; ++k) {
-      const auto& x = mesh.nodes[mesh.triangles[t][k]];
-      v[k] = {x[0] - point[0], x[1] - point[1], x[2] - point[2]};
-      length[k] = std::hypot(v[k][0], v[k][1], v[k][2]);
-    }
-    auto dot = [](const Vector3& a, const Vector3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; };
-    const auto &a = v[0], &b = v[1], &c = v[2];
-    const double triple = a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2]) +
-                          a[2] * (b[0] * c[1] - b[1] * c[0]);
-    const double denominator = length[0] * length[1] * length[2] + dot(a, b) * length[2] + dot(a, c) * length[1] +
-                               dot(b, c) * length[0];
-    solid_angle += 2 * std::atan2(triple, denominator);
-  }
-  return solid_angle / (4 * kPi);
-}
-
 /// The closed surfaces given each triangle's component: members, signed
 /// volume and nesting.
 std::vector<ClosedSurface> surfaces_of(const SurfaceMesh& mesh, const std::vector<int>& component, int count) {
@@ -187,6 +164,34 @@ const char* solid_domain_name(SolidDomain domain) {
 }
 
 bool solid_inside(SolidDomain domain, int depth) { return (depth % 2 == 0) == (domain == SolidDomain::interior); }
+
+double winding_number(const SurfaceMesh& mesh, const std::vector<int>& triangles, const Vector3& point) {
+  double solid_angle = 0;
+  for (int t : triangles) {
+    std::array<Vector3, 3> v;
+    std::array<double, 3> length;
+    for (int k = 0; k < 3; ++k) {
+      const auto& x = mesh.nodes[mesh.triangles[t][k]];
+      v[k] = {x[0] - point[0], x[1] - point[1], x[2] - point[2]};
+      length[k] = std::hypot(v[k][0], v[k][1], v[k][2]);
+    }
+    auto dot = [](const Vector3& a, const Vector3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; };
+    const auto &a = v[0], &b = v[1], &c = v[2];
+    const double triple = a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2]) +
+                          a[2] * (b[0] * c[1] - b[1] * c[0]);
+    const double denominator = length[0] * length[1] * length[2] + dot(a, b) * length[2] + dot(a, c) * length[1] +
+                               dot(b, c) * length[0];
+    solid_angle += 2 * std::atan2(triple, denominator);
+  }
+  return solid_angle / (4 * kPi);
+}
+
+double winding_number(const SurfaceMesh& mesh, const Vector3& point) {
+  std::vector<int> triangles(mesh.triangles.size());
+  for (std::size_t t = 0; t < triangles.size(); ++t) triangles[t] = static_cast<int>(t);
+  return winding_number(mesh, triangles, point);
+}
+
 
 std::vector<ClosedSurface> closed_surfaces(const SurfaceMesh& mesh) {
   const auto uses = edge_uses(mesh);

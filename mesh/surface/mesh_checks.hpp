@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "mesh/surface/mesh_geometry.hpp"
 #include "mesh/surface/surface_mesh.hpp"
 
 namespace geobem::surface {
@@ -40,6 +41,16 @@ struct ClosedSurface {
 /// surfaces must not intersect. O(surfaces × triangles). Throws
 /// std::runtime_error if an edge is not shared by exactly two triangles.
 std::vector<ClosedSurface> closed_surfaces(const SurfaceMesh& mesh);
+
+/// Winding number about `point` (m) of the closed surfaces made of
+/// `triangles` (all of them in the second form): Σ over the triangles of the
+/// signed solid angle (Van Oosterom & Strackee 1983, IEEE Trans. Biomed. Eng.
+/// 30:125) / 4π. For closed, consistently oriented surfaces it counts the
+/// surfaces around the point, each +1 when its normals point away from the
+/// point, −1 when towards it; 0.5 (or an edge or corner's fraction) on a
+/// surface. O(triangles).
+double winding_number(const SurfaceMesh& mesh, const std::vector<int>& triangles, const Vector3& point);
+double winding_number(const SurfaceMesh& mesh, const Vector3& point);
 
 /// Whether the solid lies inside a closed surface nested `depth` deep:
 /// interior: depth even; exterior: depth odd.

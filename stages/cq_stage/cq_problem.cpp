@@ -7,9 +7,10 @@
 #include <stdexcept>
 
 #include "gpu/core/usage_error.hpp"
+#include "mesh/loads/load_history_text.hpp"
+#include "mesh/loads/pressure_load.hpp"
 #include "mesh/loads/traction_load.hpp"
 #include "mesh/surface/mesh_checks.hpp"
-#include "stages/cli/number_list.hpp"
 
 namespace geobem::cq_stage {
 
@@ -41,16 +42,56 @@ bem::SurfaceView checked_bem_surface(const surface::SurfaceMesh& mesh, const std
   return view;
 }
 
-std::vector<bem::GroupCondition> parse_conditions(const ConditionTexts& texts) {
+std::vector<bem::GroupCondition> parse_conditions(const ConditionTexts& texts,
+                                                  const std::vector<std::string>& group_names) {
+  auto require_group = [&](const std::string& option, const std::string& text, const std::string& group) {
+    if (group_names.empty() || std::find(group_names.begin(), group_names.end(), group) != group_names.end()) return;
+    throw UsageError("--" + option + " '" + text + "': the mesh has no group '" + group + "' (its groups: " +
+                     join(group_names, ',') + ")");
+  };
   std::vector<bem::GroupCondition> conditions;
   for (const auto& list : texts.fixed)
-    for (const auto& name : split(list, ',')) conditions.push_back({name, true, {0.0, 0.0, 0.0}});
+    for (const auto& name : split(list, ',')) {
+      require_group("fixed", list, name);
+      conditions.push_back({name, true, {0.0, 0.0, 0.0}});
+    }
   for (const auto& list : texts.free)
-    for (const auto& name : split(list, ',')) conditions.push_back({name, false, {0.0, 0.0, 0.0}});
+    for (const auto& name : split(list, ',')) {
+      require_group("free", list, name);
+      conditions.push_back({name, false, {0.0, 0.0, 0.0}});
+    }
+  // The loaded groups: a traction and a pressure on one group make one condition.
+  std::vector<bem::GroupCondition> loaded;
+  std::vector<std::pair<bool, bool>> given;  // (traction, pressure) of each loaded group
+  auto loaded_condition = [&](const std::string& group) -> std::size_t {
+    for (std::size_t k = 0; k < loaded.size(); ++k)
+      if (loaded[k].group == group) return k;
+    loaded.push_back({group, false, {0.0, 0.0, 0.0}});
+    given.emplace_back(false, false);
+    return loaded.size() - 1;
+  };
   for (const auto& text : texts.traction) {
     const loads::TractionLoad load = loads::parse_traction_load(text);
-    conditions.push_back({load.group, false, load.traction});
+    require_group("traction", text, load.group);
+    const std::size_t k = loaded_condition(load.group);
+    if (given[k].first) throw UsageError("--traction '" + text + "': group '" + load.group + "' has a traction already");
+    given[k].first = true;
+    loaded[k].traction = load.traction;
   }
+  for (const auto& text : texts.pressure) {
+    loads::PressureLoad load;
+    try {
+      load = loads::parse_pressure_load(text);
+    } catch (const std::invalid_argument& error) {
+      throw UsageError(std::string("--") + error.what());
+    }
+    require_group("pressure", text, load.group);
+    const std::size_t k = loaded_condition(load.group);
+    if (given[k].second) throw UsageError("--pressure '" + text + "': group '" + load.group + "' has a pressure already");
+    given[k].second = true;
+    loaded[k].pressure = load.pressure;
+  }
+  conditions.insert(conditions.end(), loaded.begin(), loaded.end());
   return conditions;
 }
 
@@ -74,15 +115,15 @@ bem::Material checked_material(double young_modulus, double poisson_ratio, doubl
 }
 
 std::vector<double> load_history_values(const std::string& text, const bem::CqSettings& settings) {
-  std::vector<double> values(settings.steps + 1, 1.0);
-  if (text == "heaviside") return values;
-  if (text.rfind("ramp:", 0) == 0) {
-    const double rise = cli::parse_number_list("load-history", text.substr(5), 1, "ramp:T")[0];
-    if (!(rise > 0.0)) throw UsageError("--load-history '" + text + "': the rise time T must be positive (s)");
-    for (int n = 0; n <= settings.steps; ++n) values[n] = std::min(n * settings.time_step / rise, 1.0);
-    return values;
+  bem::LoadHistory history;
+  try {
+    history = loads::parse_load_history(text);
+  } catch (const std::invalid_argument& error) {
+    // "load history 'TEXT': ..." named as the option a user typed.
+    const std::string message = error.what(), prefix = "load history ";
+    throw UsageError("--load-history " + (message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message));
   }
-  throw UsageError("--load-history '" + text + "': expected heaviside or ramp:T (T in s)");
+  return bem::load_history_samples(history, settings);
 }
 
 std::vector<std::string> load_history_texts(const std::vector<std::string>& texts,

@@ -31,25 +31,31 @@ bem::SurfaceView checked_bem_surface(const surface::SurfaceMesh& mesh, const std
 inline constexpr double steel_young_modulus = 2.1e11, steel_density = 7850.0;
 
 /// Boundary conditions as text: group names that are fixed (u = 0) or
-/// traction-free, and prescribed tractions "NAME=P:DX,DY,DZ" (magnitude P in
-/// Pa along the direction DX,DY,DZ, normalised here).
+/// traction-free, prescribed tractions "NAME=P:DX,DY,DZ" (magnitude P in
+/// Pa along the direction DX,DY,DZ, normalised here) and pressures "NAME=P"
+/// (Pa, positive pushes into the solid).
 struct ConditionTexts {
-  std::vector<std::string> fixed, free, traction;
+  std::vector<std::string> fixed, free, traction, pressure;
 };
 
 /// The GroupConditions of the texts (a comma list of names counts as several
-/// groups; tractions by loads::parse_traction_load). Throws
-/// geobem::UsageError naming the text for a malformed traction, a zero
-/// direction or a value that is not a finite number.
-std::vector<bem::GroupCondition> parse_conditions(const ConditionTexts& texts);
+/// groups; tractions by loads::parse_traction_load, pressures by
+/// loads::parse_pressure_load). A group with both a traction and a pressure
+/// is one load case carrying both. Throws geobem::UsageError naming the
+/// option and text for a malformed traction or pressure, a zero direction, a
+/// value that is not a finite number, a group given two tractions or two
+/// pressures, or (when `group_names` is not empty) a group the mesh lacks.
+std::vector<bem::GroupCondition> parse_conditions(const ConditionTexts& texts,
+                                                  const std::vector<std::string>& group_names = {});
 
 /// bem::material_from_young(E, nu, rho), and its derived moduli and wave
 /// speeds finite. Throws geobem::UsageError naming the values otherwise.
 bem::Material checked_material(double young_modulus, double poisson_ratio, double density);
 
-/// Load history g_n = f(nΔt), n = 0…N, from "heaviside" (f = 1 for t ≥ 0)
-/// or "ramp:T" (f = min(t/T, 1), T > 0 in s). Throws geobem::UsageError naming
-/// the text otherwise.
+/// Load history samples g_n = f(nΔt), n = 0…N, of a text that
+/// loads::parse_load_history reads (heaviside, ramp:T, ricker:FC[:DELAY],
+/// friedlander:TD:B, csv:FILE). Throws geobem::UsageError naming the text
+/// for a malformed one; std::runtime_error naming FILE:LINE for a bad CSV.
 std::vector<double> load_history_values(const std::string& text, const bem::CqSettings& settings);
 
 /// One load history per load case (`case_groups`, the loaded groups in the

@@ -19,7 +19,7 @@ namespace pt = boost::property_tree;
 namespace {
 
 constexpr const char* format_name = "geobem-laplace-solution";
-constexpr int format_version = 1;
+constexpr int format_version = 2;  // 2: [conditions] pressure
 
 std::string exact(double value) {
   char text[40];
@@ -51,7 +51,8 @@ std::string values_text(const LaplaceManifest& m, const std::string& mesh_text) 
       << "[mesh]\nfile = " << mesh_text << "\ncrc32 = " << m.mesh_crc32
       << "\nnodes = " << m.nodes << "\ntriangles = " << m.triangles << "\n"
       << "[conditions]\nfixed = " << join(m.conditions.fixed, ',') << "\nfree = " << join(m.conditions.free, ',')
-      << "\ntraction = " << join(m.conditions.traction, ';') << "\n"
+      << "\ntraction = " << join(m.conditions.traction, ';') << "\npressure = " << join(m.conditions.pressure, ';')
+      << "\n"
       << "[material]\nyoung_modulus = " << exact(m.young_modulus) << "\npoisson_ratio = " << exact(m.poisson_ratio)
       << "\ndensity = " << exact(m.density) << "\n"
       << "[cq]\ntime_step = " << exact(m.cq.time_step) << "\nsteps = " << m.cq.steps
@@ -126,6 +127,7 @@ LaplaceManifest read_laplace_manifest(const std::filesystem::path& path) {
   m.conditions.fixed = split(get<std::string>(tree, "conditions.fixed", path), ',');
   m.conditions.free = split(get<std::string>(tree, "conditions.free", path), ',');
   m.conditions.traction = split(get<std::string>(tree, "conditions.traction", path), ';');
+  m.conditions.pressure = split(get<std::string>(tree, "conditions.pressure", path), ';');
   m.young_modulus = get<double>(tree, "material.young_modulus", path);
   m.poisson_ratio = get<double>(tree, "material.poisson_ratio", path);
   m.density = get<double>(tree, "material.density", path);

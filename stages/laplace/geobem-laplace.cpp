@@ -1,5 +1,6 @@
 // geobem-laplace: reads a surface mesh written by geobem-mesh, the boundary
-// conditions per group, the material and the CQ steps; assembles and solves
+// conditions per group (fixed, free, traction, pressure), the material and
+// the CQ steps; assembles and solves
 // the collocation BEM system A(s_l) x̂_l = b_l of every CQ frequency
 // l = 0…⌊L/2⌋ (Lubich's BDF2 convolution quadrature) for a unit load of each
 // loaded group, on the CPU or the GPU, over MPI ranks when started by mpirun;
@@ -42,7 +43,7 @@ namespace {
 
 struct LaplaceOptions {
   std::string mesh, out, device = "auto";
-  std::vector<std::string> fixed, free, traction;
+  std::vector<std::string> fixed, free, traction, pressure;
   double young_modulus = steel_young_modulus, poisson_ratio = 0.0, density = steel_density;
   std::optional<double> time_step, beta, duration, max_disk_bytes;
   std::optional<int> steps;
@@ -59,6 +60,10 @@ bool parse(int argc, const char* const argv[], LaplaceOptions& o, cli::StageOpti
     ("traction", po::value(&o.traction)->composing(),
      "prescribed traction NAME=P:DX,DY,DZ: magnitude P (Pa) along DX,DY,DZ; each such group is a unit load case "
      "whose load history geobem-time applies; repeatable")
+    ("pressure", po::value(&o.pressure)->composing(),
+     "prescribed pressure NAME=P (Pa, positive pushes into the solid: a pressurized cavity, a blast on a wall; "
+     "traction -P n, n the normal out of the solid); a unit load case like --traction, one case with it on the "
+     "same group; repeatable")
     ("young-modulus", po::value(&o.young_modulus)->default_value(o.young_modulus), "E (Pa); default the rod's steel")
     ("poisson-ratio", po::value(&o.poisson_ratio)->default_value(o.poisson_ratio), "nu; the rod benchmark has 0")
     ("density", po::value(&o.density)->default_value(o.density), "rho (kg/m^3); default the rod's steel")
@@ -143,8 +148,8 @@ int run(int argc, char** argv, const cli::MpiSession& mpi) {
 
   // Everything is read and checked before anything is computed or written.
   LaplaceManifest manifest;
-  manifest.conditions = {names(o.fixed), names(o.free), o.traction};
-  const auto conditions = parse_conditions(manifest.conditions);
+  manifest.conditions = {names(o.fixed), names(o.free), o.traction, o.pressure};
+  parse_conditions(manifest.conditions);  // the texts' own errors before the mesh is read
   manifest.young_modulus = o.young_modulus;
   manifest.poisson_ratio = o.poisson_ratio;
   manifest.density = o.density;
@@ -160,6 +165,7 @@ int run(int argc, char** argv, const cli::MpiSession& mpi) {
   manifest.mesh_crc32 = file_crc32(manifest.mesh_file);
   manifest.nodes = mesh.nodes.size();
   manifest.triangles = mesh.triangles.size();
+  const auto conditions = parse_conditions(manifest.conditions, mesh.group_names);
   bem::BemModel model;
   try {
     model = bem::make_bem_model(surface_view, conditions, material);
@@ -167,7 +173,8 @@ int run(int argc, char** argv, const cli::MpiSession& mpi) {
     throw std::runtime_error(o.mesh + ": " + error.what());
   }
   if (model.load_case_count() == 0)
-    throw UsageError("no group has a prescribed traction (--traction NAME=P:DX,DY,DZ): nothing loads the body");
+    throw UsageError("no group has a prescribed traction or pressure (--traction NAME=P:DX,DY,DZ, --pressure NAME=P): "
+                     "nothing loads the solid");
   manifest.load_case_groups = model.load_case_groups;
 
   const double h = model.smallest_element_size(), c = material.p_wave_speed;

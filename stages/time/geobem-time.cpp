@@ -3,11 +3,17 @@
 // inverse CQ transform, FFTW) and writes a .pvd series of .vtu (point
 // `displacement` in m, cell `traction` in Pa) and a probe CSV over a time
 // window, with the run's effective options, as one output set
-// (docs/stage_contract.md). Cheap next to geobem-laplace: rerun it for other
-// histories, windows or probes.
+// (docs/stage_contract.md). Receivers in the solid get their displacement by
+// the representation formula per CQ frequency (gpu/bem/receiver_field.hpp,
+// CPU or CUDA), then the same transform: a CSV and a .vtp point set per
+// written step, the second part of the .pvd. Without receivers it is cheap
+// next to geobem-laplace: rerun it for other histories, windows or probes.
 #include <vtkCellData.h>
 #include <vtkDoubleArray.h>
+#include <vtkCellArray.h>
 #include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
 #include <vtkUnstructuredGrid.h>
 
 #include <array>
@@ -22,7 +28,10 @@
 #include <vector>
 
 #include "gpu/bem/cq_solver.hpp"
+#include "gpu/bem/receiver_field.hpp"
 #include "gpu/bem/rod_closed_form.hpp"
+#include "gpu/core/device.hpp"
+#include "gpu/core/progress.hpp"
 #include "gpu/core/usage_error.hpp"
 #include "mesh/io/atomic_file.hpp"
 #include "mesh/io/memory_budget.hpp"
@@ -35,7 +44,9 @@
 #include "stages/cli/stage_options.hpp"
 #include "stages/cq_stage/cq_problem.hpp"
 #include "stages/cq_stage/laplace_manifest.hpp"
+#include "stages/time/cavity_problem.hpp"
 #include "stages/time/probes.hpp"
+#include "stages/time/receivers.hpp"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -81,25 +92,74 @@ struct StepGrid {
   }
 };
 
+/// The receivers as a VTK point set (a vertex per point) with point
+/// `displacement` (m) of one time step, filled per step.
+struct ReceiverCloud {
+  vtkSmartPointer<vtkPolyData> points;
+  vtkSmartPointer<vtkDoubleArray> displacement, time_value;
+  explicit ReceiverCloud(const std::vector<Receiver>& receivers)
+      : points(vtkSmartPointer<vtkPolyData>::New()),
+        displacement(vtkSmartPointer<vtkDoubleArray>::New()),
+        time_value(vtkSmartPointer<vtkDoubleArray>::New()) {
+    auto coordinates = vtkSmartPointer<vtkPoints>::New();
+    coordinates->SetDataTypeToDouble();
+    auto vertices = vtkSmartPointer<vtkCellArray>::New();
+    for (const Receiver& receiver : receivers) {
+      const vtkIdType id = coordinates->InsertNextPoint(receiver.point.x, receiver.point.y, receiver.point.z);
+      vertices->InsertNextCell(1, &id);
+    }
+    points->SetPoints(coordinates);
+    points->SetVerts(vertices);
+    add_units_field_data(points, {{"coordinates", "m"}, {"displacement", "m"}, {"TimeValue", "s"}});
+    displacement->SetName("displacement");
+    displacement->SetNumberOfComponents(3);
+    displacement->SetNumberOfTuples(static_cast<vtkIdType>(receivers.size()));
+    points->GetPointData()->AddArray(displacement);
+    time_value->SetName("TimeValue");
+    time_value->SetNumberOfTuples(1);
+    points->GetFieldData()->AddArray(time_value);
+  }
+};
+
+/// Receivers' displacement over time: `series[n·3R + 3r + i]`, component i
+/// of receiver r at step n (m), empty without receivers.
+struct ReceiverSeries {
+  std::vector<Receiver> receivers;
+  std::vector<double> series;
+  const double* at(int step, std::size_t receiver) const {
+    return series.data() + static_cast<std::size_t>(step) * 3 * receivers.size() + 3 * receiver;
+  }
+};
+
 /// Writes solution/step_NNNNN.vtu for the given steps (the mesh with point
 /// `displacement`, m, and cell `traction`, Pa: unknown on fixed elements,
-/// prescribed amplitude × its case's load history elsewhere) and then
-/// solution.pvd listing them, into the output set. The steps are written by
-/// all CPU threads at once: compressing hundreds of .vtu files is most of
-/// this stage's time.
+/// prescribed amplitude × its case's load history elsewhere), with receivers
+/// receivers/step_NNNNN.vtp (their point `displacement`, m), and then
+/// solution.pvd listing them (the surface part 0, the receivers part 1),
+/// into the output set. The steps are written by all CPU threads at once:
+/// compressing hundreds of VTK files is most of this stage's time.
 void write_time_series(const OutputSet& outputs, const surface::SurfaceMesh& mesh, const bem::BemModel& model,
                        const bem::CqSettings& cq, const std::vector<std::vector<double>>& histories,
-                       const std::vector<double>& unknowns, const std::vector<int>& steps) {
+                       const std::vector<double>& unknowns, const std::vector<int>& steps,
+                       const ReceiverSeries& receivers) {
   const std::size_t n = model.unknown_count();
+  const bool with_receivers = !receivers.receivers.empty();
   fs::create_directories(outputs.path("solution"));
-  std::vector<std::pair<double, std::string>> series(steps.size());
+  if (with_receivers) fs::create_directories(outputs.path("receivers"));
+  std::vector<PvdDataSet> series(steps.size()), receiver_series(with_receivers ? steps.size() : 0);
   for (std::size_t k = 0; k < steps.size(); ++k) {
     char name[64];
     std::snprintf(name, sizeof name, "solution/step_%05d.vtu", steps[k]);
-    series[k] = {steps[k] * cq.time_step, name};
+    series[k] = {steps[k] * cq.time_step, name, 0};
+    if (!with_receivers) continue;
+    std::snprintf(name, sizeof name, "receivers/step_%05d.vtp", steps[k]);
+    receiver_series[k] = {steps[k] * cq.time_step, name, 1};
   }
   std::exception_ptr failure;
-  { const StepGrid warm_up(mesh); }  // VTK's object factories initialised once, before the threads
+  {  // VTK's object factories initialised once, before the threads
+    const StepGrid warm_up(mesh);
+    const ReceiverCloud warm_up_receivers(receivers.receivers);
+  }
 #pragma omp parallel for schedule(dynamic)
   for (std::size_t k = 0; k < steps.size(); ++k) {
     try {
@@ -120,68 +180,184 @@ void write_time_series(const OutputSet& outputs, const surface::SurfaceMesh& mes
         for (int c = 0; c < 3; ++c)
           step_grid.traction->SetComponent(e, c, block < 0 ? prescribed[c] : x[3 * block + c]);
       }
-      step_grid.time_value->SetValue(0, series[k].first);
-      write_vtk_xml(step_grid.grid, outputs.path(series[k].second));
+      step_grid.time_value->SetValue(0, series[k].time);
+      write_vtk_xml(step_grid.grid, outputs.path(series[k].file));
+      if (with_receivers) {
+        ReceiverCloud cloud(receivers.receivers);
+        for (std::size_t r = 0; r < receivers.receivers.size(); ++r)
+          for (int c = 0; c < 3; ++c) cloud.displacement->SetComponent(r, c, receivers.at(step, r)[c]);
+        cloud.time_value->SetValue(0, receiver_series[k].time);
+        write_vtk_xml(cloud.points, outputs.path(receiver_series[k].file));
+      }
     } catch (...) {
 #pragma omp critical(geobem_time_failure)
       if (!failure) failure = std::current_exception();
     }
   }
   if (failure) std::rethrow_exception(failure);
-  write_pvd_collection(outputs.path("solution.pvd"), series);
+  std::vector<PvdDataSet> data_sets;
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    data_sets.push_back(series[k]);
+    if (with_receivers) data_sets.push_back(receiver_series[k]);
+  }
+  write_pvd_collection(outputs.path("solution.pvd"), data_sets);
+}
+
+
+/// The receivers' displacement over time: the representation formula per CQ
+/// frequency (receiver_laplace, on `device`) in chunks of receivers, with
+/// progress and ETA on stderr unless `quiet`, then the load histories and
+/// the inverse transform of the boundary's unknowns (cq_time_series).
+ReceiverSeries receiver_time_series(const bem::BemModel& model, std::vector<Receiver> receivers,
+                                    const bem::CqSettings& cq, const bem::LaplaceSolution& boundary,
+                                    const std::vector<std::vector<double>>& histories, ComputeDevice device,
+                                    bool quiet) {
+  ReceiverSeries out;
+  out.receivers = std::move(receivers);
+  const std::size_t count = out.receivers.size();
+  if (count == 0) return out;
+  bem::LaplaceSolution field = bem::zero_receiver_field(count, boundary);
+  // About 50 chunks for the progress lines; on the GPU at least 256
+  // receivers a launch, so that the blocks (receiver × frequency) fill it.
+  const std::size_t chunk = std::max<std::size_t>(device == ComputeDevice::Cuda ? 256 : 1, (count + 49) / 50);
+  ProgressReporter progress("geobem-time: receivers", count, "receivers", quiet);
+  for (std::size_t first = 0; first < count; first += chunk) {
+    const std::size_t size = std::min(chunk, count - first);
+    std::vector<bem::Vec3> points(size);
+    for (std::size_t r = 0; r < size; ++r) points[r] = out.receivers[first + r].point;
+    const bem::LaplaceSolution part = bem::receiver_laplace(model, points, cq, boundary, {device, true});
+    for (int c = 0; c < field.load_cases; ++c)
+      for (std::size_t k = 0; k < field.frequencies.size(); ++k)
+        std::copy_n(&part.at(c, static_cast<int>(k), 0), 3 * size,
+                    &field.at(c, static_cast<int>(k), static_cast<int>(3 * first)));
+    progress.advance(size);
+  }
+  progress.finish();
+  out.series = bem::cq_time_series(field, histories, cq);
+  return out;
+}
+
+/// The closed forms geobem-time writes beside the BEM's values (--closed-form).
+struct ClosedForm {
+  std::optional<bem::RodProblem> rod;
+  std::optional<CavityProblem> cavity;
+};
+
+/// ",VALUE" as the CSVs write numbers (round trip exact).
+void put(std::ostream& csv, double value) {
+  char text[40];
+  std::snprintf(text, sizeof text, ",%.17g", value);
+  csv << text;
 }
 
 /// Writes the probe CSV: the header line `time`, probeK_u_x/y/z per probe,
-/// then `closed_form` when `rod` is given; one row per step.
+/// then `closed_form` for the rod, `wall_u_r,wall_u_r_closed_form` for the
+/// cavity; one row per step.
 void write_probe_csv(const fs::path& path, const bem::BemModel& model, const LaplaceManifest& manifest,
                      const std::vector<double>& unknowns, const std::vector<Probe>& probes,
-                     const std::vector<int>& steps, const bem::RodProblem* rod) {
+                     const std::vector<int>& steps, const ClosedForm& closed) {
   write_text_file_atomically(path, [&](std::ostream& csv) {
     csv << "time";
     for (std::size_t k = 0; k < probes.size(); ++k)
       csv << ",probe" << k << "_u_x,probe" << k << "_u_y,probe" << k << "_u_z";
-    csv << (rod ? ",closed_form\n" : "\n");
+    if (closed.rod) csv << ",closed_form";
+    if (closed.cavity) csv << ",wall_u_r,wall_u_r_closed_form";
+    csv << "\n";
     char value[40];
     for (int step : steps) {
       const double t = step * manifest.cq.time_step;
       std::snprintf(value, sizeof value, "%.17g", t);
       csv << value;
       for (const Probe& probe : probes)
-        for (double u : probe_displacement(model, unknowns, step, probe)) {
-          std::snprintf(value, sizeof value, ",%.17g", u);
-          csv << value;
-        }
-      if (rod) {
-        std::snprintf(value, sizeof value, ",%.17g",
-                      bem::rod_free_end_displacement(t, rod->pressure, manifest.young_modulus, manifest.density,
-                                                     rod->length));
-        csv << value;
+        for (double u : probe_displacement(model, unknowns, step, probe)) put(csv, u);
+      if (closed.rod)
+        put(csv, bem::rod_free_end_displacement(t, closed.rod->pressure, manifest.young_modulus, manifest.density,
+                                                closed.rod->length));
+      if (closed.cavity) {
+        put(csv, wall_mean_radial_displacement(model, *closed.cavity, unknowns, step));
+        put(csv, bem::cavity_radial_displacement(closed.cavity->cavity, closed.cavity->cavity.radius, t));
       }
       csv << "\n";
     }
   });
 }
 
-/// What each probe and column is, beside the CSV (probes.txt), so that the CSV starts with its header.
-void write_probe_notes(const fs::path& path, const fs::path& manifest_path, const std::vector<Probe>& probes,
-                       const std::vector<std::string>& history_texts, const std::vector<std::string>& case_groups,
-                       const bem::RodProblem* rod, const LaplaceManifest& manifest) {
+/// Writes the receiver CSV: the header line `time`, receiverK_u_x/y/z per
+/// receiver (with the cavity's closed form also receiverK_u_r and
+/// receiverK_u_r_closed_form); one row per step.
+void write_receiver_csv(const fs::path& path, const bem::CqSettings& cq, const ReceiverSeries& receivers,
+                        const std::vector<int>& steps, const ClosedForm& closed) {
+  write_text_file_atomically(path, [&](std::ostream& csv) {
+    csv << "time";
+    for (std::size_t r = 0; r < receivers.receivers.size(); ++r) {
+      csv << ",receiver" << r << "_u_x,receiver" << r << "_u_y,receiver" << r << "_u_z";
+      if (closed.cavity) csv << ",receiver" << r << "_u_r,receiver" << r << "_u_r_closed_form";
+    }
+    csv << "\n";
+    char value[40];
+    for (int step : steps) {
+      const double t = step * cq.time_step;
+      std::snprintf(value, sizeof value, "%.17g", t);
+      csv << value;
+      for (std::size_t r = 0; r < receivers.receivers.size(); ++r) {
+        const double* u = receivers.at(step, r);
+        for (int c = 0; c < 3; ++c) put(csv, u[c]);
+        if (!closed.cavity) continue;
+        const bem::Vec3 x = receivers.receivers[r].point;
+        put(csv, closed.cavity->radial(x, u));
+        put(csv, bem::cavity_radial_displacement(closed.cavity->cavity, norm(x - closed.cavity->centre), t));
+      }
+      csv << "\n";
+    }
+  });
+}
+
+/// Writes receiver_points.csv: `receiver,x,y,z` (m), one row per receiver.
+void write_receiver_points(const fs::path& path, const std::vector<Receiver>& receivers) {
+  write_text_file_atomically(path, [&](std::ostream& csv) {
+    csv << "receiver,x,y,z\n";
+    for (std::size_t r = 0; r < receivers.size(); ++r) {
+      csv << r;
+      for (int c = 0; c < 3; ++c) put(csv, receivers[r].point[c]);
+      csv << "\n";
+    }
+  });
+}
+
+/// What each probe, receiver and column is, beside the CSVs (probes.txt), so
+/// that the CSVs start with their header.
+void write_notes(const fs::path& path, const fs::path& manifest_path, const std::vector<Probe>& probes,
+                 const std::vector<Receiver>& receivers, const std::vector<std::string>& history_texts,
+                 const std::vector<std::string>& case_groups, const ClosedForm& closed,
+                 const LaplaceManifest& manifest) {
   write_text_file_atomically(path, [&](std::ostream& out) {
     out << "geobem-time: displacement (m) over time (s) from " << manifest_path.string() << "\n";
     for (std::size_t k = 0; k < case_groups.size(); ++k)
       out << "load case " << k << " (group " << case_groups[k] << "): history " << history_texts[k] << "\n";
     for (std::size_t k = 0; k < probes.size(); ++k) out << "probe" << k << ": " << probes[k].description << "\n";
-    if (rod)
-      out << "closed_form: the 1D rod's free-end displacement along the load, p = " << rod->pressure
-          << " Pa, l = " << rod->length << " m, E = " << manifest.young_modulus << " Pa, rho = " << manifest.density
-          << " kg/m^3\n";
+    for (std::size_t r = 0; r < receivers.size(); ++r)
+      out << "receiver" << r << ": (" << receivers[r].point.x << ", " << receivers[r].point.y << ", "
+          << receivers[r].point.z << ") m, from " << receivers[r].source << "\n";
+    if (closed.rod)
+      out << "closed_form: the 1D rod's free-end displacement along the load, p = " << closed.rod->pressure
+          << " Pa, l = " << closed.rod->length << " m, E = " << manifest.young_modulus
+          << " Pa, rho = " << manifest.density << " kg/m^3\n";
+    if (closed.cavity) {
+      const bem::SphericalCavity& c = closed.cavity->cavity;
+      const bem::Vec3 centre = closed.cavity->centre;
+      out << "wall_u_r: mean radial displacement of the wall's nodes; *_u_r_closed_form: Sharpe's pressurized "
+             "spherical cavity, centre ("
+          << centre.x << ", " << centre.y << ", " << centre.z << ") m, a = " << c.radius << " m, p = " << c.pressure
+          << " Pa, mu = " << c.shear_modulus << " Pa, nu = " << c.poisson_ratio << ", rho = " << c.density
+          << " kg/m^3, c_P = " << c.p_wave_speed() << " m/s; u_r radial from the centre\n";
+    }
   });
 }
 
 struct TimeOptions {
-  std::string laplace, out;
-  std::optional<std::string> mesh, time_window, closed_form;
-  std::vector<std::string> load_history, probe, probe_group;
+  std::string laplace, out, device = "auto";
+  std::optional<std::string> mesh, time_window, closed_form, receivers;
+  std::vector<std::string> load_history, probe, probe_group, receiver_line, receiver_grid;
   int every = 1;
 };
 
@@ -192,24 +368,53 @@ bool parse(int argc, const char* const argv[], TimeOptions& o, cli::StageOptions
     ("mesh", cli::optional_value(&o.mesh), "the surface mesh (default: the one the manifest names); must be the "
                                            "same file content")
     ("load-history", po::value(&o.load_history)->composing(),
-     "[GROUP=]heaviside or [GROUP=]ramp:T (linear rise to 1 over T s): the time factor of a load case's traction "
-     "(without GROUP: every case without its own); default heaviside; repeatable")
+     "[GROUP=]HISTORY, the time factor of a load case's traction or pressure (without GROUP: every case without "
+     "its own); default heaviside; repeatable. HISTORY: heaviside | ramp:T (linear rise to 1 over T s) | "
+     "ricker:FC[:DELAY] (Ricker wavelet, central frequency FC Hz, peak at DELAY s, default 1.5/FC) | "
+     "friedlander:TD:B (blast pulse (1 - t/TD) exp(-B t/TD): positive phase TD s, decay B) | csv:FILE "
+     "(columns time,value: linear between rows, 0 before the first, the last value after the last)")
     ("time-window", cli::optional_value(&o.time_window), "T0,T1 (s): write only the steps with T0 <= t <= T1 "
                                                          "(default: all)")
     ("probe", po::value(&o.probe)->composing(), "X,Y,Z (m): displacement of the nearest mesh node over time; "
                                                 "repeatable")
     ("probe-group", po::value(&o.probe_group)->composing(),
      "NAME: area-weighted mean displacement over a boundary group; repeatable")
-    ("closed-form", cli::optional_value(&o.closed_form), "rod: add column closed_form, the rod benchmark's free-end "
-                                                         "displacement along the load")
+    ("receivers", cli::optional_value(&o.receivers),
+     "FILE.csv with columns x,y,z (m): receivers inside the solid, their displacement by the representation "
+     "formula (receivers.csv, receivers/step_NNNNN.vtp)")
+    ("receiver-line", po::value(&o.receiver_line)->composing(),
+     "X0,Y0,Z0:X1,Y1,Z1:N: N receivers equally spaced from the first point to the second, both included; "
+     "repeatable")
+    ("receiver-grid", po::value(&o.receiver_grid)->composing(),
+     "X0,Y0,Z0:X1,Y1,Z1:NX,NY,NZ: a box grid of receivers between two corners, x fastest (a count of 1 puts "
+     "that layer at the first corner); repeatable")
+    ("closed-form", cli::optional_value(&o.closed_form),
+     "rod: column closed_form, the rod benchmark's free-end displacement along the load; cavity: Sharpe's "
+     "pressurized spherical cavity, columns wall_u_r and wall_u_r_closed_form in probes.csv, receiverK_u_r and "
+     "receiverK_u_r_closed_form in receivers.csv (heaviside history); none: no closed form (overrides a --config "
+     "file's)")
     ("every", po::value(&o.every)->default_value(o.every), "write every K-th step of the window to the .pvd series "
-                                                           "(probes: all)");
-  command.add_out_folder(&o.out, "solution.pvd, solution/step_NNNNN.vtu, probes.csv, probes.txt, geobem-time.ini");
+                                                           "(probes and receivers CSV: all)");
+  command.add_device(&o.device);
+  command.add_out_folder(&o.out, "solution.pvd, solution/step_NNNNN.vtu, probes.csv, probes.txt, with receivers "
+                                 "receivers.csv, receiver_points.csv and receivers/step_NNNNN.vtp, geobem-time.ini");
   if (!command.parse(argc, argv)) return false;
   if (o.every < 1) throw UsageError("--every must be at least 1");
-  if (o.closed_form && *o.closed_form != "rod")
-    throw UsageError("--closed-form '" + *o.closed_form + "': only rod is known");
+  if (o.closed_form && *o.closed_form != "rod" && *o.closed_form != "cavity" && *o.closed_form != "none")
+    throw UsageError("--closed-form '" + *o.closed_form + "': expected rod, cavity or none");
+  if (o.closed_form == "none") o.closed_form.reset();
   return true;
+}
+
+/// The receivers of the options, in order: the CSV file's, each line's, each grid's.
+std::vector<Receiver> option_receivers(const TimeOptions& o) {
+  std::vector<Receiver> receivers;
+  if (o.receivers) receivers = read_receiver_csv(*o.receivers);
+  for (const auto& text : o.receiver_line)
+    for (Receiver& receiver : receiver_line(text)) receivers.push_back(std::move(receiver));
+  for (const auto& text : o.receiver_grid)
+    for (Receiver& receiver : receiver_grid(text)) receivers.push_back(std::move(receiver));
+  return receivers;
 }
 
 int run(int argc, char** argv) {
@@ -217,7 +422,7 @@ int run(int argc, char** argv) {
   cli::StageOptions command(
       "geobem-time",
       "Apply load histories to geobem-laplace's Laplace-domain solutions, transform back to time, write a .pvd "
-      "time series and a probe CSV.");
+      "time series, a probe CSV and the displacement at receivers in the solid.");
   if (!parse(argc, argv, o, command)) return 0;
   double first_time = -1e300, last_time = 1e300;
   if (o.time_window) {
@@ -226,6 +431,10 @@ int run(int argc, char** argv) {
     first_time = window[0];
     last_time = window[1];
   }
+  std::vector<Receiver> receivers = option_receivers(o);
+  // The device matters only to receivers: without them nothing is asked of a GPU.
+  const DeviceChoice device_choice = parse_device_choice(o.device);
+  const ComputeDevice device = receivers.empty() ? ComputeDevice::Cpu : resolve_device(device_choice);
   const auto started = std::chrono::steady_clock::now();
   OutputSet outputs(o.out, "geobem-time");
 
@@ -234,17 +443,24 @@ int run(int argc, char** argv) {
   if (!fs::exists(manifest_path))
     throw std::runtime_error(manifest_path.string() + ": missing: run geobem-laplace first");
   const LaplaceManifest manifest = read_laplace_manifest(manifest_path);
-  // The solutions and the time series (N + 1 steps x n doubles), before anything
-  // of their size (the load histories too) is allocated.
-  const std::uint64_t solution_bytes =
-      solution_memory_bytes(manifest.unknowns, manifest.frequencies, int(manifest.load_case_groups.size()));
+  // The solutions and the time series (N + 1 steps x n doubles), with
+  // receivers their Laplace-domain field and time series, before anything of
+  // their size (the load histories too) is allocated.
+  const int cases = int(manifest.load_case_groups.size());
+  const std::uint64_t receiver_values = 3 * std::uint64_t(receivers.size());
+  const std::uint64_t solution_bytes = solution_memory_bytes(manifest.unknowns, manifest.frequencies, cases);
+  const std::uint64_t receiver_field_bytes =
+      receiver_values > INT32_MAX ? UINT64_MAX : solution_memory_bytes(int(receiver_values), manifest.frequencies, cases);
   std::uint64_t series_bytes = 0;
   const bool representable =
-      solution_bytes != UINT64_MAX &&
-      multiply_checked(8 * std::uint64_t(manifest.unknowns), std::uint64_t(manifest.cq.steps) + 1, series_bytes) &&
-      series_bytes <= UINT64_MAX - solution_bytes;
-  require_memory(representable ? solution_bytes + series_bytes : UINT64_MAX, available_memory_bytes(),
-                 manifest_path.string() + ": holding its solutions and their time series");
+      solution_bytes != UINT64_MAX && receiver_field_bytes != UINT64_MAX &&
+      multiply_checked(8 * (std::uint64_t(manifest.unknowns) + receiver_values), std::uint64_t(manifest.cq.steps) + 1,
+                       series_bytes) &&
+      series_bytes <= UINT64_MAX - solution_bytes - receiver_field_bytes;
+  require_memory(representable ? solution_bytes + receiver_field_bytes + series_bytes : UINT64_MAX,
+                 available_memory_bytes(),
+                 manifest_path.string() + ": holding its solutions and their time series" +
+                     (receivers.empty() ? std::string() : " with " + std::to_string(receivers.size()) + " receivers"));
   const fs::path mesh_path = o.mesh ? fs::path(*o.mesh) : manifest.mesh_file;
   const surface::SurfaceMesh mesh = surface::read_vtk_surface(mesh_path);
   const std::uint32_t crc = file_crc32(mesh_path);
@@ -269,6 +485,7 @@ int run(int argc, char** argv) {
   const std::vector<std::string> history_texts = load_history_texts(o.load_history, model.load_case_groups);
   std::vector<std::vector<double>> histories;
   for (const auto& text : history_texts) histories.push_back(load_history_values(text, manifest.cq));
+  require_receivers_in_solid(mesh, model.unbounded_solid, receivers);
 
   std::vector<Probe> probes;
   for (const auto& text : o.probe) {
@@ -282,14 +499,22 @@ int run(int argc, char** argv) {
       throw UsageError(error.what());
     }
   }
-  std::optional<bem::RodProblem> rod;
+  ClosedForm closed;
   if (o.closed_form) {
     if (history_texts.size() != 1 || history_texts[0] != "heaviside")
-      throw UsageError("--closed-form rod needs one load case with the heaviside load history");
-    if (manifest.poisson_ratio != 0.0)
-      std::fprintf(stderr, "geobem-time: warning: the rod's closed form is exact for nu = 0 only (nu = %g)\n",
-                   manifest.poisson_ratio);
-    rod = bem::rod_problem_of(model);
+      throw UsageError("--closed-form " + *o.closed_form + " needs one load case with the heaviside load history");
+    try {
+      if (*o.closed_form == "rod") {
+        if (manifest.poisson_ratio != 0.0)
+          std::fprintf(stderr, "geobem-time: warning: the rod's closed form is exact for nu = 0 only (nu = %g)\n",
+                       manifest.poisson_ratio);
+        closed.rod = bem::rod_problem_of(model);
+      } else {
+        closed.cavity = cavity_problem_of(model);
+      }
+    } catch (const std::invalid_argument& error) {
+      throw UsageError(error.what());
+    }
   }
   const std::vector<int> steps = window_steps(manifest.cq, first_time, last_time, o.every);
   if (steps.empty())
@@ -298,7 +523,7 @@ int run(int argc, char** argv) {
 
   bem::LaplaceSolution solution;
   solution.unknowns = manifest.unknowns;
-  solution.load_cases = static_cast<int>(manifest.load_case_groups.size());
+  solution.load_cases = cases;
   solution.frequencies.resize(manifest.frequencies);
   for (int l = 0; l < manifest.frequencies; ++l) solution.frequencies[l] = l;
   solution.values.resize(static_cast<std::size_t>(solution.load_cases) * manifest.frequencies * manifest.unknowns);
@@ -308,17 +533,28 @@ int run(int argc, char** argv) {
                      {{reinterpret_cast<std::complex<double>*>(&solution.at(k, 0, 0)),
                        static_cast<std::size_t>(manifest.unknowns) * manifest.frequencies}});
   const std::vector<double> unknowns = bem::cq_time_series(solution, histories, manifest.cq);
+  if (!command.quiet() && !receivers.empty())
+    std::fprintf(stderr, "geobem-time: %zu receivers x %d frequencies x %zu elements on %s\n", receivers.size(),
+                 manifest.frequencies, mesh.triangles.size(), to_string(device).c_str());
+  const ReceiverSeries receiver_series =
+      receiver_time_series(model, std::move(receivers), manifest.cq, solution, histories, device, command.quiet());
 
-  write_time_series(outputs, mesh, model, manifest.cq, histories, unknowns, steps);
-  write_probe_csv(outputs.path("probes.csv"), model, manifest, unknowns, probes,
-                  window_steps(manifest.cq, first_time, last_time, 1), rod ? &*rod : nullptr);
-  write_probe_notes(outputs.path("probes.txt"), fs::absolute(manifest_path), probes, history_texts,
-                    model.load_case_groups, rod ? &*rod : nullptr, manifest);
-  outputs.write_record(command.record());
+  const std::vector<int> all_steps = window_steps(manifest.cq, first_time, last_time, 1);
+  write_time_series(outputs, mesh, model, manifest.cq, histories, unknowns, steps, receiver_series);
+  write_probe_csv(outputs.path("probes.csv"), model, manifest, unknowns, probes, all_steps, closed);
+  if (!receiver_series.receivers.empty()) {
+    write_receiver_csv(outputs.path("receivers.csv"), manifest.cq, receiver_series, all_steps, closed);
+    write_receiver_points(outputs.path("receiver_points.csv"), receiver_series.receivers);
+  }
+  write_notes(outputs.path("probes.txt"), fs::absolute(manifest_path), probes, receiver_series.receivers,
+              history_texts, model.load_case_groups, closed, manifest);
+  outputs.write_record(command.record() +
+                       (receiver_series.receivers.empty() ? std::string() : "# receivers on " + to_string(device) + "\n"));
   outputs.commit();
   if (!command.quiet())
-    std::fprintf(stderr, "geobem-time: wrote %s (%zu steps) and probes.csv in %.3f s\n",
+    std::fprintf(stderr, "geobem-time: wrote %s (%zu steps) and probes.csv%s in %.3f s\n",
                  (outputs.destination() / "solution.pvd").c_str(), steps.size(),
+                 receiver_series.receivers.empty() ? "" : ", receivers.csv",
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   return 0;
 }

@@ -87,24 +87,53 @@ TEST(CqStages, LaplaceFilesHoldTheLibrarySolution) {
 TEST(CqStages, TimeStageGivesTheLibraryTimeSeriesForEachHistoryAndWindow) {
   const SmallRod& rod = small_rod();
   const int steps = rod.settings.steps;
+  const double dt = rod.settings.time_step;
   struct Case {
-    const char* arguments;
-    std::vector<double> history;
+    std::string name, arguments;
+    std::vector<double> history;  // f(nΔt) from the history's formula, written out here
   };
-  std::vector<double> heaviside(steps + 1, 1.0), ramp(steps + 1);
-  const double rise = 5 * rod.settings.time_step;
-  for (int n = 0; n <= steps; ++n) ramp[n] = std::min(n * rod.settings.time_step / rise, 1.0);
-  char ramp_text[80];
-  std::snprintf(ramp_text, sizeof ramp_text, "--load-history x_max=ramp:%.17g", rise);
-  for (const Case& c : {Case{"--closed-form rod", heaviside}, Case{ramp_text, ramp}}) {
-    const auto out = scratch(std::string("time12_") + (c.history == heaviside ? "heaviside" : "ramp"));
-    const auto run = time_stage(rod.out, out, std::string("--probe-group x_max --probe 3,0.5,0.5 ") + c.arguments);
+  std::vector<Case> cases;
+  auto sampled = [&](auto f) {
+    std::vector<double> values(steps + 1);
+    for (int n = 0; n <= steps; ++n) values[n] = f(n * dt);
+    return values;
+  };
+  auto text = [](const char* format, double a, double b = 0) {
+    char buffer[160];
+    std::snprintf(buffer, sizeof buffer, format, a, b);
+    return std::string(buffer);
+  };
+  cases.push_back({"heaviside", "--closed-form rod", sampled([](double) { return 1.0; })});
+  const double rise = 5 * dt;
+  cases.push_back({"ramp", text("--load-history x_max=ramp:%.17g", rise),
+                   sampled([&](double t) { return std::min(t / rise, 1.0); })});
+  // Ricker (1 − 2π²f²τ²) e^{−π²f²τ²}, τ = t − 1.5/f by default; f = 1/(8Δt).
+  const double fc = 1 / (8 * dt), pi = 3.14159265358979323846;
+  cases.push_back({"ricker", text("--load-history ricker:%.17g", fc), sampled([&](double t) {
+                     const double x2 = pi * pi * fc * fc * (t - 1.5 / fc) * (t - 1.5 / fc);
+                     return (1 - 2 * x2) * std::exp(-x2);
+                   })});
+  // Friedlander (1 − t/t_d) e^{−b t/t_d}, t_d = 7Δt, b = 1.5.
+  const double td = 7 * dt;
+  cases.push_back({"friedlander", text("--load-history friedlander:%.17g:1.5", td),
+                   sampled([&](double t) { return (1 - t / td) * std::exp(-1.5 * t / td); })});
+  // A tabulated history: 0 at t = 0, 1 at 4Δt, 0.5 from 10Δt on.
+  const auto table = scratch("history12.csv");
+  std::ofstream(table) << text("time,value\n0,0\n%.17g,1\n", 4 * dt) << text("%.17g,0.5\n", 10 * dt);
+  cases.push_back({"csv", "--load-history csv:" + table.string(), sampled([&](double t) {
+                     const double n = t / dt;
+                     return n <= 4 ? n / 4 : (n <= 10 ? 1 - 0.5 * (n - 4) / 6 : 0.5);
+                   })});
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const auto out = scratch("time12_" + c.name);
+    const auto run = time_stage(rod.out, out, "--probe-group x_max --probe 3,0.5,0.5 " + c.arguments);
     ASSERT_EQ(run.exit_code, 0) << run.errors;
     const CsvTable probes = read_csv_table((out / "probes.csv").string());
     ASSERT_EQ(probes.rows.size(), static_cast<std::size_t>(steps + 1));
     const std::vector<double> unknowns = bem::cq_time_series(rod.library, {c.history}, rod.settings);
     EXPECT_LT(relative_difference(column(probes, "probe1_u_x"), x_max_mean(rod.model, unknowns, steps)), 1e-12);
-    if (c.history == heaviside) {
+    if (c.name == "heaviside") {
       const auto time = column(probes, "time"), closed = column(probes, "closed_form");
       for (int step = 0; step <= steps; ++step)
         EXPECT_NEAR(closed[step],
@@ -114,7 +143,6 @@ TEST(CqStages, TimeStageGivesTheLibraryTimeSeriesForEachHistoryAndWindow) {
   }
   // A time window and every 2nd step: the .pvd holds t in [T0, T1] only.
   const auto out = scratch("time12_window");
-  const double dt = rod.settings.time_step;
   char window[80];
   std::snprintf(window, sizeof window, "--time-window %.17g,%.17g --every 2", 4 * dt, 10 * dt);
   ASSERT_EQ(time_stage(rod.out, out, window).exit_code, 0);
@@ -191,9 +219,19 @@ INSTANTIATE_TEST_SUITE_P(
         BadLaplace{"missing_condition", "!--fixed x_min --free y_min,y_max,z_min --traction x_max=1:1,0,0 --beta 0.2 "
                    "--steps 4", 1, "group 'z_max' has no boundary condition"},
         BadLaplace{"unknown_group", "!--fixed x_min --free y_min,y_max,z_min,z_max,w_min --traction x_max=1:1,0,0 "
-                   "--beta 0.2 --steps 4", 1, "boundary condition for group 'w_min', which the mesh lacks"},
+                   "--beta 0.2 --steps 4", 2,
+                   "--free 'w_min': the mesh has no group 'w_min' (its groups: x_min,x_max,y_min,y_max,z_min,z_max)"},
+        BadLaplace{"unknown_pressure_group", "!--fixed x_min --free y_min,y_max,z_min,z_max --pressure wall=1e6 "
+                   "--traction x_max=1:1,0,0 --beta 0.2 --steps 4", 2,
+                   "--pressure 'wall=1e6': the mesh has no group 'wall'"},
+        BadLaplace{"bad_pressure", "!--fixed x_min --free y_min,y_max,z_min,z_max --pressure x_max=1e6Pa --beta 0.2 "
+                   "--steps 4", 2, "--pressure 'x_max=1e6Pa': '1e6Pa' is not a finite number"},
+        BadLaplace{"pressure_twice", "!--fixed x_min --free y_min,y_max,z_min,z_max --pressure x_max=1e6 "
+                   "--pressure x_max=2e6 --beta 0.2 --steps 4", 2, "group 'x_max' has a pressure already"},
+        BadLaplace{"pressure_on_fixed", "!--fixed x_min --free y_min,y_max,z_min,z_max,x_max --pressure x_min=1e6 "
+                   "--beta 0.2 --steps 4", 1, "group 'x_min' has two boundary conditions"},
         BadLaplace{"no_load", "!--fixed x_min --free x_max,y_min,y_max,z_min,z_max --beta 0.2 --steps 4", 2,
-                   "nothing loads the body"},
+                   "nothing loads the solid"},
         BadLaplace{"open_mesh", "--beta 0.2 --steps 4", 1, "open surface"},
         BadLaplace{"bad_traction", "!--fixed x_min --free y_min,y_max,z_min,z_max --traction x_max=1e6 --beta 0.2 "
                    "--steps 4", 2, "traction 'x_max=1e6': expected GROUP=P:DX,DY,DZ"},
@@ -323,6 +361,14 @@ TEST_P(TimeBad, NamesTheProblemWritesNothing) {
     std::ofstream(systems / "manifest.ini") << text;
   }
   if (name == "no_manifest") fs::remove(systems / "manifest.ini");
+  if (name == "bad_receiver_csv") {
+    extra = scratch("bad_receivers.csv").string();
+    std::ofstream(extra) << "x,y,z\n1,0.5,0.5\n1,0.5,half\n";
+  }
+  if (name == "receiver_csv_without_z") {
+    extra = scratch("receivers_xy.csv").string();
+    std::ofstream(extra) << "x,y\n1,0.5\n";
+  }
   const auto run = time_stage(systems, out, c.arguments + extra);
   EXPECT_EQ(run.exit_code, c.exit_code) << run.errors;
   EXPECT_NE(run.errors.find(c.expected), std::string::npos) << run.errors;
@@ -350,7 +396,21 @@ INSTANTIATE_TEST_SUITE_P(
         BadTime{"closed_form_unknown", "--closed-form beam", 2, "--closed-form 'beam'"},
         BadTime{"closed_form_ramp", "--closed-form rod --load-history ramp:1e-4", 2, "heaviside"},
         BadTime{"history_of_no_case", "--load-history y_min=heaviside", 2, "group 'y_min' is not a load case"},
-        BadTime{"bad_history", "--load-history step", 2, "--load-history 'step'"},
+        BadTime{"bad_history", "--load-history step", 2, "--load-history 'step': unknown"},
+        BadTime{"bad_ricker", "--load-history ricker:-5", 2, "--load-history 'ricker:-5': Ricker central frequency"},
+        BadTime{"missing_history_csv", "--load-history csv:no_such_history.csv", 1, "no_such_history.csv"},
+        BadTime{"closed_form_cavity_of_a_body", "--closed-form cavity", 2,
+                "--closed-form cavity: the mesh bounds a finite body"},
+        BadTime{"receiver_outside", "--receiver-line 1,0.5,0.5:10,0.5,0.5:4", 1,
+                "--receiver-line point 1: receiver 1 at (4, 0.5, 0.5) m is not inside the elastic solid (it lies "
+                "outside the body); 2 more receivers too"},
+        BadTime{"receiver_on_boundary", "--receiver-grid 3,0.5,0.5:3,0.5,0.5:1,1,1", 1,
+                "receiver 0 at (3, 0.5, 0.5) m is not inside the elastic solid (it lies on the boundary)"},
+        BadTime{"bad_receiver_line", "--receiver-line 0,0,0:1,1,1", 2, "--receiver-line '0,0,0:1,1,1': expected "
+                "X0,Y0,Z0:X1,Y1,Z1:N"},
+        BadTime{"zero_receiver_count", "--receiver-grid 0,0,0:1,1,1:2,0,2", 2, "every count must be at least 1"},
+        BadTime{"bad_receiver_csv", "--receivers ", 1, "bad_receivers.csv:3"},
+        BadTime{"receiver_csv_without_z", "--receivers ", 1, "missing column 'z'"},
         BadTime{"empty_window", "--time-window 1,2", 2, "--time-window holds no step"}),
     [](const auto& info) { return std::string(info.param.name); });
 

@@ -2,7 +2,11 @@
 // Laplace-domain displacements within η = 1e-11 relative (rounding of two
 // summation orders and two LU codes), and geobem-time's probes of both within
 // the bound the inverse CQ transform allows for that η (tests/bem/test_bem_gpu.cpp
-// derives it: ε^{−1/2} · L · η = 1e5 · 41 · 1e-11 ≈ 4e-5 at ε = 1e-10).
+// derives it: ε^{−1/2} · L · η = 1e5 · 41 · 1e-11 ≈ 4e-5 at ε = 1e-10). Then
+// geobem-time's receivers (the representation formula's point kernel, one
+// source for both) with --device cuda against --device cpu on the same
+// Laplace-domain solution: only summation orders differ (η ≈ 1e-13), so
+// within 1e5 · 41 · 1e-13 ≈ 4e-7 after the transform.
 #include <gtest/gtest.h>
 
 #include "gpu/core/device.hpp"
@@ -49,6 +53,22 @@ TEST_F(CqStagesGpu, CudaStagesMatchCpuStages) {
   EXPECT_LT(diff / scale, 1e-11);
   ASSERT_FALSE(probes[0].empty());
   EXPECT_LT(relative_difference(probes[1], probes[0]), 4e-5);
+
+  // Receivers inside the rod, one 1 mm under the face z = 1 (the foot-split rule).
+  std::vector<double> receivers[2];
+  for (int d = 0; d < 2; ++d) {
+    const auto out = scratch(std::string("time_receivers_") + devices[d]);
+    const auto run = time_stage(scratch("laplace_cpu"), out,
+                                std::string("--receiver-line 0.25,0.5,0.5:2.75,0.5,0.5:6 --receiver-grid "
+                                            "1.5,0.5,0.999:1.5,0.5,0.999:1,1,1 --device ") +
+                                    devices[d]);
+    ASSERT_EQ(run.exit_code, 0) << run.errors;
+    const CsvTable table = read_csv_table((out / "receivers.csv").string());
+    for (std::size_t c = 1; c < table.columns.size(); ++c)
+      for (const auto& row : table.rows) receivers[d].push_back(row[c]);
+  }
+  ASSERT_EQ(receivers[0].size(), 7u * 3u * 41u);
+  EXPECT_LT(relative_difference(receivers[1], receivers[0]), 4e-7);
 }
 
 }  // namespace

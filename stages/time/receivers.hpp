@@ -1,0 +1,47 @@
+#pragma once
+// Receivers of geobem-time: points inside the elastic solid where the
+// displacement is evaluated by the representation formula
+// (gpu/bem/receiver_field.hpp), as a user gives them: a CSV of points, a
+// line of points, a grid of points.
+#include <string>
+#include <vector>
+
+#include "gpu/bem/vec3.hpp"
+#include "mesh/surface/surface_mesh.hpp"
+
+namespace geobem::cq_stage {
+
+struct Receiver {
+  bem::Vec3 point;     ///< m
+  std::string source;  ///< where it was given ("FILE:LINE", "--receiver-line point 3"), for messages
+};
+
+/// The receivers of a CSV file with columns x,y,z (m; header required, other
+/// columns ignored; `#` comments, a byte-order mark and CR LF accepted).
+/// Throws std::runtime_error naming FILE:LINE for a missing file or column,
+/// a field that is not a finite number, or no rows.
+std::vector<Receiver> read_receiver_csv(const std::string& path);
+
+/// N equally spaced receivers from (X0,Y0,Z0) to (X1,Y1,Z1), both ends
+/// included, from "X0,Y0,Z0:X1,Y1,Z1:N" (N = 1: the first point alone).
+/// Throws geobem::UsageError naming the text for a malformed one, a
+/// non-finite coordinate or N < 1.
+std::vector<Receiver> receiver_line(const std::string& text);
+
+/// The NX × NY × NZ receivers of a box grid from corner (X0,Y0,Z0) to corner
+/// (X1,Y1,Z1), "X0,Y0,Z0:X1,Y1,Z1:NX,NY,NZ", x fastest; a count of 1 puts
+/// that axis's one layer at the first corner's coordinate (a plane or a line
+/// of receivers). Throws geobem::UsageError naming the text for a malformed
+/// one, a non-finite coordinate or a count < 1.
+std::vector<Receiver> receiver_grid(const std::string& text);
+
+/// Refuses receivers that are not strictly inside the elastic solid the
+/// mesh bounds: the winding number of the mesh (normals out of the solid,
+/// surface::winding_number) plus 1 for an unbounded solid is 1 in the solid,
+/// 0 in a cavity or outside a body, 1/2 on the boundary; a receiver is
+/// accepted where it exceeds 3/4. Throws std::runtime_error naming the first
+/// such receiver, its source and coordinates, and how many others there are.
+void require_receivers_in_solid(const surface::SurfaceMesh& mesh, bool unbounded_solid,
+                                const std::vector<Receiver>& receivers);
+
+}  // namespace geobem::cq_stage

@@ -1,0 +1,159 @@
+// The cavity-pressure workflow end to end on its default mesh with coarse,
+// short CQ steps (options after `--`): receivers and the wall against
+// Sharpe's closed form computed here (gpu/bem/cavity_closed_form.hpp, itself
+// checked against a numerical inverse Laplace transform), the arrival times
+// r/c along the line of receivers, the receivers' point sets in the .pvd,
+// and bad receivers refused with nothing written.
+#include <gtest/gtest.h>
+
+#include <vtkPointData.h>
+#include <vtkPolyData.h>
+
+#include <cmath>
+
+#include "gpu/bem/cavity_closed_form.hpp"
+#include "tests/stages_bem/bem_stage_support.hpp"
+
+namespace fs = std::filesystem;
+using namespace geobem;
+using namespace geobem::test;
+
+namespace {
+
+const std::string run_sh = std::string(GEOBEM_SOURCE_DIR) + "/workflows/cavity-pressure/run.sh";
+
+std::string workflow(const fs::path& out, const std::string& arguments) {
+  const char* bin = std::getenv("GEOBEM_BIN");
+  return "GEOBEM_BIN=" + std::string(bin ? bin : GEOBEM_BIN_DIR) + " " + run_sh + " --out " + out.string() + " " +
+         arguments;
+}
+
+// The workflow's rock and load (workflows/cavity-pressure/laplace.ini).
+constexpr double young = 50e9, poisson = 0.25, density = 2700, pressure = 1e6, radius = 1.0;
+
+bem::SphericalCavity sharpe() {
+  return {radius, pressure, young / (2 * (1 + poisson)), poisson, density};
+}
+
+double relative_l2(const std::vector<double>& bem, const std::vector<double>& exact) {
+  double error = 0, norm = 0;
+  for (std::size_t k = 0; k < bem.size(); ++k) {
+    error += (bem[k] - exact[k]) * (bem[k] - exact[k]);
+    norm += exact[k] * exact[k];
+  }
+  return std::sqrt(error / norm);
+}
+
+/// The workflow's mesh and Laplace stage once: 0.4 a/c steps over 8 a/c
+/// (20 steps, 11 frequencies) instead of the default's 0.1 a/c over 10 a/c.
+struct CoarseCavity {
+  fs::path out = scratch("cavity_workflow");
+  double dt = 0.4 * radius / sharpe().p_wave_speed();
+  CoarseCavity() {
+    auto run = run_command(workflow(out, "--only mesh"));
+    EXPECT_EQ(run.exit_code, 0) << run.errors;
+    char options[160];
+    std::snprintf(options, sizeof options, "--only laplace -- --device cpu --time-step %.17g --duration %.17g", dt,
+                  20 * dt);
+    run = run_command(workflow(out, options));
+    EXPECT_EQ(run.exit_code, 0) << run.errors;
+  }
+};
+
+const CoarseCavity& coarse_cavity() {
+  static const CoarseCavity cavity;
+  return cavity;
+}
+
+TEST(CavityWorkflow, ReceiversAndWallFollowSharpeAndArriveAtRadiusOverC) {
+  const CoarseCavity& cavity = coarse_cavity();
+  const auto run = run_command(workflow(cavity.out, "--only time -- --device cpu"));
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  const fs::path result = cavity.out / "time";
+  const bem::SphericalCavity exact = sharpe();
+  const double c = exact.p_wave_speed();
+
+  const CsvTable probes = read_csv_table((result / "probes.csv").string());
+  const std::vector<double> time = column(probes, "time");
+  ASSERT_EQ(time.size(), 21u);
+  std::vector<double> wall_exact;
+  for (double t : time) wall_exact.push_back(bem::cavity_radial_displacement(exact, radius, t));
+  EXPECT_LT(relative_l2(column(probes, "wall_u_r"), wall_exact), 0.1);
+  EXPECT_LT(relative_l2(column(probes, "wall_u_r_closed_form"), wall_exact), 1e-12);
+
+  // Receivers 0-3 at 2a and 5a on the x and y axes, 4-10 on the z axis from 1.5a to 4.5a.
+  const CsvTable receivers = read_csv_table((result / "receivers.csv").string());
+  const CsvTable points = read_csv_table((result / "receiver_points.csv").string());
+  ASSERT_EQ(points.rows.size(), 11u);
+  std::vector<double> radii, arrivals;
+  for (std::size_t k = 0; k < points.rows.size(); ++k) {
+    const double x = points.rows[k][1], y = points.rows[k][2], z = points.rows[k][3];
+    const double r = std::sqrt(x * x + y * y + z * z);
+    const std::string name = "receiver" + std::to_string(k);
+    const auto ux = column(receivers, name + "_u_x"), uy = column(receivers, name + "_u_y"),
+               uz = column(receivers, name + "_u_z");
+    std::vector<double> radial(time.size()), radial_exact(time.size());
+    for (std::size_t n = 0; n < time.size(); ++n) {
+      radial[n] = (x * ux[n] + y * uy[n] + z * uz[n]) / r;
+      radial_exact[n] = bem::cavity_radial_displacement(exact, r, time[n]);
+    }
+    EXPECT_LT(relative_difference(column(receivers, name + "_u_r"), radial), 1e-12) << name;
+    EXPECT_LT(relative_difference(column(receivers, name + "_u_r_closed_form"), radial_exact), 1e-12) << name;
+    // Loosely: 0.4 a/c steps smear the front (BDF2's dissipation) over its travel.
+    EXPECT_LT(relative_l2(radial, radial_exact), r < 3 ? 0.2 : 0.35) << name << " at r = " << r;
+    if (k < 4) continue;
+    // Arrival: where u_r first reaches a quarter of Lamé's static value (linear between steps).
+    const double threshold = 0.25 * exact.static_displacement(r);
+    double arrival = -1;
+    for (std::size_t n = 1; n < time.size() && arrival < 0; ++n)
+      if (radial[n] >= threshold)
+        arrival = time[n - 1] + (threshold - radial[n - 1]) / (radial[n] - radial[n - 1]) * cavity.dt;
+    ASSERT_GT(arrival, 0) << name;
+    radii.push_back(r);
+    arrivals.push_back(arrival);
+  }
+  // Along the line the arrival times grow as r/c (an S-wave speed would give 1.7/c).
+  double mean_r = 0, mean_t = 0, covariance = 0, variance = 0;
+  for (std::size_t j = 0; j < radii.size(); ++j) mean_r += radii[j] / radii.size(), mean_t += arrivals[j] / radii.size();
+  for (std::size_t j = 0; j < radii.size(); ++j) {
+    covariance += (radii[j] - mean_r) * (arrivals[j] - mean_t);
+    variance += (radii[j] - mean_r) * (radii[j] - mean_r);
+  }
+  EXPECT_NEAR(covariance / variance * c, 1.0, 0.25);
+
+  // The .pvd: surface (part 0) and receivers (part 1) of every 2nd step.
+  const std::string pvd = read_text(result / "solution.pvd");
+  EXPECT_NE(pvd.find("part=\"1\" file=\"receivers/step_00020.vtp\""), std::string::npos) << pvd;
+  const auto data = read_vtk_xml(result / "receivers" / "step_00020.vtp");
+  auto* cloud = vtkPolyData::SafeDownCast(data);
+  ASSERT_NE(cloud, nullptr);
+  ASSERT_EQ(cloud->GetNumberOfPoints(), 11);
+  EXPECT_EQ(cloud->GetNumberOfVerts(), 11);
+  vtkDataArray* u = cloud->GetPointData()->GetArray("displacement");
+  ASSERT_NE(u, nullptr);
+  EXPECT_EQ(u->GetComponent(0, 0), column(receivers, "receiver0_u_x").back());
+
+  // The plot stage, where Debian's python3 has matplotlib (scripts/setup.sh installs it).
+  if (run_command("/usr/bin/python3 -c 'import matplotlib'").exit_code != 0) return;
+  const auto plot = run_command(workflow(cavity.out, "--only plot"));
+  ASSERT_EQ(plot.exit_code, 0) << plot.errors;
+  EXPECT_GT(fs::file_size(cavity.out / "cavity.png"), 10000u);
+}
+
+TEST(CavityWorkflow, ReceiverInTheCavityIsRefusedAndNothingWritten) {
+  const CoarseCavity& cavity = coarse_cavity();
+  const auto out = scratch("cavity_workflow_bad");
+  fs::remove_all(out);
+  fs::create_directories(out);
+  fs::copy(cavity.out / "cavity.vtu", out / "cavity.vtu");
+  fs::copy(cavity.out / "laplace", out / "laplace", fs::copy_options::recursive);
+  const auto run = run_command(workflow(out, "--only time -- --device cpu --receiver-line 0,0,0.5:0,0,0.5:1"));
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.errors.find("--receiver-line point 0: receiver 4 at (0, 0, 0.5) m is not inside the elastic solid "
+                            "(it lies inside a cavity)"),
+            std::string::npos)
+      << run.errors;
+  EXPECT_FALSE(fs::exists(out / "time"));
+}
+
+}  // namespace
