@@ -7,8 +7,8 @@ receivers.csv (receiverK_u_r, receiverK_u_r_closed_form) and
 receiver_points.csv, all written with --closed-form cavity, and draws three
 panels: the wall's mean radial displacement, the receivers off the z axis
 (r = 2a and 5a), and the receivers on the z axis as a record section (u_r
-scaled by Lamé's static value at each r, offset by r) with the P-wave arrival
-t = (r - a)/c of the closed form. Prints the relative L2 error of each curve.
+scaled by the closed form's peak at each r, offset by r) with the P-wave
+arrival t = (r - a)/c of the closed form. Prints the relative L2 error of each curve.
 """
 import sys
 
@@ -44,24 +44,40 @@ def main(folder, png):
 
     on_axis = (np.abs(points["x"]) < 1e-9) & (np.abs(points["y"]) < 1e-9)
     radius = np.sqrt(points["x"] ** 2 + points["y"] ** 2 + points["z"] ** 2)
+    colours, seen = {}, {}  # one colour per radius (one Sharpe curve), one marker per receiver there
     for k in np.flatnonzero(~on_axis):
         bem, exact = receivers[f"receiver{k}_u_r"], receivers[f"receiver{k}_u_r_closed_form"]
         error = relative_l2(bem, exact)
         label = f"({points['x'][k]:g}, {points['y'][k]:g}, {points['z'][k]:g}) m"
         print(f"receiver {k} at {label}, r = {radius[k]:g} m: relative L2 error {error:.2%}")
-        line = axes[1].plot(t_ms, exact * micro, "-", linewidth=1)[0]
-        axes[1].plot(t_ms, bem * micro, "o", markersize=3, color=line.get_color(), label=f"{label} ({error:.1%})")
+        key = round(float(radius[k]), 9)
+        if key not in colours:
+            colours[key], seen[key] = f"C{len(colours)}", 0
+            axes[1].plot(t_ms, exact * micro, "-", linewidth=1, color=colours[key])
+        marker = "os^vD"[seen[key] % 5]
+        seen[key] += 1
+        axes[1].plot(t_ms, bem * micro, marker, markersize=4, fillstyle="none", color=colours[key],
+                     label=f"{label} ({error:.1%})")
     axes[1].plot([], [], "k-", label="lines: Sharpe; dots: BEM")
     axes[1].set_title("receivers in the rock")
 
     line_receivers = np.flatnonzero(on_axis)
-    spacing = np.min(np.diff(np.sort(radius[line_receivers]))) if line_receivers.size > 1 else 1.0
+    gaps = np.diff(np.unique(np.round(radius[line_receivers], 9)))
+    spacing = np.min(gaps) if gaps.size else 1.0
+    arrivals = []
     for k in line_receivers:
         bem, exact = receivers[f"receiver{k}_u_r"], receivers[f"receiver{k}_u_r_closed_form"]
-        static = exact[-1] if exact[-1] != 0 else 1.0
-        axes[2].plot(t_ms, radius[k] + 0.8 * spacing * exact / static, "k-", linewidth=1)
-        axes[2].plot(t_ms, radius[k] + 0.8 * spacing * bem / static, "C3o", markersize=2)
-    axes[2].set_title("z axis: u_r / (late value) offset by r; black Sharpe, red BEM")
+        peak = np.max(np.abs(exact)) or 1.0
+        axes[2].plot(t_ms, radius[k] + 0.9 * spacing * exact / peak, "k-", linewidth=1)
+        axes[2].plot(t_ms, radius[k] + 0.9 * spacing * bem / peak, "C3o", markersize=2)
+        first = np.flatnonzero(exact > 0)
+        if first.size:
+            arrivals.append((t_ms[max(first[0] - 1, 0)], radius[k]))
+    if len(arrivals) > 1:
+        arrivals.sort(key=lambda pair: pair[1])
+        axes[2].plot(*zip(*arrivals), "C0--", linewidth=1, label="P arrival (r - a)/c")
+        axes[2].legend(fontsize=8, loc="lower right")
+    axes[2].set_title("z axis: u_r / its peak, offset by r (black Sharpe, red BEM)")
     axes[2].set_ylabel("r (m)")
 
     for axis in axes:
