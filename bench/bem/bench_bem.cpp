@@ -8,6 +8,8 @@
 //       the work of the case (no solve): pair-frequencies, quadrature points of
 //       the current plans, FP64 operations, bytes of the systems, LU flops, and
 //       the time each needs at an H100's peak rates
+//   bench_bem cavity ... | cavity-laplace ...: the pressurized spherical
+//       cavity against Sharpe's closed form (bench_cavity.cpp)
 // Plain wall-clock timers (the CUDA path synchronises before each reading).
 #include <chrono>
 #include <cmath>
@@ -16,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bem/bench_cavity.hpp"
 #include "gpu/bem/collocation_pair.hpp"
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/bem/rod_closed_form.hpp"
@@ -123,6 +126,7 @@ int floor_counts(const BemModel& model, const CqSettings& settings) {
 
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
+  if (mode == "cavity" || mode == "cavity-laplace" || mode == "cavity-cq") return geobem::bench::cavity_benchmark(argc, argv);
   if (mode == "floor" && argc == 5) {
     const BemModel model = rod_model(std::atof(argv[2]));
     return floor_counts(model, rod_settings(model, std::atof(argv[3]), std::atof(argv[4])));
@@ -137,6 +141,7 @@ int main(int argc, char** argv) {
   if (mode == "rod-error" && argc == 6) return rod_error(device, std::atof(argv[3]), std::atof(argv[4]), std::atof(argv[5]));
   std::fprintf(stderr,
                "usage: bench_bem timing cpu|cuda [max_elements_solved] | rod-error cpu|cuda H BETA PERIODS |\n"
-               "       bench_bem floor H BETA PERIODS | floor-steps H STEPS\n");
+               "       bench_bem floor H BETA PERIODS | floor-steps H STEPS |\n"
+               "       bench_bem cavity cpu|cuda MESH.vtu BETA DURATION_C_OVER_A | cavity-laplace cpu|cuda MESH.vtu\n");
   return 2;
 }

@@ -1,0 +1,171 @@
+// The pressurized spherical cavity (tests/bem/cavity_case.hpp: a = 1 m,
+// granite-like rock, p = 1 MPa) on a Gmsh sphere read from a .vtu written by
+// `geobem-mesh --shape sphere:0,0,0,1 --element-size H --domain exterior`:
+//   bench_bem cavity cpu|cuda MESH.vtu BETA DURATION
+//       relative L2 errors over DURATION (in a/c) against Sharpe's closed form
+//       of the mean radial wall displacement over the nodes and of the radial
+//       displacement at receivers at 2a and 5a (the largest of three
+//       directions), the wall at the last step over Lamé's, and the seconds of
+//       each stage; Δt = BETA·h/c with h the smallest longest edge
+//   bench_bem cavity-laplace cpu|cuda MESH.vtu
+//       the wall's error in the Laplace domain (no time stepping): at
+//       s a/c = 0.0057 (the static limit) and the CQ points 1.15, 1.79 − 6.63i
+//       (near the wall's ringing) and 36.8 − 0.8i of N = 100, Δt = 0.1 a/c
+// The mesh's own geometry is reported too: its longest edges and the radius of
+// the sphere of its enclosed volume.
+#include "bench/bem/bench_cavity.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "gpu/core/device.hpp"
+#include "mesh/surface/mesh_geometry.hpp"
+#include "mesh/surface/vtk_surface_io.hpp"
+#include "tests/bem/cavity_case.hpp"
+
+namespace geobem::bench {
+
+namespace {
+
+using namespace geobem::bem;
+using namespace geobem::test;
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// Largest and mean longest edge of the elements (m).
+void edge_sizes(const BemModel& model, double& largest, double& mean) {
+  largest = mean = 0;
+  for (double edge : model.longest_edges) {
+    largest = std::max(largest, edge);
+    mean += edge / model.longest_edges.size();
+  }
+}
+
+int time_domain(ComputeDevice device, const surface::SurfaceMesh& mesh, double beta, double duration) {
+  const BemModel model = cavity_model(mesh);
+  const SphericalCavity cavity = cavity_reference();
+  const double c = cavity.p_wave_speed(), a = cavity.radius;
+  const double dt = cq_time_step_from_beta(beta, model.smallest_element_size(), c);
+  const CqSettings settings{cq_steps_for_duration(duration * a / c, dt), dt};
+  std::vector<Vec3> receivers = cavity_receivers(2 * a);
+  for (const Vec3& x : cavity_receivers(5 * a)) receivers.push_back(x);
+  const auto start = std::chrono::steady_clock::now();
+  const CavityRun run = run_cavity(model, settings, receivers, {device, true});
+  const double total = seconds_since(start);
+  const double wall = relative_l2(run.wall, dt, [&](double t) { return cavity_radial_displacement(cavity, a, t); });
+  double at_2a = 0, at_5a = 0;
+  for (std::size_t q = 0; q < receivers.size(); ++q) {
+    const double r = norm(receivers[q]);
+    const double error =
+        relative_l2(run.receiver[q], dt, [&](double t) { return cavity_radial_displacement(cavity, r, t); });
+    (r < 3 * a ? at_2a : at_5a) = std::max(r < 3 * a ? at_2a : at_5a, error);
+  }
+  double largest_edge, mean_edge;
+  edge_sizes(model, largest_edge, mean_edge);
+  const double volume_radius = std::cbrt(3 * std::abs(surface::enclosed_volume(mesh)) / (4 * M_PI));
+  std::printf("case,device,elements,nodes,unknowns,largest_edge_m,mean_edge_m,volume_radius_m,beta,dt_c_over_a,steps,"
+              "frequencies,assembly_s,solve_s,receivers_s,transform_s,total_s,wall_l2,receiver_2a_l2,receiver_5a_l2,"
+              "wall_end_over_lame\n");
+  std::printf("cavity,%s,%zu,%zu,%d,%.4f,%.4f,%.5f,%.3f,%.4f,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%.4f\n",
+              to_string(device).c_str(), model.areas.size(), model.free_nodes.size(), model.unknown_count(),
+              largest_edge, mean_edge, volume_radius, beta, dt * c / a, settings.steps, cq_frequency_count(settings),
+              run.timings.assembly_seconds, run.timings.solve_seconds, run.receiver_seconds, run.transform_seconds,
+              total, wall, at_2a, at_5a, run.wall.back() / cavity.static_displacement(a));
+  return 0;
+}
+
+/// Volume change of the cavity, −∮ u·n dΓ with n out of the solid (into the
+/// cavity), from the nodal values (linear on each flat element).
+Complex cavity_volume_change(const BemModel& model, const Complex* u) {
+  Complex change;
+  for (std::size_t e = 0; e < model.areas.size(); ++e)
+    for (int b = 0; b < 3; ++b) {
+      const int block = model.node_block[model.triangles[3 * e + b]];
+      const Vec3 n = model.normals[e];
+      change -= (model.areas[e] / 3) * (n.x * u[3 * block] + n.y * u[3 * block + 1] + n.z * u[3 * block + 2]);
+    }
+  return change;
+}
+
+int laplace_domain(ComputeDevice device, const surface::SurfaceMesh& mesh) {
+  const BemModel model = cavity_model(mesh);
+  const SphericalCavity cavity = cavity_reference();
+  const double c = cavity.p_wave_speed(), a = cavity.radius;
+  SphericalCavity volume_sphere = cavity;
+  volume_sphere.radius = std::cbrt(3 * std::abs(surface::enclosed_volume(mesh)) / (4 * M_PI));
+  std::printf("elements,nodes,s_re_a_over_c,s_im_a_over_c,wall_relative_error,volume_change_error,"
+              "volume_change_error_volume_sphere\n");
+  const struct {
+    CqSettings settings;
+    std::vector<int> frequencies;
+  } samples[] = {{{100, 20 * a / c}, {0}}, {{100, 0.1 * a / c}, {0, 10, 50}}};
+  for (const auto& sample : samples) {
+    CqTimings timings;
+    const LaplaceSolution solution = solve_laplace(model, sample.settings, sample.frequencies, {device, true}, timings);
+    const std::vector<Complex> wall = wall_mean_radial(model, solution.values, solution.unknowns);
+    for (std::size_t k = 0; k < sample.frequencies.size(); ++k) {
+      const Complex s = cq_laplace_point(sample.settings, sample.frequencies[k]);
+      const std::complex<double> z(s.re, s.im), bem(wall[k].re, wall[k].im);
+      const std::complex<double> exact = z * cavity_radial_displacement_laplace(cavity, a, z);
+      const Complex dv = cavity_volume_change(model, &solution.at(0, static_cast<int>(k), 0));
+      const std::complex<double> bem_dv(dv.re, dv.im);
+      const std::complex<double> sphere_dv = 4 * M_PI * a * a * exact;
+      const double av = volume_sphere.radius;
+      const std::complex<double> volume_sphere_dv =
+          4 * M_PI * av * av * z * cavity_radial_displacement_laplace(volume_sphere, av, z);
+      std::printf("%zu,%zu,%.4f,%.4f,%.4e,%.4e,%.4e\n", model.areas.size(), model.free_nodes.size(), s.re * a / c,
+                  s.im * a / c, std::abs(bem - exact) / std::abs(exact), std::abs(bem_dv - sphere_dv) / std::abs(sphere_dv),
+                  std::abs(bem_dv - volume_sphere_dv) / std::abs(volume_sphere_dv));
+    }
+  }
+  return 0;
+}
+
+/// The time-stepping error alone: the CQ of Sharpe's exact transfer function
+/// s û(r, s) (the response to a unit step's transform) under p·H(t) at the
+/// wall, 2a and 5a, relative L2 over DURATION a/c, for steps Δt = DT a/c.
+int cq_only(double dt_c_over_a, double duration) {
+  const SphericalCavity cavity = cavity_reference();
+  const double c = cavity.p_wave_speed(), a = cavity.radius, dt = dt_c_over_a * a / c;
+  const CqSettings settings{cq_steps_for_duration(duration * a / c, dt), dt};
+  const std::vector<Complex> load = cq_forward_transform(std::vector<double>(settings.steps + 1, 1.0), settings);
+
+  std::printf("dt_c_over_a,steps,wall_l2,receiver_2a_l2,receiver_5a_l2\n%.4f,%d", dt_c_over_a, settings.steps);
+  for (double r : {a, 2 * a, 5 * a}) {
+    std::vector<Complex> transformed(load.size());
+    for (std::size_t l = 0; l < load.size(); ++l) {
+      const Complex s = cq_laplace_point(settings, static_cast<int>(l));
+      const std::complex<double> z(s.re, s.im), h = z * cavity_radial_displacement_laplace(cavity, r, z);
+      transformed[l] = load[l] * Complex(h.real(), h.imag());
+    }
+    const std::vector<double> series = cq_inverse_transform(transformed, 1, settings);
+    std::printf(",%.4e", relative_l2(series, dt, [&](double t) { return cavity_radial_displacement(cavity, r, t); }));
+  }
+  std::printf("\n");
+  return 0;
+}
+
+}  // namespace
+
+int cavity_benchmark(int argc, char** argv) {
+  const std::string mode = argv[1];
+  if (mode == "cavity-cq" && argc == 4) return cq_only(std::atof(argv[2]), std::atof(argv[3]));
+  if (!((mode == "cavity" && argc == 6) || (mode == "cavity-laplace" && argc == 4))) {
+    std::fprintf(stderr, "usage: bench_bem cavity cpu|cuda MESH.vtu BETA DURATION_C_OVER_A | "
+                         "cavity-laplace cpu|cuda MESH.vtu\n");
+    return 2;
+  }
+  const ComputeDevice device = resolve_device(parse_device_choice(argv[2]));
+  const surface::SurfaceMesh mesh = surface::read_vtk_surface(argv[3]);
+  if (mode == "cavity-laplace") return laplace_domain(device, mesh);
+  return time_domain(device, mesh, std::atof(argv[4]), std::atof(argv[5]));
+}
+
+}  // namespace geobem::bench
