@@ -96,7 +96,7 @@ std::array<double, 9> kelvin_traction_integral(const BemModel& model, Vec3 xi) {
     integrand.material = mv.material;
     const Vec3 v[3] = {mv.nodes[mv.triangles[3 * e]], mv.nodes[mv.triangles[3 * e + 1]],
                        mv.nodes[mv.triangles[3 * e + 2]]};
-    const QuadraturePlan plan = quadrature_plan(norm(xi - mv.centroids[e]), mv.longest_edges[e], 0.0, false);
+    const QuadraturePlan plan = quadrature_plan(norm(xi - mv.centroids[e]), mv.longest_edges[e], PairWaves{}, false);
     integrate_triangle(v, mv.areas[e], -1, false, nullptr, plan, table, integrand);
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) sum[3 * i + j] += integrand.s0[i][j];
