@@ -4,9 +4,8 @@
 // Usable from .cu and .cpp files.
 #include <cuda_runtime_api.h>
 
-#include <utility>
-
 #include "gpu/core/cuda_check.hpp"
+#include "gpu/core/unique_cuda_handle.hpp"
 
 namespace geobem {
 
@@ -15,33 +14,21 @@ namespace geobem {
 /// costs less to record. Throws DeviceError when it cannot be created.
 class CudaEvent {
  public:
-  explicit CudaEvent(unsigned flags = cudaEventDefault) { GEOBEM_CUDA_CHECK(cudaEventCreateWithFlags(&event_, flags)); }
-  CudaEvent(CudaEvent&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
-  CudaEvent& operator=(CudaEvent&& other) noexcept {
-    if (this != &other) {
-      release();
-      event_ = std::exchange(other.event_, nullptr);
-    }
-    return *this;
+  explicit CudaEvent(unsigned flags = cudaEventDefault) {
+    cudaEvent_t event = nullptr;
+    GEOBEM_CUDA_CHECK(cudaEventCreateWithFlags(&event, flags));
+    event_.reset(event);
   }
-  CudaEvent(const CudaEvent&) = delete;
-  CudaEvent& operator=(const CudaEvent&) = delete;
-  ~CudaEvent() { release(); }
 
-  cudaEvent_t get() const noexcept { return event_; }
+  cudaEvent_t get() const noexcept { return event_.get(); }
   /// Queues the event on `stream` (0: the legacy default stream).
-  void record(cudaStream_t stream = nullptr) { GEOBEM_CUDA_CHECK(cudaEventRecord(event_, stream)); }
+  void record(cudaStream_t stream = nullptr) { GEOBEM_CUDA_CHECK(cudaEventRecord(event_.get(), stream)); }
   /// Waits until the work queued before the last record() has finished;
   /// throws DeviceError for a failure of that work.
-  void synchronize() const { GEOBEM_CUDA_CHECK(cudaEventSynchronize(event_)); }
+  void synchronize() const { GEOBEM_CUDA_CHECK(cudaEventSynchronize(event_.get())); }
 
  private:
-  void release() noexcept {
-    if (event_) cudaEventDestroy(event_);
-    event_ = nullptr;
-  }
-
-  cudaEvent_t event_ = nullptr;
+  UniqueCudaHandle<cudaEvent_t, cudaEventDestroy> event_;
 };
 
 /// Milliseconds of device time from `start` to `end` (both recorded with

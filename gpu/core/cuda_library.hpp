@@ -7,9 +7,9 @@
 #include <cuda_runtime_api.h>
 
 #include <string>
-#include <utility>
 
 #include "gpu/core/cuda_check.hpp"
+#include "gpu/core/unique_cuda_handle.hpp"
 
 namespace geobem {
 
@@ -18,35 +18,21 @@ class CudaLibrary {
   /// Loads `image` (kept by the runtime only during the call). Throws
   /// DeviceError when it cannot be loaded (e.g. built for another architecture).
   explicit CudaLibrary(const std::string& image) {
-    GEOBEM_CUDA_CHECK(cudaLibraryLoadData(&library_, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+    cudaLibrary_t library = nullptr;
+    GEOBEM_CUDA_CHECK(cudaLibraryLoadData(&library, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+    library_.reset(library);
   }
-  CudaLibrary(CudaLibrary&& other) noexcept : library_(std::exchange(other.library_, nullptr)) {}
-  CudaLibrary& operator=(CudaLibrary&& other) noexcept {
-    if (this != &other) {
-      release();
-      library_ = std::exchange(other.library_, nullptr);
-    }
-    return *this;
-  }
-  CudaLibrary(const CudaLibrary&) = delete;
-  CudaLibrary& operator=(const CudaLibrary&) = delete;
-  ~CudaLibrary() { release(); }
 
   /// The kernel named `name` (an extern "C" __global__ function); throws
   /// DeviceError when there is none.
   cudaKernel_t kernel(const std::string& name) const {
     cudaKernel_t handle = nullptr;
-    GEOBEM_CUDA_CHECK(cudaLibraryGetKernel(&handle, library_, name.c_str()));
+    GEOBEM_CUDA_CHECK(cudaLibraryGetKernel(&handle, library_.get(), name.c_str()));
     return handle;
   }
 
  private:
-  void release() noexcept {
-    if (library_) cudaLibraryUnload(library_);
-    library_ = nullptr;
-  }
-
-  cudaLibrary_t library_ = nullptr;
+  UniqueCudaHandle<cudaLibrary_t, cudaLibraryUnload> library_;
 };
 
 /// Launches `kernel` with `arguments` (pointers to each argument, in order)

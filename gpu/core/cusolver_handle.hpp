@@ -5,9 +5,8 @@
 #include <cuda_runtime_api.h>
 #include <cusolverDn.h>
 
-#include <utility>
-
 #include "gpu/core/cusolver_check.hpp"
+#include "gpu/core/unique_cuda_handle.hpp"
 
 namespace geobem {
 
@@ -15,30 +14,18 @@ namespace geobem {
 /// when cusolverDnCreate fails (nothing is created then).
 class CusolverDnHandle {
  public:
-  CusolverDnHandle() { GEOBEM_CUSOLVER_CHECK(cusolverDnCreate(&handle_)); }
-  CusolverDnHandle(CusolverDnHandle&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
-  CusolverDnHandle& operator=(CusolverDnHandle&& other) noexcept {
-    if (this != &other) {
-      release();
-      handle_ = std::exchange(other.handle_, nullptr);
-    }
-    return *this;
+  CusolverDnHandle() {
+    cusolverDnHandle_t handle = nullptr;
+    GEOBEM_CUSOLVER_CHECK(cusolverDnCreate(&handle));
+    handle_.reset(handle);
   }
-  CusolverDnHandle(const CusolverDnHandle&) = delete;
-  CusolverDnHandle& operator=(const CusolverDnHandle&) = delete;
-  ~CusolverDnHandle() { release(); }
 
-  cusolverDnHandle_t get() const noexcept { return handle_; }
+  cusolverDnHandle_t get() const noexcept { return handle_.get(); }
   /// Runs the handle's routines on `stream` from now on (default: stream 0).
-  void set_stream(cudaStream_t stream) { GEOBEM_CUSOLVER_CHECK(cusolverDnSetStream(handle_, stream)); }
+  void set_stream(cudaStream_t stream) { GEOBEM_CUSOLVER_CHECK(cusolverDnSetStream(handle_.get(), stream)); }
 
  private:
-  void release() noexcept {
-    if (handle_) cusolverDnDestroy(handle_);
-    handle_ = nullptr;
-  }
-
-  cusolverDnHandle_t handle_ = nullptr;
+  UniqueCudaHandle<cusolverDnHandle_t, cusolverDnDestroy> handle_;
 };
 
 }  // namespace geobem
