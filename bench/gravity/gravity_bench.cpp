@@ -15,15 +15,15 @@
 #include <boost/program_options.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <functional>
 #include <string>
 #include <vector>
 
+#include "bench/gravity/bench_timing.hpp"
 #include "bench/gravity/harmonica_case.hpp"
 #include "gpu/core/device.hpp"
+#include "gpu/core/usage_error.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "mesh/prisms/model_generators.hpp"
 #include "mesh/prisms/stations.hpp"
@@ -32,19 +32,9 @@
 namespace po = boost::program_options;
 using namespace geobem;
 using namespace geobem::gravity;
+using geobem::bench::best_time;
 
 namespace {
-
-/// Best wall time of `repeat` calls, seconds.
-double best_time(int repeat, const std::function<void()>& call) {
-  double best = 1e300;
-  for (int i = 0; i < repeat; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    call();
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  return best;
-}
 
 struct Case {
   const char* fields;
@@ -55,28 +45,22 @@ struct Case {
 }  // namespace
 
 int run_bench(int argc, char** argv) {
-  po::options_description options("gravity_bench options");
-  std::size_t cells_e, cells_n, cells_u, shape_e, shape_n, cpu_stations;
-  int repeat;
+  std::vector<std::size_t> cells{700, 700, 50};
+  std::size_t shape_e = 150, shape_n = 100, cpu_stations = 160;
+  int repeat = 3;
   std::string peer_case;
-  options.add_options()("help", "this text")
-      ("cells", po::value<std::vector<std::size_t>>()->multitoken(), "model cells E N U (default 700 700 50)")
-      ("shape-e", po::value(&shape_e)->default_value(150), "stations along easting")
-      ("shape-n", po::value(&shape_n)->default_value(100), "stations along northing")
-      ("cpu-stations", po::value(&cpu_stations)->default_value(160), "stations timed on the CPU (0: skip the CPU)")
-      ("repeat", po::value(&repeat)->default_value(3), "CUDA runs per case (best is reported)")
+  cli::StageOptions command("gravity_bench",
+                            "Prism-station pairs per second of the CPU and CUDA gravity drivers on the paper's case.");
+  command.add()
+      ("cells", po::value(&cells)->multitoken(), "model cells E N U (default 700 700 50)")
+      ("shape-e", po::value(&shape_e)->default_value(shape_e), "stations along easting")
+      ("shape-n", po::value(&shape_n)->default_value(shape_n), "stations along northing")
+      ("cpu-stations", po::value(&cpu_stations)->default_value(cpu_stations), "stations timed on the CPU (0: skip the CPU)")
+      ("repeat", po::value(&repeat)->default_value(repeat), "CUDA runs per case (best is reported)")
       ("peer-case", po::value(&peer_case), "write the case and double results for harmonica_peer.py to DIR, then stop");
-  const auto parsed = geobem::cli::parse_stage_options(
-      argc, argv, "gravity_bench",
-      "Prism-station pairs per second of the CPU and CUDA gravity drivers on the paper's case.", options);
-  if (!parsed) return 0;  // --help
-  const po::variables_map& vm = *parsed;
-  cells_e = 700, cells_n = 700, cells_u = 50;
-  if (vm.count("cells")) {
-    const auto c = vm["cells"].as<std::vector<std::size_t>>();
-    if (c.size() != 3) throw po::error("--cells needs three counts");
-    cells_e = c[0], cells_n = c[1], cells_u = c[2];
-  }
+  if (!command.parse(argc, argv)) return 0;  // --help
+  if (cells.size() != 3) throw UsageError("--cells needs three counts");
+  const std::size_t cells_e = cells[0], cells_n = cells[1], cells_u = cells[2];
 
   const auto grid = prisms::sphere_grid(prisms::couder_grid(cells_e, cells_n, cells_u), prisms::couder_spheres());
   const std::vector<Prism> prisms = prisms::grid_prisms(grid);

@@ -18,12 +18,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <functional>
 #include <string>
 #include <vector>
 
+#include "bench/gravity/bench_timing.hpp"
 #include "gpu/core/device.hpp"
 #include "gpu/core/relative_difference.hpp"
+#include "gpu/core/usage_error.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/forward_mpi.hpp"
 #include "gpu/gravity/grid_nodes.hpp"
@@ -34,22 +35,10 @@
 namespace po = boost::program_options;
 using namespace geobem;
 using namespace geobem::gravity;
+using geobem::bench::best_time;
+using geobem::bench::seconds_since;
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-double best_time(int repeat, const std::function<void()>& call) {
-  double best = 1e300;
-  for (int i = 0; i < repeat; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    call();
-    best = std::min(best, seconds_since(start));
-  }
-  return best;
-}
 
 /// Largest |a − b| over the largest |b| of each field in `mask` (raw sums).
 void print_errors(const char* label, const std::vector<double>& a, const std::vector<double>& b, std::size_t n,
@@ -93,29 +82,28 @@ int large_run(std::size_t n_prisms, std::size_t n_stations, double limit_mib) {
 }  // namespace
 
 int run_bench(int argc, char** argv) {
-  po::options_description options("gravity_scale_bench options");
-  int repeat;
-  double limit_mib;
+  int repeat = 3;
+  double limit_mib = 0.0;
   std::vector<std::size_t> large;
-  options.add_options()("help", "this text")
-      ("repeat", po::value(&repeat)->default_value(3), "CUDA runs per case (best is reported)")
+  bool mpi = false, sweep = false, shapes = false;
+  cli::StageOptions command(
+      "gravity_scale_bench", "Gravity at scale: general vs grid path, single vs double, chunks, MPI ranks, kernel shapes.");
+  command.add()
+      ("repeat", po::value(&repeat)->default_value(repeat), "CUDA runs per case (best is reported)")
       ("large", po::value(&large)->multitoken(), "P S: g_z of P prisms x S stations with progress, then stop")
-      ("device-memory-limit", po::value(&limit_mib)->default_value(0.0), "MiB for --large (0: free memory)")
-      ("mpi", "under mpirun: 1 rank vs all ranks on the paper's case")
-      ("sweep", "general path, double: CudaTuning::blocks_per_sm 16..64 for all ten fields and g_z, then stop")
-      ("shapes", "general path: every kernel shape (cuda_kernel_shapes()), double and single, all ten fields and "
-                 "g_z, then stop");
-  const auto parsed = geobem::cli::parse_stage_options(
-      argc, argv, "gravity_scale_bench",
-      "Gravity at scale: general vs grid path, single vs double, chunks, MPI ranks, kernel shapes.", options);
-  if (!parsed) return 0;  // --help
-  const po::variables_map& vm = *parsed;
+      ("device-memory-limit", po::value(&limit_mib)->default_value(limit_mib), "MiB for --large (0: free memory)")
+      ("mpi", po::bool_switch(&mpi), "under mpirun: 1 rank vs all ranks on the paper's case")
+      ("sweep", po::bool_switch(&sweep),
+       "general path, double: CudaTuning::blocks_per_sm 16..64 for all ten fields and g_z, then stop")
+      ("shapes", po::bool_switch(&shapes),
+       "general path: every kernel shape (cuda_kernel_shapes()), double and single, all ten fields and g_z, then stop");
+  if (!command.parse(argc, argv)) return 0;  // --help
   if (cuda_device_count() == 0) {
     std::printf("no CUDA device\n");
     return 0;
   }
   if (!large.empty()) {
-    if (large.size() != 2) throw po::error("--large needs P S");
+    if (large.size() != 2) throw UsageError("--large needs P S");
     return large_run(large[0], large[1], limit_mib);
   }
 
@@ -125,7 +113,7 @@ int run_bench(int argc, char** argv) {
   const std::size_t n = stations.size();
   ProgressReporter silent("bench", 0, "pairs", true);
 
-  if (vm.count("mpi")) {
+  if (mpi) {
     MPI_Init(&argc, &argv);
     int rank = 0, size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -167,7 +155,7 @@ int run_bench(int argc, char** argv) {
     return 0;
   }
 
-  if (vm.count("sweep")) {
+  if (sweep) {
     forward_cuda(prisms, {stations.front()}, 0x3ffu, Precision::Double, silent);  // context and module load
     for (const int blocks : {16, 24, 32, 48, 64}) {
       CudaTuning tuning;
@@ -180,7 +168,7 @@ int run_bench(int argc, char** argv) {
     return 0;
   }
 
-  if (vm.count("shapes")) {
+  if (shapes) {
     // Each shape against the first one's results (128 threads, no cap): the
     // same sums up to the order of the double atomicAdds.
     forward_cuda(prisms, {stations.front()}, 0x3ffu, Precision::Double, silent);  // context and module load

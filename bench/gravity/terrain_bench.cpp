@@ -19,14 +19,15 @@
 #include <boost/program_options.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "bench/gravity/bench_timing.hpp"
 #include "bench/gravity/harmonica_case.hpp"
 #include "gpu/core/device.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
@@ -43,15 +44,11 @@ using namespace geobem;
 
 namespace {
 
-double best_time(int repeat, const std::function<void()>& call) {
-  call();  // warm-up: context creation, first-touch of the host results
-  double best = 1e300;
-  for (int i = 0; i < repeat; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    call();
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  return best;
+/// The best of `repeat` calls after a warm-up call (context creation,
+/// first touch of the host results), seconds.
+double warm_best_time(int repeat, const std::function<void()>& call) {
+  call();
+  return bench::best_time(repeat, call);
 }
 
 /// Rows of reference.npy: station index, g_z (mGal), b_e, b_n, b_u (nT) at
@@ -81,42 +78,43 @@ std::vector<double> long_double_reference(const magnetic::MagneticLayer& layer,
 }
 
 int run(int argc, char** argv) {
-  po::options_description options("Options");
-  cli::add_common_options(options);
-  cli::add_device_option(options);
-  options.add_options()
-    ("layer", po::value<std::string>()->required(), "prism layer .vts (geobem-model --dem)")
-    ("clearance", po::value<double>()->default_value(100.0), "station height above the DEM node (m)")
-    ("station-step", po::value<int>()->default_value(1), "every K-th DEM node along each axis")
-    ("repeat", po::value<int>()->default_value(3), "timed calls after the warm-up (best taken)")
-    ("susceptibility", po::value<double>()->default_value(0.01), "SI, cells above the reference")
-    ("field-intensity", po::value<double>()->default_value(51000.0), "nT")
-    ("inclination", po::value<double>()->default_value(64.0), "degrees")
-    ("declination", po::value<double>()->default_value(-5.0), "degrees")
-    ("reference-stations", po::value<int>()->default_value(16),
+  std::string layer_path, device_choice = "auto";
+  std::optional<std::string> peer_case;
+  double clearance = 100.0, susceptibility = 0.01;
+  magnetic::InducingField field{51000.0, 64.0, -5.0};
+  int step = 1, repeat = 3, reference_stations = 16;
+  cli::StageOptions command("terrain_bench", "g_z and b of a prism layer on DEM-node stations, timed.");
+  command.add_device(&device_choice);
+  command.add()
+    ("layer", po::value(&layer_path)->required(), "prism layer .vts (geobem-model --dem)")
+    ("clearance", po::value(&clearance)->default_value(clearance), "station height above the DEM node (m)")
+    ("station-step", po::value(&step)->default_value(step), "every K-th DEM node along each axis")
+    ("repeat", po::value(&repeat)->default_value(repeat), "timed calls after the warm-up (best taken)")
+    ("susceptibility", po::value(&susceptibility)->default_value(susceptibility), "SI, cells above the reference")
+    ("field-intensity", po::value(&field.intensity_nt)->default_value(field.intensity_nt), "nT")
+    ("inclination", po::value(&field.inclination_deg)->default_value(field.inclination_deg), "degrees")
+    ("declination", po::value(&field.declination_deg)->default_value(field.declination_deg), "degrees")
+    ("reference-stations", po::value(&reference_stations)->default_value(reference_stations),
      "peer case: stations of the long-double reference (reference.npy)")
-    ("peer-case", po::value<std::string>(), "write the case for terrain_harmonica_peer.py into DIR");
-  const auto parsed = cli::parse_stage_options(argc, argv, "terrain_bench",
-                                               "g_z and b of a prism layer on DEM-node stations, timed.", options);
-  if (!parsed) return 0;
-  const po::variables_map& vm = *parsed;
-  const terrain::LayerModel model = terrain::read_layer_vts(vm["layer"].as<std::string>());
+    ("peer-case", cli::optional_value(&peer_case), "write the case for terrain_harmonica_peer.py into DIR");
+  if (!command.parse(argc, argv)) return 0;
+  step = std::max(1, step);
+  repeat = std::max(1, repeat);
+  const terrain::LayerModel model = terrain::read_layer_vts(layer_path);
   const gravity::PrismLayer& layer = model.layer;
   const gravity::LayerGeometry& g = layer.geometry;
-  const int step = std::max(1, vm["station-step"].as<int>()), repeat = std::max(1, vm["repeat"].as<int>());
-  const double clearance = vm["clearance"].as<double>();
   std::vector<gravity::Station> stations;
   for (std::int64_t j = 0; j < g.shape_n; j += step)
     for (std::int64_t i = 0; i < g.shape_e; i += step) {
       const double h = layer.surface[i + g.shape_e * j];
       if (!std::isnan(h)) stations.push_back({g.west_centre + i * g.spacing_e, g.south_centre + j * g.spacing_n, h + clearance});
     }
-  const ComputeDevice device = resolve_device(parse_device_choice(vm["device"].as<std::string>()));
+  const ComputeDevice device = resolve_device(parse_device_choice(device_choice));
   const std::size_t cells = gravity::massive_cell_count(layer);
   const double pairs = static_cast<double>(cells) * static_cast<double>(stations.size());
   std::printf("layer %s: %lld x %lld cells, %zu with mass, %s; %zu stations (step %d, %.0f m above the nodes); "
               "%.4g pairs; %s\n",
-              vm["layer"].as<std::string>().c_str(), static_cast<long long>(g.shape_e),
+              layer_path.c_str(), static_cast<long long>(g.shape_e),
               static_cast<long long>(g.shape_n), cells, model.crs.c_str(), stations.size(), step, clearance, pairs,
               to_string(device).c_str());
 
@@ -124,26 +122,24 @@ int run(int argc, char** argv) {
   forward.device = device;
   forward.quiet = true;
   gravity::ForwardResult gz;
-  const double gz_seconds = best_time(repeat, [&] {
+  const double gz_seconds = warm_best_time(repeat, [&] {
     gz = gravity::forward_model_layer(layer, stations, gravity::parse_fields("g_z"), forward);
   });
   std::printf("g_z        %9.4f s  %10.4g pairs/s\n", gz_seconds, pairs / gz_seconds);
 
   magnetic::MagneticLayer magnetized;
   magnetized.layer = layer;
-  const magnetic::InducingField field{vm["field-intensity"].as<double>(), vm["inclination"].as<double>(),
-                                      vm["declination"].as<double>()};
-  magnetized.magnetization_above = magnetic::induced_magnetization(vm["susceptibility"].as<double>(), field);
+  magnetized.magnetization_above = magnetic::induced_magnetization(susceptibility, field);
   magnetic::Options mag_options;
   mag_options.forward = forward;
   magnetic::Result b;
-  const double b_seconds = best_time(repeat, [&] {
+  const double b_seconds = warm_best_time(repeat, [&] {
     b = magnetic::forward_magnetic_layer(magnetized, stations, magnetic::parse_fields("b_e,b_n,b_u"), mag_options);
   });
   std::printf("b_e,b_n,b_u %8.4f s  %10.4g pairs/s\n", b_seconds, pairs / b_seconds);
 
-  if (vm.count("peer-case")) {
-    const std::filesystem::path dir = vm["peer-case"].as<std::string>();
+  if (peer_case) {
+    const std::filesystem::path dir = *peer_case;
     std::filesystem::create_directories(dir);
     std::vector<double> easting, northing, rows;
     for (std::int64_t i = 0; i < g.shape_e; ++i) easting.push_back(g.west_centre + i * g.spacing_e);
@@ -164,7 +160,7 @@ int run(int argc, char** argv) {
         << "\nmagnetization " << m[0] << ' ' << m[1] << ' ' << m[2] << "\ng_z " << gz_seconds << "\nb " << b_seconds
         << '\n';
     if (!out) throw std::runtime_error((dir / "geobem.txt").string() + ": cannot write");
-    const std::size_t count = static_cast<std::size_t>(std::max(1, vm["reference-stations"].as<int>()));
+    const std::size_t count = static_cast<std::size_t>(std::max(1, reference_stations));
     const auto reference = long_double_reference(magnetized, stations, count);
     bench::write_npy(dir / "reference.npy", 5, reference.size() / 5, reference);
     std::printf("peer case written to %s\n", dir.c_str());

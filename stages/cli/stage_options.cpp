@@ -35,6 +35,42 @@ std::vector<std::string> value_texts(const std::string& name, const boost::any& 
   throw std::logic_error("--" + name + ": no INI form for this option's type");
 }
 
+/// Parses the command line into `variables`, then the --config file, then
+/// notifies the bound fields. Prints the usage on stdout and returns false
+/// for --help. Throws UsageError naming the option (and the file).
+bool parse_into(po::variables_map& variables, const po::options_description& options, int argc,
+                const char* const argv[], const po::positional_options_description* positional,
+                const std::string& program, const std::string& summary) {
+  try {
+    auto parser = po::command_line_parser(argc, argv).options(options);
+    if (positional) parser.positional(*positional);
+    po::store(parser.run(), variables);
+  } catch (const po::error& error) {
+    throw UsageError(error.what());
+  }
+  if (variables.count("help")) {
+    std::cout << "Usage: " << program << " [options]\n" << summary << "\n\n" << options << "\n";
+    return false;
+  }
+  if (variables.count("config")) {
+    const std::string path = variables["config"].as<std::string>();
+    std::ifstream config(path);
+    if (!config) throw UsageError("--config: cannot open '" + path + "'");
+    skip_utf8_bom(config);  // Windows editors start UTF-8 files with one
+    try {
+      po::store(po::parse_config_file(config, options, false), variables);
+    } catch (const po::error& error) {
+      throw UsageError(path + ": " + error.what());
+    }
+  }
+  try {
+    po::notify(variables);
+  } catch (const po::error& error) {
+    throw UsageError(error.what());
+  }
+  return true;
+}
+
 }  // namespace
 
 StageOptions::StageOptions(std::string program, std::string summary)
@@ -65,34 +101,7 @@ void StageOptions::add_output_file(std::string* output, const std::string& what)
 }
 
 bool StageOptions::parse(int argc, const char* const argv[], const po::positional_options_description* positional) {
-  try {
-    auto parser = po::command_line_parser(argc, argv).options(options_);
-    if (positional) parser.positional(*positional);
-    po::store(parser.run(), variables_);
-    if (variables_.count("help")) {
-      std::cout << "Usage: " << program_ << " [options]\n" << summary_ << "\n\n" << options_ << "\n";
-      return false;
-    }
-  } catch (const po::error& error) {
-    throw UsageError(error.what());
-  }
-  if (variables_.count("config")) {
-    const std::string path = variables_["config"].as<std::string>();
-    std::ifstream config(path);
-    if (!config) throw UsageError("--config: cannot open '" + path + "'");
-    skip_utf8_bom(config);  // Windows editors start UTF-8 files with one
-    try {
-      po::store(po::parse_config_file(config, options_, false), variables_);
-    } catch (const po::error& error) {
-      throw UsageError(path + ": " + error.what());
-    }
-  }
-  try {
-    po::notify(variables_);
-  } catch (const po::error& error) {
-    throw UsageError(error.what());
-  }
-  return true;
+  return parse_into(variables_, options_, argc, argv, positional, program_, summary_);
 }
 
 bool StageOptions::given(const std::string& name) const {
@@ -113,49 +122,12 @@ std::string StageOptions::record() const {
   return text.str();
 }
 
-void add_common_options(po::options_description& options) {
-  options.add_options()("help,h", "show this help and exit")(
-      "config", po::value<std::string>(), "read options from an INI file (key = value; command line wins)")(
-      "quiet,q", po::bool_switch(), "no progress lines on stderr (warnings still print)");
-}
-
-void add_device_option(po::options_description& options) {
-  options.add_options()("device", po::value<std::string>()->default_value("auto"),
-                        "where to compute: auto (GPU when present), cpu, cuda");
-}
-
 std::optional<po::variables_map> parse_stage_options(int argc, const char* const argv[], const std::string& stage,
                                                      const std::string& summary,
                                                      const po::options_description& options,
                                                      const po::positional_options_description* positional) {
   po::variables_map variables;
-  try {
-    auto parser = po::command_line_parser(argc, argv).options(options);
-    if (positional) parser.positional(*positional);
-    po::store(parser.run(), variables);
-  } catch (const po::error& error) {
-    throw UsageError(error.what());
-  }
-  if (variables.count("help")) {
-    std::cout << "Usage: " << stage << " [options]\n" << summary << "\n\n" << options << "\n";
-    return std::nullopt;
-  }
-  if (variables.count("config")) {
-    const std::string path = variables["config"].as<std::string>();
-    std::ifstream config(path);
-    if (!config) throw UsageError("--config: cannot open '" + path + "'");
-    skip_utf8_bom(config);  // Windows editors start UTF-8 files with one
-    try {
-      po::store(po::parse_config_file(config, options, false), variables);
-    } catch (const po::error& error) {
-      throw UsageError(path + ": " + error.what());
-    }
-  }
-  try {
-    po::notify(variables);
-  } catch (const po::error& error) {
-    throw UsageError(error.what());
-  }
+  if (!parse_into(variables, options, argc, argv, positional, stage, summary)) return std::nullopt;
   return variables;
 }
 

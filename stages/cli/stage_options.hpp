@@ -64,12 +64,9 @@ class StageOptions {
 };
 
 // The untyped form (options looked up by name in a variables_map), kept for
-// the stages that do not bind a struct yet (geobem-assemble, geobem-solve).
+// the benchmarks that do not bind a struct yet (bench/expression,
+// bench/quadrature, bench/transform); they declare --help themselves.
 
-/// Adds --help, --config FILE.ini and --quiet.
-void add_common_options(po::options_description& options);
-/// Adds --device auto|cpu|cuda (default auto).
-void add_device_option(po::options_description& options);
 /// Parses the command line, then the --config file; prints the usage and
 /// returns std::nullopt for --help. Throws geobem::UsageError as
 /// StageOptions::parse does.
