@@ -33,8 +33,8 @@ namespace {
 struct GravityOptions {
   geobem::survey::ModelOptions model;
   geobem::survey::StationOptions stations;
-  std::string fields = "all", precision = "double", path = "auto", device = "auto";
-  double device_memory_limit = 0.0;  ///< MiB, 0: the default budget
+  geobem::survey::KernelOptions kernel;
+  std::string fields = "all", path = "auto", device = "auto";
   std::string out;
 };
 
@@ -64,11 +64,9 @@ int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
   command.add()
     ("fields", po::value(&o.fields)->default_value(o.fields),
      "all, or a comma-separated list of potential,g_e,g_n,g_z,g_ee,g_en,g_ez,g_nn,g_nz,g_zz")
-    ("precision", po::value(&o.precision)->default_value(o.precision), "double or single (kernel arithmetic)")
     ("path", po::value(&o.path)->default_value(o.path),
-     "auto, general or grid: grid models on their weighted grid nodes (auto: when every station is outside the grid)")
-    ("device-memory-limit", po::value(&o.device_memory_limit)->default_value(o.device_memory_limit),
-     "CUDA: device memory to use at most, MiB (0: 80% of the free memory); larger problems go in chunks");
+     "auto, general or grid: grid models on their weighted grid nodes (auto: when every station is outside the grid)");
+  geobem::survey::add_kernel_options(command, &o.kernel);
   command.add_out_folder(&o.out,
                          "gravity.csv, gravity.vts (grid stations) or gravity.vtu, gravity.prj (the CRS, when known), "
                          "geobem-gravity.ini");
@@ -79,12 +77,8 @@ int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
   gravity::ForwardOptions forward;
   forward.quiet = quiet;
   const std::vector<gravity::Field> fields = gravity::parse_fields(o.fields);
-  forward.precision = gravity::parse_precision(o.precision);
+  geobem::survey::apply_kernel_options(o.kernel, forward);
   const gravity::ForwardPath path = gravity::parse_forward_path(o.path);
-  if (!(o.device_memory_limit >= 0.0) || o.device_memory_limit > 1e9)
-    throw UsageError("--device-memory-limit " + std::to_string(o.device_memory_limit) +
-                     ": expected MiB between 0 and 1e9");
-  forward.device_memory_limit_bytes = static_cast<std::size_t>(o.device_memory_limit * 1024.0 * 1024.0);
   geobem::survey::check_station_options(o.stations);
   forward.device = geobem::resolve_device(geobem::parse_device_choice(o.device));
   // Rank 0 alone writes: it alone takes the output folder, before the work.
@@ -129,13 +123,9 @@ int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
   if (result && mpi.active()) gravity::reduce_to_root(*result, MPI_COMM_WORLD);
   if (!outputs) return 0;
 
-  const auto written = geobem::survey::write_station_outputs(outputs->staging_folder(), "gravity", survey,
-                                                             columns_of(std::move(result), fields, stations.size()));
-  outputs->write_record(command.record() + "# computed on " + geobem::to_string(forward.device) + "\n");
-  outputs->commit();
-  if (!quiet)
-    for (const auto& file : written)
-      std::fprintf(stderr, "geobem-gravity: wrote %s\n", (outputs->destination() / file.filename()).c_str());
+  geobem::survey::commit_station_outputs(*outputs, "gravity", survey,
+                                         columns_of(std::move(result), fields, stations.size()), command,
+                                         forward.device, quiet);
   return 0;
 }
 

@@ -38,11 +38,11 @@ namespace {
 struct MagneticOptions {
   geobem::survey::ModelOptions model;
   geobem::survey::StationOptions stations;
-  std::string fields = "all", precision = "double", device = "auto";
+  geobem::survey::KernelOptions kernel;
+  std::string fields = "all", device = "auto";
   double field_intensity = 50000.0, inclination = 90.0, declination = 0.0;
   std::optional<double> susceptibility, susceptibility_below;
   std::optional<std::string> magnetization;
-  double device_memory_limit = 0.0;  ///< MiB, 0: the default budget
   std::string out;
 };
 
@@ -108,10 +108,8 @@ int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
     ("susceptibility-below", geobem::cli::optional_value(&o.susceptibility_below),
      "SI susceptibility of a layer's cells below its reference (default 0)")
     ("magnetization", geobem::cli::optional_value(&o.magnetization),
-     "ME,MN,MU (A/m): magnetization instead of --susceptibility for the same prisms")
-    ("precision", po::value(&o.precision)->default_value(o.precision), "double or single (kernel arithmetic)")
-    ("device-memory-limit", po::value(&o.device_memory_limit)->default_value(o.device_memory_limit),
-     "CUDA: device memory to use at most, MiB (0: 80% of the free memory); larger problems go in chunks");
+     "ME,MN,MU (A/m): magnetization instead of --susceptibility for the same prisms");
+  geobem::survey::add_kernel_options(command, &o.kernel);
   command.add_out_folder(&o.out,
                          "magnetic.csv, magnetic.vts (grid stations) or magnetic.vtu, magnetic.prj (the CRS, when "
                          "known), geobem-magnetic.ini");
@@ -127,11 +125,7 @@ int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
   } catch (const std::invalid_argument& error) {
     throw UsageError(std::string("--fields: ") + error.what());
   }
-  forward.forward.precision = geobem::gravity::parse_precision(o.precision);
-  if (!(o.device_memory_limit >= 0.0) || o.device_memory_limit > 1e9)
-    throw UsageError("--device-memory-limit " + std::to_string(o.device_memory_limit) +
-                     ": expected MiB between 0 and 1e9");
-  forward.forward.device_memory_limit_bytes = static_cast<std::size_t>(o.device_memory_limit * 1024.0 * 1024.0);
+  geobem::survey::apply_kernel_options(o.kernel, forward.forward);
   const geobem::magnetic_stage::UniformMagnetization uniform = uniform_of(o);
   forward.tfa_inclination_deg = o.inclination;
   forward.tfa_declination_deg = o.declination;
@@ -191,12 +185,8 @@ int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
   std::vector<geobem::prisms::GravityColumn> columns;
   for (std::size_t f = 0; f < result.fields.size(); ++f)
     columns.push_back({magnetic::field_name(result.fields[f]), "nT", std::move(result.values[f])});
-  const auto written = geobem::survey::write_station_outputs(outputs->staging_folder(), "magnetic", survey, columns);
-  outputs->write_record(command.record() + "# computed on " + geobem::to_string(forward.forward.device) + "\n");
-  outputs->commit();
-  if (!quiet)
-    for (const auto& file : written)
-      std::fprintf(stderr, "geobem-magnetic: wrote %s\n", (outputs->destination() / file.filename()).c_str());
+  geobem::survey::commit_station_outputs(*outputs, "magnetic", survey, columns, command, forward.forward.device,
+                                         quiet);
   return 0;
 }
 

@@ -183,10 +183,26 @@ Survey read_survey(const StationOptions& o, const Model& model, const std::strin
   return survey;
 }
 
-std::vector<std::filesystem::path> write_station_outputs(const std::filesystem::path& directory,
-                                                         const std::string& name, const Survey& survey,
-                                                         const std::vector<prisms::GravityColumn>& columns) {
-  std::filesystem::create_directories(directory);
+void add_kernel_options(cli::StageOptions& command, KernelOptions* options) {
+  command.add()
+    ("precision", po::value(&options->precision)->default_value(options->precision),
+     "double or single (kernel arithmetic)")
+    ("device-memory-limit", po::value(&options->device_memory_limit)->default_value(options->device_memory_limit),
+     "CUDA: device memory to use at most, MiB (0: 80% of the free memory); larger problems go in chunks");
+}
+
+void apply_kernel_options(const KernelOptions& options, gravity::ForwardOptions& forward) {
+  forward.precision = gravity::parse_precision(options.precision);
+  if (!(options.device_memory_limit >= 0.0) || options.device_memory_limit > 1e9)
+    throw UsageError("--device-memory-limit " + std::to_string(options.device_memory_limit) +
+                     ": expected MiB between 0 and 1e9");
+  forward.device_memory_limit_bytes = static_cast<std::size_t>(options.device_memory_limit * 1024.0 * 1024.0);
+}
+
+void commit_station_outputs(OutputSet& outputs, const std::string& name, const Survey& survey,
+                            const std::vector<prisms::GravityColumn>& columns, const cli::StageOptions& command,
+                            ComputeDevice device, bool quiet) {
+  const std::filesystem::path& directory = outputs.staging_folder();
   std::vector<std::filesystem::path> written{directory / (name + ".csv")};
   prisms::write_gravity_csv(written[0], survey.stations, columns);
   if (survey.grid) {
@@ -196,14 +212,16 @@ std::vector<std::filesystem::path> write_station_outputs(const std::filesystem::
     written.push_back(directory / (name + ".vtu"));
     prisms::write_gravity_vtu(written.back(), survey.stations, columns);
   }
-  const auto prj = directory / (name + ".prj");
-  if (survey.crs_wkt.empty()) {
-    std::filesystem::remove(prj);
-  } else {
-    write_text_file_atomically(prj, [&](std::ostream& out) { out << survey.crs_wkt << '\n'; });
-    written.push_back(prj);
+  if (!survey.crs_wkt.empty()) {
+    written.push_back(directory / (name + ".prj"));
+    write_text_file_atomically(written.back(), [&](std::ostream& out) { out << survey.crs_wkt << '\n'; });
   }
-  return written;
+  outputs.write_record(command.record() + "# computed on " + to_string(device) + "\n");
+  outputs.commit();
+  if (!quiet)
+    for (const auto& file : written)
+      std::fprintf(stderr, "%s: wrote %s\n", command.program().c_str(),
+                   (outputs.destination() / file.filename()).c_str());
 }
 
 }  // namespace geobem::survey

@@ -1,8 +1,8 @@
 #pragma once
 // What geobem-gravity and geobem-magnetic share: the model file (a prism list,
 // a voxel grid or a prism layer), the stations (a grid at one height, a CSV,
-// or draped over a DEM) with their options, and the station outputs with the
-// CRS they are in. The options bind to the structs below through
+// or draped over a DEM) with their options, the kernel options, and the
+// station outputs with the CRS they are in. The options bind to the structs below through
 // cli::StageOptions (docs/stage_contract.md).
 #include <filesystem>
 #include <optional>
@@ -11,6 +11,9 @@
 
 #include <boost/program_options.hpp>
 
+#include "gpu/core/device.hpp"
+#include "gpu/gravity/gravity.hpp"
+#include "mesh/io/output_set.hpp"
 #include "mesh/prisms/gravity_output.hpp"
 #include "mesh/prisms/prism_model.hpp"
 #include "mesh/prisms/stations.hpp"
@@ -78,12 +81,25 @@ Survey read_survey(const StationOptions& options, const Model& model, const std:
 /// geobem::UsageError.
 void check_station_options(const StationOptions& options);
 
-/// Writes DIR/NAME.csv and DIR/NAME.vts (grid stations) or DIR/NAME.vtu, and
-/// DIR/NAME.prj (the CRS as WKT, the GIS sidecar convention) when the CRS is
-/// known (a stale NAME.prj is removed otherwise). DIR is usually the staging
-/// folder of the stage's OutputSet. Returns the paths written.
-std::vector<std::filesystem::path> write_station_outputs(const std::filesystem::path& directory,
-                                                         const std::string& name, const Survey& survey,
-                                                         const std::vector<prisms::GravityColumn>& columns);
+/// --precision double|single (the kernels' arithmetic) and
+/// --device-memory-limit MiB (0: the default budget), as both stages take them.
+struct KernelOptions {
+  std::string precision = "double";
+  double device_memory_limit = 0.0;
+};
+/// Binds the kernel options to `options`.
+void add_kernel_options(cli::StageOptions& command, KernelOptions* options);
+/// Checks the kernel options and sets them in `forward`. Throws
+/// geobem::UsageError naming the option and the value.
+void apply_kernel_options(const KernelOptions& options, gravity::ForwardOptions& forward);
+
+/// Writes NAME.csv and NAME.vts (grid stations) or NAME.vtu, and NAME.prj
+/// (the CRS as WKT, the GIS sidecar convention) when the CRS is known, into
+/// the staging folder of `outputs`; writes the run's options record
+/// (command.record(), then "# computed on DEVICE") and commits the set.
+/// Unless quiet, names every file written on stderr.
+void commit_station_outputs(OutputSet& outputs, const std::string& name, const Survey& survey,
+                            const std::vector<prisms::GravityColumn>& columns, const cli::StageOptions& command,
+                            ComputeDevice device, bool quiet);
 
 }  // namespace geobem::survey
