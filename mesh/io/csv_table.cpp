@@ -10,28 +10,22 @@
 
 #include "mesh/io/byte_order_mark.hpp"
 #include "mesh/io/parse_number.hpp"
+#include "mesh/io/trimmed.hpp"
 
 namespace geobem {
 
 namespace {
-std::string trim(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return "";
-  const auto last = text.find_last_not_of(" \t\r");
-  return text.substr(first, last - first + 1);
-}
-
 std::vector<std::string> split_fields(const std::string& line) {
   std::vector<std::string> fields;
   std::string field;
   std::istringstream stream(line);
-  while (std::getline(stream, field, ',')) fields.push_back(trim(field));
+  while (std::getline(stream, field, ',')) fields.push_back(trimmed(field, " \t\r"));
   if (!line.empty() && line.back() == ',') fields.push_back("");
   return fields;
 }
 
 bool is_skipped(const std::string& line) {
-  const std::string text = trim(line);
+  const std::string text = trimmed(line, " \t\r");
   return text.empty() || text[0] == '#';
 }
 }  // namespace

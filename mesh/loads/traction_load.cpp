@@ -7,16 +7,11 @@
 
 #include "gpu/core/usage_error.hpp"
 #include "mesh/io/parse_number.hpp"
+#include "mesh/io/trimmed.hpp"
 
 namespace geobem::loads {
 
 namespace {
-
-std::string trimmed(const std::string& field) {
-  const auto first = field.find_first_not_of(" \t");
-  if (first == std::string::npos) return "";
-  return field.substr(first, field.find_last_not_of(" \t") - first + 1);
-}
 
 /// The comma-separated finite numbers of `fields`; throws naming the first that is not one.
 std::vector<double> finite_numbers(const std::string& fields, const std::string& prefix) {

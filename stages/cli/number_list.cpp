@@ -6,18 +6,9 @@
 
 #include "gpu/core/usage_error.hpp"
 #include "mesh/io/parse_number.hpp"
+#include "mesh/io/trimmed.hpp"
 
 namespace geobem::cli {
-
-namespace {
-
-std::string trimmed(const std::string& field) {
-  const auto first = field.find_first_not_of(" \t");
-  if (first == std::string::npos) return "";
-  return field.substr(first, field.find_last_not_of(" \t") - first + 1);
-}
-
-}  // namespace
 
 std::vector<double> parse_number_list(const std::string& option, const std::string& text, std::size_t count,
                                       const std::string& form) {

@@ -29,6 +29,19 @@ ForwardOptions quiet_cpu() {
   return options;
 }
 
+/// One prism per cell of `grid`, empty cells included: the general path's
+/// input, built here from the edges rather than by the library.
+std::vector<Prism> every_cell(const PrismGrid& grid) {
+  std::vector<Prism> prisms;
+  for (std::size_t k = 0; k < grid.cells_u(); ++k)
+    for (std::size_t j = 0; j < grid.cells_n(); ++j)
+      for (std::size_t i = 0; i < grid.cells_e(); ++i)
+        prisms.push_back({grid.easting_edges[i], grid.easting_edges[i + 1], grid.northing_edges[j],
+                          grid.northing_edges[j + 1], grid.upward_edges[k], grid.upward_edges[k + 1],
+                          grid.density[grid.index(i, j, k)]});
+  return prisms;
+}
+
 TEST(GridPath, CornerSumEqualsEdgePairKernel) {
   std::mt19937_64 rng(3);
   std::uniform_real_distribution<double> where(-300, 300), size(1, 200), above(0.5, 100);
@@ -99,13 +112,7 @@ TEST(GridPath, RandomNonUniformGridMatchesGeneralPath) {
     for (int i = 0; i < cells[a]; ++i) axes[a]->push_back(axes[a]->back() + width(rng));
   }
   for (std::size_t c = 0; c < grid.cell_count(); ++c) grid.density.push_back(c % 3 == 0 ? 0.0 : rho(rng));
-  std::vector<Prism> prisms;
-  for (std::size_t k = 0; k < grid.cells_u(); ++k)
-    for (std::size_t j = 0; j < grid.cells_n(); ++j)
-      for (std::size_t i = 0; i < grid.cells_e(); ++i)
-        prisms.push_back({grid.easting_edges[i], grid.easting_edges[i + 1], grid.northing_edges[j],
-                          grid.northing_edges[j + 1], grid.upward_edges[k], grid.upward_edges[k + 1],
-                          grid.density[grid.index(i, j, k)]});
+  const std::vector<Prism> prisms = every_cell(grid);
   std::uniform_real_distribution<double> where(-1500, 1500), height(5, 300);
   std::vector<Station> stations;
   for (int i = 0; i < 120; ++i) stations.push_back({where(rng), where(rng), grid.upward_edges.back() + height(rng)});
@@ -121,13 +128,7 @@ TEST(GridPath, StationsOnNodeLinesMatchGeneralPath) {
   // path's finite limit on the prolongation of an edge (g_en, g_ez, g_nz).
   PrismGrid grid{{0, 50, 100, 150}, {0, 40, 80}, {-60, -30, 0}, {}};
   for (std::size_t c = 0; c < grid.cell_count(); ++c) grid.density.push_back(100.0 * double(c % 5) - 150.0);
-  std::vector<Prism> prisms;
-  for (std::size_t k = 0; k < 2; ++k)
-    for (std::size_t j = 0; j < 2; ++j)
-      for (std::size_t i = 0; i < 3; ++i)
-        prisms.push_back({grid.easting_edges[i], grid.easting_edges[i + 1], grid.northing_edges[j],
-                          grid.northing_edges[j + 1], grid.upward_edges[k], grid.upward_edges[k + 1],
-                          grid.density[grid.index(i, j, k)]});
+  const std::vector<Prism> prisms = every_cell(grid);
   const std::vector<Station> stations{{50, 40, 10},  {100, 0, 5},   {0, 80, 1},    {150, 40, 20},
                                       {-30, 40, -30}, {50, 120, -60}, {200, 0, -30}, {75, 60, 15}};
   ASSERT_TRUE(grid_path_applies(grid, stations));

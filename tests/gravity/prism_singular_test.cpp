@@ -28,11 +28,12 @@ std::vector<double> mean_around(const Station& at) {
   return mean;
 }
 
-/// Potential and g at `at` are finite and equal the limit (nearby values).
-void expect_continuous_potential_and_g(const Station& at) {
+/// The first `fields` fields at `at` (4: the potential and g) are finite and
+/// equal the limit (nearby values).
+void expect_continuous(const Station& at, int fields = 4) {
   const auto v = test::all_fields({prism}, {at});
   const auto near = mean_around(at);
-  for (int f = 0; f < 4; ++f) {
+  for (int f = 0; f < fields; ++f) {
     SCOPED_TRACE(field_name(static_cast<Field>(f)));
     ASSERT_TRUE(std::isfinite(v[f][0]));
     EXPECT_NEAR(v[f][0], near[f], 1e-6 * std::abs(near[f]) + 1e-12);
@@ -41,14 +42,14 @@ void expect_continuous_potential_and_g(const Station& at) {
 
 TEST(PrismSingular, VertexGivesLimitsAndUndefinedTensor) {
   const Station vertex{5, 14, -146};  // east, north, top
-  expect_continuous_potential_and_g(vertex);
+  expect_continuous(vertex);
   const auto v = test::all_fields({prism}, {vertex});
   for (int f = 4; f < 10; ++f) EXPECT_TRUE(std::isnan(v[f][0])) << field_name(static_cast<Field>(f));
 }
 
 TEST(PrismSingular, EdgeParallelToEasting) {
   const Station edge{-10, -18, -345};  // south-bottom edge, along easting
-  expect_continuous_potential_and_g(edge);
+  expect_continuous(edge);
   const auto v = test::all_fields({prism}, {edge});
   // Undefined: g_nn, g_zz (axes perpendicular to the edge) and g_nz (log-divergent).
   EXPECT_TRUE(std::isnan(v[7][0]));
@@ -64,7 +65,7 @@ TEST(PrismSingular, EdgeParallelToEasting) {
 
 TEST(PrismSingular, EdgeParallelToUpward) {
   const Station edge{-34, 14, -200};  // west-north edge, vertical
-  expect_continuous_potential_and_g(edge);
+  expect_continuous(edge);
   const auto v = test::all_fields({prism}, {edge});
   EXPECT_TRUE(std::isnan(v[4][0]));  // g_ee
   EXPECT_TRUE(std::isnan(v[7][0]));  // g_nn
@@ -74,7 +75,7 @@ TEST(PrismSingular, EdgeParallelToUpward) {
 
 TEST(PrismSingular, TopFaceGivesMeanOfOneSidedLimits) {
   const Station face{-10, 0, -146};
-  expect_continuous_potential_and_g(face);
+  expect_continuous(face);
   const auto v = test::all_fields({prism}, {face});
   const auto sides = test::all_fields({prism}, {{-10, 0, -146 + delta}, {-10, 0, -146 - delta}});
   for (int f = 4; f < 10; ++f) {
@@ -90,14 +91,7 @@ TEST(PrismSingular, TopFaceGivesMeanOfOneSidedLimits) {
 TEST(PrismSingular, ProlongationOfAVerticalEdgeIsRegular) {
   // Above the prism on the line of its west-north edge: every field is smooth
   // there; the log singularities of the edge's two vertices cancel.
-  const Station above{-34, 14, 30};
-  const auto v = test::all_fields({prism}, {above});
-  const auto near = mean_around(above);
-  for (int f = 0; f < 10; ++f) {
-    SCOPED_TRACE(field_name(static_cast<Field>(f)));
-    ASSERT_TRUE(std::isfinite(v[f][0]));
-    EXPECT_NEAR(v[f][0], near[f], 1e-6 * std::abs(near[f]) + 1e-12);
-  }
+  expect_continuous({-34, 14, 30}, field_count);
 }
 
 }  // namespace

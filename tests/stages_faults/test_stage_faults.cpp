@@ -41,16 +41,15 @@ struct Outcome {
   double seconds;
 };
 
-/// Runs bin/ARGS[0] with ARGS, stdout and stderr discarded; kills it with
-/// SIGKILL after `kill_after` seconds if given; caps every file it writes at
-/// `file_limit` bytes if given.
-Outcome spawn(const std::vector<std::string>& args, double kill_after = -1, long file_limit = -1) {
-  const auto start = std::chrono::steady_clock::now();
+/// Starts bin/ARGS[0] with ARGS, stdout discarded and stderr into `errors`
+/// (discarded when empty), every file it writes capped at `file_limit` bytes
+/// if given; returns its pid.
+pid_t start(const std::vector<std::string>& args, const fs::path& errors = {}, long file_limit = -1) {
   const pid_t pid = ::fork();
   if (pid == 0) {
     const int null = ::open("/dev/null", O_WRONLY);
     ::dup2(null, 1);
-    ::dup2(null, 2);
+    ::dup2(errors.empty() ? null : ::open(errors.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), 2);
     if (file_limit >= 0) {
       ::signal(SIGXFSZ, SIG_IGN);  // write(2) then fails with EFBIG instead of killing
       const rlimit limit{static_cast<rlim_t>(file_limit), static_cast<rlim_t>(file_limit)};
@@ -64,40 +63,28 @@ Outcome spawn(const std::vector<std::string>& args, double kill_after = -1, long
     ::execv(program.c_str(), argv.data());
     ::_exit(127);
   }
-  if (kill_after >= 0) {
-    std::this_thread::sleep_for(std::chrono::duration<double>(kill_after));
-    ::kill(pid, SIGKILL);
-  }
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, seconds};
-}
-
-/// Starts bin/ARGS[0] with ARGS, stdout discarded and stderr into `errors`;
-/// returns its pid.
-pid_t start(const std::vector<std::string>& args, const fs::path& errors) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const int null = ::open("/dev/null", O_WRONLY);
-    const int error_file = ::open(errors.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(null, 1);
-    ::dup2(error_file, 2);
-    std::vector<char*> argv;
-    const std::string program = bin + "/" + args[0];
-    argv.push_back(const_cast<char*>(program.c_str()));
-    for (std::size_t i = 1; i < args.size(); ++i) argv.push_back(const_cast<char*>(args[i].c_str()));
-    argv.push_back(nullptr);
-    ::execv(program.c_str(), argv.data());
-    ::_exit(127);
-  }
   return pid;
 }
 
+/// The exit status of child `pid` once it ends; -1 when a signal ended it.
 int exit_code_of(pid_t pid) {
   int status = 0;
   ::waitpid(pid, &status, 0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// Runs bin/ARGS[0] with ARGS, stdout and stderr discarded; kills it with
+/// SIGKILL after `kill_after` seconds if given; caps every file it writes at
+/// `file_limit` bytes if given.
+Outcome spawn(const std::vector<std::string>& args, double kill_after = -1, long file_limit = -1) {
+  const auto begin = std::chrono::steady_clock::now();
+  const pid_t pid = start(args, {}, file_limit);
+  if (kill_after >= 0) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(kill_after));
+    ::kill(pid, SIGKILL);
+  }
+  const int exit_code = exit_code_of(pid);
+  return {exit_code, std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count()};
 }
 
 /// One stage under test: its two runs, and what its output set is on disk.
@@ -160,7 +147,7 @@ void exercise(const StageCase& stage) {
   }
   EXPECT_GT(replaced, 0) << "no kill came late enough to let a run finish";
   ASSERT_EQ(spawn(on_a ? stage.run_a : stage.run_b).exit_code, 0);
-  const fs::path folder = stage.is_file ? stage.output.parent_path() : stage.output.parent_path();
+  const fs::path folder = stage.output.parent_path();
   EXPECT_TRUE(leftovers(folder).empty()) << leftovers(folder).front();
 
   // Out of space part-way: the run fails, the earlier set stays.
@@ -256,12 +243,22 @@ TEST_F(StageFaults, Model) {
             out, false});
 }
 
-/// A prism CSV of `count` small prisms in a row, densities alternating.
-fs::path prism_row(const fs::path& path, int count) {
+/// A prism CSV of `count` prisms 10 m wide in a row, column `property`
+/// alternating `even`, `odd` (densities by default).
+fs::path prism_row(const fs::path& path, int count, const std::string& property = "density", double even = -200,
+                   double odd = 300) {
   std::ofstream csv(path);
-  csv << "west,east,south,north,bottom,top,density\n";
-  for (int i = 0; i < count; ++i)
-    csv << 10 * i << "," << 10 * i + 10 << ",0,10,-10,0," << (i % 2 ? 300 : -200) << "\n";
+  csv << "west,east,south,north,bottom,top," << property << "\n";
+  for (int i = 0; i < count; ++i) csv << 10 * i << "," << 10 * i + 10 << ",0,10,-10,0," << (i % 2 ? odd : even) << "\n";
+  return path;
+}
+
+/// A station CSV of `count` stations along easting, `spacing` m apart and
+/// 1 m to 7 m up.
+fs::path station_row(const fs::path& path, int count, int spacing) {
+  std::ofstream stations(path);
+  stations << "easting,northing,upward\n";
+  for (int i = 0; i < count; ++i) stations << spacing * i << ",5," << 1 + i % 7 << "\n";
   return path;
 }
 
@@ -269,40 +266,29 @@ fs::path prism_row(const fs::path& path, int count) {
 /// (gravity.csv, gravity.vtu): never a new gravity.csv beside an old
 /// gravity.vts.
 TEST_F(StageFaults, Gravity) {
-  const std::string prisms = prism_row(root_ / "row.csv", 100).string(), out = (root_ / "gravity").string();
-  {
-    std::ofstream stations(root_ / "stations.csv");
-    stations << "easting,northing,upward\n";
-    for (int i = 0; i < 300; ++i) stations << 13 * i << ",5," << 1 + i % 7 << "\n";
-  }
+  const std::string prisms = prism_row(root_ / "row.csv", 100).string(), out = (root_ / "gravity").string(),
+                    stations = station_row(root_ / "stations.csv", 300, 13).string();
   exercise({"geobem-gravity",
             {"geobem-gravity", "--device", "cpu", "--quiet", "--prisms", prisms, "--grid-west", "0", "--grid-east",
              "4000", "--grid-south", "-50", "--grid-north", "50", "--grid-shape", "30,10", "--grid-upward", "5", "--out",
              out},
             {"geobem-gravity", "--device", "cpu", "--quiet", "--fields", "g_z,g_zz", "--prisms", prisms, "--stations",
-             (root_ / "stations.csv").string(), "--out", out},
+             stations, "--out", out},
             out, false});
 }
 
 /// The same for geobem-magnetic: magnetic.csv and magnetic.vts, then
 /// magnetic.csv and magnetic.vtu, with geobem-magnetic.ini.
 TEST_F(StageFaults, Magnetic) {
-  const fs::path prisms = root_ / "row_susceptibility.csv";
-  {
-    std::ofstream csv(prisms);
-    csv << "west,east,south,north,bottom,top,susceptibility\n";
-    for (int i = 0; i < 100; ++i) csv << 10 * i << "," << 10 * i + 10 << ",0,10,-10,0," << (i % 2 ? 0.03 : 0.01) << "\n";
-    std::ofstream stations(root_ / "magnetic_stations.csv");
-    stations << "easting,northing,upward\n";
-    for (int i = 0; i < 300; ++i) stations << 3 * i << ",5," << 1 + i % 7 << "\n";
-  }
-  const std::string out = (root_ / "magnetic").string();
+  const std::string prisms = prism_row(root_ / "row_susceptibility.csv", 100, "susceptibility", 0.01, 0.03).string(),
+                    stations = station_row(root_ / "magnetic_stations.csv", 300, 3).string(),
+                    out = (root_ / "magnetic").string();
   exercise({"geobem-magnetic",
-            {"geobem-magnetic", "--device", "cpu", "--quiet", "--prisms", prisms.string(), "--inclination", "60",
+            {"geobem-magnetic", "--device", "cpu", "--quiet", "--prisms", prisms, "--inclination", "60",
              "--grid-west", "0", "--grid-east", "1000", "--grid-south", "-50", "--grid-north", "50", "--grid-shape",
              "30,10", "--grid-upward", "5", "--out", out},
-            {"geobem-magnetic", "--device", "cpu", "--quiet", "--fields", "tfa", "--prisms", prisms.string(),
-             "--stations", (root_ / "magnetic_stations.csv").string(), "--out", out},
+            {"geobem-magnetic", "--device", "cpu", "--quiet", "--fields", "tfa", "--prisms", prisms,
+             "--stations", stations, "--out", out},
             out, false});
 }
 

@@ -5,10 +5,7 @@
 // and only rank 0's files exist.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cmath>
-
-#include "mesh/io/csv_table.hpp"
+#include "tests/support/station_fields.hpp"
 #include "tests/support/test_files.hpp"
 
 namespace fs = std::filesystem;
@@ -30,23 +27,6 @@ std::string ubc_arguments(const std::string& name, const std::string& upward = "
          " --grid-west -80 --grid-east 560 --grid-south -100 --grid-north 600 --grid-shape 17,15 --grid-upward " + upward;
 }
 
-/// Largest |a − b| over the largest |b|, over every field column (from 3 on).
-double relative_difference(const fs::path& a_csv, const fs::path& b_csv) {
-  const auto a = geobem::read_csv_table(a_csv.string()), b = geobem::read_csv_table(b_csv.string());
-  EXPECT_EQ(a.columns, b.columns);
-  EXPECT_EQ(a.rows.size(), b.rows.size());
-  double worst = 0;
-  for (std::size_t j = 3; j < b.columns.size(); ++j) {
-    double largest = 0, diff = 0;
-    for (std::size_t i = 0; i < b.rows.size(); ++i) {
-      largest = std::max(largest, std::abs(b.rows[i][j]));
-      diff = std::max(diff, std::abs(a.rows[i][j] - b.rows[i][j]));
-    }
-    worst = std::max(worst, diff / largest);
-  }
-  return worst;
-}
-
 StageRun gravity(const std::string& arguments, const fs::path& out) {
   return run_command(gravity_exe + " --device cpu" + arguments + " --out " + out.string());
 }
@@ -61,7 +41,7 @@ TEST(GravityPaths, GridModelTakesTheGridPathAndMatchesGeneral) {
   const auto general = gravity(model + " --path general --device-memory-limit 1", scratch("paths_general"));
   ASSERT_EQ(general.exit_code, 0) << general.errors;
   EXPECT_NE(general.errors.find("general path"), std::string::npos) << general.errors;
-  EXPECT_LE(relative_difference(scratch("paths_auto") / "gravity.csv", scratch("paths_general") / "gravity.csv"),
+  EXPECT_LE(largest_field_difference(scratch("paths_auto") / "gravity.csv", scratch("paths_general") / "gravity.csv"),
             1e-12);
 }
 
@@ -101,7 +81,7 @@ TEST(GravityPathsMpi, TwoRanksEqualOneAndOnlyRankZeroWrites) {
                                    two.string());
     ASSERT_EQ(ranks.exit_code, 0) << ranks.errors;
     EXPECT_NE(ranks.errors.find("2 rank(s)"), std::string::npos) << ranks.errors;
-    EXPECT_LE(relative_difference(two / "gravity.csv", one / "gravity.csv"), 1e-12) << path;
+    EXPECT_LE(largest_field_difference(two / "gravity.csv", one / "gravity.csv"), 1e-12) << path;
     std::size_t files = 0;
     for ([[maybe_unused]] const auto& entry : fs::directory_iterator(two)) ++files;
     EXPECT_EQ(files, 3u);  // gravity.csv, gravity.vts and geobem-gravity.ini, written once

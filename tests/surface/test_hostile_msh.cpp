@@ -12,11 +12,7 @@
 #include "tests/surface/mesh_texts.hpp"
 
 using geobem::surface::read_surface_mesh;
-using geobem::test::cube;
-using geobem::test::error_of;
-using geobem::test::msh22;
-using geobem::test::msh41;
-using geobem::test::write_text;
+using namespace geobem::test;
 
 namespace {
 

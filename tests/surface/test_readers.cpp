@@ -26,12 +26,7 @@
 #include "tests/support/test_files.hpp"
 
 using namespace geobem::surface;
-using geobem::test::ascii_stl;
-using geobem::test::cube;
-using geobem::test::error_of;
-using geobem::test::msh22;
-using geobem::test::msh41;
-using geobem::test::write_text;
+using namespace geobem::test;
 
 namespace {
 
