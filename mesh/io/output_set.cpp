@@ -90,23 +90,95 @@ void write_whole_text(const fs::path& path, const std::string& text) {
 
 // ---------------------------------------------------------------- OutputLock
 
+namespace {
+
+/// Puts `file` at `path` unless something stands there: a hard link (the
+/// file keeps its own name too) or, where the file system has no hard links,
+/// a rename that does not replace. False with errno set (EEXIST: taken).
+bool place_new(const fs::path& file, const fs::path& path) {
+  if (::link(file.c_str(), path.c_str()) == 0) return true;
+  if (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP) return false;
+  return ::renameat2(AT_FDCWD, file.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) == 0;
+}
+
+/// Is the lock file open as `descriptor` held by its writer? Only writers
+/// take exclusive locks, on their own file; everyone else tests with a
+/// shared lock, which fails only against the writer's.
+bool held_by_writer(int descriptor) {
+  if (::flock(descriptor, LOCK_SH | LOCK_NB) != 0) return true;
+  ::flock(descriptor, LOCK_UN);
+  return false;
+}
+
+}  // namespace
+
+// Every lock file that ever stands at `lock_path` is locked (LOCK_EX) by its
+// writer before it gets there and holds that writer's pid from the start: a
+// run writes its pid into a file of its own, locks it, and links it into
+// place, or, when the file there is no longer held, renames it over that one
+// (under `lock_path`.guard, so that two runs never both replace it). A
+// refused run therefore always reads the holder's pid.
 OutputLock::OutputLock(const fs::path& lock_path, const std::string& what) {
-  descriptor_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (descriptor_ < 0)
-    throw std::runtime_error("cannot create the lock file '" + lock_path.string() + "': " + system_message());
-  if (::flock(descriptor_, LOCK_EX | LOCK_NB) != 0) {
-    char holder[32] = {0};
-    const ssize_t got = ::pread(descriptor_, holder, sizeof holder - 1, 0);
-    ::close(descriptor_);
-    descriptor_ = -1;
-    throw std::runtime_error(what + " is being written by another run" +
-                             (got > 0 ? " (pid " + std::string(holder, static_cast<std::size_t>(got)) + ")" : "") +
-                             "; wait for it to finish or choose another output (lock: " + lock_path.string() + ")");
-  }
-  // The holder's pid, for the message above; the lock itself is the flock.
+  static int counter = 0;
   const std::string pid = std::to_string(::getpid());
-  if (::ftruncate(descriptor_, 0) == 0 && ::pwrite(descriptor_, pid.data(), pid.size(), 0) < 0) {
-    // Only the message of a refused run would lack the pid.
+  // A `.partial-PID-N` name: what a run killed here leaves, the next one removes.
+  const fs::path mine = lock_path.string() + ".partial-" + pid + "-" + std::to_string(counter++);
+  const fs::path guard_path = lock_path.string() + ".guard";
+  // Throws `message` after closing and removing this run's file.
+  const auto fail = [&](const std::string& message) {
+    if (descriptor_ >= 0) ::close(descriptor_);
+    descriptor_ = -1;
+    ::unlink(mine.c_str());
+    throw std::runtime_error(message);
+  };
+  descriptor_ = ::open(mine.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (descriptor_ < 0) fail("cannot create the lock file '" + lock_path.string() + "': " + system_message());
+  if (::write(descriptor_, pid.data(), pid.size()) != static_cast<ssize_t>(pid.size()) ||
+      ::flock(descriptor_, LOCK_EX | LOCK_NB) != 0)
+    fail("cannot write the lock file '" + mine.string() + "': " + system_message());
+  for (;;) {
+    if (place_new(mine, lock_path)) {
+      ::unlink(mine.c_str());  // placed: the lock file is ours
+      return;
+    }
+    if (errno != EEXIST) fail("cannot create the lock file '" + lock_path.string() + "': " + system_message());
+    const int theirs = ::open(lock_path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (theirs < 0) {
+      if (errno == ENOENT) continue;  // removed meanwhile: place ours again
+      fail("cannot open the lock file '" + lock_path.string() + "': " + system_message());
+    }
+    if (held_by_writer(theirs)) {
+      char holder[32] = {0};
+      const ssize_t got = ::pread(theirs, holder, sizeof holder - 1, 0);
+      ::close(theirs);
+      fail(what + " is being written by another run" +
+           (got > 0 ? " (pid " + std::string(holder, static_cast<std::size_t>(got)) + ")" : "") +
+           "; wait for it to finish or choose another output (lock: " + lock_path.string() + ")");
+    }
+    ::close(theirs);
+    // Its writer is gone: replace it, unless another run did so first.
+    const int guard = ::open(guard_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (guard < 0 || ::flock(guard, LOCK_EX) != 0) {
+      const std::string reason = system_message();
+      if (guard >= 0) ::close(guard);
+      fail("cannot lock '" + guard_path.string() + "': " + reason);
+    }
+    const int current = ::open(lock_path.c_str(), O_RDONLY | O_CLOEXEC);
+    bool replaced = false;
+    std::string failure;
+    if (current >= 0) {
+      if (!held_by_writer(current)) {
+        replaced = ::rename(mine.c_str(), lock_path.c_str()) == 0;
+        if (!replaced) failure = "cannot replace the lock file '" + lock_path.string() + "': " + system_message();
+      }
+      ::close(current);
+    } else if (errno != ENOENT) {
+      failure = "cannot open the lock file '" + lock_path.string() + "': " + system_message();
+    }
+    ::close(guard);  // releases the guard
+    if (replaced) return;
+    if (!failure.empty()) fail(failure);
+    // Another run replaced it first (or it was removed): look again.
   }
 }
 

@@ -29,11 +29,11 @@
 
 namespace geobem {
 
-/// Exclusive, non-blocking lock on `lock_path` (created if missing; the file
-/// is left in place, empty but for the holder's pid). Throws
-/// std::runtime_error "WHAT is being written by another run (pid N)" when
-/// another process holds it, or naming the path when it cannot be created
-/// (a missing or read-only folder).
+/// Exclusive, non-blocking lock on `lock_path`, a file that holds the
+/// holder's pid (left in place after the run; a later run replaces it).
+/// Throws std::runtime_error "WHAT is being written by another run (pid N)"
+/// when another process or object holds it, or naming the path when it
+/// cannot be created (a missing or read-only folder).
 class OutputLock {
  public:
   OutputLock(const std::filesystem::path& lock_path, const std::string& what);

@@ -2,9 +2,13 @@
 // that refuses a second run, and the clean-up of what dead runs left.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <fstream>
+#include <vector>
 
 #include "gpu/core/usage_error.hpp"
 #include "mesh/io/output_set.hpp"
@@ -90,6 +94,52 @@ TEST(OutputSet, PutsBackASetMovedAsideByARunKilledMidCommit) {
   { geobem::OutputSet next(out, "geobem-test"); }  // opened, then failed
   EXPECT_EQ(snapshot(out), before);
   EXPECT_FALSE(fs::exists(aside));
+}
+
+// Four processes take and release one lock as fast as they can for 0.4 s.
+// Every refusal must name a pid, and not the refused process's own (a lock
+// file filled in after it was locked named no one, or its previous holder);
+// a marker file created exclusively while the lock is held shows that no two
+// hold it at once.
+TEST(OutputLock, ARefusalAlwaysNamesTheHolderAndOneHoldsAtATime) {
+  const fs::path lock = scratch(".contended.lock"), marker = scratch("holder");
+  std::vector<pid_t> children;
+  for (int c = 0; c < 4; ++c) {
+    const pid_t child = ::fork();
+    if (child == 0) {
+      // Exit status: bit 0 a refusal without the holder's pid, bit 1 two
+      // holders at once, bit 2 never refused.
+      int status = 4;
+      const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(400);
+      while (std::chrono::steady_clock::now() < end) {
+        try {
+          const geobem::OutputLock held(lock, "the test output");
+          const int only = ::open(marker.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0644);
+          if (only < 0) status |= 2;
+          ::close(only);
+          ::unlink(marker.c_str());
+        } catch (const std::runtime_error& error) {
+          status &= ~4;
+          const std::string message = error.what();
+          const auto at = message.find("(pid ");
+          if (at == std::string::npos || std::stol(message.substr(at + 5)) == ::getpid()) status |= 1;
+        }
+      }
+      ::_exit(status);
+    }
+    children.push_back(child);
+  }
+  int refused = 0;
+  for (const pid_t child : children) {
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status) & 1, 0) << "a refusal that did not name the holder";
+    EXPECT_EQ(WEXITSTATUS(status) & 2, 0) << "two holders at once";
+    refused += (WEXITSTATUS(status) & 4) == 0;
+  }
+  EXPECT_GT(refused, 0) << "the runs never overlapped: the lock was not exercised";
+  EXPECT_TRUE(leftovers(lock.parent_path()).empty());
 }
 
 TEST(OutputFile, WritesTheResultAndItsOptionsRecordOrNothing) {
