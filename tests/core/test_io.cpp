@@ -7,28 +7,17 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "mesh/io/atomic_file.hpp"
 #include "mesh/io/csv_table.hpp"
 #include "mesh/io/vtk_output.hpp"
+#include "tests/support/test_files.hpp"
 
 namespace fs = std::filesystem;
+using geobem::test::read_text;
+using geobem::test::scratch;
 
 namespace {
-
-fs::path scratch(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("geobem_test_io_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir / name;
-}
-
-std::string read_all(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
 
@@ -40,11 +29,11 @@ TEST(AtomicFile, FailedWriteKeepsOldFileAndLeavesNoTemporary) {
                  throw std::runtime_error("interrupted");
                }),
                std::runtime_error);
-  EXPECT_EQ(read_all(path), "old");
+  EXPECT_EQ(read_text(path), "old");
   for (const auto& entry : fs::directory_iterator(path.parent_path()))
     EXPECT_EQ(entry.path().filename().string().find(".partial-"), std::string::npos) << entry.path();
   geobem::write_text_file_atomically(path, [](std::ostream& out) { out << "new"; });
-  EXPECT_EQ(read_all(path), "new");
+  EXPECT_EQ(read_text(path), "new");
 }
 
 TEST(CsvTable, ReadsHeaderCommentsAndRows) {

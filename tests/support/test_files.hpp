@@ -1,28 +1,82 @@
 #pragma once
 // Helpers of the tests that touch files or run stage executables: a scratch
-// folder per test process, text files in and out, the message of an expected
+// folder per test, text files in and out, the message of an expected
 // exception, and a stage command line's exit status and stderr.
+#include <gtest/gtest.h>
+
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iostream>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace geobem::test {
 
-/// `name` inside a folder of the temporary directory that belongs to this
-/// process (ctest runs every test in a process of its own).
-inline std::filesystem::path scratch(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("geobem_test_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return dir / name;
-}
+namespace detail {
+
+/// The scratch folders of a test program: one per test, made by mkdtemp
+/// under $TMPDIR (else /tmp) when the test first asks, and one for what runs
+/// outside a test (a suite's set-up). A test's folder is removed when the
+/// test ends without failing, the other when the program ends without a
+/// failure; a failure keeps the folder and names it on stderr. Unique names
+/// keep concurrent tests (ctest -j) and later runs apart.
+class ScratchFolders : public ::testing::EmptyTestEventListener {
+ public:
+  static ScratchFolders& instance() {
+    static ScratchFolders* const folders = [] {
+      auto* listener = new ScratchFolders;
+      ::testing::UnitTest::GetInstance()->listeners().Append(listener);  // GoogleTest deletes it
+      return listener;
+    }();
+    return *folders;
+  }
+
+  /// The folder of the running test (of the program outside a test).
+  const std::filesystem::path& current() {
+    const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::filesystem::path& folder = test ? test_folder_ : program_folder_;
+    if (folder.empty()) folder = make(test ? std::string(test->test_suite_name()) + "." + test->name() : "set_up");
+    return folder;
+  }
+
+  void OnTestEnd(const ::testing::TestInfo& test) override { finish(test_folder_, !test.result()->Failed()); }
+  void OnTestProgramEnd(const ::testing::UnitTest& program) override { finish(program_folder_, !program.Failed()); }
+
+ private:
+  static std::filesystem::path make(const std::string& test) {
+    std::string name = "geobem_test_";
+    for (const char c : test.substr(0, 80)) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    std::string path = (std::filesystem::temp_directory_path() / (name + "_XXXXXX")).string();
+    if (!::mkdtemp(path.data())) throw std::runtime_error("cannot create a scratch folder " + path);
+    return path;
+  }
+  static void finish(std::filesystem::path& folder, bool passed) {
+    if (folder.empty()) return;
+    std::error_code ignored;
+    if (passed)
+      std::filesystem::remove_all(folder, ignored);
+    else
+      std::cerr << "scratch folder kept: " << folder.string() << "\n";
+    folder.clear();
+  }
+
+  std::filesystem::path test_folder_, program_folder_;
+};
+
+}  // namespace detail
+
+/// `name` inside the scratch folder of the running test (made on first use,
+/// removed when the test passes; see detail::ScratchFolders).
+inline std::filesystem::path scratch(const std::string& name) { return detail::ScratchFolders::instance().current() / name; }
 
 inline std::string read_text(const std::filesystem::path& path) {
   std::ifstream in(path);
