@@ -219,7 +219,7 @@ GEOBEM_HD inline GenzMalikWeights genz_malik_weights(int n) {
 /// absolute sum keeps rounding from reading as convergence.
 GEOBEM_HD inline double cuhre_error(const double null_value[4], double rounding_scale) {
   const double e1 = fabs(null_value[0]);
-  const double e2 = sqrt(null_value[1] * null_value[1] + null_value[2] * null_value[2]);
+  const double e2 = hypot(null_value[1], null_value[2]);  // no overflow where |N| > 1e154
   const double e3 = fabs(null_value[3]);
   const bool top_decays = 5.0 * e1 <= e2;
   const double error = top_decays ? (5.0 * e2 <= e3 ? e1 : 5.0 * e1) : 5.0 * fmax(e1, fmax(e2, e3));

@@ -49,13 +49,14 @@ const char* const kDescription =
 /// --genz-a's help: the documented range per Genz family.
 std::string genz_a_help() {
   std::string text = "Genz families: a_i (difficulty) for every i; documented range [" +
-                     std::to_string(q::kGenzMinA).substr(0, 4) + ", max]:";
+                     std::to_string(q::kGenzMinA).substr(0, 4) + ", max], max in 2/3/4/5/6/7/8 D:";
   for (const std::string& name : q::cubature_family_names()) {
     const q::CubatureFamily family = q::parse_cubature_family(name);
     if (!q::is_genz_family(family)) continue;
-    const int low = static_cast<int>(q::genz_max_a(family, 3)), high = static_cast<int>(q::genz_max_a(family, 8));
-    text += " " + name + " " + std::to_string(low) +
-            (low == high ? std::string(";") : " up to 3D, 100*(3/n)^2 above (" + std::to_string(high) + " in 8D);");
+    text += " " + name;
+    for (int n = 2; n <= 8; ++n)
+      text += (n == 2 ? " " : "/") + std::to_string(static_cast<int>(q::genz_max_a(family, n)));
+    text += ";";
   }
   return text + " values outside are refused";
 }
