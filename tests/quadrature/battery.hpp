@@ -174,9 +174,19 @@ inline Row cubature_row(const CubatureDraw& d, double rel_tol, const q::Cubature
   return Row{r.estimate, r.error, exact, rel_tol * std::fabs(exact), static_cast<int>(r.status)};
 }
 
-/// Relative tolerances of the cubature batteries: those cubature is used at
-/// (a degree-7 rule in up to 8 dimensions is not the tool for 1e-10).
-inline const double kCubatureTolerances[3] = {1e-3, 1e-4, 1e-6};
+/// With GEOBEM_BATTERY_VERBOSE, prints a noteworthy row (Row::noteworthy) with its draw.
+inline void print_if_noteworthy(const CubatureDraw& d, double rel_tol, const q::CubatureResult& r) {
+  const Row row = cubature_row(d, rel_tol, r);
+  if (verbose() && row.noteworthy())
+    std::printf("  %s n=%d a=%.17g u=%.17g tol=%g: %.17g exact %.17g error %.3g status %s evals %llu\n",
+                q::to_string(d.family).c_str(), d.dim, d.a, d.u, rel_tol, r.estimate, row.exact, r.error,
+                geobem::to_string(r.status).c_str(), static_cast<unsigned long long>(r.evaluations));
+}
+
+/// Relative tolerances of the cubature batteries: those the honest-status
+/// rule is stated for. Rows beyond what a degree-7 rule reaches within the
+/// cap (1e-12 in 8D) must end flagged, with an estimate that bounds their error.
+inline const double kCubatureTolerances[3] = {1e-6, 1e-10, 1e-12};
 
 inline const q::CubatureFamily kGenzFamilies[] = {q::CubatureFamily::Oscillatory, q::CubatureFamily::ProductPeak,
                                                   q::CubatureFamily::CornerPeak,  q::CubatureFamily::Gaussian,
