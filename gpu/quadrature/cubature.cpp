@@ -41,7 +41,7 @@ void check_cubature_options(const CubatureOptions& o) {
 
 int minimum_levels(const CubatureOptions& options) {
   int levels = 0;
-  const int wanted = std::min(2 * options.dim, kMaxMinimumLevels);
+  const int wanted = kMaxMinimumLevels;
   while (levels < wanted && (std::size_t{2} << levels) <= options.min_regions) ++levels;
   return levels;
 }
