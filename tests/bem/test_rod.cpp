@@ -217,6 +217,13 @@ TEST(RodBem, BadInputIsRefusedWithItsName) {
   EXPECT_THROW(make_bem_model(surface, free_all, m), std::invalid_argument);
   EXPECT_NE(cq_step_warning(5000.0, 1e-4, 0.5).find("c*dt/h = 1 "), std::string::npos);
   EXPECT_EQ(cq_step_warning(5000.0, 2e-5, 0.5), "");
+  // The range's ends given as β come back from dt = βh/c within rounding: no warning; just beyond, one.
+  for (const double c : {4714.045207910317, 5172.19, 333.3})
+    for (const double h : {0.2528762, 0.24, 1.0 / 3.0})
+      for (const double beta : {0.1, 0.3}) {
+        EXPECT_EQ(cq_step_warning(c, cq_time_step_from_beta(beta, h, c), h), "") << c << " " << h << " " << beta;
+        EXPECT_NE(cq_step_warning(c, cq_time_step_from_beta(beta * (beta < 0.2 ? 0.999 : 1.001), h, c), h), "");
+      }
 }
 
 }  // namespace
