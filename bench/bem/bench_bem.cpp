@@ -4,6 +4,11 @@
 //       the paper's mesh sizes, 10 time steps, β = 0.2
 //   bench_bem rod-error cpu|cuda H BETA PERIODS
 //       free-end relative L2 error against the closed form over PERIODS periods
+//   bench_bem lu H BETA PERIODS | bench_bem lu-steps H STEPS
+//       the GPU solvers alone on the case's assembled systems: the batched
+//       blocked LU against cuSOLVER getrf/getrs on 16 streams (seconds,
+//       fraction of the tensor-core floor, difference of the solutions,
+//       backward error of each on the host)
 //   bench_bem floor H BETA PERIODS | bench_bem floor-steps H STEPS
 //       the work of the case (no solve): pair-frequencies, quadrature points of
 //       the current plans, FP64 operations, bytes of the systems, LU flops, and
@@ -11,6 +16,7 @@
 //   bench_bem cavity ... | cavity-laplace ...: the pressurized spherical
 //       cavity against Sharpe's closed form (bench_cavity.cpp)
 // Plain wall-clock timers (the CUDA path synchronises before each reading).
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -23,6 +29,13 @@
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/bem/rod_closed_form.hpp"
 #include "gpu/core/device.hpp"
+#if GEOBEM_WITH_CUDA
+#include <cusolverDn.h>
+
+#include "gpu/bem/batched_lu.hpp"
+#include "gpu/core/cuda_event.hpp"
+#include "gpu/core/cusolver_handle.hpp"
+#endif
 #include "tests/bem/rod_case.hpp"
 
 namespace {
@@ -122,6 +135,124 @@ int floor_counts(const BemModel& model, const CqSettings& settings) {
   return 0;
 }
 
+#if GEOBEM_WITH_CUDA
+/// The reference: cuSOLVER getrf/getrs of one system at a time on 16
+/// streams, each with its own handle, workspace and pivots (the CQ solve's
+/// LU before the batched one). `info` holds 2·count ints.
+void solve_by_cusolver_streams(Complex* matrices, Complex* rhs, int count, int n, int cases, int* info) {
+  struct Lane {
+    geobem::CudaStream stream;
+    geobem::CusolverDnHandle handle;
+    geobem::DeviceBuffer<Complex> workspace;
+    geobem::DeviceBuffer<int> pivots;
+  };
+  std::vector<Lane> lanes(16);
+  for (Lane& lane : lanes) {
+    lane.handle.set_stream(lane.stream.get());
+    int workspace = 0;
+    GEOBEM_CUSOLVER_CHECK(cusolverDnZgetrf_bufferSize(lane.handle.get(), n, n, nullptr, n, &workspace));
+    lane.workspace = geobem::DeviceBuffer<Complex>(std::max(1, workspace));
+    lane.pivots = geobem::DeviceBuffer<int>(n);
+  }
+  for (int f = 0; f < count; ++f) {
+    Lane& lane = lanes[f % lanes.size()];
+    auto* a = reinterpret_cast<cuDoubleComplex*>(matrices + static_cast<std::size_t>(f) * n * n);
+    auto* b = reinterpret_cast<cuDoubleComplex*>(rhs + static_cast<std::size_t>(f) * n * cases);
+    GEOBEM_CUSOLVER_CHECK(cusolverDnZgetrf(lane.handle.get(), n, n, a, n,
+                                           reinterpret_cast<cuDoubleComplex*>(lane.workspace.data()),
+                                           lane.pivots.data(), info + f));
+    GEOBEM_CUSOLVER_CHECK(
+        cusolverDnZgetrs(lane.handle.get(), CUBLAS_OP_N, n, cases, a, n, lane.pivots.data(), b, n, info + count + f));
+  }
+  for (Lane& lane : lanes) lane.stream.synchronize();
+}
+
+/// max_f ‖A_f x_f − b_f‖∞ / (‖A_f‖∞ ‖x_f‖∞ + ‖b_f‖∞) over three frequencies (first, middle, last).
+double backward_error(const std::vector<std::vector<Complex>>& a, const std::vector<std::vector<Complex>>& b,
+                      const std::vector<Complex>& x, int n) {
+  const int count = static_cast<int>(a.size());
+  double worst = 0;
+  for (int f : {0, count / 2, count - 1}) {
+    std::vector<Complex> residual(b[f].begin(), b[f].begin() + n);
+    std::vector<double> row_sums(n, 0.0);
+    double x_norm = 0, b_norm = 0;
+    for (int j = 0; j < n; ++j) {
+      const Complex xj = x[static_cast<std::size_t>(f) * n * (b[f].size() / n) + j];
+      x_norm = std::max(x_norm, abs(xj));
+      for (int i = 0; i < n; ++i) {
+        residual[i] -= a[f][i + static_cast<std::size_t>(j) * n] * xj;
+        row_sums[i] += abs(a[f][i + static_cast<std::size_t>(j) * n]);
+      }
+    }
+    double r_norm = 0, a_norm = 0;
+    for (int i = 0; i < n; ++i) {
+      r_norm = std::max(r_norm, abs(residual[i]));
+      a_norm = std::max(a_norm, row_sums[i]);
+      b_norm = std::max(b_norm, abs(b[f][i]));
+    }
+    worst = std::max(worst, r_norm / (a_norm * x_norm + b_norm));
+  }
+  return worst;
+}
+
+int lu_compare(const BemModel& model, const CqSettings& settings) {
+  const int count = cq_frequency_count(settings), n = model.unknown_count(), cases = model.load_case_count();
+  std::vector<Complex> s(count);
+  for (int l = 0; l < count; ++l) s[l] = cq_laplace_point(settings, l);
+  std::vector<std::vector<Complex>> matrices, rhs;
+  assemble_systems_cuda(model, s, matrices, rhs);
+  const std::size_t square = static_cast<std::size_t>(n) * n, block = static_cast<std::size_t>(n) * cases;
+  geobem::DeviceBuffer<Complex> d_a(square * count), d_b(block * count);
+  geobem::DeviceBuffer<int> d_info(2 * static_cast<std::size_t>(count));
+  const double lu_flops = 8.0 / 3.0 * double(n) * n * n * count, tensor_peak = 67e12;
+  std::printf("solver,elements,unknowns,frequencies,seconds,tflops,floor_fraction,difference_to_cusolver,"
+              "backward_error,info_ok\n");
+  std::vector<Complex> reference;
+  // The batched LU twice on the whole batch (the first run loads its kernels
+  // and cuBLAS's), then in chunks of 16 systems one after another.
+  for (const std::string name : {"cusolver-16-streams", "batched-lu", "batched-lu", "batched-lu-chunks-16"}) {
+    for (int f = 0; f < count; ++f) {
+      d_a.upload(matrices[f].data(), square, f * square);
+      d_b.upload(rhs[f].data(), block, f * block);
+    }
+    GEOBEM_CUDA_CHECK(cudaMemset(d_info.data(), 0, sizeof(int) * 2 * count));
+    geobem::CudaEvent ready(cudaEventDisableTiming);
+    ready.record();
+    GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
+    const auto start = std::chrono::steady_clock::now();
+    if (name == "batched-lu") {
+      BatchedLuSolver solver(n, cases, count);
+      solver.enqueue(d_a.data(), d_b.data(), count, d_info.data(), ready.get());
+      solver.synchronize();
+    } else if (name == "batched-lu-chunks-16") {
+      BatchedLuSolver solver(n, cases, 16);
+      for (int first = 0; first < count; first += 16)
+        solver.enqueue(d_a.data() + first * square, d_b.data() + first * block, std::min(16, count - first),
+                       d_info.data() + first, ready.get());
+      solver.synchronize();
+    } else {
+      solve_by_cusolver_streams(d_a.data(), d_b.data(), count, n, cases, d_info.data());
+    }
+    const double seconds = seconds_since(start);
+    const std::vector<Complex> x = d_b.to_host();
+    const std::vector<int> info = d_info.to_host();
+    bool ok = true;
+    for (int v : info) ok = ok && v == 0;
+    if (reference.empty()) reference = x;
+    double diff = 0, scale = 0;
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      diff = std::max(diff, abs(x[k] - reference[k]));
+      scale = std::max(scale, abs(reference[k]));
+    }
+    std::printf("%s,%zu,%d,%d,%.4f,%.2f,%.3f,%.3g,%.3g,%d\n", name.c_str(), model.areas.size(), n, count, seconds,
+                lu_flops / seconds / 1e12, lu_flops / tensor_peak / seconds, diff / scale,
+                backward_error(matrices, rhs, x, n), ok);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -136,12 +267,23 @@ int main(int argc, char** argv) {
     return floor_counts(model, {std::atoi(argv[3]), cq_time_step_from_beta(0.2, model.smallest_element_size(),
                                                                             model.material.p_wave_speed)});
   }
+#if GEOBEM_WITH_CUDA
+  if (mode == "lu" && argc == 5) {
+    const BemModel model = rod_model(std::atof(argv[2]));
+    return lu_compare(model, rod_settings(model, std::atof(argv[3]), std::atof(argv[4])));
+  }
+  if (mode == "lu-steps" && argc == 4) {
+    const BemModel model = rod_model(std::atof(argv[2]));
+    return lu_compare(model, {std::atoi(argv[3]), cq_time_step_from_beta(0.2, model.smallest_element_size(),
+                                                                          model.material.p_wave_speed)});
+  }
+#endif
   const auto device = geobem::resolve_device(geobem::parse_device_choice(argc > 2 ? argv[2] : "cpu"));
   if (mode == "timing") return timing(device, argc > 3 ? std::atoi(argv[3]) : 1 << 30);
   if (mode == "rod-error" && argc == 6) return rod_error(device, std::atof(argv[3]), std::atof(argv[4]), std::atof(argv[5]));
   std::fprintf(stderr,
                "usage: bench_bem timing cpu|cuda [max_elements_solved] | rod-error cpu|cuda H BETA PERIODS |\n"
-               "       bench_bem floor H BETA PERIODS | floor-steps H STEPS |\n"
+               "       bench_bem lu H BETA PERIODS | lu-steps H STEPS | floor H BETA PERIODS | floor-steps H STEPS |\n"
                "       bench_bem cavity cpu|cuda MESH.vtu BETA DURATION_C_OVER_A | cavity-laplace cpu|cuda MESH.vtu\n");
   return 2;
 }
