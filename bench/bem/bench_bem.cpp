@@ -30,11 +30,9 @@
 #include "gpu/bem/rod_closed_form.hpp"
 #include "gpu/core/device.hpp"
 #if GEOBEM_WITH_CUDA
-#include <cusolverDn.h>
-
 #include "gpu/bem/batched_lu.hpp"
+#include "gpu/bem/streamed_lu.hpp"
 #include "gpu/core/cuda_event.hpp"
-#include "gpu/core/cusolver_handle.hpp"
 #endif
 #include "tests/bem/rod_case.hpp"
 
@@ -136,37 +134,6 @@ int floor_counts(const BemModel& model, const CqSettings& settings) {
 }
 
 #if GEOBEM_WITH_CUDA
-/// The reference: cuSOLVER getrf/getrs of one system at a time on 16
-/// streams, each with its own handle, workspace and pivots (the CQ solve's
-/// LU before the batched one). `info` holds 2·count ints.
-void solve_by_cusolver_streams(Complex* matrices, Complex* rhs, int count, int n, int cases, int* info) {
-  struct Lane {
-    geobem::CudaStream stream;
-    geobem::CusolverDnHandle handle;
-    geobem::DeviceBuffer<Complex> workspace;
-    geobem::DeviceBuffer<int> pivots;
-  };
-  std::vector<Lane> lanes(16);
-  for (Lane& lane : lanes) {
-    lane.handle.set_stream(lane.stream.get());
-    int workspace = 0;
-    GEOBEM_CUSOLVER_CHECK(cusolverDnZgetrf_bufferSize(lane.handle.get(), n, n, nullptr, n, &workspace));
-    lane.workspace = geobem::DeviceBuffer<Complex>(std::max(1, workspace));
-    lane.pivots = geobem::DeviceBuffer<int>(n);
-  }
-  for (int f = 0; f < count; ++f) {
-    Lane& lane = lanes[f % lanes.size()];
-    auto* a = reinterpret_cast<cuDoubleComplex*>(matrices + static_cast<std::size_t>(f) * n * n);
-    auto* b = reinterpret_cast<cuDoubleComplex*>(rhs + static_cast<std::size_t>(f) * n * cases);
-    GEOBEM_CUSOLVER_CHECK(cusolverDnZgetrf(lane.handle.get(), n, n, a, n,
-                                           reinterpret_cast<cuDoubleComplex*>(lane.workspace.data()),
-                                           lane.pivots.data(), info + f));
-    GEOBEM_CUSOLVER_CHECK(
-        cusolverDnZgetrs(lane.handle.get(), CUBLAS_OP_N, n, cases, a, n, lane.pivots.data(), b, n, info + count + f));
-  }
-  for (Lane& lane : lanes) lane.stream.synchronize();
-}
-
 /// max_f ‖A_f x_f − b_f‖∞ / (‖A_f‖∞ ‖x_f‖∞ + ‖b_f‖∞) over three frequencies (first, middle, last).
 double backward_error(const std::vector<std::vector<Complex>>& a, const std::vector<std::vector<Complex>>& b,
                       const std::vector<Complex>& x, int n) {
@@ -231,7 +198,9 @@ int lu_compare(const BemModel& model, const CqSettings& settings) {
                        d_info.data() + first, ready.get());
       solver.synchronize();
     } else {
-      solve_by_cusolver_streams(d_a.data(), d_b.data(), count, n, cases, d_info.data());
+      StreamedLuSolver solver(n, cases, 16);
+      solver.enqueue(d_a.data(), d_b.data(), count, d_info.data(), ready.get());
+      solver.synchronize();
     }
     const double seconds = seconds_since(start);
     const std::vector<Complex> x = d_b.to_host();

@@ -59,7 +59,8 @@ void require_dense_system_fits(int unknowns, int load_cases, std::uint64_t avail
 /// empty) for every load case. CPU: OpenMP assembly (assemble_system_cpu),
 /// LAPACK zgesv (OpenBLAS) with one right-hand side per case. CUDA: batches
 /// of frequencies assembled on the device and factorised together by the
-/// batched blocked LU (batched_lu.hpp), only x̂ copied back. Refuses
+/// batched blocked LU (batched_lu.hpp; cuSOLVER getrf/getrs on streams for
+/// batches of fewer than eight), only x̂ copied back. Refuses
 /// (require_dense_system_fits) when one frequency does not fit in memory;
 /// throws std::runtime_error naming the frequency for a singular system.
 LaplaceSolution solve_laplace(const BemModel& model, const CqSettings& settings, const std::vector<int>& frequencies,

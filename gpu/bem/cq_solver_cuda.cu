@@ -7,13 +7,15 @@
 // thread's costly pair (collocation_pair.hpp). They add into the rows held in shared memory
 // (block-local atomics; no global atomics), then write them out; rows longer
 // than the shared-memory budget are done in column tiles. The batch's systems
-// are then factorised and solved together (BatchedLuSolver), and only the
-// solutions x̂ (n × load cases per frequency) go back to the host.
+// are then factorised and solved together (BatchedLuSolver; cuSOLVER one
+// system at a time for batches of fewer than eight), and only the solutions
+// x̂ (n × load cases per frequency) go back to the host.
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -21,6 +23,7 @@
 
 #include "gpu/bem/batched_lu.hpp"
 #include "gpu/bem/collocation_pair.hpp"
+#include "gpu/bem/streamed_lu.hpp"
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/bem/device_model.cuh"
 #include "gpu/bem/free_term.hpp"
@@ -247,6 +250,11 @@ int frequencies_per_batch(int n, int cases, int frequencies, std::uint64_t per_f
   return static_cast<int>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(frequencies, budget / per_frequency)));
 }
 
+/// Batches of fewer systems are factorised by cuSOLVER one system at a time
+/// on `solver_streams` streams (streamed_lu.hpp): the batched LU's panels
+/// run one thread block per system and leave the device idle then.
+constexpr int batched_lu_min_systems = 8, solver_streams = 16;
+
 }  // namespace
 
 void assemble_systems_cuda(const BemModel& model, const std::vector<Complex>& s,
@@ -319,17 +327,22 @@ LaplaceSolution solve_laplace_cuda(const BemModel& model, const CqSettings& sett
   if (count == 0 || cases == 0) return solution;
 
   // Refuse before any device work when one frequency does not fit.
-  frequencies_per_batch(n, cases, count, BatchedLuSolver::bytes_per_system);
+  const int planned = frequencies_per_batch(n, cases, count, BatchedLuSolver::bytes_per_system);
   auto start = std::chrono::steady_clock::now();
   std::vector<Complex> points(count);
   for (int k = 0; k < count; ++k) points[k] = cq_laplace_point(settings, frequencies[k]);
+  std::optional<BatchedLuSolver> batched;
+  std::optional<StreamedLuSolver> streamed;
+  if (planned >= batched_lu_min_systems)
+    batched.emplace(n, cases, planned);
+  else
+    streamed.emplace(n, cases, solver_streams);
   const DeviceAssembly assembly(model, points);
-  const int batch = frequencies_per_batch(n, cases, count, BatchedLuSolver::bytes_per_system);
-  BatchedLuSolver solver(n, cases, batch);
+  const int batch = std::min(planned, frequencies_per_batch(n, cases, count, BatchedLuSolver::bytes_per_system));
   timings.batch_frequencies = batch;
   DeviceBuffer<Complex> d_matrices(static_cast<std::size_t>(batch) * n * n),
       d_rhs(static_cast<std::size_t>(batch) * n * cases);
-  DeviceBuffer<int> d_info(static_cast<std::size_t>(batch));
+  DeviceBuffer<int> d_info(2 * static_cast<std::size_t>(batch));
   CudaStream stream;
   CudaEvent assembled(cudaEventDisableTiming);
   GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
@@ -337,7 +350,7 @@ LaplaceSolution solve_laplace_cuda(const BemModel& model, const CqSettings& sett
 
   ProgressReporter progress("geobem-bem: CQ frequencies (assemble + solve)", count, "frequencies", options.quiet);
   std::vector<Complex> host_rhs(static_cast<std::size_t>(batch) * n * cases);
-  std::vector<int> info(batch);
+  std::vector<int> info(2 * batch);
   for (int first = 0; first < count; first += batch) {
     const int size = std::min(batch, count - first);
     start = std::chrono::steady_clock::now();
@@ -345,21 +358,25 @@ LaplaceSolution solve_laplace_cuda(const BemModel& model, const CqSettings& sett
     // (1,008 rod, 171 frequencies), chunks of 16 frequencies factorised while
     // the next chunk was assembled gained nothing (2.27 s against 1.82 s +
     // 0.13 s one after the other), and the LU of 16 systems fills only 16 SMs.
-    GEOBEM_CUDA_CHECK(cudaMemsetAsync(d_info.data(), 0, sizeof(int) * size, stream.get()));
+    GEOBEM_CUDA_CHECK(cudaMemsetAsync(d_info.data(), 0, sizeof(int) * 2 * size, stream.get()));
     assembly.launch(first, size, d_matrices.data(), d_rhs.data(), stream.get());
     assembled.record(stream.get());
     stream.synchronize();
     timings.assembly_seconds += seconds_since(start);
     timings.matrix_entries += static_cast<std::uint64_t>(size) * n * n;
     start = std::chrono::steady_clock::now();
-    solver.enqueue(d_matrices.data(), d_rhs.data(), size, d_info.data(), assembled.get());
-    solver.synchronize();
-    GEOBEM_CUDA_CHECK(cudaMemcpy(info.data(), d_info.data(), sizeof(int) * size, cudaMemcpyDeviceToHost));
+    if (batched) {
+      batched->enqueue(d_matrices.data(), d_rhs.data(), size, d_info.data(), assembled.get());
+      batched->synchronize();
+    } else {
+      streamed->enqueue(d_matrices.data(), d_rhs.data(), size, d_info.data(), assembled.get());
+      streamed->synchronize();
+    }
+    GEOBEM_CUDA_CHECK(cudaMemcpy(info.data(), d_info.data(), sizeof(int) * 2 * size, cudaMemcpyDeviceToHost));
     for (int f = 0; f < size; ++f)
-      if (info[f] != 0)
-        throw std::runtime_error("batched LU: singular BEM system at CQ frequency " +
-                                 std::to_string(frequencies[first + f]) + " (no pivot in column " +
-                                 std::to_string(info[f] - 1) + ")");
+      if (info[f] != 0 || info[size + f] != 0)
+        throw std::runtime_error("LU: singular BEM system at CQ frequency " + std::to_string(frequencies[first + f]) +
+                                 " (no pivot in column " + std::to_string(info[f] - 1) + ")");
     GEOBEM_CUDA_CHECK(cudaMemcpy(host_rhs.data(), d_rhs.data(), sizeof(Complex) * size * n * cases,
                                  cudaMemcpyDeviceToHost));
     for (int f = 0; f < size; ++f)

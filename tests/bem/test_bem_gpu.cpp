@@ -12,8 +12,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "gpu/bem/cq_solver.hpp"
@@ -137,6 +139,53 @@ TEST_F(BemGpu, ReceiverDisplacementMatchesCpu) {
   const double difference = relative_difference(gpu.values, cpu.values);
   std::printf("receivers: largest GPU-CPU difference %.3g of the largest value\n", difference);
   EXPECT_LT(difference, 1e-11);
+}
+
+TEST_F(BemGpu, SmallBatchSolvedByCusolverMatchesCpu) {
+  // Three frequencies: a batch below the batched LU's minimum, solved by
+  // cuSOLVER getrf/getrs (streamed_lu.hpp); the 57 of the test above go
+  // through the batched LU.
+  const BemModel model = rod_model(rod_h112);
+  const CqSettings settings = rod_settings(model, 0.3, 1.0);
+  const std::vector<int> frequencies = {0, 5, cq_frequency_count(settings) - 1};
+  CqTimings cpu_timings, gpu_timings;
+  const LaplaceSolution cpu = solve_laplace(model, settings, frequencies, {geobem::ComputeDevice::Cpu, true}, cpu_timings);
+  const LaplaceSolution gpu = solve_laplace(model, settings, frequencies, {geobem::ComputeDevice::Cuda, true}, gpu_timings);
+  ASSERT_EQ(cpu.values.size(), gpu.values.size());
+  // Per frequency and kind of unknown (displacements and tractions differ by
+  // 1e11). One frequency alone, unweighted by the load's transform, may show
+  // more of the assembly's rounding amplified by its condition than η above:
+  // 1e-9 still separates rounding from a wrong system or order (O(1)).
+  const int n = model.unknown_count(), displacements = 3 * static_cast<int>(model.free_nodes.size());
+  for (std::size_t k = 0; k < frequencies.size(); ++k)
+    for (const bool displacement : {true, false}) {
+      double diff = 0, scale = 0;
+      for (int i = displacement ? 0 : displacements; i < (displacement ? displacements : n); ++i) {
+        diff = std::max(diff, abs(gpu.at(0, k, i) - cpu.at(0, k, i)));
+        scale = std::max(scale, abs(cpu.at(0, k, i)));
+      }
+      EXPECT_LT(diff / scale, 1e-9) << "frequency " << frequencies[k] << (displacement ? " displacements" : " tractions");
+    }
+}
+
+TEST_F(BemGpu, RefusesASystemLargerThanTheDeviceBeforeAnyWork) {
+  // About 70,000 triangles, 110,000 unknowns: 1.9e11 bytes for one
+  // frequency's system, more than an H100 (80 GB) or an H200 (141 GB) holds.
+  const BemModel model = rod_model(0.0288);
+  const int n = model.unknown_count();
+  const std::uint64_t needed = dense_system_bytes(n, 1);
+  ASSERT_GT(needed, 1.5e11);
+  CqTimings timings;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    solve_laplace(model, CqSettings{4, 1e-6}, {}, {geobem::ComputeDevice::Cuda, true}, timings);
+    FAIL() << "a system of " << n << " unknowns was not refused";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find(std::to_string(needed) + " bytes"), std::string::npos) << error.what();
+  }
+  // Refused before the assembly: nothing assembled, and in far less time than one frequency would take.
+  EXPECT_EQ(timings.matrix_entries, 0u);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
 }
 
 }  // namespace
