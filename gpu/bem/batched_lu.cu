@@ -1,7 +1,9 @@
-// Kernels and cuBLAS calls of BatchedLuSolver (batched_lu.hpp). All matrices are column-major with leading dimension n.
+// Kernels and cuBLAS calls of BatchedLuSolver (batched_lu.hpp). All
+// matrices are column-major with leading dimension n.
 #include <cublas_v2.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "gpu/bem/batched_lu.hpp"
 #include "gpu/core/cublas_check.hpp"
@@ -236,9 +238,16 @@ BatchedLuSolver::BatchedLuSolver(int n, int cases, int max_count)
 }
 
 void BatchedLuSolver::enqueue(Complex* matrices, Complex* rhs, int count, int* info, cudaEvent_t ready) {
-  if (count <= 0) return;
   if (count > max_count_) throw std::invalid_argument("BatchedLuSolver: more systems than it was made for");
   GEOBEM_CUDA_CHECK(cudaStreamWaitEvent(stream_.get(), ready, 0));
+  // The kernels take the system from gridDim.y, at most 65,535.
+  constexpr int slice = 65535;
+  const std::size_t square = static_cast<std::size_t>(n_) * n_, block = static_cast<std::size_t>(n_) * cases_;
+  for (int first = 0; first < count; first += slice)
+    enqueue_slice(matrices + first * square, rhs + first * block, std::min(slice, count - first), info + first);
+}
+
+void BatchedLuSolver::enqueue_slice(Complex* matrices, Complex* rhs, int count, int* info) {
   const long n = n_, square = n * n, rhs_stride = n * cases_;
   cudaStream_t stream = stream_.get();
   // Forward: factor, and eliminate the right-hand sides alongside.

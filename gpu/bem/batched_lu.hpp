@@ -50,6 +50,9 @@ class BatchedLuSolver {
   void synchronize() const { stream_.synchronize(); }
 
  private:
+  /// The solves of at most 65,535 systems (a grid's y extent).
+  void enqueue_slice(Complex* matrices, Complex* rhs, int count, int* info);
+
   int n_, cases_, max_count_;
   CudaStream stream_;
   CublasHandle blas_;
