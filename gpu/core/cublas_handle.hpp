@@ -1,12 +1,12 @@
 #pragma once
 // CublasHandle: a move-only cuBLAS handle, destroyed when it goes out of
-// scope. Usable from .cu and .cpp files.
+// scope, so that an owner whose constructor throws after creating it leaks
+// nothing. Usable from .cu and .cpp files.
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
-#include <utility>
-
 #include "gpu/core/cublas_check.hpp"
+#include "gpu/core/unique_cuda_handle.hpp"
 
 namespace geobem {
 
@@ -14,30 +14,18 @@ namespace geobem {
 /// host). Throws DeviceError when cublasCreate fails (nothing is created then).
 class CublasHandle {
  public:
-  CublasHandle() { GEOBEM_CUBLAS_CHECK(cublasCreate(&handle_)); }
-  CublasHandle(CublasHandle&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
-  CublasHandle& operator=(CublasHandle&& other) noexcept {
-    if (this != &other) {
-      release();
-      handle_ = std::exchange(other.handle_, nullptr);
-    }
-    return *this;
+  CublasHandle() {
+    cublasHandle_t handle = nullptr;
+    GEOBEM_CUBLAS_CHECK(cublasCreate(&handle));
+    handle_.reset(handle);
   }
-  CublasHandle(const CublasHandle&) = delete;
-  CublasHandle& operator=(const CublasHandle&) = delete;
-  ~CublasHandle() { release(); }
 
-  cublasHandle_t get() const noexcept { return handle_; }
+  cublasHandle_t get() const noexcept { return handle_.get(); }
   /// Runs the handle's routines on `stream` from now on (default: stream 0).
-  void set_stream(cudaStream_t stream) { GEOBEM_CUBLAS_CHECK(cublasSetStream(handle_, stream)); }
+  void set_stream(cudaStream_t stream) { GEOBEM_CUBLAS_CHECK(cublasSetStream(handle_.get(), stream)); }
 
  private:
-  void release() noexcept {
-    if (handle_) cublasDestroy(handle_);
-    handle_ = nullptr;
-  }
-
-  cublasHandle_t handle_ = nullptr;
+  UniqueCudaHandle<cublasHandle_t, cublasDestroy> handle_;
 };
 
 }  // namespace geobem

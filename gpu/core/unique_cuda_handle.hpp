@@ -1,7 +1,7 @@
 #pragma once
 // UniqueCudaHandle<Handle, destroy>: the owner of a CUDA handle that is an
 // opaque pointer (cudaStream_t, cudaEvent_t, cudaLibrary_t,
-// cusolverDnHandle_t), given to `destroy` when it goes out of scope;
+// cusolverDnHandle_t, cublasHandle_t), given to `destroy` when it goes out of scope;
 // move-only, null after a move. std::unique_ptr does the owning. The status
 // `destroy` returns is not checked: a destructor cannot report it, and it
 // only repeats an earlier asynchronous error that a check has thrown.
