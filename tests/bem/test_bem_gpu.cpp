@@ -153,9 +153,14 @@ TEST_F(BemGpu, SmallBatchSolvedByCusolverMatchesCpu) {
   const LaplaceSolution gpu = solve_laplace(model, settings, frequencies, {geobem::ComputeDevice::Cuda, true}, gpu_timings);
   ASSERT_EQ(cpu.values.size(), gpu.values.size());
   // Per frequency and kind of unknown (displacements and tractions differ by
-  // 1e11). One frequency alone, unweighted by the load's transform, may show
-  // more of the assembly's rounding amplified by its condition than η above:
-  // 1e-9 still separates rounding from a wrong system or order (O(1)).
+  // 1e11). One frequency alone, unweighted by the load's transform, shows the
+  // assembly's rounding amplified by its condition, more than η above: the
+  // fixed end's tractions at |s|Δt ≈ 2–3 move by up to 6e-4 when their
+  // entries move by 1e-12 of their column's largest (a gain of ≈ 6e8, see
+  // bench/RESULTS.md, "Symmetric rules"), so CPU/GPU entry rounding of
+  // ≈ 1e-15 may show as ≈ 1e-6 there (4.3e-9 measured on the H100).
+  // Displacements stay at 1e-9. Both still separate rounding from a wrong
+  // system or frequency order (O(1)).
   const int n = model.unknown_count(), displacements = 3 * static_cast<int>(model.free_nodes.size());
   for (std::size_t k = 0; k < frequencies.size(); ++k)
     for (const bool displacement : {true, false}) {
@@ -164,7 +169,7 @@ TEST_F(BemGpu, SmallBatchSolvedByCusolverMatchesCpu) {
         diff = std::max(diff, abs(gpu.at(0, k, i) - cpu.at(0, k, i)));
         scale = std::max(scale, abs(cpu.at(0, k, i)));
       }
-      EXPECT_LT(diff / scale, 1e-9) << "frequency " << frequencies[k] << (displacement ? " displacements" : " tractions");
+      EXPECT_LT(diff / scale, displacement ? 1e-9 : 1e-6) << "frequency " << frequencies[k] << (displacement ? " displacements" : " tractions");
     }
 }
 
