@@ -45,14 +45,15 @@ double relative_l2(const std::vector<double>& bem, const std::vector<double>& ex
   return std::sqrt(error / norm);
 }
 
-/// The workflow's mesh and Laplace stage once: β = 1.5 (Δt ≈ 0.38 a/c on
-/// the default mesh) over 8 a/c, about 22 steps and 12 frequencies, instead
-/// of the default's β = 0.3 over 10 a/c; Δt read back from the manifest.
+/// The workflow's stages once on a coarse case: the 320-triangle sphere of
+/// element size 0.5 m and β = 1.5 (Δt ≈ 0.38 a/c) over 8 a/c, about 22 steps
+/// and 12 frequencies, instead of the default's 540 triangles and β = 0.2
+/// over 10 a/c; Δt read back from the manifest.
 struct CoarseCavity {
   fs::path out = scratch("cavity_workflow");
   double dt = 0;
   CoarseCavity() {
-    auto run = run_command(workflow(out, "--only mesh"));
+    auto run = run_command(workflow(out, "--only mesh -- --element-size 0.5"));
     EXPECT_EQ(run.exit_code, 0) << run.errors;
     char options[160];
     std::snprintf(options, sizeof options, "--only laplace -- --device cpu --beta 1.5 --duration %.17g",
@@ -147,7 +148,7 @@ TEST(CavityWorkflow, ReceiversAndWallFollowSharpeAndArriveAtRadiusOverC) {
 TEST(CavityWorkflow, ReceiverInTheCavityIsRefusedAndNothingWritten) {
   // Its own mesh and a 2-step Laplace stage: the receivers are checked before any solution is read.
   const auto out = scratch("cavity_workflow_bad");
-  auto run = run_command(workflow(out, "--only mesh"));
+  auto run = run_command(workflow(out, "--only mesh -- --element-size 0.5"));
   ASSERT_EQ(run.exit_code, 0) << run.errors;
   run = run_command(workflow(out, "--only laplace -- --device cpu --beta 1.5 --duration 1e-4"));
   ASSERT_EQ(run.exit_code, 0) << run.errors;
