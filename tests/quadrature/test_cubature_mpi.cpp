@@ -35,17 +35,3 @@ TEST(CubatureMpi, IdenticalToOneRankAndToClosedForm) {
   MPI_Allreduce(MPI_IN_PLACE, rank_estimate, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   EXPECT_EQ(rank_estimate[0], -rank_estimate[1]) << "ranks disagree";
 }
-
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank != 0) delete ::testing::UnitTest::GetInstance()->listeners().Release(
-      ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
-  const int failed = RUN_ALL_TESTS();
-  int any_failed = failed;
-  MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return any_failed;
-}
