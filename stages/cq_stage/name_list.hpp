@@ -6,7 +6,10 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "mesh/io/trimmed.hpp"
 
 namespace geobem::cq_stage {
 
@@ -23,9 +26,8 @@ inline std::vector<std::string> split(const std::string& text, char separator) {
   std::size_t start = 0;
   while (start <= text.size()) {
     const std::size_t end = std::min(text.find(separator, start), text.size());
-    std::string item = text.substr(start, end - start);
-    const auto first = item.find_first_not_of(" \t"), last = item.find_last_not_of(" \t");
-    if (first != std::string::npos) items.push_back(item.substr(first, last - first + 1));
+    std::string item = trimmed(text.substr(start, end - start));
+    if (!item.empty()) items.push_back(std::move(item));
     start = end + 1;
   }
   return items;
