@@ -7,10 +7,10 @@
 
 #include <filesystem>
 #include <string>
-#include <unistd.h>
 
 #include "gpu/core/nvrtc_program.hpp"
 #include "gpu/expression/expression_kernels.hpp"
+#include "tests/support/test_files.hpp"
 
 namespace ex = geobem::expression;
 
@@ -79,8 +79,7 @@ TEST(ExpressionNvrtc, CompileErrorCarriesTheLog) {
 }
 
 TEST(ExpressionNvrtc, DiskCacheSkipsTheSecondCompile) {
-  const auto folder = std::filesystem::temp_directory_path() / ("geobem_kernel_cache_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(folder);
+  const auto folder = geobem::test::scratch("kernel_cache");
   const std::string source = ex::longman_kernel_source(parse("exp(-a*x)", {"a"}), ex::OscillationKind::Cos);
   const auto first = geobem::nvrtc_compile_cached("k", source, ex::device_headers(), "sm_90", {"-default-device"},
                                                   folder.string());
@@ -97,5 +96,4 @@ TEST(ExpressionNvrtc, DiskCacheSkipsTheSecondCompile) {
                                                   folder.string());
   EXPECT_FALSE(other.from_cache);
   EXPECT_NE(other.cache_file, first.cache_file);
-  std::filesystem::remove_all(folder);
 }
