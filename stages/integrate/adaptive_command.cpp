@@ -89,11 +89,10 @@ int run_adaptive_expression(const AdaptiveCommandOptions& o, const q::Adaptive1D
                                              : ex::ParameterSource{};
   const ex::Expression f = ex::parse_expression(o.expression, {"x"}, source);
   const std::size_t count = table.rows.size(), stride = 2 + f.parameters.size();
-  std::vector<std::size_t> column{table.column("lower"), table.column("upper")};
-  for (const auto& name : f.parameters) column.push_back(table.column(name));
-  std::vector<double> rows(count * stride);
+  std::vector<std::string> names{"lower", "upper"};
+  names.insert(names.end(), f.parameters.begin(), f.parameters.end());
+  const std::vector<double> rows = geobem::cli::gather_columns(table, names);
   for (std::size_t i = 0; i < count; ++i) {
-    for (std::size_t j = 0; j < stride; ++j) rows[i * stride + j] = table.rows[i][column[j]];
     const std::string problem = ex::check_adaptive_row(f, &rows[i * stride]);
     if (!problem.empty()) {
       if (!o.input) throw geobem::UsageError(problem);
@@ -104,23 +103,15 @@ int run_adaptive_expression(const AdaptiveCommandOptions& o, const q::Adaptive1D
   ex::KernelCompileReport compile;
   const auto results = ex::integrate_adaptive_expression(f, rows, count, settings, device, &compile);
   geobem::cli::report_expression_kernel(program, device, compile, command.quiet());
-  std::size_t unconverged = 0;
-  for (const auto& r : results) unconverged += r.status != geobem::IntegrationStatus::Converged;
   output.write_result([&](std::ostream& out) {
-    for (const auto& name : table.columns) out << name << ",";
-    out << "estimate,error,evaluations,blocks,status\n" << std::setprecision(17);
-    for (std::size_t i = 0; i < count; ++i) {
-      for (const double value : table.rows[i]) out << value << ",";
-      const auto& r = results[i];
-      out << r.estimate << "," << r.error << "," << r.evaluations << "," << r.blocks << ","
-          << geobem::to_string(r.status) << "\n";
-    }
+    geobem::cli::write_rows_with_results(out, table, "estimate,error,evaluations,blocks,status",
+                                         [&](std::ostream& row, std::size_t i) {
+                                           const auto& r = results[i];
+                                           row << r.estimate << "," << r.error << "," << r.evaluations << ","
+                                               << r.blocks << "," << geobem::to_string(r.status);
+                                         });
   });
-  output.write_record(command.record() + "# computed on " + geobem::to_string(device) + "\n");
-  output.commit();
-  if (unconverged > 0)
-    std::cerr << program << ": warning: " << unconverged << " of " << count
-              << " integrals did not meet the tolerance (status column)\n";
+  geobem::cli::commit_integrals(output, command, device, program, geobem::cli::unconverged_count(results), count);
   return 0;
 }
 
@@ -207,8 +198,6 @@ int run_adaptive(int argc, const char* const argv[]) {
   else
     results = {q::integrate_adaptive_1d(problems[0].integrand, problems[0].lower, problems[0].upper, settings, device)};
 
-  std::size_t unconverged = 0;
-  for (const auto& r : results) unconverged += r.status != geobem::IntegrationStatus::Converged;
   output.write_result([&](std::ostream& out) {
     out << "lower,upper,p0,p1,p2,estimate,error,evaluations,blocks,status\n"
         << std::setprecision(17);
@@ -220,11 +209,8 @@ int run_adaptive(int argc, const char* const argv[]) {
           << geobem::to_string(r.status) << "\n";
     }
   });
-  output.write_record(command.record() + "# computed on " + geobem::to_string(device) + "\n");
-  output.commit();
-  if (unconverged > 0)
-    std::cerr << argv[0] << ": warning: " << unconverged << " of " << problems.size()
-              << " integrals did not meet the tolerance (status column)\n";
+  geobem::cli::commit_integrals(output, command, device, argv[0], geobem::cli::unconverged_count(results),
+                                problems.size());
   return 0;
 }
 

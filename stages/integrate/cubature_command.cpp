@@ -84,11 +84,8 @@ int run_cubature_expression(const CubatureCommandOptions& o, const q::CubatureOp
                                              : ex::ParameterSource{};
   const ex::Expression f = ex::parse_expression(o.expression, ex::numbered_variables(settings.dim), source);
   const std::size_t count = table.rows.size(), stride = f.parameters.size();
-  std::vector<std::size_t> column;
-  for (const auto& name : f.parameters) column.push_back(table.column(name));
-  std::vector<double> parameters(count * stride);
+  const std::vector<double> parameters = geobem::cli::gather_columns(table, f.parameters);
   for (std::size_t i = 0; i < count; ++i) {
-    for (std::size_t j = 0; j < stride; ++j) parameters[i * stride + j] = table.rows[i][column[j]];
     const std::string problem = ex::check_parameter_row(f, &parameters[i * stride]);
     if (!problem.empty()) throw std::runtime_error(table.where(i) + ": " + problem);
   }
@@ -96,23 +93,16 @@ int run_cubature_expression(const CubatureCommandOptions& o, const q::CubatureOp
   ex::KernelCompileReport compile;
   const auto results = ex::integrate_cubature_expression(f, parameters, count, settings, device, &compile);
   geobem::cli::report_expression_kernel(program, device, compile, command.quiet());
-  std::size_t unconverged = 0;
-  for (const auto& r : results) unconverged += r.status != geobem::IntegrationStatus::Converged;
   output.write_result([&](std::ostream& out) {
-    for (const auto& name : table.columns) out << name << ",";
-    out << "dim,rel_tol,abs_tol,estimate,error,evaluations,regions,status\n" << std::setprecision(17);
-    for (std::size_t i = 0; i < count; ++i) {
-      for (const double value : table.rows[i]) out << value << ",";
-      const auto& r = results[i];
-      out << settings.dim << "," << settings.rel_tol << "," << settings.abs_tol << "," << r.estimate << ","
-          << r.error << "," << r.evaluations << "," << r.regions << "," << geobem::to_string(r.status) << "\n";
-    }
+    geobem::cli::write_rows_with_results(
+        out, table, "dim,rel_tol,abs_tol,estimate,error,evaluations,regions,status",
+        [&](std::ostream& row, std::size_t i) {
+          const auto& r = results[i];
+          row << settings.dim << "," << settings.rel_tol << "," << settings.abs_tol << "," << r.estimate << ","
+              << r.error << "," << r.evaluations << "," << r.regions << "," << geobem::to_string(r.status);
+        });
   });
-  output.write_record(command.record() + "# computed on " + geobem::to_string(device) + "\n");
-  output.commit();
-  if (unconverged > 0)
-    std::cerr << program << ": warning: " << unconverged << " of " << count
-              << " integrals did not meet the tolerance (status column)\n";
+  geobem::cli::commit_integrals(output, command, device, program, geobem::cli::unconverged_count(results), count);
   return 0;
 }
 

@@ -3,14 +3,22 @@
 // cubature). Each subcommand lives in its own *_command.cpp in this folder
 // and registers itself at start-up with a static IntegrateCommandRegistrar,
 // so adding one touches no other file; geobem-integrate.cpp hands the list to
-// the shared dispatcher (cli::run_subcommand).
+// the shared dispatcher (cli::run_subcommand). What the subcommands share
+// lives here: the kernel report of an expression, the parameter table, the
+// result CSV, and the record, commit and warning that end a run.
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "gpu/core/device.hpp"
+#include "gpu/core/integration_status.hpp"
 #include "gpu/expression/expression_integrate.hpp"
+#include "mesh/io/csv_table.hpp"
+#include "mesh/io/output_set.hpp"
 #include "stages/cli/run_stage.hpp"
+#include "stages/cli/stage_options.hpp"
 
 namespace geobem::cli {
 
@@ -24,6 +32,56 @@ inline void report_expression_kernel(const char* program, ComputeDevice device,
   std::cerr << program << ": expression kernel for " << compile.architecture << " "
             << (compile.from_cache ? "read from the cache" : "compiled in " + std::to_string(compile.seconds) + " s")
             << (compile.cache_file.empty() ? "" : " (" + compile.cache_file + ")") << "\n";
+}
+
+/// The values of the columns `names` of every row of `table`, row after row
+/// (rows x names.size()), as the expression integrators take their
+/// parameters. Throws CsvTable::column's error when a column is missing.
+inline std::vector<double> gather_columns(const CsvTable& table, const std::vector<std::string>& names) {
+  std::vector<std::size_t> column;
+  for (const auto& name : names) column.push_back(table.column(name));
+  std::vector<double> values;
+  values.reserve(table.rows.size() * names.size());
+  for (const auto& row : table.rows)
+    for (const std::size_t c : column) values.push_back(row[c]);
+  return values;
+}
+
+/// The result CSV of a batch: the columns of `table` then `result_columns`
+/// (a comma-separated header), and for each row its input values then what
+/// `write_result(out, i)` writes for row i; numbers with 17 digits.
+template <class WriteResult>
+void write_rows_with_results(std::ostream& out, const CsvTable& table, const char* result_columns,
+                             WriteResult write_result) {
+  for (const auto& name : table.columns) out << name << ",";
+  out << result_columns << "\n" << std::setprecision(17);
+  for (std::size_t i = 0; i < table.rows.size(); ++i) {
+    for (const double value : table.rows[i]) out << value << ",";
+    write_result(out, i);
+    out << "\n";
+  }
+}
+
+/// How many of `results` (an integrator's, each with a `status`) did not converge.
+template <class Result>
+std::size_t unconverged_count(const std::vector<Result>& results) {
+  std::size_t count = 0;
+  for (const auto& r : results) count += r.status != IntegrationStatus::Converged;
+  return count;
+}
+
+/// Writes the run's record (the options, then "# computed on DEVICE") beside
+/// the result, commits both (docs/stage_contract.md), and warns on stderr
+/// when `unconverged` of the `count` integrals missed their tolerance, with
+/// `where_to_look` in the warning's parentheses.
+inline void commit_integrals(OutputFile& output, const StageOptions& command, ComputeDevice device,
+                             const char* program, std::size_t unconverged, std::size_t count,
+                             const std::string& where_to_look = "status column") {
+  output.write_record(command.record() + "# computed on " + to_string(device) + "\n");
+  output.commit();
+  if (unconverged > 0)
+    std::cerr << program << ": warning: " << unconverged << " of " << count
+              << " integrals did not meet the tolerance (" << where_to_look << ")\n";
 }
 
 /// The subcommands by name.

@@ -4,8 +4,8 @@
 // result file is written as an output file (docs/stage_contract.md): bad
 // input writes nothing.
 #include <algorithm>
-#include <iomanip>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -161,29 +161,21 @@ int run_longman(int argc, const char* const argv[]) {
                                  o.quadrature_order, device, command.quiet());
 
   if (user_integrand) geobem::cli::report_expression_kernel(argv[0], device, compile, command.quiet());
-  std::size_t unconverged = 0;
   double worst_error = 0.0;  // the largest error estimate of a row that missed its tolerance
   for (const auto& result : results)
-    if (result.status != geobem::IntegrationStatus::Converged) {
-      ++unconverged;
-      worst_error = std::max(worst_error, result.error);
-    }
+    if (result.status != geobem::IntegrationStatus::Converged) worst_error = std::max(worst_error, result.error);
   output.write_result([&](std::ostream& out) {
-    for (const auto& name : table.columns) out << name << ",";
-    out << "value,error,evaluations,areas,status\n" << std::setprecision(17);
-    for (std::size_t i = 0; i < count; ++i) {
-      for (const double value : table.rows[i]) out << value << ",";
-      const auto& r = results[i];
-      out << r.value << "," << r.error << "," << r.evaluations << "," << r.areas << "," << geobem::to_string(r.status)
-          << "\n";
-    }
+    geobem::cli::write_rows_with_results(out, table, "value,error,evaluations,areas,status",
+                                         [&](std::ostream& row, std::size_t i) {
+                                           const auto& r = results[i];
+                                           row << r.value << "," << r.error << "," << r.evaluations << ","
+                                               << r.areas << "," << geobem::to_string(r.status);
+                                         });
   });
-  output.write_record(command.record() + "# computed on " + geobem::to_string(device) + "\n");
-  output.commit();
-  if (unconverged > 0)
-    std::cerr << argv[0] << ": warning: " << unconverged << " of " << count
-              << " integrals did not meet the tolerance (largest error estimate " << worst_error
-              << "; see the status column)\n";
+  std::ostringstream where_to_look;
+  where_to_look << "largest error estimate " << worst_error << "; see the status column";
+  geobem::cli::commit_integrals(output, command, device, argv[0], geobem::cli::unconverged_count(results), count,
+                                where_to_look.str());
   return 0;
 }
 
