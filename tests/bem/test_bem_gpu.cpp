@@ -24,6 +24,7 @@
 #include "mesh/surface/mesh_checks.hpp"
 #include "tests/bem/rod_case.hpp"
 #include "tests/support/backend_test.hpp"
+#include "tests/support/relative_difference.hpp"
 
 namespace {
 
@@ -31,15 +32,6 @@ using namespace geobem::bem;
 using namespace geobem::test;
 
 class BemGpu : public CudaTest {};
-
-double relative_difference(const std::vector<Complex>& a, const std::vector<Complex>& b) {
-  double diff = 0, scale = 0;
-  for (std::size_t k = 0; k < a.size(); ++k) {
-    diff = std::max(diff, abs(a[k] - b[k]));
-    scale = std::max(scale, abs(b[k]));
-  }
-  return diff / scale;
-}
 
 TEST_F(BemGpu, AssemblyMatchesCpuInWholeRowsAndInColumnTiles) {
   const BemModel model = rod_model(rod_h112);

@@ -15,6 +15,7 @@
 
 #include "tests/bem/cavity_case.hpp"
 #include "tests/support/backend_test.hpp"
+#include "tests/support/relative_difference.hpp"
 
 namespace {
 
@@ -22,15 +23,6 @@ using namespace geobem::bem;
 using namespace geobem::test;
 
 class CavityGpu : public CudaTest {};
-
-double relative_difference(const std::vector<Complex>& a, const std::vector<Complex>& b) {
-  double diff = 0, scale = 0;
-  for (std::size_t k = 0; k < a.size(); ++k) {
-    diff = std::max(diff, abs(a[k] - b[k]));
-    scale = std::max(scale, abs(b[k]));
-  }
-  return diff / scale;
-}
 
 TEST_F(CavityGpu, SolutionWallSeriesAndReceiversMatchCpu) {
   const BemModel model = cavity_model(cubed_sphere_mesh(0.5));  // 6 × 6 × 6 cells: 432 triangles

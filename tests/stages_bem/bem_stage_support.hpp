@@ -13,6 +13,7 @@
 #include "mesh/io/vtk_output.hpp"
 #include "mesh/surface/vtk_surface_io.hpp"
 #include "tests/bem/rod_case.hpp"
+#include "tests/support/relative_difference.hpp"
 #include "tests/support/test_files.hpp"
 
 namespace geobem::test {
@@ -56,16 +57,6 @@ inline std::vector<double> step_displacement(const std::filesystem::path& vtu) {
   for (vtkIdType k = 0; k < array->GetNumberOfTuples(); ++k)
     for (int c = 0; c < 3; ++c) values.push_back(array->GetComponent(k, c));
   return values;
-}
-
-/// max |a − b| / max |b|.
-inline double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  double diff = 0, scale = 0;
-  for (std::size_t k = 0; k < a.size() && k < b.size(); ++k) {
-    diff = std::max(diff, std::abs(a[k] - b[k]));
-    scale = std::max(scale, std::abs(b[k]));
-  }
-  return a.size() == b.size() ? diff / scale : 1e300;
 }
 
 /// Column `name` of a CSV table.
