@@ -183,18 +183,11 @@ TEST(CqStages, DenseSystemsOnlyOnRequestAndRefusedWithTheirBytes) {
 
 // ---- bad input: a message naming the problem, non-zero exit, nothing written.
 
-struct BadLaplace {
-  const char* name;
-  const char* arguments;  // replaces the rod conditions when it starts with "!"
-  int exit_code;
-  const char* expected;
-};
-void PrintTo(const BadLaplace& c, std::ostream* os) { *os << c.name; }
-
-class LaplaceBad : public ::testing::TestWithParam<BadLaplace> {};
+// Arguments that start with "!" replace the rod conditions.
+class LaplaceBad : public ::testing::TestWithParam<BadStageRun> {};
 
 TEST_P(LaplaceBad, NamesTheProblemWritesNothing) {
-  const BadLaplace& c = GetParam();
+  const BadStageRun& c = GetParam();
   auto mesh_data = rod_mesh(5.0);
   if (std::string(c.name) == "open_mesh") {
     mesh_data.triangles.pop_back();
@@ -216,39 +209,39 @@ TEST_P(LaplaceBad, NamesTheProblemWritesNothing) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, LaplaceBad,
     ::testing::Values(
-        BadLaplace{"missing_condition", "!--fixed x_min --free y_min,y_max,z_min --traction x_max=1:1,0,0 --beta 0.2 "
-                   "--steps 4", 1, "group 'z_max' has no boundary condition"},
-        BadLaplace{"unknown_group", "!--fixed x_min --free y_min,y_max,z_min,z_max,w_min --traction x_max=1:1,0,0 "
-                   "--beta 0.2 --steps 4", 2,
-                   "--free 'w_min': the mesh has no group 'w_min' (its groups: x_min,x_max,y_min,y_max,z_min,z_max)"},
-        BadLaplace{"unknown_pressure_group", "!--fixed x_min --free y_min,y_max,z_min,z_max --pressure wall=1e6 "
-                   "--traction x_max=1:1,0,0 --beta 0.2 --steps 4", 2,
-                   "--pressure 'wall=1e6': the mesh has no group 'wall'"},
-        BadLaplace{"bad_pressure", "!--fixed x_min --free y_min,y_max,z_min,z_max --pressure x_max=1e6Pa --beta 0.2 "
-                   "--steps 4", 2, "--pressure 'x_max=1e6Pa': '1e6Pa' is not a finite number"},
-        BadLaplace{"pressure_twice", "!--fixed x_min --free y_min,y_max,z_min,z_max --pressure x_max=1e6 "
-                   "--pressure x_max=2e6 --beta 0.2 --steps 4", 2, "group 'x_max' has a pressure already"},
-        BadLaplace{"pressure_on_fixed", "!--fixed x_min --free y_min,y_max,z_min,z_max,x_max --pressure x_min=1e6 "
-                   "--beta 0.2 --steps 4", 1, "group 'x_min' has two boundary conditions"},
-        BadLaplace{"no_load", "!--fixed x_min --free x_max,y_min,y_max,z_min,z_max --beta 0.2 --steps 4", 2,
-                   "nothing loads the solid"},
-        BadLaplace{"open_mesh", "--beta 0.2 --steps 4", 1, "open surface"},
-        BadLaplace{"bad_traction", "!--fixed x_min --free y_min,y_max,z_min,z_max --traction x_max=1e6 --beta 0.2 "
-                   "--steps 4", 2, "traction 'x_max=1e6': expected GROUP=P:DX,DY,DZ"},
-        BadLaplace{"infinite_direction", "!--fixed x_min --free y_min,y_max,z_min,z_max "
-                   "--traction x_max=1e6:1e300,1e999,0 --beta 0.2 --steps 4", 2, "'1e999' is not a finite number"},
-        BadLaplace{"nan_magnitude", "!--fixed x_min --free y_min,y_max,z_min,z_max --traction x_max=nan:1,0,0 "
-                   "--beta 0.2 --steps 4", 2, "'nan' is not a finite number"},
-        BadLaplace{"zero_direction", "!--fixed x_min --free y_min,y_max,z_min,z_max --traction x_max=1e6:0,0,0 "
-                   "--beta 0.2 --steps 4", 2, "the direction is the zero vector"},
-        BadLaplace{"no_steps", "--beta 0.2", 2, "give exactly one of --steps and --duration"},
-        BadLaplace{"negative_step", "--time-step -1 --steps 4", 2, "-1"},
-        BadLaplace{"bad_beta", "--beta -0.2 --steps 4", 2, "beta"},
-        BadLaplace{"bad_material", "--beta 0.2 --steps 4 --poisson-ratio 0.5", 2, "Poisson's ratio"},
-        BadLaplace{"nan_density", "--beta 0.2 --steps 4 --density nan", 2, "density nan"},
-        BadLaplace{"overflowing_material", "--beta 0.2 --steps 4 --young-modulus 1e308 --poisson-ratio 0.49", 2,
-                   "give lambda = inf Pa"},
-        BadLaplace{"nan_epsilon", "--beta 0.2 --steps 4 --epsilon nan", 2, "CQ epsilon nan"}),
+        BadStageRun{"missing_condition", "!--fixed x_min --free y_min,y_max,z_min --traction x_max=1:1,0,0 --beta 0.2 "
+                    "--steps 4", 1, "group 'z_max' has no boundary condition"},
+        BadStageRun{"unknown_group", "!--fixed x_min --free y_min,y_max,z_min,z_max,w_min --traction x_max=1:1,0,0 "
+                    "--beta 0.2 --steps 4", 2,
+                    "--free 'w_min': the mesh has no group 'w_min' (its groups: x_min,x_max,y_min,y_max,z_min,z_max)"},
+        BadStageRun{"unknown_pressure_group", "!--fixed x_min --free y_min,y_max,z_min,z_max --pressure wall=1e6 "
+                    "--traction x_max=1:1,0,0 --beta 0.2 --steps 4", 2,
+                    "--pressure 'wall=1e6': the mesh has no group 'wall'"},
+        BadStageRun{"bad_pressure", "!--fixed x_min --free y_min,y_max,z_min,z_max --pressure x_max=1e6Pa --beta 0.2 "
+                    "--steps 4", 2, "--pressure 'x_max=1e6Pa': '1e6Pa' is not a finite number"},
+        BadStageRun{"pressure_twice", "!--fixed x_min --free y_min,y_max,z_min,z_max --pressure x_max=1e6 "
+                    "--pressure x_max=2e6 --beta 0.2 --steps 4", 2, "group 'x_max' has a pressure already"},
+        BadStageRun{"pressure_on_fixed", "!--fixed x_min --free y_min,y_max,z_min,z_max,x_max --pressure x_min=1e6 "
+                    "--beta 0.2 --steps 4", 1, "group 'x_min' has two boundary conditions"},
+        BadStageRun{"no_load", "!--fixed x_min --free x_max,y_min,y_max,z_min,z_max --beta 0.2 --steps 4", 2,
+                    "nothing loads the solid"},
+        BadStageRun{"open_mesh", "--beta 0.2 --steps 4", 1, "open surface"},
+        BadStageRun{"bad_traction", "!--fixed x_min --free y_min,y_max,z_min,z_max --traction x_max=1e6 --beta 0.2 "
+                    "--steps 4", 2, "traction 'x_max=1e6': expected GROUP=P:DX,DY,DZ"},
+        BadStageRun{"infinite_direction", "!--fixed x_min --free y_min,y_max,z_min,z_max "
+                    "--traction x_max=1e6:1e300,1e999,0 --beta 0.2 --steps 4", 2, "'1e999' is not a finite number"},
+        BadStageRun{"nan_magnitude", "!--fixed x_min --free y_min,y_max,z_min,z_max --traction x_max=nan:1,0,0 "
+                    "--beta 0.2 --steps 4", 2, "'nan' is not a finite number"},
+        BadStageRun{"zero_direction", "!--fixed x_min --free y_min,y_max,z_min,z_max --traction x_max=1e6:0,0,0 "
+                    "--beta 0.2 --steps 4", 2, "the direction is the zero vector"},
+        BadStageRun{"no_steps", "--beta 0.2", 2, "give exactly one of --steps and --duration"},
+        BadStageRun{"negative_step", "--time-step -1 --steps 4", 2, "-1"},
+        BadStageRun{"bad_beta", "--beta -0.2 --steps 4", 2, "beta"},
+        BadStageRun{"bad_material", "--beta 0.2 --steps 4 --poisson-ratio 0.5", 2, "Poisson's ratio"},
+        BadStageRun{"nan_density", "--beta 0.2 --steps 4 --density nan", 2, "density nan"},
+        BadStageRun{"overflowing_material", "--beta 0.2 --steps 4 --young-modulus 1e308 --poisson-ratio 0.49", 2,
+                    "give lambda = inf Pa"},
+        BadStageRun{"nan_epsilon", "--beta 0.2 --steps 4 --epsilon nan", 2, "CQ epsilon nan"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(CqStages, StepRatioOutsideTheStableRangeIsAWarningWithItsValueEvenWhenQuiet) {
@@ -327,18 +320,10 @@ TEST(CqStages, ManifestSizesBeyondTheMemoryAreRefusedBeforeAllocating) {
   EXPECT_FALSE(fs::exists(out));
 }
 
-struct BadTime {
-  const char* name;
-  const char* arguments;
-  int exit_code;
-  const char* expected;
-};
-void PrintTo(const BadTime& c, std::ostream* os) { *os << c.name; }
-
-class TimeBad : public ::testing::TestWithParam<BadTime> {};
+class TimeBad : public ::testing::TestWithParam<BadStageRun> {};
 
 TEST_P(TimeBad, NamesTheProblemWritesNothing) {
-  const BadTime& c = GetParam();
+  const BadStageRun& c = GetParam();
   const std::string name = c.name;
   const auto mesh = write_rod_mesh("bad_time_" + name + ".vtu", 5.0);
   const auto systems = scratch("bad_time_laplace_" + name), out = scratch("bad_time_out_" + name);
@@ -378,40 +363,41 @@ TEST_P(TimeBad, NamesTheProblemWritesNothing) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, TimeBad,
     ::testing::Values(
-        BadTime{"missing_solution", "", 1, "laplace_case0.npy"},
-        BadTime{"truncated_solution", "", 1, "laplace_case0.npy"},
-        BadTime{"corrupt_solution", "", 1, "laplace_case0.npy: CRC-32"},
-        BadTime{"other_mesh", "", 1, "bad_time_other.vtu: not the mesh"},
-        BadTime{"changed_mesh", "", 1, "rerun geobem-laplace"},
-        BadTime{"edited_time_step", "", 1, "its values were edited after geobem-laplace wrote them"},
-        BadTime{"edited_young_modulus", "", 1, "its values were edited after geobem-laplace wrote them"},
-        BadTime{"edited_density", "", 1, "its values were edited after geobem-laplace wrote them"},
-        BadTime{"edited_epsilon", "", 1, "its values were edited after geobem-laplace wrote them"},
-        BadTime{"edited_traction", "", 1, "its values were edited after geobem-laplace wrote them"},
-        BadTime{"edited_fixed", "", 1, "its values were edited after geobem-laplace wrote them"},
-        BadTime{"no_manifest", "", 1, "manifest.ini: missing: run geobem-laplace first"},
-        BadTime{"missing_probe_group", "--probe-group tip", 2,
-                "probe group 'tip': the mesh has no such group (it has x_min, x_max, y_min, y_max, z_min, z_max)"},
-        BadTime{"bad_probe", "--probe 3,0.5", 2, "probe"},
-        BadTime{"closed_form_unknown", "--closed-form beam", 2, "--closed-form 'beam'"},
-        BadTime{"closed_form_ramp", "--closed-form rod --load-history ramp:1e-4", 2, "heaviside"},
-        BadTime{"history_of_no_case", "--load-history y_min=heaviside", 2, "group 'y_min' is not a load case"},
-        BadTime{"bad_history", "--load-history step", 2, "--load-history 'step': unknown"},
-        BadTime{"bad_ricker", "--load-history ricker:-5", 2, "--load-history 'ricker:-5': Ricker central frequency"},
-        BadTime{"missing_history_csv", "--load-history csv:no_such_history.csv", 1, "no_such_history.csv"},
-        BadTime{"closed_form_cavity_of_a_body", "--closed-form cavity", 2,
-                "--closed-form cavity: the mesh bounds a finite body"},
-        BadTime{"receiver_outside", "--receiver-line 1,0.5,0.5:10,0.5,0.5:4", 1,
-                "--receiver-line point 1: receiver 1 at (4, 0.5, 0.5) m is not inside the elastic solid (it lies "
-                "outside the body); 2 more receivers too"},
-        BadTime{"receiver_on_boundary", "--receiver-grid 3,0.5,0.5:3,0.5,0.5:1,1,1", 1,
-                "receiver 0 at (3, 0.5, 0.5) m is not inside the elastic solid (it lies on the boundary)"},
-        BadTime{"bad_receiver_line", "--receiver-line 0,0,0:1,1,1", 2, "--receiver-line '0,0,0:1,1,1': expected "
-                "X0,Y0,Z0:X1,Y1,Z1:N"},
-        BadTime{"zero_receiver_count", "--receiver-grid 0,0,0:1,1,1:2,0,2", 2, "every count must be at least 1"},
-        BadTime{"bad_receiver_csv", "--receivers ", 1, "bad_receivers.csv:3"},
-        BadTime{"receiver_csv_without_z", "--receivers ", 1, "missing column 'z'"},
-        BadTime{"empty_window", "--time-window 1,2", 2, "--time-window holds no step"}),
+        BadStageRun{"missing_solution", "", 1, "laplace_case0.npy"},
+        BadStageRun{"truncated_solution", "", 1, "laplace_case0.npy"},
+        BadStageRun{"corrupt_solution", "", 1, "laplace_case0.npy: CRC-32"},
+        BadStageRun{"other_mesh", "", 1, "bad_time_other.vtu: not the mesh"},
+        BadStageRun{"changed_mesh", "", 1, "rerun geobem-laplace"},
+        BadStageRun{"edited_time_step", "", 1, "its values were edited after geobem-laplace wrote them"},
+        BadStageRun{"edited_young_modulus", "", 1, "its values were edited after geobem-laplace wrote them"},
+        BadStageRun{"edited_density", "", 1, "its values were edited after geobem-laplace wrote them"},
+        BadStageRun{"edited_epsilon", "", 1, "its values were edited after geobem-laplace wrote them"},
+        BadStageRun{"edited_traction", "", 1, "its values were edited after geobem-laplace wrote them"},
+        BadStageRun{"edited_fixed", "", 1, "its values were edited after geobem-laplace wrote them"},
+        BadStageRun{"no_manifest", "", 1, "manifest.ini: missing: run geobem-laplace first"},
+        BadStageRun{"missing_probe_group", "--probe-group tip", 2,
+                    "probe group 'tip': the mesh has no such group (it has x_min, x_max, y_min, y_max, z_min, z_max)"},
+        BadStageRun{"bad_probe", "--probe 3,0.5", 2, "probe"},
+        BadStageRun{"closed_form_unknown", "--closed-form beam", 2, "--closed-form 'beam'"},
+        BadStageRun{"closed_form_ramp", "--closed-form rod --load-history ramp:1e-4", 2, "heaviside"},
+        BadStageRun{"history_of_no_case", "--load-history y_min=heaviside", 2, "group 'y_min' is not a load case"},
+        BadStageRun{"bad_history", "--load-history step", 2, "--load-history 'step': unknown"},
+        BadStageRun{"bad_ricker", "--load-history ricker:-5", 2,
+                    "--load-history 'ricker:-5': Ricker central frequency"},
+        BadStageRun{"missing_history_csv", "--load-history csv:no_such_history.csv", 1, "no_such_history.csv"},
+        BadStageRun{"closed_form_cavity_of_a_body", "--closed-form cavity", 2,
+                    "--closed-form cavity: the mesh bounds a finite body"},
+        BadStageRun{"receiver_outside", "--receiver-line 1,0.5,0.5:10,0.5,0.5:4", 1,
+                    "--receiver-line point 1: receiver 1 at (4, 0.5, 0.5) m is not inside the elastic solid (it lies "
+                    "outside the body); 2 more receivers too"},
+        BadStageRun{"receiver_on_boundary", "--receiver-grid 3,0.5,0.5:3,0.5,0.5:1,1,1", 1,
+                    "receiver 0 at (3, 0.5, 0.5) m is not inside the elastic solid (it lies on the boundary)"},
+        BadStageRun{"bad_receiver_line", "--receiver-line 0,0,0:1,1,1", 2, "--receiver-line '0,0,0:1,1,1': expected "
+                    "X0,Y0,Z0:X1,Y1,Z1:N"},
+        BadStageRun{"zero_receiver_count", "--receiver-grid 0,0,0:1,1,1:2,0,2", 2, "every count must be at least 1"},
+        BadStageRun{"bad_receiver_csv", "--receivers ", 1, "bad_receivers.csv:3"},
+        BadStageRun{"receiver_csv_without_z", "--receivers ", 1, "missing column 'z'"},
+        BadStageRun{"empty_window", "--time-window 1,2", 2, "--time-window holds no step"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace

@@ -73,14 +73,7 @@ TEST(ModelStage, ConvertsUbcFilesGivenInAConfigFile) {
   EXPECT_EQ(prisms[0].density, 100);
 }
 
-struct BadModelRun {
-  const char* name;
-  const char* arguments;
-  int exit_code;
-  const char* expected;
-};
-
-class ModelStageBad : public ::testing::TestWithParam<BadModelRun> {};
+class ModelStageBad : public ::testing::TestWithParam<BadStageRun> {};
 
 TEST_P(ModelStageBad, ExitsNonZeroNamesTheProblemLeavesTheEarlierSet) {
   const auto out = scratch(std::string("bad_model_") + GetParam().name);
@@ -102,13 +95,13 @@ TEST_P(ModelStageBad, ExitsNonZeroNamesTheProblemLeavesTheEarlierSet) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, ModelStageBad,
     ::testing::Values(
-        BadModelRun{"west_east", "--generate blocks --block 5,1,0,1,-1,0,10", 1, "block 1: west (5) must be less than east (1)"},
-        BadModelRun{"block_text", "--generate blocks --block 0,1,0,1,-1,0,rock", 2, "'rock' is not a finite number"},
-        BadModelRun{"non_finite", "--input BAD_CSV", 1, "bad_model_input.csv:3: column 'density'"},
-        BadModelRun{"missing", "--input /nonexistent/model.csv", 1, "/nonexistent/model.csv: cannot open"},
-        BadModelRun{"zero_cells", "--generate spheres --cells 0,10,10", 2, "--cells '0,10,10'"},
-        BadModelRun{"unknown", "--generate cubes", 2, "--generate 'cubes'"},
-        BadModelRun{"both", "--generate spheres --input x.csv", 2, "exactly one of --generate, --input and --dem"}),
+        BadStageRun{"west_east", "--generate blocks --block 5,1,0,1,-1,0,10", 1, "block 1: west (5) must be less than east (1)"},
+        BadStageRun{"block_text", "--generate blocks --block 0,1,0,1,-1,0,rock", 2, "'rock' is not a finite number"},
+        BadStageRun{"non_finite", "--input BAD_CSV", 1, "bad_model_input.csv:3: column 'density'"},
+        BadStageRun{"missing", "--input /nonexistent/model.csv", 1, "/nonexistent/model.csv: cannot open"},
+        BadStageRun{"zero_cells", "--generate spheres --cells 0,10,10", 2, "--cells '0,10,10'"},
+        BadStageRun{"unknown", "--generate cubes", 2, "--generate 'cubes'"},
+        BadStageRun{"both", "--generate spheres --input x.csv", 2, "exactly one of --generate, --input and --dem"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace

@@ -131,6 +131,16 @@ struct StageRun {
   std::string errors;  ///< everything the command wrote on stderr
 };
 
+/// A case of bad input to a stage: the arguments it runs with, the exit
+/// status it must end with and a part of the message it must print.
+struct BadStageRun {
+  const char* name;  ///< the case's name in the test's name
+  const char* arguments;
+  int exit_code;
+  const char* expected;
+};
+inline void PrintTo(const BadStageRun& c, std::ostream* os) { *os << c.name; }
+
 /// Runs `command` (shell syntax) with stdout discarded; its status and stderr.
 inline StageRun run_command(const std::string& command) {
   const auto errors = scratch("stderr.txt");
