@@ -51,12 +51,18 @@ std::vector<Prism> random_prisms(int n, std::mt19937_64& rng) {
   return prisms;
 }
 
+/// `n` stations over the prisms' area, 0 to 200 m above them.
+std::vector<Station> random_stations(int n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> where(-2500, 2500), height(0, 200);
+  std::vector<Station> stations;
+  for (int i = 0; i < n; ++i) stations.push_back({where(rng), where(rng), height(rng)});
+  return stations;
+}
+
 TEST_F(ForwardCuda, RandomPrismsMatchCpuInDouble) {
   std::mt19937_64 rng(20261122);
   const auto prisms = random_prisms(3000, rng);
-  std::uniform_real_distribution<double> where(-2500, 2500), height(0, 200);
-  std::vector<Station> stations;
-  for (int i = 0; i < 777; ++i) stations.push_back({where(rng), where(rng), height(rng)});
+  const auto stations = random_stations(777, rng);
   const auto gpu = run(ComputeDevice::Cuda, prisms, stations, Precision::Double);
   const auto cpu = run(ComputeDevice::Cpu, prisms, stations, Precision::Double);
   const auto diff = relative_max_difference(gpu, cpu);
@@ -73,9 +79,7 @@ TEST_F(ForwardCuda, EveryTuningMatchesCpu) {
   // magnitude of each field.
   std::mt19937_64 rng(7);
   const auto prisms = random_prisms(1000, rng);
-  std::uniform_real_distribution<double> where(-2500, 2500), height(0, 200);
-  std::vector<Station> stations;
-  for (int i = 0; i < 300; ++i) stations.push_back({where(rng), where(rng), height(rng)});
+  const auto stations = random_stations(300, rng);
   ProgressReporter quiet("test", 0, "pairs", true);
   const std::size_t n = stations.size();
   for (const unsigned mask : {0x3ffu, unsigned(bit_g_z)}) {
@@ -173,9 +177,7 @@ TEST_F(ForwardCuda, ChunkedStreamingMatchesOneChunk) {
   // in about 30 source chunks for each of 10 station chunks.
   std::mt19937_64 rng(5);
   const auto prisms = random_prisms(10000, rng);
-  std::uniform_real_distribution<double> where(-2500, 2500), height(0, 200);
-  std::vector<Station> stations;
-  for (int i = 0; i < 3000; ++i) stations.push_back({where(rng), where(rng), height(rng)});
+  const auto stations = random_stations(3000, rng);
   const PrismGrid grid = prisms::sphere_grid(prisms::couder_grid(100, 100, 20), prisms::couder_spheres());
   const auto nodes = grid_nodes(grid);
   const auto grid_stations = prisms::grid_stations({0, 22000, 0, 22000, 60, 50, 100});
