@@ -13,7 +13,7 @@
 // What is timed (host steady clock around ONE library call, after the device
 // has finished: the call returns host results; it includes every device
 // allocation, launch, copy and synchronisation the call makes). The same
-// convention as the PAGANI driver (../shared/peers/pagani_seed): one warm-up
+// convention as PAGANI's own driver (docs/references.md#cubature): one warm-up
 // integration at start (context creation, module load), then the four cases
 // back to back, each timed around its integrate call.
 // - geobem_cuda_warmup: the untimed-in-spirit first call (a 2D case that runs
