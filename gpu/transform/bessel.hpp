@@ -50,6 +50,38 @@ GEOBEM_HD inline void bessel_hankel_pq(double x, double p[2], double q[2]) {
   }
 }
 
+/// Miller's backward recurrence J_{m-1} = (2m/x) J_m - J_{m+1}, x > 0,
+/// started from J_start = 1e-30 and J_{start+1} = 0 (start even, far enough
+/// above max(order, x) that the start's error has decayed below rounding by
+/// the wanted orders): calls visit(m, J_m) for m = start - 1 down to 0 with
+/// the unnormalised J_m, and rescale(f) with f = 1e-250 whenever |J_m|
+/// passes 1e250 (the caller multiplies what it has kept from earlier visits
+/// by f; the ratios are what matter). Returns the unnormalised J0 and the
+/// norm J0 + 2 sum_k J_2k (A&S 9.1.46), by which every J_m is divided.
+struct MillerRecurrence {
+  double j0, norm;
+};
+template <class Visit, class Rescale>
+GEOBEM_HD inline MillerRecurrence bessel_miller_recurrence(double x, int start, Visit visit, Rescale rescale) {
+  const double two_over_x = 2.0 / x;
+  double above = 0.0, current = 1e-30, even_sum = 0.0;
+  for (int k = start; k > 0; --k) {
+    const double below = k * two_over_x * current - above;  // J_{k-1}
+    above = current;
+    current = below;
+    const int m = k - 1;
+    if (m % 2 == 0 && m > 0) even_sum += current;
+    visit(m, current);
+    if (fabs(current) > 1e250) {  // rescale before overflow
+      current *= 1e-250;
+      above *= 1e-250;
+      even_sum *= 1e-250;
+      rescale(1e-250);
+    }
+  }
+  return {current, current + 2.0 * even_sum};
+}
+
 /// J0(x) and J1(x) together (they share the work); any finite x.
 GEOBEM_HD inline void bessel_j01(double x, double& j0, double& j1) {
   const double ax = fabs(x);
@@ -62,24 +94,11 @@ GEOBEM_HD inline void bessel_j01(double x, double& j0, double& j1) {
   if (ax < 20.0) {
     // Start order: J_n(x) ~ (x/2)^n / n! is below 1e-20 of the largest J for n > x + 40.
     const int start = 2 * ((static_cast<int>(ax) + 40) / 2);
-    const double two_over_x = 2.0 / ax;
-    double above = 0.0, current = 1e-30, even_sum = 0.0, value_j1 = 0.0;
-    for (int n = start; n > 0; --n) {
-      const double below = n * two_over_x * current - above;  // J_{n-1}
-      above = current;
-      current = below;
-      if (n == 2) value_j1 = current;
-      if ((n - 1) % 2 == 0 && n - 1 > 0) even_sum += current;
-      if (fabs(current) > 1e250) {  // rescale before overflow; ratios are what matter
-        current *= 1e-250;
-        above *= 1e-250;
-        even_sum *= 1e-250;
-        value_j1 *= 1e-250;
-      }
-    }
-    const double norm = current + 2.0 * even_sum;
-    j0 = current / norm;
-    j1 = sign * value_j1 / norm;
+    double value_j1 = 0.0;
+    const MillerRecurrence miller = bessel_miller_recurrence(
+        ax, start, [&](int m, double j) { if (m == 1) value_j1 = j; }, [&](double f) { value_j1 *= f; });
+    j0 = miller.j0 / miller.norm;
+    j1 = sign * value_j1 / miller.norm;
     return;
   }
   double p[2], q[2];
@@ -136,22 +155,10 @@ GEOBEM_HD inline double bessel_jn(int n, double x) {
   if (ax < 1e-300) return 0.0;
   // Start far enough above max(n, x) that J_start / J_n is below rounding.
   const int start = 2 * ((n + 40 + static_cast<int>(4.0 * sqrt(static_cast<double>(n)))) / 2);
-  const double two_over_x = 2.0 / ax;
-  double above = 0.0, current = 1e-30, even_sum = 0.0, value = 0.0;
-  for (int k = start; k > 0; --k) {
-    const double below = k * two_over_x * current - above;  // J_{k-1}
-    above = current;
-    current = below;
-    if (k - 1 == n) value = current;
-    if ((k - 1) % 2 == 0 && k - 1 > 0) even_sum += current;
-    if (fabs(current) > 1e250) {
-      current *= 1e-250;
-      above *= 1e-250;
-      even_sum *= 1e-250;
-      value *= 1e-250;
-    }
-  }
-  return sign * value / (current + 2.0 * even_sum);
+  double value = 0.0;
+  const MillerRecurrence miller = bessel_miller_recurrence(
+      ax, start, [&](int m, double j) { if (m == n) value = j; }, [&](double f) { value *= f; });
+  return sign * value / miller.norm;
 }
 
 /// Y0(x) and Y1(x) together, x > 0 (NaN for x < 0 or NaN, -infinity at 0).
@@ -164,37 +171,30 @@ GEOBEM_HD inline void bessel_y01(double x, double& y0, double& y1) {
     const double euler_gamma = 0.57721566490153286061;
     const double log_term = log(0.5 * x) + euler_gamma;
     const int start = 2 * ((static_cast<int>(x) + 40) / 2);
-    const double two_over_x = 2.0 / x;
-    // Unnormalised J_m from the backward recurrence, with the sums
-    // even = sum_{k>=1} J_2k, s0 = sum (-1)^k J_2k / k and
+    // Over the unnormalised J_m of the backward recurrence, the sums
+    // s0 = sum (-1)^k J_2k / k and
     // s1 = sum_{k>=1} (-1)^k (J_{2k-1} - J_{2k+1}) / k = sum_j c_j J_j over odd j.
-    double above = 0.0, current = 1e-30, even_sum = 0.0, s0 = 0.0, s1 = 0.0, value_j1 = 0.0;
-    for (int k = start; k > 0; --k) {
-      const double below = k * two_over_x * current - above;  // J_{k-1}
-      above = current;
-      current = below;
-      const int m = k - 1;
-      if (m > 0 && m % 2 == 0) {
-        const int half = m / 2;
-        even_sum += current;
-        s0 += (half % 2 ? -current : current) / half;
-      } else if (m % 2 == 1) {
-        const int up = (m + 1) / 2, down = (m - 1) / 2;  // m = 2 up - 1 = 2 down + 1
-        s1 += (up % 2 ? -current : current) / up;
-        if (down >= 1) s1 -= (down % 2 ? -current : current) / down;
-        if (m == 1) value_j1 = current;
-      }
-      if (fabs(current) > 1e250) {
-        current *= 1e-250;
-        above *= 1e-250;
-        even_sum *= 1e-250;
-        s0 *= 1e-250;
-        s1 *= 1e-250;
-        value_j1 *= 1e-250;
-      }
-    }
-    const double norm = current + 2.0 * even_sum;
-    const double j0 = current / norm, j1 = value_j1 / norm;
+    double s0 = 0.0, s1 = 0.0, value_j1 = 0.0;
+    const MillerRecurrence miller = bessel_miller_recurrence(
+        x, start,
+        [&](int m, double j) {
+          if (m > 0 && m % 2 == 0) {
+            const int half = m / 2;
+            s0 += (half % 2 ? -j : j) / half;
+          } else if (m % 2 == 1) {
+            const int up = (m + 1) / 2, down = (m - 1) / 2;  // m = 2 up - 1 = 2 down + 1
+            s1 += (up % 2 ? -j : j) / up;
+            if (down >= 1) s1 -= (down % 2 ? -j : j) / down;
+            if (m == 1) value_j1 = j;
+          }
+        },
+        [&](double f) {
+          s0 *= f;
+          s1 *= f;
+          value_j1 *= f;
+        });
+    const double norm = miller.norm;
+    const double j0 = miller.j0 / norm, j1 = value_j1 / norm;
     y0 = (2.0 / kPi) * (log_term * j0 - 2.0 * s0 / norm);
     y1 = (2.0 / kPi) * (log_term * j1 - j0 / x + s1 / norm);
     return;
