@@ -26,7 +26,12 @@ namespace geobem::bem {
 /// a pair's dynamic integrals vanish in double precision and are skipped.
 constexpr double decayed_exponent = 36.0;
 
-/// Accumulates V_e and K_eb (blocks [i][j]) at quadrature points.
+/// Accumulates V_e and K_eb (blocks [i][j]) at quadrature points. The sums
+/// are of 4πμ U* and 4πμ T* (PointKernel's scaled entries), and only V's
+/// upper triangle (U* is symmetric): finish() divides by 4πμ and fills V's
+/// lower triangle once the points are summed. Fewer accumulators and no
+/// per-point scaling: on the GPU the accumulators are most of a thread's
+/// registers.
 struct DynamicIntegrand {
   Vec3 xi, normal;
   Complex s;
@@ -36,16 +41,37 @@ struct DynamicIntegrand {
   Complex v[3][3];
   Complex k[3][3][3];
   GEOBEM_HD void operator()(Vec3 x, double w, const double lam[3]) {
-    // Entry by entry from the radial coefficients: no 3×3 blocks held.
     const PointKernel kernel = point_kernel(x - xi, normal, s, material);
     for (int i = 0; i < 3; ++i)
+      for (int j = i; j < 3; ++j) v[i][j] += w * kernel.scaled_u(i, j);
+    if (!need_k) return;
+    const double wl[3] = {w * lam[0], w * lam[1], w * lam[2]};
+    if (singular_vertex >= 0) {
+      // The own column keeps T* − T0 (the free term takes T0's part).
+      const TractionFactors remainder = kernel.remainder_traction();
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+          const Complex t = kernel.traction.entry(kernel.rd, kernel.n, i, j);
+          const Complex own = remainder.entry(kernel.rd, kernel.n, i, j);
+          for (int b = 0; b < 3; ++b) k[b][i][j] += wl[b] * (b == singular_vertex ? own : t);
+        }
+      return;
+    }
+    for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) {
-        v[i][j] += w * kernel.u(i, j);
-        if (!need_k) continue;
-        const Complex t = kernel.t(i, j);
-        const Complex remainder = singular_vertex >= 0 ? kernel.t_remainder(i, j) : Complex();
-        for (int b = 0; b < 3; ++b) k[b][i][j] += (w * lam[b]) * (b == singular_vertex ? remainder : t);
+        const Complex t = kernel.traction.entry(kernel.rd, kernel.n, i, j);
+        for (int b = 0; b < 3; ++b) k[b][i][j] += wl[b] * t;
       }
+  }
+  /// V_e (m/N · m²) and K_eb (m²/m²) from the sums: 1/(4πμ) times them, V symmetric.
+  GEOBEM_HD void finish() {
+    const double inv = 1.0 / (4.0 * kPi * material.shear_modulus);
+    for (int i = 0; i < 3; ++i)
+      for (int j = i; j < 3; ++j) v[j][i] = v[i][j] = inv * v[i][j];
+    if (!need_k) return;
+    for (int b = 0; b < 3; ++b)
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) k[b][i][j] = inv * k[b][i][j];
   }
 };
 
@@ -135,6 +161,7 @@ GEOBEM_HD inline bool integrate_pair(const ModelView& mv, int p, int e, Complex 
                      mv.nodes[mv.triangles[3 * e + 2]]};
   const double third[3] = {1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0};
   integrate_triangle(v, mv.areas[e], vertex, inner, third, plan, table, out, share);
+  out.finish();
   return true;
 }
 

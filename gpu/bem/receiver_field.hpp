@@ -55,6 +55,7 @@ GEOBEM_HD inline bool integrate_receiver_element(const ModelView& mv, Vec3 x, in
   const bool split = foot_inside && (height < 0 ? -height : height) < receiver_foot_split_ratio * edge;
   if (split) plan.order = QuadratureTable::max_order;
   integrate_triangle(v, mv.areas[e], -1, split, foot_lam, plan, table, out);
+  out.finish();
   return true;
 }
 
