@@ -108,60 +108,69 @@ GEOBEM_HD inline int singular_vertex_of(const ModelView& mv, int p, int e) {
 }
 
 /// How pair (p, e) is integrated at s: the local vertex at ξ (or −1),
-/// whether ξ lies inside e, and the quadrature plan. Returns false when the
-/// pair is decayed at s (its dynamic integrals vanish: nothing to add).
-GEOBEM_HD inline bool pair_plan(const ModelView& mv, int p, int e, Complex s, int& vertex, bool& inner,
-                                QuadraturePlan& plan) {
+/// whether ξ lies inside e, and the quadrature plan. Computed once per pair
+/// and frequency (pair_rule) and handed to integrate_pair.
+struct PairRule {
+  int vertex = -1;
+  bool inner = false;
+  QuadraturePlan plan;
+  /// Whether the pair takes a singular or subdivided rule (hundreds of
+  /// points, where a far pair takes tens): ξ on e, or nearer than
+  /// near_distance_ratio longest edges to its centroid.
+  GEOBEM_HD bool near() const { return vertex >= 0 || inner || plan.subdivisions > 1; }
+  /// Quadrature points of the pair: the count the benchmark's floor figures use.
+  GEOBEM_HD int points() const {
+    const int per_triangle = plan.triangle_points();
+    return vertex >= 0 ? per_triangle : inner ? 3 * per_triangle : plan.subdivisions * plan.subdivisions * per_triangle;
+  }
+};
+
+/// The rule of pair (p, e) at s into `rule`. Returns false when the pair is
+/// decayed at s (its dynamic integrals vanish: nothing to add).
+GEOBEM_HD inline bool pair_rule(const ModelView& mv, int p, int e, Complex s, PairRule& rule) {
   const Vec3 xi = mv.collocation_points[p];
-  vertex = singular_vertex_of(mv, p, e);
-  inner = mv.collocation_element[p] == e;
+  rule.vertex = singular_vertex_of(mv, p, e);
+  rule.inner = mv.collocation_element[p] == e;
   const double edge = mv.longest_edges[e];
   const double distance = norm(xi - mv.centroids[e]);
-  if (vertex < 0 && !inner && s.re / mv.material.p_wave_speed * (distance - edge) > decayed_exponent) return false;
-  plan = quadrature_plan(distance, edge, pair_waves(distance, edge, s, mv.material), vertex >= 0 || inner);
+  const bool singular = rule.vertex >= 0 || rule.inner;
+  if (!singular && s.re / mv.material.p_wave_speed * (distance - edge) > decayed_exponent) return false;
+  rule.plan = quadrature_plan(distance, edge, pair_waves(distance, edge, s, mv.material), singular);
   return true;
 }
 
-/// Quadrature points of pair (p, e) at s (0 when decayed): the count the
-/// benchmark's floor figures use.
+/// Quadrature points of pair (p, e) at s (0 when decayed).
 GEOBEM_HD inline int pair_quadrature_points(const ModelView& mv, int p, int e, Complex s) {
-  int vertex;
-  bool inner;
-  QuadraturePlan plan;
-  if (!pair_plan(mv, p, e, s, vertex, inner, plan)) return 0;
-  const int per_triangle = plan.triangle_points();
-  return vertex >= 0 ? per_triangle : inner ? 3 * per_triangle : plan.subdivisions * plan.subdivisions * per_triangle;
+  PairRule rule;
+  return pair_rule(mv, p, e, s, rule) ? rule.points() : 0;
 }
 
-/// Whether pair (p, e) takes a singular or subdivided rule (hundreds of
-/// points, where a far pair takes tens): ξ on e, or nearer than
-/// near_distance_ratio longest edges to its centroid.
-GEOBEM_HD inline bool pair_is_near(const ModelView& mv, int p, int e) {
-  return mv.collocation_element[p] == e || singular_vertex_of(mv, p, e) >= 0 ||
-         norm(mv.collocation_points[p] - mv.centroids[e]) < near_distance_ratio * mv.longest_edges[e];
-}
-
-/// Integrates pair (p, e) at s into `out` (fields set here), at the points
-/// `share` takes. Returns false when the pair is decayed at s (nothing to add).
-GEOBEM_HD inline bool integrate_pair(const ModelView& mv, int p, int e, Complex s, const QuadratureTable& table,
-                                     DynamicIntegrand& out, PointShare share = {}) {
-  int vertex;
-  bool inner;
-  QuadraturePlan plan;
-  if (!pair_plan(mv, p, e, s, vertex, inner, plan)) return false;
+/// Integrates pair (p, e) at s by `rule` (pair_rule's) into `out` (fields
+/// set here), at the points `share` takes.
+GEOBEM_HD inline void integrate_pair(const ModelView& mv, int p, int e, Complex s, const PairRule& rule,
+                                     const QuadratureTable& table, DynamicIntegrand& out, PointShare share = {}) {
   out.xi = mv.collocation_points[p];
   out.normal = mv.normals[e];
   out.s = s;
   out.material = mv.material;
-  out.singular_vertex = vertex;
+  out.singular_vertex = rule.vertex;
   out.need_k = false;
-  if (!inner)
+  if (!rule.inner)
     for (int k = 0; k < 3; ++k) out.need_k = out.need_k || mv.node_block[mv.triangles[3 * e + k]] >= 0;
   const Vec3 v[3] = {mv.nodes[mv.triangles[3 * e]], mv.nodes[mv.triangles[3 * e + 1]],
                      mv.nodes[mv.triangles[3 * e + 2]]};
   const double third[3] = {1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0};
-  integrate_triangle(v, mv.areas[e], vertex, inner, third, plan, table, out, share);
+  integrate_triangle(v, mv.areas[e], rule.vertex, rule.inner, third, rule.plan, table, out, share);
   out.finish();
+}
+
+/// Integrates pair (p, e) at s into `out`. Returns false when the pair is
+/// decayed at s (nothing to add).
+GEOBEM_HD inline bool integrate_pair(const ModelView& mv, int p, int e, Complex s, const QuadratureTable& table,
+                                     DynamicIntegrand& out) {
+  PairRule rule;
+  if (!pair_rule(mv, p, e, s, rule)) return false;
+  integrate_pair(mv, p, e, s, rule, table, out);
   return true;
 }
 

@@ -95,14 +95,21 @@ __device__ double warp_sum(double x) {
   return x;
 }
 
-/// Sums the lanes' partial integrals of one pair into lane 0's.
+/// Sums the lanes' partial integrals of one pair into lane 0's. Unrolled
+/// throughout, so that the integrand stays in registers (a loop here put it
+/// in local memory, written back for every pair).
 __device__ void warp_sum(DynamicIntegrand& r) {
+#pragma unroll
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      r.v[i][j] = Complex(warp_sum(r.v[i][j].re), warp_sum(r.v[i][j].im));
-      if (!r.need_k) continue;
-      for (int b = 0; b < 3; ++b) r.k[b][i][j] = Complex(warp_sum(r.k[b][i][j].re), warp_sum(r.k[b][i][j].im));
-    }
+#pragma unroll
+    for (int j = 0; j < 3; ++j) r.v[i][j] = Complex(warp_sum(r.v[i][j].re), warp_sum(r.v[i][j].im));
+  if (!r.need_k) return;
+#pragma unroll
+  for (int b = 0; b < 3; ++b)
+#pragma unroll
+    for (int i = 0; i < 3; ++i)
+#pragma unroll
+      for (int j = 0; j < 3; ++j) r.k[b][i][j] = Complex(warp_sum(r.k[b][i][j].re), warp_sum(r.k[b][i][j].im));
 }
 
 /// Block (p, f): rows 3p..3p+2 of frequency f's matrix and right-hand sides.
@@ -139,7 +146,9 @@ __global__ void __launch_bounds__(assembly_threads) assembly_kernel(ModelView mv
         int first, last;
         element_tiles(mv, e, tile_columns, first, last);
         if (tile < first || tile > last) continue;
-        if (!split_phase && (pair_is_near(mv, p, e) || pair_quadrature_points(mv, p, e, s[f]) > warp_split_points)) {
+        PairRule rule;
+        if (!pair_rule(mv, p, e, s[f], rule)) continue;  // decayed at s[f]
+        if (!split_phase && (rule.near() || rule.points() > warp_split_points)) {
           const int slot = atomicAdd(&costly_count, 1);
           if (slot < costly_pair_capacity) {
             costly_pairs[slot] = e;
@@ -147,8 +156,7 @@ __global__ void __launch_bounds__(assembly_threads) assembly_kernel(ModelView mv
           }
         }
         DynamicIntegrand integrand;
-        if (!integrate_pair(mv, p, e, s[f], *table, integrand, split_phase ? PointShare{lane, 32} : PointShare{}))
-          continue;
+        integrate_pair(mv, p, e, s[f], rule, *table, integrand, split_phase ? PointShare{lane, 32} : PointShare{});
         if (split_phase) {
           warp_sum(integrand);
           if (lane != 0) continue;

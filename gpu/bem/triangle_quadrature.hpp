@@ -162,70 +162,99 @@ GEOBEM_HD inline void subdivision_triangle(int m, int sub, double l0[3], double 
   }
 }
 
-/// Integrates f over the triangle `v` (area `area`, m²) by `plan`, calling
-/// f(point, weight, barycentric[3]) at the points `share` takes:
-/// singular_vertex 0..2 collapses the product rule at that vertex; a point
-/// strictly inside the element (`inner`, barycentric `inner_lam`) splits it
-/// into three triangles collapsed at the point; otherwise subdivisions² equal
-/// triangles, each with the plan's symmetric rule or collapsed product.
+/// The points of one rule over the triangle `v` (area `area`, m²) by
+/// `plan`, numbered 0 … count − 1: singular_vertex 0..2 collapses the
+/// product rule at that vertex; a point strictly inside the element
+/// (`inner`, barycentric `inner_lam`) splits it into three triangles
+/// collapsed at the point; otherwise subdivisions² equal triangles, each
+/// with the plan's symmetric rule or collapsed product. point() caches the
+/// current sub-triangle, so walking the indices in increasing order sets
+/// each one up once.
 ///
 /// The collapsed product of order n on a sub-triangle with barycentric
 /// vertices l0 (collapsed, where a singularity may sit), l1, l2 maps (u, w)
 /// in [0, 1]² to l0 + u(l1 − l0 + w(l2 − l1)), weight 2·area·u times the
-/// Gauss–Legendre weights. Every rule goes through one call of f, so the
-/// pair kernel is inlined once (on the GPU, a small instruction footprint).
+/// Gauss–Legendre weights.
+class TrianglePoints {
+ public:
+  GEOBEM_HD TrianglePoints(const Vec3 v[3], double area, int singular_vertex, bool inner, const double inner_lam[3],
+                           const QuadraturePlan& plan, const QuadratureTable& table)
+      : v_{v[0], v[1], v[2]}, area_(area), singular_vertex_(singular_vertex), inner_lam_(inner_lam), table_(table),
+        collapsed_(singular_vertex >= 0 || inner), product_(collapsed_ || plan.symmetric_rule < 0),
+        order_(plan.order), m_(plan.subdivisions),
+        per_triangle_(product_ ? order_ * order_ : symmetric_rule_points(plan.symmetric_rule)),
+        triangles_(singular_vertex >= 0 ? 1 : inner ? 3 : m_ * m_), gauss_start_(order_ * (order_ - 1) / 2),
+        symmetric_start_(product_ ? 0 : table.symmetric_start[plan.symmetric_rule]) {}
+  /// Number of points.
+  GEOBEM_HD int count() const { return triangles_ * per_triangle_; }
+  /// Point `index` (0 ≤ index < count()): position x, weight w (m²) and barycentric coordinates lam.
+  GEOBEM_HD void point(int index, Vec3& x, double& w, double lam[3]) {
+    const int sub = index / per_triangle_, q = index - sub * per_triangle_;
+    if (sub != current_) set_sub_triangle(sub);
+    double b[3];  // barycentric coordinates in the sub-triangle
+    if (product_) {
+      const int i = q / order_, j = q - i * order_;
+      const double u = table_.node[gauss_start_ + i], t = table_.node[gauss_start_ + j];
+      b[0] = 1.0 - u;
+      b[1] = u * (1.0 - t);
+      b[2] = u * t;
+      w = 2.0 * sub_area_ * u * table_.weight[gauss_start_ + i] * table_.weight[gauss_start_ + j];
+    } else {
+      const double* rule = table_.symmetric_lambda[symmetric_start_ + q];
+      b[0] = rule[0];
+      b[1] = rule[1];
+      b[2] = rule[2];
+      w = sub_area_ * table_.symmetric_weight[symmetric_start_ + q];
+    }
+    for (int c = 0; c < 3; ++c) lam[c] = b[0] * l0_[c] + b[1] * l1_[c] + b[2] * l2_[c];
+    x = lam[0] * v_[0] + lam[1] * v_[1] + lam[2] * v_[2];
+  }
+
+ private:
+  GEOBEM_HD void set_sub_triangle(int sub) {
+    current_ = sub;
+    if (collapsed_) {
+      // At the singular vertex k: (v_k, v_k+1, v_k+2). At ξ inside: the
+      // sub-triangle (ξ, v_k, v_k+1) of area λ_{k+2}·area, k = sub.
+      const int k = singular_vertex_ >= 0 ? singular_vertex_ : sub;
+      const int k1 = singular_vertex_ >= 0 ? (k + 1) % 3 : k, k2 = (k1 + 1) % 3;
+      for (int c = 0; c < 3; ++c) {
+        l0_[c] = singular_vertex_ >= 0 ? (c == k ? 1.0 : 0.0) : inner_lam_[c];
+        l1_[c] = c == k1 ? 1.0 : 0.0;
+        l2_[c] = c == k2 ? 1.0 : 0.0;
+      }
+      sub_area_ = singular_vertex_ >= 0 ? area_ : area_ * inner_lam_[(k + 2) % 3];
+    } else {
+      subdivision_triangle(m_, sub, l0_, l1_, l2_);
+      sub_area_ = area_ / (m_ * m_);
+    }
+  }
+  Vec3 v_[3];
+  double area_;
+  int singular_vertex_;
+  const double* inner_lam_;
+  const QuadratureTable& table_;
+  bool collapsed_, product_;
+  int order_, m_, per_triangle_, triangles_, gauss_start_, symmetric_start_;
+  int current_ = -1;
+  double l0_[3] = {}, l1_[3] = {}, l2_[3] = {}, sub_area_ = 0.0;
+};
+
+/// Integrates f over the triangle `v` by `plan` (TrianglePoints), calling
+/// f(point, weight, barycentric[3]) at the points `share` takes. Every rule
+/// goes through one call of f, so the pair kernel is inlined once (on the
+/// GPU, a small instruction footprint).
 template <class F>
 GEOBEM_HD inline void integrate_triangle(const Vec3 v[3], double area, int singular_vertex, bool inner,
                                          const double inner_lam[3], const QuadraturePlan& plan,
                                          const QuadratureTable& table, F& f, PointShare share = {}) {
-  const bool collapsed = singular_vertex >= 0 || inner;
-  const bool product = collapsed || plan.symmetric_rule < 0;
-  const int order = plan.order, m = plan.subdivisions;
-  const int per_triangle = product ? order * order : symmetric_rule_points(plan.symmetric_rule);
-  const int triangles = singular_vertex >= 0 ? 1 : inner ? 3 : m * m;
-  const int gauss_start = order * (order - 1) / 2;
-  const int symmetric_start = product ? 0 : table.symmetric_start[plan.symmetric_rule];
-  int current = -1;
-  double l0[3] = {}, l1[3] = {}, l2[3] = {}, sub_area = 0.0;
-  for (int point = share.first; point < triangles * per_triangle; point += share.stride) {
-    const int sub = point / per_triangle, q = point - sub * per_triangle;
-    if (sub != current) {
-      current = sub;
-      if (collapsed) {
-        // At the singular vertex k: (v_k, v_k+1, v_k+2). At ξ inside: the
-        // sub-triangle (ξ, v_k, v_k+1) of area λ_{k+2}·area, k = sub.
-        const int k = singular_vertex >= 0 ? singular_vertex : sub;
-        const int k1 = singular_vertex >= 0 ? (k + 1) % 3 : k, k2 = (k1 + 1) % 3;
-        for (int c = 0; c < 3; ++c) {
-          l0[c] = singular_vertex >= 0 ? (c == k ? 1.0 : 0.0) : inner_lam[c];
-          l1[c] = c == k1 ? 1.0 : 0.0;
-          l2[c] = c == k2 ? 1.0 : 0.0;
-        }
-        sub_area = singular_vertex >= 0 ? area : area * inner_lam[(k + 2) % 3];
-      } else {
-        subdivision_triangle(m, sub, l0, l1, l2);
-        sub_area = area / (m * m);
-      }
-    }
-    double b[3], weight;  // barycentric coordinates in the sub-triangle; weight (m²)
-    if (product) {
-      const int i = q / order, j = q - i * order;
-      const double u = table.node[gauss_start + i], w = table.node[gauss_start + j];
-      b[0] = 1.0 - u;
-      b[1] = u * (1.0 - w);
-      b[2] = u * w;
-      weight = 2.0 * sub_area * u * table.weight[gauss_start + i] * table.weight[gauss_start + j];
-    } else {
-      const double* rule = table.symmetric_lambda[symmetric_start + q];
-      b[0] = rule[0];
-      b[1] = rule[1];
-      b[2] = rule[2];
-      weight = sub_area * table.symmetric_weight[symmetric_start + q];
-    }
-    double lam[3];
-    for (int c = 0; c < 3; ++c) lam[c] = b[0] * l0[c] + b[1] * l1[c] + b[2] * l2[c];
-    const Vec3 x = lam[0] * v[0] + lam[1] * v[1] + lam[2] * v[2];
-    f(x, weight, lam);
+  TrianglePoints points(v, area, singular_vertex, inner, inner_lam, plan, table);
+  const int count = points.count();
+  for (int index = share.first; index < count; index += share.stride) {
+    Vec3 x;
+    double w, lam[3];
+    points.point(index, x, w, lam);
+    f(x, w, lam);
   }
 }
 
