@@ -56,7 +56,8 @@ constexpr double radial_series_radius = 0.5;
 
 GEOBEM_HD inline RadialRemainders radial_remainders(Complex z) {
   RadialRemainders out;
-  if (abs(z) < radial_series_radius) {
+  const double size2 = z.re * z.re + z.im * z.im;  // |z|², no hypot
+  if (size2 < radial_series_radius * radial_series_radius) {
     // w_m = (−z)^m / m! / z², starting at m = 3; |w_16| < 0.5^14/16! ≈ 3e-18.
     Complex w = Complex(-1.0 / 6.0) * z;
     Complex b, c, gb, gc;
@@ -89,7 +90,7 @@ GEOBEM_HD inline RadialRemainders radial_remainders(Complex z) {
   // kernel too.
   double sin_y, cos_y;
   ::sincos(z.im, &sin_y, &cos_y);
-  const double decay = ::exp(-z.re), inverse_size2 = 1.0 / (z.re * z.re + z.im * z.im);
+  const double decay = ::exp(-z.re), inverse_size2 = 1.0 / size2;
   const Complex e(decay * cos_y, -decay * sin_y), iz(z.re * inverse_size2, -z.im * inverse_size2), iz2 = iz * iz;
   const Complex e_iz = e * iz, e_iz2 = e * iz2, z_e = z * e;
   out.b = e_iz + e_iz2 - iz2 + 0.5;
@@ -232,7 +233,11 @@ GEOBEM_HD inline PointKernel point_kernel(Vec3 r_vec, Vec3 normal, Complex s, co
   const double r = norm(r_vec), ir = 1.0 / r, ir2 = ir * ir;
   const double rd[3] = {r_vec.x * ir, r_vec.y * ir, r_vec.z * ir};
   const double rn = rd[0] * normal.x + rd[1] * normal.y + rd[2] * normal.z;
-  const double q = (m.s_wave_speed / m.p_wave_speed) * (m.s_wave_speed / m.p_wave_speed);
+  // The slownesses 1/c are the same at every point (the compiler hoists
+  // them out of the quadrature loops): a multiplication per wave instead of
+  // a division.
+  const double p_slowness = 1.0 / m.p_wave_speed, s_slowness = 1.0 / m.s_wave_speed;
+  const double q = (m.s_wave_speed * p_slowness) * (m.s_wave_speed * p_slowness);
   const double p0 = 0.5 * (1.0 + q), q0 = -0.5 * (1.0 - q);
   // ψ − ψ0 = (A(z2) − q B(z1))/r, χ − χ0 = (C(z2) − q C(z1))/r (header of
   // dynamic_remainders), summed wave by wave in one loop: one copy of
@@ -244,7 +249,7 @@ GEOBEM_HD inline PointKernel point_kernel(Vec3 r_vec, Vec3 normal, Complex s, co
   for (int wave = 0; wave < 2; ++wave) {
     const bool s_wave = wave == 1;
     const detail::RadialRemainders f =
-        detail::radial_remainders((r / (s_wave ? m.s_wave_speed : m.p_wave_speed)) * s);
+        detail::radial_remainders((r * (s_wave ? s_slowness : p_slowness)) * s);
     const double weight = s_wave ? 1.0 : -q;
     psi_rem += weight * (s_wave ? f.a : f.b);
     chi_rem += weight * f.c;
