@@ -39,7 +39,11 @@ namespace {
 
 /// Threads per block (whole warps: the near pairs are split over a warp's
 /// lanes): the pair kernel takes all 255 registers a thread may have, so 128
-/// threads (32K registers) let two blocks share an SM.
+/// threads (32K registers) let two blocks share an SM. The point kernel
+/// alone needs more than 168: a pair shared by 4 lanes (9 complex sums each
+/// instead of 33) spilled 1.0 kB a thread at 168 registers (12 warps an SM)
+/// and 2.0 kB at 128 (16 warps) and ran 2.3× and 3.4× slower on an H100; by
+/// 2 lanes (18 sums) it still spilled 1.1 kB at 168.
 constexpr int assembly_threads = 128;
 static_assert(assembly_threads % 32 == 0, "the assembly block is whole warps");
 /// Shared memory for one block's rows: 3 rows × (tile columns + load cases) complex values.
@@ -84,10 +88,13 @@ __device__ void element_tiles(const ModelView& mv, int e, int tile_columns, int&
 /// is integrated by the thread that found it.
 constexpr int costly_pair_capacity = 1024;
 
-/// A pair of more quadrature points than this is split over a warp's lanes:
-/// the plans' point counts run from 6 (a far pair whose S wave has decayed)
-/// to hundreds, and a warp of one pair per thread waits on its costliest.
-constexpr int warp_split_points = 64;
+/// A pair of more quadrature points than this is split over a warp's lanes
+/// (near pairs always are): the plans' point counts run from 6 (a far pair
+/// whose S wave has decayed) to hundreds, and a warp of one pair per thread
+/// waits on its costliest. Measured on an H100 (1,008 rod, β = 0.3): 32 →
+/// 0.671 s of assembly, 64 → 0.452 s, 128 → 0.397 s; splitting a far pair of
+/// 33–128 points leaves lanes idle in its last round and costs a warp sum.
+constexpr int warp_split_points = 128;
 
 /// The sum of x over the warp's 32 lanes, in lane 0.
 __device__ double warp_sum(double x) {
