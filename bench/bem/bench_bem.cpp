@@ -108,16 +108,15 @@ int floor_counts(const BemModel& model, const CqSettings& settings) {
     live += level_live;
     pair_frequencies += double(mv.collocation_count) * mv.element_count;
   }
-  // FP64 operations per point and frequency, counted from the source
-  // (point_kernel and DynamicIntegrand): distance and direction (≈ 30), two
-  // radial remainders in closed form with the Kelvin parts added to their
-  // coefficients (≈ 300; the series branch below |s r/c| = 1/2 costs ≈ 700
-  // more), nine complex traction entries (≈ 450) and nine displacement
-  // entries with the accumulation of V and K (≈ 270): ≈ 1,050 as the floor
-  // of today's kernel. An ideal kernel keeps the geometry of a point across
-  // the frequencies of a batch and needs ≈ 250 per point and frequency (two
-  // complex exponentials and the accumulation) at ≈ 20 points per regular
-  // pair (a degree-8 symmetric rule, Dunavant 1985).
+  // FP64 operations per point and frequency of today's kernel (point_kernel
+  // and DynamicIntegrand), measured with Nsight Compute on an H100 (the
+  // 3,388-element assembly launch, 2·DFMA + DMUL + DADD over its 1.96e8
+  // points, per-pair work included): 986, kept at ≈ 1,050 as the floors of
+  // earlier figures were counted (the kernel before the regrouped traction
+  // and the shared exponentials measured 1,819). An ideal kernel keeps the
+  // geometry of a point across the frequencies of a batch and needs ≈ 250
+  // per point and frequency (two complex exponentials and the accumulation)
+  // at ≈ 20 points per regular pair (a degree-8 symmetric rule, Dunavant 1985).
   const double ops_today = 1050.0 * points, ops_ideal = 250.0 * 20.0 * live;
   const double bytes = 16.0 * n * n * frequencies, lu_flops = 8.0 / 3.0 * n * n * n * frequencies;
   // H100 SXM peaks: FP64 34 TFLOP/s (vector), 67 TFLOP/s (tensor cores, what

@@ -41,15 +41,5 @@ GEOBEM_HD inline Complex operator/(Complex a, Complex b) {
   return {(a.re * t + a.im) / d, (a.im * t - a.re) / d};
 }
 GEOBEM_HD inline Complex operator/(double a, Complex b) { return Complex(a) / b; }
-/// e^z.
-GEOBEM_HD inline Complex exp(Complex z) {
-  const double m = ::exp(z.re);
-  return {m * cos(z.im), m * sin(z.im)};
-}
-/// e^z − 1 without cancellation for small |z|: expm1(x)·cos y − 2 sin²(y/2) + i e^x sin y.
-GEOBEM_HD inline Complex expm1(Complex z) {
-  const double half = sin(0.5 * z.im);
-  return {::expm1(z.re) * cos(z.im) - 2.0 * half * half, ::exp(z.re) * sin(z.im)};
-}
 
 }  // namespace geobem::bem
