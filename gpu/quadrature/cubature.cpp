@@ -77,6 +77,7 @@ CubatureResult combine_phases(const CubaturePhaseOne& one, const CubaturePhaseTw
                               const CubatureOptions& options) {
   CubatureResult result;
   result.evaluations = one.evaluations;
+  double change = one.live_change, rounding = one.live_rounding, retired_error = one.counted_retired_error;
   if (two.chunk_estimate.empty()) {
     result.estimate = one.estimate;
     result.error = one.error;
@@ -84,26 +85,41 @@ CubatureResult combine_phases(const CubaturePhaseOne& one, const CubaturePhaseTw
   } else {
     result.estimate = one.retired_estimate;
     result.error = one.retired_error;
+    change = rounding = 0.0;
+    retired_error = one.retired_error;
     for (std::size_t c = 0; c < two.chunk_estimate.size(); ++c) {
       result.estimate += two.chunk_estimate[c];
       result.error += two.chunk_error[c];
+      change += two.chunk_change[c];
+      rounding += two.chunk_rounding[c];
     }
     result.evaluations += two.evaluations;
     result.regions = one.retired_regions + two.regions;
   }
-  if (!std::isfinite(result.estimate) || !std::isfinite(result.error))
+  const double target = cubature_target(options, result.estimate);
+  const double two_level = two_level_error(options.dim, retired_error, change, rounding);
+  if (!std::isfinite(result.estimate) || !std::isfinite(result.error)) {
     result.status = IntegrationStatus::NonFinite;
-  else if (result.error <= cubature_target(options, result.estimate))
+  } else if (result.error <= target) {
     result.status = IntegrationStatus::Converged;
-  else if (one.capped || two.capped)
+  } else if (one.levels >= minimum_levels(options) && two_level <= target) {
+    result.status = IntegrationStatus::Converged;
+    result.error = two_level;
+  } else if (one.capped || two.capped) {
     result.status = IntegrationStatus::EvaluationCapReached;
-  else
+  } else {
     result.status = IntegrationStatus::NotConverged;
+  }
   return result;
+}
+
+double two_level_error(int dim, double retired_error, double change, double rounding) {
+  return retired_error + 4.0 * dim * change + rounding;
 }
 
 CubatureRegion initial_region(const CubatureOptions& options) {
   CubatureRegion region{};
+  region.change = NAN;  // no parent
   for (int i = 0; i < options.dim; ++i) {
     const double lower = options.lower.empty() ? 0.0 : options.lower[i];
     const double upper = options.upper.empty() ? 1.0 : options.upper[i];

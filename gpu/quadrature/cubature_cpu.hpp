@@ -4,6 +4,7 @@
 // sequentially inside each region. Compile with -fopenmp (g++).
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -38,14 +39,20 @@ CubaturePhaseOne cpu_cubature_phase_one(const Integrand& f, const CubatureOption
       apply_two_level_error(parent_estimates[r], live[2 * r], live[2 * r + 1]);
     out.evaluations += points * live.size();
     CompensatedSum estimate;
-    double error = 0.0, volume = 0.0;
+    double error = 0.0, volume = 0.0, change = 0.0, rounding = 0.0;
     for (const auto& region : live) {
       estimate.add(region.estimate);
+      change += region.change;
       error += region.error;
       volume += region_volume(n, region);
+      rounding += region.rounding;
     }
     out.estimate = out.retired_estimate + estimate.value();
     out.error = out.retired_error + error;
+    out.live_change = change;
+    out.live_rounding = rounding;
+    out.counted_retired_error = out.retired_error;
+    out.levels = levels;
     out.live_regions = live.size();
     out.converged = levels >= minimum_levels(options) && out.error <= cubature_target(options, out.estimate);
     if (out.converged) break;
@@ -100,7 +107,7 @@ CubaturePhaseTwo cpu_cubature_phase_two(const Integrand& f, const CubatureOption
   std::vector<std::size_t> mine;  // this rank's regions, in region order
   for (std::size_t c = rank; c < chunks; c += ranks)
     for (std::size_t r = c * kPhaseTwoChunk; r < std::min(total, (c + 1) * kPhaseTwoChunk); ++r) mine.push_back(r);
-  std::vector<double> estimates(mine.size()), errors(mine.size());
+  std::vector<double> estimates(mine.size()), errors(mine.size()), changes(mine.size()), roundings(mine.size());
   std::uint64_t evaluations_sum = 0, regions_sum = 0;
   std::atomic<bool> capped{false};
   ProgressReporter progress("cubature phase two", mine.size(), "regions", options.quiet);
@@ -133,13 +140,17 @@ CubaturePhaseTwo cpu_cubature_phase_two(const Integrand& f, const CubatureOption
       error += lower.error + upper.error - parent.error;
       evaluations += 2 * points;
     }
-    double estimate_sum = 0.0, error_sum = 0.0;
+    double estimate_sum = 0.0, error_sum = 0.0, change_sum = 0.0, rounding_sum = 0.0;
     for (const auto& region : heap) {
       estimate_sum += region.estimate;
       error_sum += region.error;
+      change_sum += region.change;
+      rounding_sum += region.rounding;
     }
     estimates[k] = estimate_sum;
     errors[k] = error_sum;
+    changes[k] = change_sum;
+    roundings[k] = rounding_sum;
     evaluations_sum += evaluations;
     regions_sum += heap.size();
     progress.advance(1);
@@ -148,9 +159,14 @@ CubaturePhaseTwo cpu_cubature_phase_two(const Integrand& f, const CubatureOption
   CubaturePhaseTwo out;
   out.chunk_estimate.assign(chunks, 0.0);
   out.chunk_error.assign(chunks, 0.0);
+  out.chunk_change.assign(chunks, 0.0);
+  out.chunk_rounding.assign(chunks, 0.0);
   for (std::size_t k = 0; k < mine.size(); ++k) {  // region order within each chunk
-    out.chunk_estimate[mine[k] / kPhaseTwoChunk] += estimates[k];
-    out.chunk_error[mine[k] / kPhaseTwoChunk] += errors[k];
+    const std::size_t c = mine[k] / kPhaseTwoChunk;
+    out.chunk_estimate[c] += estimates[k];
+    out.chunk_error[c] += errors[k];
+    out.chunk_change[c] += changes[k];
+    out.chunk_rounding[c] += roundings[k];
   }
   out.evaluations = evaluations_sum;
   out.regions = regions_sum;

@@ -194,14 +194,16 @@ __global__ inline void two_level_kernel(CubatureRegion* children, const double* 
   if (r < pairs) apply_two_level_error(parent_estimates[r], children[2 * r], children[2 * r + 1]);
 }
 
-/// Sums over a generation: estimate, error, volume, regions.
+/// Sums over a generation: estimate, error, volume, regions, and the
+/// two-level change and rounding floor (CubaturePhaseOne::live_change).
 struct GenerationSums {
-  double estimate, error, volume, regions;
+  double estimate, error, volume, regions, change, rounding;
 };
 
 struct AddSums {
   __host__ __device__ GenerationSums operator()(const GenerationSums& a, const GenerationSums& b) const {
-    return {a.estimate + b.estimate, a.error + b.error, a.volume + b.volume, a.regions + b.regions};
+    return {a.estimate + b.estimate, a.error + b.error,   a.volume + b.volume,
+            a.regions + b.regions,   a.change + b.change, a.rounding + b.rounding};
   }
 };
 
@@ -212,8 +214,8 @@ struct RegionSums {
   double density;
   __host__ __device__ GenerationSums operator()(const CubatureRegion& r) const {
     const double volume = region_volume(n, r);
-    if (density >= 0.0 && r.error > density * volume) return {0.0, 0.0, 0.0, 0.0};
-    return {r.estimate, r.error, volume, 1.0};
+    if (density >= 0.0 && r.error > density * volume) return {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    return {r.estimate, r.error, volume, 1.0, r.change, r.rounding};
   }
 };
 
@@ -256,9 +258,10 @@ __device__ inline int block_arg_extreme(const CubatureRegion* list, int count, b
   return result;
 }
 
-/// What a phase-two block writes per phase-one region.
+/// What a phase-two block writes per phase-one region: the sums over its
+/// final regions of estimate, error, change and rounding floor.
 struct RegionOutcome {
-  double estimate, error;
+  double estimate, error, change, rounding;
 };
 
 /// Phase two's work items: the regions of the chunks of one rank (chunk c of
@@ -300,7 +303,7 @@ __global__ inline void settle_idle_kernel(PhaseTwoActive active, RegionOutcome* 
   const size_t r = active.items.region(item);
   if (r >= active.items.total) return;
   const CubatureRegion& region = active.initial[r];
-  outcomes[r] = RegionOutcome{region.estimate, region.error};
+  outcomes[r] = RegionOutcome{region.estimate, region.error, region.change, region.rounding};
   if (region.error > active.shares.region_budget(region.error)) *capped = 1;
 }
 
@@ -321,7 +324,7 @@ __device__ void refine_regions(const Integrand& f, int n, const GenzMalikWeights
   __shared__ int reduce_indices[kBlockThreads];
   __shared__ int count, spill_count, take_from_spill, stop;
   __shared__ unsigned long long item;
-  __shared__ double total_error, retired_estimate, retired_error, spill_max;
+  __shared__ double total_error, retired_estimate, retired_error, retired_change, retired_rounding, spill_max;
   __shared__ bool spill_max_known;
   __shared__ unsigned long long evaluations, leaves, block_evaluations, block_leaves;
   CubatureRegion* spill = spill_all + static_cast<size_t>(blockIdx.x) * spill_capacity;
@@ -340,7 +343,7 @@ __device__ void refine_regions(const Integrand& f, int n, const GenzMalikWeights
       count = 1;
       spill_count = 0;
       total_error = list[0].error;
-      retired_estimate = retired_error = 0.0;
+      retired_estimate = retired_error = retired_change = retired_rounding = 0.0;
       spill_max = 0.0;
       spill_max_known = true;
       evaluations = 0;
@@ -399,6 +402,8 @@ __device__ void refine_regions(const Integrand& f, int n, const GenzMalikWeights
           } else {
             retired_estimate += out.estimate;
             retired_error += out.error;
+            retired_change += out.change;
+            retired_rounding += out.rounding;
           }
         }
         __syncthreads();
@@ -414,27 +419,25 @@ __device__ void refine_regions(const Integrand& f, int n, const GenzMalikWeights
       __syncthreads();
     }
     // The region's totals: retired records plus the shared list and the spill.
-    double estimate = 0.0, error = 0.0;
-    for (int i = t; i < count; i += kBlockThreads) {
-      estimate += list[i].estimate;
-      error += list[i].error;
+    double sums[4] = {0.0, 0.0, 0.0, 0.0};  // estimate, error, change, rounding
+    for (int i = t; i < count + spill_count; i += kBlockThreads) {
+      const CubatureRegion& record = i < count ? list[i] : spill[i - count];
+      sums[0] += record.estimate;
+      sums[1] += record.error;
+      sums[2] += record.change;
+      sums[3] += record.rounding;
     }
-    for (int i = t; i < spill_count; i += kBlockThreads) {
-      estimate += spill[i].estimate;
-      error += spill[i].error;
-    }
-    scratch.reduce[t] = estimate;
-    scratch.reduce[kBlockThreads + t] = error;
+    for (int j = 0; j < 4; ++j) scratch.reduce[j * kBlockThreads + t] = sums[j];
     __syncthreads();
     for (int stride = kBlockThreads / 2; stride > 0; stride >>= 1) {
-      if (t < stride) {
-        scratch.reduce[t] += scratch.reduce[t + stride];
-        scratch.reduce[kBlockThreads + t] += scratch.reduce[kBlockThreads + t + stride];
-      }
+      if (t < stride)
+        for (int j = 0; j < 4; ++j) scratch.reduce[j * kBlockThreads + t] += scratch.reduce[j * kBlockThreads + t + stride];
       __syncthreads();
     }
     if (t == 0) {
-      outcomes[r] = RegionOutcome{scratch.reduce[0] + retired_estimate, scratch.reduce[kBlockThreads] + retired_error};
+      outcomes[r] = RegionOutcome{scratch.reduce[0] + retired_estimate, scratch.reduce[kBlockThreads] + retired_error,
+                                  scratch.reduce[2 * kBlockThreads] + retired_change,
+                                  scratch.reduce[3 * kBlockThreads] + retired_rounding};
       block_evaluations += evaluations;
       block_leaves += leaves;
     }
@@ -460,26 +463,26 @@ __global__ void refine_kernel(Integrand f, int n, GenzMalikWeights w, const Cuba
 /// Phase two's sums per chunk of the rank: one warp per chunk, each lane
 /// adding every 32nd region in order, then a fixed shuffle tree, so that the
 /// sums depend on the chunk's outcomes alone (any rank gives the same bits).
+/// sums[q·rank_chunks + j] receives quantity q (estimate, error, change,
+/// rounding: RegionOutcome's order) of the rank's chunk j.
 __global__ inline void chunk_sums_kernel(const RegionOutcome* outcomes, PhaseTwoItems items, size_t rank_chunks,
-                                         double* chunk_estimate, double* chunk_error) {
+                                         double* sums) {
   const size_t j = (blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x) / 32;
   const int lane = threadIdx.x % 32;
   if (j >= rank_chunks) return;  // whole warps leave
   const size_t begin = items.region(j * kPhaseTwoChunk);
   const size_t end = begin + kPhaseTwoChunk < items.total ? begin + kPhaseTwoChunk : items.total;
-  double estimate = 0.0, error = 0.0;
+  double sum[4] = {0.0, 0.0, 0.0, 0.0};
   for (size_t r = begin + lane; r < end; r += 32) {
-    estimate += outcomes[r].estimate;
-    error += outcomes[r].error;
+    sum[0] += outcomes[r].estimate;
+    sum[1] += outcomes[r].error;
+    sum[2] += outcomes[r].change;
+    sum[3] += outcomes[r].rounding;
   }
-  for (int offset = 16; offset > 0; offset >>= 1) {
-    estimate += __shfl_down_sync(0xffffffffu, estimate, offset);
-    error += __shfl_down_sync(0xffffffffu, error, offset);
-  }
-  if (lane == 0) {
-    chunk_estimate[j] = estimate;
-    chunk_error[j] = error;
-  }
+  for (int offset = 16; offset > 0; offset >>= 1)
+    for (int q = 0; q < 4; ++q) sum[q] += __shfl_down_sync(0xffffffffu, sum[q], offset);
+  if (lane == 0)
+    for (int q = 0; q < 4; ++q) sums[q * rank_chunks + j] = sum[q];
 }
 
 #if !defined(__CUDACC_RTC__)
@@ -542,7 +545,7 @@ struct CubatureDeviceRegions {
 /// Phase one's region buffers start at this many regions and grow (×4, up
 /// to 2·min_regions) with the live count, so that a case converging with few
 /// regions does not allocate (and free) L_max-sized buffers on every call
-/// (2·2^21 regions = 772 MB at the default L_max).
+/// (2·2^21 regions = 839 MB at the default L_max).
 constexpr size_t kInitialPhaseOneRegions = size_t{1} << 14;
 
 /// Phase one on the current CUDA device with the integrand's `kernels`. Per
@@ -574,7 +577,7 @@ CubaturePhaseOne cuda_cubature_phase_one_with(const Kernels& kernels, const Cuba
   const auto sums_input = [&](double density) {
     return thrust::make_transform_iterator(static_cast<const CubatureRegion*>(live), RegionSums{n, density});
   };
-  const GenerationSums zero{0.0, 0.0, 0.0, 0.0};
+  const GenerationSums zero{0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
   size_t reduce_bytes = 0, select_bytes = 0;
   GEOBEM_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, reduce_bytes, sums_input(-1.0), d_sums.data(),
                                               static_cast<long long>(max_capacity), AddSums{}, zero));
@@ -602,6 +605,10 @@ CubaturePhaseOne cuda_cubature_phase_one_with(const Kernels& kernels, const Cuba
     GEOBEM_CUDA_CHECK(cudaMemcpy(&all, d_sums.data(), sizeof(all), cudaMemcpyDeviceToHost));
     out.estimate = out.retired_estimate + all.estimate;
     out.error = out.retired_error + all.error;
+    out.live_change = all.change;
+    out.live_rounding = all.rounding;
+    out.counted_retired_error = out.retired_error;
+    out.levels = levels;
     out.live_regions = count;
     out.converged = levels >= minimum_levels(options) && out.error <= cubature_target(options, out.estimate);
     if (out.converged) break;
@@ -676,6 +683,8 @@ CubaturePhaseTwo cuda_cubature_phase_two_with(const Kernels& kernels, const Cuba
   CubaturePhaseTwo out;
   out.chunk_estimate.assign(chunks, 0.0);
   out.chunk_error.assign(chunks, 0.0);
+  out.chunk_change.assign(chunks, 0.0);
+  out.chunk_rounding.assign(chunks, 0.0);
   if (rank_chunks == 0) return out;
   const PhaseTwoShares shares = phase_two_shares(phase_one, options, evaluation_cap);
   const PhaseTwoItems items{total, rank, ranks, static_cast<unsigned long long>(rank_chunks * kPhaseTwoChunk)};
@@ -683,7 +692,7 @@ CubaturePhaseTwo cuda_cubature_phase_two_with(const Kernels& kernels, const Cuba
   // Counters: next item, evaluations, final regions, capped flag.
   DeviceBuffer<unsigned long long> d_counters(4);
   DeviceBuffer<RegionOutcome> d_outcomes(total);
-  DeviceBuffer<double> d_chunk_sums(2 * rank_chunks);
+  DeviceBuffer<double> d_chunk_sums(4 * rank_chunks);
   DeviceBuffer<unsigned long long> d_work(items.count + 1);  // the items with work, then their count
   // The kernels run on a non-blocking stream (the progress poll reads the
   // counter beside them), which does not wait for the legacy default
@@ -748,17 +757,19 @@ CubaturePhaseTwo cuda_cubature_phase_two_with(const Kernels& kernels, const Cuba
     progress.finish();
   }
   chunk_sums_kernel<<<static_cast<unsigned>((rank_chunks * 32 + 127) / 128), 128, 0, work.get()>>>(
-      d_outcomes.data(), items, rank_chunks, d_chunk_sums.data(), d_chunk_sums.data() + rank_chunks);
+      d_outcomes.data(), items, rank_chunks, d_chunk_sums.data());
   GEOBEM_CUDA_CHECK_LAUNCH();
   work.synchronize();
 
-  std::vector<double> sums(2 * rank_chunks);
+  std::vector<double> sums(4 * rank_chunks);
   unsigned long long counters[4];
   GEOBEM_CUDA_CHECK(cudaMemcpy(sums.data(), d_chunk_sums.data(), sums.size() * sizeof(double), cudaMemcpyDeviceToHost));
   GEOBEM_CUDA_CHECK(cudaMemcpy(counters, d_counters.data(), sizeof(counters), cudaMemcpyDeviceToHost));
   for (size_t j = 0; j < rank_chunks; ++j) {
     out.chunk_estimate[rank + j * ranks] = sums[j];
     out.chunk_error[rank + j * ranks] = sums[rank_chunks + j];
+    out.chunk_change[rank + j * ranks] = sums[2 * rank_chunks + j];
+    out.chunk_rounding[rank + j * ranks] = sums[3 * rank_chunks + j];
   }
   // Each settled region is one final region.
   size_t rank_regions = 0;

@@ -19,6 +19,8 @@ CubatureResult integrate_cubature_mpi(const CubatureIntegrand& f, const Cubature
   const int chunks = static_cast<int>(two.chunk_estimate.size());
   MPI_Allreduce(MPI_IN_PLACE, two.chunk_estimate.data(), chunks, MPI_DOUBLE, MPI_SUM, comm);
   MPI_Allreduce(MPI_IN_PLACE, two.chunk_error.data(), chunks, MPI_DOUBLE, MPI_SUM, comm);
+  MPI_Allreduce(MPI_IN_PLACE, two.chunk_change.data(), chunks, MPI_DOUBLE, MPI_SUM, comm);
+  MPI_Allreduce(MPI_IN_PLACE, two.chunk_rounding.data(), chunks, MPI_DOUBLE, MPI_SUM, comm);
   std::uint64_t totals[2] = {two.evaluations, two.regions};
   MPI_Allreduce(MPI_IN_PLACE, totals, 2, MPI_UINT64_T, MPI_SUM, comm);
   two.evaluations = totals[0];

@@ -43,6 +43,12 @@ struct CubatureRegion {
   double halfwidth[kMaxCubatureDim];
   double estimate;  ///< degree-7 estimate of the integral over the box
   double error;     ///< CUHRE null-rule error estimate (see the file comment)
+  /// This region's share of its pair's two-level change
+  /// |I_lower + I_upper − I_parent| (apply_two_level_error); NaN for a
+  /// region without a parent (the first cells). Summed over the final
+  /// regions it gives two_level_error (cubature.hpp).
+  double change;
+  double rounding;  ///< the rule's rounding floor: 50 ulp of Σ|w_k f(x_k)| (cuhre_error)
   int split_axis;   ///< axis of largest fourth difference
 };
 
@@ -214,16 +220,19 @@ GEOBEM_HD inline GenzMalikWeights genz_malik_weights(int n) {
   return w;
 }
 
+/// A rule's rounding floor per unit of its absolute sum Σ|w_k f(x_k)|: 50 ulp.
+constexpr double kRuleRoundingUlps = 50.0 * 2.220446049250313e-16;
+
 /// CUHRE's error from the null-rule values N1..N4 (already times the volume),
-/// the decision of the file comment. A floor of 50 ulp of the rule's
-/// absolute sum keeps rounding from reading as convergence.
-GEOBEM_HD inline double cuhre_error(const double null_value[4], double rounding_scale) {
+/// the decision of the file comment. The floor (kRuleRoundingUlps of the
+/// rule's absolute sum) keeps rounding from reading as convergence.
+GEOBEM_HD inline double cuhre_error(const double null_value[4], double rounding_floor) {
   const double e1 = fabs(null_value[0]);
   const double e2 = hypot(null_value[1], null_value[2]);  // no overflow where |N| > 1e154
   const double e3 = fabs(null_value[3]);
   const bool top_decays = 5.0 * e1 <= e2;
   const double error = top_decays ? (5.0 * e2 <= e3 ? e1 : 5.0 * e1) : 5.0 * fmax(e1, fmax(e2, e3));
-  return fmax(error, 50.0 * 2.220446049250313e-16 * rounding_scale);
+  return fmax(error, rounding_floor);
 }
 
 /// Combines the gathered values into the region's estimate, CUHRE error and
@@ -273,7 +282,8 @@ GEOBEM_HD inline void genz_malik_combine(int n, const GenzMalikWeights& w, const
       volume * (fabs(w.basic[0] * values.center) + fabs(w.basic[1]) * abs2 + fabs(w.basic[2]) * abs4 +
                 fabs(w.basic[3] * values.pair_sum) + fabs(w.basic[4] * values.vertex_sum));
   region.estimate = volume * rule7;
-  region.error = cuhre_error(null_value, rounding_scale);
+  region.rounding = kRuleRoundingUlps * rounding_scale;
+  region.error = cuhre_error(null_value, region.rounding);
   // Negligible fourth differences everywhere (f locally polynomial of degree
   // ≤ 3 along every axis): halve the widest side instead.
   region.split_axis = best <= 1e-14 * (fabs(values.center) + 1e-300) ? widest_axis : axis;
@@ -308,6 +318,10 @@ GEOBEM_HD inline double region_volume(int n, const CubatureRegion& region) {
 GEOBEM_HD inline void apply_two_level_error(double parent_estimate, CubatureRegion& lower, CubatureRegion& upper) {
   const double change = fabs(parent_estimate - lower.estimate - upper.estimate);
   const double children = lower.error + upper.error;
+  // The change goes to the children in proportion to their own errors, so
+  // that a child split again takes its share with it.
+  lower.change = children > 0.0 ? change * (lower.error / children) : 0.5 * change;
+  upper.change = change - lower.change;
   if (children > 0.0) {
     const double factor = 1.0 + 0.5 * change / children;
     lower.error *= factor;

@@ -285,6 +285,42 @@ TEST(Cubature, PhaseOneReportsTheLiveRegionsAndTheirError) {
   EXPECT_NEAR(one.error, one.retired_error + live_error, 1e-12 * one.error);
 }
 
+TEST(Cubature, TwoLevelChangeGoesToTheChildrenByTheirErrors) {
+  CubatureRegion lower{}, upper{};
+  lower.estimate = 0.30;
+  upper.estimate = 0.50;
+  lower.error = 1e-3;
+  upper.error = 3e-3;
+  apply_two_level_error(0.84, lower, upper);  // |0.84 − 0.30 − 0.50| = 0.04
+  EXPECT_NEAR(lower.change, 0.01, 1e-15);
+  EXPECT_NEAR(upper.change, 0.03, 1e-15);
+  EXPECT_TRUE(std::isnan(initial_region(options_for(3, 1e-6)).change));  // the box has no parent
+}
+
+TEST(Cubature, CappedRunConvergesOnTheTwoLevelEstimateWithinItsTolerance) {
+  // Oscillatory 2D at 1e-10 with a cap of 1e6: the summed CUHRE errors
+  // (each the degree-5 rule's difference) stay 35× above the target, the
+  // two-level changes (the degree-7 rule's own error) meet it; the closed
+  // form says the value is within both.
+  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::Oscillatory, 2, 17.1, 0.362);
+  CubatureOptions o;
+  o.dim = 2;
+  o.rel_tol = 1e-10;
+  o.max_evaluations = 1'000'000;
+  const double exact = genz_exact_integral(f, 2);
+  const CubaturePhaseOne one = cubature_phase_one(f, o, ComputeDevice::Cpu);
+  ASSERT_FALSE(one.converged);
+  EXPECT_GT(one.error, 10.0 * cubature_target(o, one.estimate));
+  const CubatureResult result = integrate_cubature(f, o, ComputeDevice::Cpu);
+  EXPECT_EQ(result.status, IntegrationStatus::Converged);
+  EXPECT_LE(result.error, cubature_target(o, result.estimate));
+  EXPECT_LE(std::fabs(result.estimate - exact), result.error);
+  EXPECT_LE(result.evaluations, o.max_evaluations);
+  // Before the minimum grid the second estimate is not consulted.
+  o.max_evaluations = 20'000;
+  EXPECT_EQ(integrate_cubature(f, o, ComputeDevice::Cpu).status, IntegrationStatus::EvaluationCapReached);
+}
+
 TEST(Cubature, ArumugamF4LowDimensionMatchesNestedQuadrature) {
   // 2D f4 = sin(asin(x) asin(y)); substituting x = sin θ, y = sin φ gives
   // ∫∫ sin(θφ) cos θ cos φ over [0, π/2]², a smooth integrand: tensor Gauss–Legendre check.

@@ -192,6 +192,25 @@ TEST_F(QuadratureGpu, EvaluationCapGivesStatus) {
   EXPECT_LE(gpu.evaluations, o.max_evaluations);
 }
 
+TEST_F(QuadratureGpu, CappedRunTakesTheTwoLevelEstimateAsTheCpuDoes) {
+  // The CPU test's case (test_cubature.cpp): capped, converged on the
+  // two-level estimate; the device's sums of changes and rounding floors
+  // give the same decision and the same estimate to rounding.
+  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::Oscillatory, 2, 17.1, 0.362);
+  CubatureOptions o;
+  o.dim = 2;
+  o.rel_tol = 1e-10;
+  o.max_evaluations = 1'000'000;
+  const double exact = genz_exact_integral(f, 2);
+  const CubatureResult cpu = integrate_cubature(f, o, ComputeDevice::Cpu);
+  const CubatureResult gpu = integrate_cubature(f, o, ComputeDevice::Cuda);
+  EXPECT_EQ(gpu.status, IntegrationStatus::Converged);
+  EXPECT_EQ(gpu.status, cpu.status);
+  EXPECT_EQ(gpu.evaluations, cpu.evaluations);
+  EXPECT_NEAR(gpu.error, cpu.error, 1e-6 * cpu.error);
+  EXPECT_LE(std::fabs(gpu.estimate - exact), gpu.error);
+}
+
 TEST_F(QuadratureGpu, Adaptive1DSingleAndBatchMatchCpu) {
   Adaptive1DOptions o;
   o.rel_tol = 1e-10;
