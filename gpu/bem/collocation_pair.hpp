@@ -114,10 +114,8 @@ struct PairRule {
   int vertex = -1;
   bool inner = false;
   QuadraturePlan plan;
-  /// Whether the pair takes a singular or subdivided rule (hundreds of
-  /// points, where a far pair takes tens): ξ on e, or nearer than
-  /// near_distance_ratio longest edges to its centroid.
-  GEOBEM_HD bool near() const { return vertex >= 0 || inner || plan.subdivisions > 1; }
+  /// Whether ξ lies on e (a vertex of e, or inside it): collapsed products at ξ.
+  GEOBEM_HD bool singular() const { return vertex >= 0 || inner; }
   /// Quadrature points of the pair: the count the benchmark's floor figures use.
   GEOBEM_HD int points() const {
     const int per_triangle = plan.triangle_points();
@@ -133,7 +131,7 @@ GEOBEM_HD inline bool pair_rule(const ModelView& mv, int p, int e, Complex s, Pa
   rule.inner = mv.collocation_element[p] == e;
   const double edge = mv.longest_edges[e];
   const double distance = norm(xi - mv.centroids[e]);
-  const bool singular = rule.vertex >= 0 || rule.inner;
+  const bool singular = rule.singular();
   if (!singular && s.re / mv.material.p_wave_speed * (distance - edge) > decayed_exponent) return false;
   rule.plan = quadrature_plan(distance, edge, pair_waves(distance, edge, s, mv.material), singular);
   return true;

@@ -1,10 +1,10 @@
 // CUDA path of solve_laplace: batches of CQ frequencies. Per batch one
 // assembly launch, a thread block per (collocation point, frequency) that owns
-// its three matrix rows: the block's threads integrate the cheap pairs (far
-// elements at a low degree), one pair per thread, and the costly ones (near
-// elements, singular or subdivided; far ones at a high wave number) one pair
-// per warp with the points split over its lanes, so that no warp waits on one
-// thread's costly pair (collocation_pair.hpp). They add into the rows held in shared memory
+// its three matrix rows: the block sorts its pairs by quadrature point count,
+// then its warps take them costliest first, the costly ones (ξ on the
+// element, or more than 128 points) one pair per warp with the points split
+// over its lanes, the others 32 of like cost at a time, one per lane, so that
+// a warp's lanes finish together (collocation_pair.hpp). They add into the rows held in shared memory
 // (block-local atomics; no global atomics), then write them out; rows longer
 // than the shared-memory budget are done in column tiles. The batch's systems
 // are then factorised and solved together (BatchedLuSolver; cuSOLVER one
@@ -37,7 +37,7 @@ namespace geobem::bem {
 
 namespace {
 
-/// Threads per block (whole warps: the near pairs are split over a warp's
+/// Threads per block (whole warps: the costly pairs are split over a warp's
 /// lanes): the pair kernel takes all 255 registers a thread may have, so 128
 /// threads (32K registers) let two blocks share an SM. The point kernel
 /// alone needs more than 168: a pair shared by 4 lanes (9 complex sums each
@@ -46,8 +46,10 @@ namespace {
 /// 2 lanes (18 sums) it still spilled 1.1 kB at 168.
 constexpr int assembly_threads = 128;
 static_assert(assembly_threads % 32 == 0, "the assembly block is whole warps");
-/// Shared memory for one block's rows: 3 rows × (tile columns + load cases) complex values.
-constexpr std::size_t row_shared_budget = 96 * 1024;
+/// Shared memory for one block's rows: 3 rows × (tile columns + load cases)
+/// complex values. With the 17 kB of the sort (round_pairs below) two blocks
+/// fit an SM's 228 kB.
+constexpr std::size_t row_shared_budget = 88 * 1024;
 
 /// Adds into the block's rows in shared memory: columns [first_column,
 /// first_column + tile_columns) of rows 3p..3p+2, then the load-case columns.
@@ -84,17 +86,72 @@ __device__ void element_tiles(const ModelView& mv, int e, int tile_columns, int&
   if (last < 0) first = last = 0;
 }
 
-/// Costly pairs a block queues for its warps per column tile; one beyond this
-/// is integrated by the thread that found it.
-constexpr int costly_pair_capacity = 1024;
-
 /// A pair of more quadrature points than this is split over a warp's lanes
-/// (near pairs always are): the plans' point counts run from 6 (a far pair
-/// whose S wave has decayed) to hundreds, and a warp of one pair per thread
-/// waits on its costliest. Measured on an H100 (1,008 rod, β = 0.3): 32 →
-/// 0.671 s of assembly, 64 → 0.452 s, 128 → 0.397 s; splitting a far pair of
-/// 33–128 points leaves lanes idle in its last round and costs a warp sum.
+/// (a singular pair always is); the others take one lane each. Measured on
+/// an H100 (1,008 rod, β = 0.3, lanes in element order): 32 → 0.671 s of
+/// assembly, 64 → 0.452 s, 128 → 0.397 s; splitting a pair of 33–128 points
+/// leaves lanes idle in its last round and costs a warp sum. With the lanes
+/// sorted by cost: 256 → 0.237 s against 0.245 s at 128 on the rod, but
+/// 0.059 s against 0.054 s on 3,388 elements (10 steps).
 constexpr int warp_split_points = 128;
+
+/// Live pairs a block sorts per round (pairs_per_thread per thread): a
+/// round's pairs are sorted by cost before any is integrated, and its last
+/// work items leave warps waiting at the round's barrier. Rounds of a fixed
+/// 1,024 elements, most of them off the column tile or decayed, took 0.054 s
+/// on 3,388 elements (three tiles), rounds of 1,024 or 2,048 live pairs
+/// 0.045 s (the rod, one tile: 0.25 s all three).
+constexpr int pairs_per_thread = 16, round_pairs = pairs_per_thread * assembly_threads;
+
+/// Cost classes of a round's counting sort, in the order their pairs are
+/// integrated, costliest first (longest-processing-time order, so that the
+/// warps run out of work together): the split pairs by ⌊log₂ points⌋, from
+/// 2^15 down; then the one-lane pairs by exact point count, from
+/// warp_split_points down, those with the K blocks before those with V only.
+/// A warp's 32 lanes take 32 consecutive pairs, all of one or two point
+/// counts, where in element order their counts ran from 6 to 128 and a warp
+/// ran as long as its costliest lane.
+constexpr int split_classes = 16, cost_classes = split_classes + 2 * warp_split_points;
+
+/// Whether pair `rule` is split over a warp's lanes: a singular one (its
+/// collapsed products of 64 points or more, and the own column's remainder
+/// branch, kept out of the one-lane batches) or one of many points. A
+/// subdivided near pair of few points takes a lane among pairs of its cost:
+/// measured on an H100, 2–3% faster on the rod than splitting every near pair
+/// (0.242 s against 0.249 s, β = 0.3), the same on 3,388 elements.
+__device__ bool split_over_warp(const PairRule& rule) { return rule.singular() || rule.points() > warp_split_points; }
+
+/// Sort class of a live pair (cost_classes above).
+__device__ int cost_class(const PairRule& rule, bool need_k) {
+  const int points = rule.points();
+  if (split_over_warp(rule)) return split_classes - 1 - min(31 - __clz(points), split_classes - 1);
+  return split_classes + 2 * (warp_split_points - points) + (need_k ? 0 : 1);
+}
+
+/// A sorted pair: the element, its rule (pair_rule's at the block's s) and
+/// whether the pair adds the right-hand side (the element's first column tile).
+struct SortedPair {
+  int element;
+  unsigned rule;  ///< order | subdivisions << 8 | (symmetric_rule + 1) << 16 | (vertex + 1) << 20 | inner << 23 | add_rhs << 24
+
+  __device__ static SortedPair pack(int e, const PairRule& r, bool add_rhs) {
+    return {e, static_cast<unsigned>(r.plan.order) | static_cast<unsigned>(r.plan.subdivisions) << 8 |
+                   static_cast<unsigned>(r.plan.symmetric_rule + 1) << 16 | static_cast<unsigned>(r.vertex + 1) << 20 |
+                   static_cast<unsigned>(r.inner) << 23 | static_cast<unsigned>(add_rhs) << 24};
+  }
+  __device__ PairRule pair_rule() const {
+    PairRule r;
+    r.plan.order = rule & 0xff;
+    r.plan.subdivisions = rule >> 8 & 0xff;
+    r.plan.symmetric_rule = static_cast<int>(rule >> 16 & 0xf) - 1;
+    r.vertex = static_cast<int>(rule >> 20 & 0x7) - 1;
+    r.inner = rule >> 23 & 1;
+    return r;
+  }
+  __device__ bool add_rhs() const { return rule >> 24 & 1; }
+};
+static_assert(QuadratureTable::max_order < 256 && QuadratureTable::symmetric_rule_count < 15,
+              "SortedPair's rule fields hold the plan");
 
 /// The sum of x over the warp's 32 lanes, in lane 0.
 __device__ double warp_sum(double x) {
@@ -119,15 +176,42 @@ __device__ void warp_sum(DynamicIntegrand& r) {
       for (int j = 0; j < 3; ++j) r.k[b][i][j] = Complex(warp_sum(r.k[b][i][j].re), warp_sum(r.k[b][i][j].im));
 }
 
+/// Exclusive prefix sum of counts[0..cost_classes) in place, by one warp; the
+/// total goes to *total.
+__device__ void exclusive_scan_classes(int* counts, int* total, int lane) {
+  constexpr int per_lane = (cost_classes + 31) / 32;
+  int own[per_lane], sum = 0;
+#pragma unroll
+  for (int k = 0; k < per_lane; ++k) {
+    const int c = lane * per_lane + k;
+    own[k] = c < cost_classes ? counts[c] : 0;
+    sum += own[k];
+  }
+  int before = sum;
+  for (int offset = 1; offset < 32; offset <<= 1) {
+    const int other = __shfl_up_sync(0xffffffffu, before, offset);
+    if (lane >= offset) before += other;
+  }
+  if (lane == 31) *total = before;
+  before -= sum;
+#pragma unroll
+  for (int k = 0; k < per_lane; ++k) {
+    const int c = lane * per_lane + k;
+    if (c < cost_classes) counts[c] = before;
+    before += own[k];
+  }
+}
+
 /// Block (p, f): rows 3p..3p+2 of frequency f's matrix and right-hand sides.
 /// Matrices column-major n×n, right-hand sides n × cases, one after the other per frequency.
 __global__ void __launch_bounds__(assembly_threads) assembly_kernel(ModelView mv, const QuadratureTable* table, const double* rigid_body_sums,
                                 const Complex* s, int tile_columns, Complex* matrices, Complex* rhs) {
   extern __shared__ Complex rows[];
-  __shared__ int costly_pairs[costly_pair_capacity];
-  __shared__ int costly_count;
+  __shared__ SortedPair sorted[round_pairs];
+  __shared__ int class_start[cost_classes];
+  __shared__ int live_count, next_item;
   const int p = blockIdx.x, f = blockIdx.y;
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const long n = mv.unknown_count;
   const int cases = mv.load_case_count;
   Complex* matrix = matrices + f * n * n;
@@ -138,40 +222,66 @@ __global__ void __launch_bounds__(assembly_threads) assembly_kernel(ModelView mv
   for (int tile = 0; tile < tiles; ++tile) {
     const int first_column = tile * tile_columns;
     for (int k = threadIdx.x; k < 3 * tile_columns; k += blockDim.x) rows[k] = Complex();
-    if (threadIdx.x == 0) costly_count = 0;
-    __syncthreads();
     SharedRowAdder adder{rows, p, first_column, tile_columns, false};
-    // Phase 0: cheap pairs, one per thread, costly ones queued; phase 1: the
-    // queued pairs warp by warp, each lane one 32nd of the points (every
-    // branch there is uniform over the warp: same pair, same plan). One call
-    // site of the pair kernel keeps the code (and the instruction cache) small.
-    for (int phase = 0; phase < 2; ++phase) {
-      const bool split_phase = phase == 1;
-      const int items = split_phase ? min(costly_count, costly_pair_capacity) : mv.element_count;
-      for (int k = split_phase ? warp : threadIdx.x; k < items; k += split_phase ? warps : blockDim.x) {
-        const int e = split_phase ? costly_pairs[k] : k;
+    // Rounds: each thread takes its elements (threadIdx.x + k·assembly_threads)
+    // in turn until it holds pairs_per_thread live pairs of this tile (pairs
+    // off the tile or decayed cost only their rule), so that a round sorts
+    // and shares about round_pairs pairs however many are dead.
+    int next_element = threadIdx.x;
+    for (bool more = true; more;) {
+      for (int k = threadIdx.x; k < cost_classes; k += blockDim.x) class_start[k] = 0;
+      if (threadIdx.x == 0) next_item = 0;
+      __syncthreads();
+      // Sort the round's live pairs by cost (counting sort): a pair's slot in
+      // its class from a shared counter, then the classes' starts by a scan.
+      int held = 0, pair_class[pairs_per_thread], slot[pairs_per_thread];
+      SortedPair pair[pairs_per_thread];
+      while (held < pairs_per_thread && next_element < mv.element_count) {
+        const int e = next_element;
+        next_element += assembly_threads;
         int first, last;
         element_tiles(mv, e, tile_columns, first, last);
-        if (tile < first || tile > last) continue;
         PairRule rule;
-        if (!pair_rule(mv, p, e, s[f], rule)) continue;  // decayed at s[f]
-        if (!split_phase && (rule.near() || rule.points() > warp_split_points)) {
-          const int slot = atomicAdd(&costly_count, 1);
-          if (slot < costly_pair_capacity) {
-            costly_pairs[slot] = e;
-            continue;
-          }
-        }
+        if (tile < first || tile > last || !pair_rule(mv, p, e, s[f], rule)) continue;  // not in this tile, or decayed at s[f]
+        bool need_k = false;
+        if (!rule.inner)
+          for (int c = 0; c < 3; ++c) need_k = need_k || mv.node_block[mv.triangles[3 * e + c]] >= 0;
+        pair_class[held] = cost_class(rule, need_k);
+        slot[held] = atomicAdd(&class_start[pair_class[held]], 1);
+        pair[held++] = SortedPair::pack(e, rule, tile == first);
+      }
+      __syncthreads();
+      if (warp == 0) exclusive_scan_classes(class_start, &live_count, lane);
+      __syncthreads();
+      for (int k = 0; k < held; ++k) sorted[class_start[pair_class[k]] + slot[k]] = pair[k];
+      __syncthreads();
+      // Work items, costliest first, taken by whichever warp is free: a split
+      // pair (each lane one 32nd of its points; every branch there is uniform
+      // over the warp), or 32 consecutive one-lane pairs. One call site of
+      // the pair kernel keeps the code (and the instruction cache) small.
+      const int split_count = class_start[split_classes];
+      const int items = split_count + (live_count - split_count + 31) / 32;
+      for (;;) {
+        int item = 0;
+        if (lane == 0) item = atomicAdd(&next_item, 1);
+        item = __shfl_sync(0xffffffffu, item, 0);
+        if (item >= items) break;
+        const bool split = item < split_count;
+        const int k = split ? item : split_count + 32 * (item - split_count) + lane;
+        if (k >= live_count) continue;
+        const SortedPair sorted_pair = sorted[k];
+        const PairRule rule = sorted_pair.pair_rule();
         DynamicIntegrand integrand;
-        integrate_pair(mv, p, e, s[f], rule, *table, integrand, split_phase ? PointShare{lane, 32} : PointShare{});
-        if (split_phase) {
+        integrate_pair(mv, p, sorted_pair.element, s[f], rule, *table, integrand,
+                       split ? PointShare{lane, 32} : PointShare{});
+        if (split) {
           warp_sum(integrand);
           if (lane != 0) continue;
         }
-        adder.add_rhs = tile == first;
-        scatter_pair(mv, p, e, integrand, adder);
+        adder.add_rhs = sorted_pair.add_rhs();
+        scatter_pair(mv, p, sorted_pair.element, integrand, adder);
       }
-      __syncthreads();
+      more = __syncthreads_or(next_element < mv.element_count);
     }
     if (p < mv.free_node_count && 3 * p >= first_column && 3 * p < first_column + tile_columns)
       for (int k = threadIdx.x; k < 9; k += blockDim.x)
