@@ -104,7 +104,8 @@ constexpr int warp_split_points = 128;
 constexpr int pairs_per_thread = 16, round_pairs = pairs_per_thread * assembly_threads;
 
 /// Cost classes of a round's counting sort, in the order their pairs are
-/// integrated, costliest first (longest-processing-time order, so that the
+/// integrated, costliest first (longest-processing-time order, Graham 1969,
+/// "Bounds on multiprocessing timing anomalies", SIAM J. Appl. Math. 17: the
 /// warps run out of work together): the split pairs by ⌊log₂ points⌋, from
 /// 2^15 down; then the one-lane pairs by exact point count, from
 /// warp_split_points down, those with the K blocks before those with V only.
