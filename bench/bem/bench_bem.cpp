@@ -2,8 +2,9 @@
 // tests/bem/rod_case.hpp), per stage: assembly, solve (LU), transform.
 //   bench_bem timing cpu|cuda [max_elements_solved]
 //       the paper's mesh sizes, 10 time steps, β = 0.2
-//   bench_bem rod-error cpu|cuda H BETA PERIODS
-//       free-end relative L2 error against the closed form over PERIODS periods
+//   bench_bem rod-error cpu|cuda H BETA PERIODS [RUNS]
+//       free-end relative L2 error against the closed form over PERIODS periods;
+//       RUNS times in one process (default 1)
 //   bench_bem lu H BETA PERIODS | bench_bem lu-steps H STEPS
 //       the GPU solvers alone on the case's assembled systems: the batched
 //       blocked LU against cuSOLVER getrf/getrs on 16 streams (seconds,
@@ -15,7 +16,9 @@
 //       the time each needs at an H100's peak rates
 //   bench_bem cavity ... | cavity-laplace ...: the pressurized spherical
 //       cavity against Sharpe's closed form (bench_cavity.cpp)
-// Plain wall-clock timers (the CUDA path synchronises before each reading).
+// Plain wall-clock timers (the CUDA path synchronises before each reading);
+// setup_s: the CUDA path's work before its first batch (CqTimings), the
+// context included in a process's first run; total_s: solve and transform.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -57,15 +60,15 @@ void run_case(const char* label, geobem::ComputeDevice device, const BemModel& m
                      settings);
   const double transform = seconds_since(transform_start), total = seconds_since(start);
   const double error = rod_free_end_l2_error(model, unknowns, settings.time_step);
-  std::printf("%s,%s,%zu,%d,%d,%d,%d,%.4f,%.4f,%.4f,%.4f,%.4g,%.6f\n", label, geobem::to_string(device).c_str(),
+  std::printf("%s,%s,%zu,%d,%d,%d,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4g,%.6f\n", label, geobem::to_string(device).c_str(),
               model.areas.size(), model.unknown_count(), settings.steps, cq_frequency_count(settings),
-              timings.batch_frequencies, timings.assembly_seconds, timings.solve_seconds, transform, total,
+              timings.batch_frequencies, timings.setup_seconds, timings.assembly_seconds, timings.solve_seconds, transform, total,
               timings.matrix_entries / timings.assembly_seconds, error);
   std::fflush(stdout);
 }
 
 const char* header =
-    "case,device,elements,unknowns,steps,frequencies,batch,assembly_s,solve_s,transform_s,total_s,entries_per_s,"
+    "case,device,elements,unknowns,steps,frequencies,batch,setup_s,assembly_s,solve_s,transform_s,total_s,entries_per_s,"
     "free_end_l2_error\n";
 
 int timing(geobem::ComputeDevice device, int max_solved) {
@@ -81,10 +84,14 @@ int timing(geobem::ComputeDevice device, int max_solved) {
   return 0;
 }
 
-int rod_error(geobem::ComputeDevice device, double h, double beta, double periods) {
+/// `runs` runs of the same case in one process: on CUDA the first one also
+/// makes the context (setup_s) and loads the kernels it launches (the LU's
+/// cuBLAS kernels: about 0.08 s of its solve_s on an H100), the later ones
+/// time the pipeline alone, as a program that solves several problems sees it.
+int rod_error(geobem::ComputeDevice device, double h, double beta, double periods, int runs) {
   std::printf("%s", header);
   const BemModel model = rod_model(h);
-  run_case("rod-error", device, model, rod_settings(model, beta, periods));
+  for (int run = 0; run < runs; ++run) run_case("rod-error", device, model, rod_settings(model, beta, periods));
   return 0;
 }
 
@@ -248,9 +255,11 @@ int main(int argc, char** argv) {
 #endif
   const auto device = geobem::resolve_device(geobem::parse_device_choice(argc > 2 ? argv[2] : "cpu"));
   if (mode == "timing") return timing(device, argc > 3 ? std::atoi(argv[3]) : 1 << 30);
-  if (mode == "rod-error" && argc == 6) return rod_error(device, std::atof(argv[3]), std::atof(argv[4]), std::atof(argv[5]));
+  if (mode == "rod-error" && (argc == 6 || argc == 7))
+    return rod_error(device, std::atof(argv[3]), std::atof(argv[4]), std::atof(argv[5]),
+                     argc == 7 ? std::max(1, std::atoi(argv[6])) : 1);
   std::fprintf(stderr,
-               "usage: bench_bem timing cpu|cuda [max_elements_solved] | rod-error cpu|cuda H BETA PERIODS |\n"
+               "usage: bench_bem timing cpu|cuda [max_elements_solved] | rod-error cpu|cuda H BETA PERIODS [RUNS] |\n"
                "       bench_bem lu H BETA PERIODS | lu-steps H STEPS | floor H BETA PERIODS | floor-steps H STEPS |\n"
                "       bench_bem cavity cpu|cuda MESH.vtu BETA DURATION_C_OVER_A | cavity-laplace cpu|cuda MESH.vtu\n");
   return 2;

@@ -7,6 +7,9 @@
 //  2. cq_time_series: x_n = Σ_c (inverse CQ transform of ĝ_{c,l} x̂_{c,l})_n for
 //     the load histories g_c, cheap enough to rerun for other histories.
 // The stages keep the Laplace-domain solution of step 1 on disk between them.
+// Libraries: step 1 (and the assembly, the export) in geobem_bem_solver;
+// LaplaceSolution and step 2 need only geobem_bem, which loads no cuBLAS,
+// cuSOLVER or LAPACK.
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -23,8 +26,14 @@ struct CqOptions {
   bool quiet = false;  ///< no progress lines on stderr
 };
 
+/// Wall-clock seconds per phase. CUDA: `setup_seconds` is what comes before
+/// the first batch (the context when no CUDA call made it before, the
+/// model's and the quadrature tables' upload, the rigid-body sums S0, the
+/// solver's stream and handles, the batch's buffers); `assembly_seconds` the
+/// assembly launches, `solve_seconds` the LU and the copy of x̂ to the host.
+/// CPU: no set-up; S0 counts as assembly.
 struct CqTimings {
-  double assembly_seconds = 0.0, solve_seconds = 0.0, transform_seconds = 0.0;
+  double setup_seconds = 0.0, assembly_seconds = 0.0, solve_seconds = 0.0, transform_seconds = 0.0;
   std::uint64_t matrix_entries = 0;  ///< complex entries assembled (n² per frequency)
   int cpu_threads = 1;               ///< threads the OpenMP assembly loop ran on
   int batch_frequencies = 1;         ///< frequencies assembled and solved per batch

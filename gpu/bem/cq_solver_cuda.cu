@@ -409,15 +409,15 @@ CqTimings assemble_cq_systems_cuda(const BemModel& model, const CqSettings& sett
   const int frequencies = cq_frequency_count(settings);
   std::vector<Complex> points(frequencies);
   for (int l = 0; l < frequencies; ++l) points[l] = cq_laplace_point(settings, l);
-  frequencies_per_batch(n, cases, frequencies, 0);
   auto start = std::chrono::steady_clock::now();
+  frequencies_per_batch(n, cases, frequencies, 0);
   const DeviceAssembly assembly(model, points);
   const int batch = frequencies_per_batch(n, cases, frequencies, 0);
   timings.batch_frequencies = batch;
   DeviceBuffer<Complex> d_matrices(static_cast<std::size_t>(batch) * n * n),
       d_rhs(std::max<std::size_t>(1, static_cast<std::size_t>(batch) * n * cases));
   GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
-  timings.assembly_seconds += seconds_since(start);
+  timings.setup_seconds += seconds_since(start);
   ProgressReporter progress("geobem-bem: CQ frequencies (assemble)", frequencies, "frequencies", options.quiet);
   std::vector<Complex> matrix(static_cast<std::size_t>(n) * n), rhs(static_cast<std::size_t>(n) * cases);
   for (int first = 0; first < frequencies; first += batch) {
@@ -452,8 +452,8 @@ LaplaceSolution solve_laplace_cuda(const BemModel& model, const CqSettings& sett
   if (count == 0 || cases == 0) return solution;
 
   // Refuse before any device work when one frequency does not fit.
-  const int planned = frequencies_per_batch(n, cases, count, BatchedLuSolver::bytes_per_system);
   auto start = std::chrono::steady_clock::now();
+  const int planned = frequencies_per_batch(n, cases, count, BatchedLuSolver::bytes_per_system);
   std::vector<Complex> points(count);
   for (int k = 0; k < count; ++k) points[k] = cq_laplace_point(settings, frequencies[k]);
   std::optional<BatchedLuSolver> batched;
@@ -471,7 +471,7 @@ LaplaceSolution solve_laplace_cuda(const BemModel& model, const CqSettings& sett
   CudaStream stream;
   CudaEvent assembled(cudaEventDisableTiming);
   GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
-  timings.assembly_seconds += seconds_since(start);
+  timings.setup_seconds += seconds_since(start);
 
   ProgressReporter progress("geobem-bem: CQ frequencies (assemble + solve)", count, "frequencies", options.quiet);
   std::vector<Complex> host_rhs(static_cast<std::size_t>(batch) * n * cases);

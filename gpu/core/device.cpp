@@ -1,5 +1,7 @@
 #include "gpu/core/device.hpp"
 
+#include "gpu/core/cuda_context.hpp"
+
 #include <omp.h>
 
 #include <stdexcept>
@@ -56,6 +58,14 @@ int select_cuda_device_for_rank(int rank) {
   GEOBEM_CUDA_CHECK(cudaSetDevice(device));
 #endif
   return device;
+}
+
+void create_cuda_context() {
+#if GEOBEM_WITH_CUDA
+  GEOBEM_CUDA_CHECK(cudaFree(nullptr));
+#else
+  throw_cuda_not_built("create_cuda_context");
+#endif
 }
 
 void throw_cuda_not_built(const char* what) {

@@ -16,6 +16,7 @@
 #include <vtkXMLUnstructuredGridWriter.h>
 #include <vtkXMLWriter.h>
 
+#include <fstream>
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
@@ -60,13 +61,25 @@ void write_vtk_xml(vtkDataObject* data, const std::filesystem::path& path) {
   if (!writer)
     throw std::runtime_error("cannot write a " + std::string(data->GetClassName()) + " as '" + path.string() +
                              "': the extension does not match the data type");
-  AtomicFile file(path);
   writer->SetInputData(data);
-  writer->SetFileName(file.temporary_path().c_str());
   writer->SetDataModeToAppended();
   writer->SetCompressorTypeToZLib();
+  // Into memory, then one write: to a file VTK's appended mode issues a
+  // write and a seek for every block and offset (about 170 system calls for
+  // a 1,000-triangle surface), the bulk of writing a time series of small
+  // steps. The bytes are the same.
+  writer->WriteToOutputStringOn();
   if (writer->Write() != 1 || writer->GetErrorCode() != 0)
     throw std::runtime_error("VTK could not write '" + path.string() + "'");
+  const std::string text = writer->GetOutputString();
+  AtomicFile file(path);
+  {
+    std::ofstream out(file.temporary_path(), std::ios::binary);
+    if (!out) throw std::runtime_error("cannot open '" + file.temporary_path().string() + "' for writing");
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.flush();
+    if (!out) throw std::runtime_error("error while writing '" + path.string() + "' (disk full?)");
+  }
   file.commit();
 }
 

@@ -14,6 +14,7 @@
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
+#include <vtkSMPTools.h>
 #include <vtkUnstructuredGrid.h>
 
 #include <array>
@@ -160,6 +161,10 @@ void write_time_series(const OutputSet& outputs, const surface::SurfaceMesh& mes
     const StepGrid warm_up(mesh);
     const ReceiverCloud warm_up_receivers(receivers.receivers);
   }
+  // VTK's own threads (vtkSMPTools, TBB in Debian's VTK) are held to one per
+  // file while the files are written side by side: otherwise each writer's
+  // range computations ask the whole machine's pool, whose workers spin.
+  vtkSMPTools::LocalScope(vtkSMPTools::Config{1, "Sequential", false}, [&] {
 #pragma omp parallel for schedule(dynamic)
   for (std::size_t k = 0; k < steps.size(); ++k) {
     try {
@@ -194,6 +199,7 @@ void write_time_series(const OutputSet& outputs, const surface::SurfaceMesh& mes
       if (!failure) failure = std::current_exception();
     }
   }
+  });
   if (failure) std::rethrow_exception(failure);
   std::vector<PvdDataSet> data_sets;
   for (std::size_t k = 0; k < steps.size(); ++k) {
@@ -532,15 +538,19 @@ int run(int argc, char** argv) {
                      manifest.solution_crc32[k],
                      {{reinterpret_cast<std::complex<double>*>(&solution.at(k, 0, 0)),
                        static_cast<std::size_t>(manifest.unknowns) * manifest.frequencies}});
+  const auto transforming = std::chrono::steady_clock::now();
   const std::vector<double> unknowns = bem::cq_time_series(solution, histories, manifest.cq);
+  const auto receiving = std::chrono::steady_clock::now();
   if (!command.quiet() && !receivers.empty())
     std::fprintf(stderr, "geobem-time: %zu receivers x %d frequencies x %zu elements on %s\n", receivers.size(),
                  manifest.frequencies, mesh.triangles.size(), to_string(device).c_str());
   const ReceiverSeries receiver_series =
       receiver_time_series(model, std::move(receivers), manifest.cq, solution, histories, device, command.quiet());
 
+  const auto writing = std::chrono::steady_clock::now();
   const std::vector<int> all_steps = window_steps(manifest.cq, first_time, last_time, 1);
   write_time_series(outputs, mesh, model, manifest.cq, histories, unknowns, steps, receiver_series);
+  const auto writing_tables = std::chrono::steady_clock::now();
   write_probe_csv(outputs.path("probes.csv"), model, manifest, unknowns, probes, all_steps, closed);
   if (!receiver_series.receivers.empty()) {
     write_receiver_csv(outputs.path("receivers.csv"), manifest.cq, receiver_series, all_steps, closed);
@@ -551,11 +561,19 @@ int run(int argc, char** argv) {
   outputs.write_record(command.record() +
                        (receiver_series.receivers.empty() ? std::string() : "# receivers on " + to_string(device) + "\n"));
   outputs.commit();
-  if (!command.quiet())
+  if (!command.quiet()) {
+    const auto seconds = [](auto from, auto to) { return std::chrono::duration<double>(to - from).count(); };
+    const auto now = std::chrono::steady_clock::now();
     std::fprintf(stderr, "geobem-time: wrote %s (%zu steps) and probes.csv%s in %.3f s\n",
                  (outputs.destination() / "solution.pvd").c_str(), steps.size(),
-                 receiver_series.receivers.empty() ? "" : ", receivers.csv",
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+                 receiver_series.receivers.empty() ? "" : ", receivers.csv", seconds(started, now));
+    // Where the time went, for users timing their runs.
+    std::fprintf(stderr,
+                 "geobem-time: read and checked %.3f s, transform %.3f s, receivers %.3f s, steps (.vtu) %.3f s, "
+                 "tables %.3f s\n",
+                 seconds(started, transforming), seconds(transforming, receiving), seconds(receiving, writing),
+                 seconds(writing, writing_tables), seconds(writing_tables, now));
+  }
   return 0;
 }
 

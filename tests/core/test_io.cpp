@@ -4,8 +4,12 @@
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkStructuredGrid.h>
+#include <vtkXMLStructuredGridWriter.h>
 
+#include <cmath>
 #include <filesystem>
+#include <iterator>
+#include <string>
 #include <fstream>
 
 #include "mesh/io/atomic_file.hpp"
@@ -95,6 +99,44 @@ TEST(VtkOutput, StructuredGridRoundTripWithUnits) {
   EXPECT_EQ(units[0].second, "mGal");
   EXPECT_THROW(geobem::write_vtk_xml(grid, scratch("grid.vtu")), std::runtime_error);
   EXPECT_THROW(geobem::read_vtk_xml(scratch("absent.vts")), std::runtime_error);
+}
+
+// write_vtk_xml builds the file in memory and writes it at once; the bytes
+// must be those of VTK's own writer writing the file itself (appended,
+// zlib), over several compression blocks (80 kB of values, blocks of 32 kB).
+TEST(VtkOutput, SameBytesAsVtkWritingTheFileItself) {
+  // A fresh grid for each writer: a writer caches ranges in the arrays it
+  // writes, and the next writer of the same grid writes that cache too.
+  const auto make_grid = [] {
+    auto grid = vtkSmartPointer<vtkStructuredGrid>::New();
+    auto points = vtkSmartPointer<vtkPoints>::New();
+    auto values = vtkSmartPointer<vtkDoubleArray>::New();
+    values->SetName("g_z");
+    for (int j = 0; j < 100; ++j)
+      for (int i = 0; i < 100; ++i) {
+        points->InsertNextPoint(i, j, 0.0);
+        values->InsertNextValue(std::sin(0.37 * i) * std::cos(0.11 * j));
+      }
+    grid->SetDimensions(100, 100, 1);
+    grid->SetPoints(points);
+    grid->GetPointData()->AddArray(values);
+    return grid;
+  };
+  const auto ours = scratch("ours.vts"), theirs = scratch("theirs.vts");
+  geobem::write_vtk_xml(make_grid(), ours);
+  auto writer = vtkSmartPointer<vtkXMLStructuredGridWriter>::New();
+  writer->SetInputData(make_grid());
+  writer->SetFileName(theirs.c_str());
+  writer->SetDataModeToAppended();
+  writer->SetCompressorTypeToZLib();
+  ASSERT_EQ(writer->Write(), 1);
+  const auto bytes = [](const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string a = bytes(ours), b = bytes(theirs);
+  EXPECT_GT(a.size(), 1000u);
+  EXPECT_TRUE(a == b) << a.size() << " bytes against VTK's " << b.size();
 }
 
 }  // namespace
