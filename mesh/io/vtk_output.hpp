@@ -19,7 +19,8 @@ std::vector<std::pair<std::string, std::string>> read_units_field_data(vtkDataOb
 
 /// Writes a VTK XML file (.vts, .vtu, .vtr, .vtp or .vti: the extension must
 /// match the data set's type) through VTK's XML writers, compressed binary,
-/// atomically (temporary name, then rename). Throws std::runtime_error naming
+/// built in memory (about the file's size) and written at once, atomically
+/// (temporary name, then rename). Throws std::runtime_error naming
 /// the path on a mismatched extension or a failed write.
 void write_vtk_xml(vtkDataObject* data, const std::filesystem::path& path);
 

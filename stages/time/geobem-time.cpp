@@ -166,39 +166,39 @@ void write_time_series(const OutputSet& outputs, const surface::SurfaceMesh& mes
   // range computations ask the whole machine's pool, whose workers spin.
   vtkSMPTools::LocalScope(vtkSMPTools::Config{1, "Sequential", false}, [&] {
 #pragma omp parallel for schedule(dynamic)
-  for (std::size_t k = 0; k < steps.size(); ++k) {
-    try {
-      // A fresh grid per step: VTK's writer caches array ranges and norms
-      // in the arrays it writes, so a reused grid would write the cache of
-      // whichever step its thread wrote before (bytes differing run to run).
-      StepGrid step_grid(mesh);
-      const int step = steps[k];
-      const double* x = unknowns.data() + static_cast<std::size_t>(step) * n;
-      for (std::size_t node = 0; node < mesh.nodes.size(); ++node) {
-        const int block = model.node_block[node];
-        for (int c = 0; c < 3; ++c) step_grid.displacement->SetComponent(node, c, block < 0 ? 0.0 : x[3 * block + c]);
-      }
-      for (std::size_t e = 0; e < mesh.triangles.size(); ++e) {
-        const int block = model.element_block[e], load_case = model.element_load_case[e];
-        const bem::Vec3 t = (load_case < 0 ? 0.0 : histories[load_case][step]) * model.element_traction[e];
-        const double prescribed[3] = {t.x, t.y, t.z};
-        for (int c = 0; c < 3; ++c)
-          step_grid.traction->SetComponent(e, c, block < 0 ? prescribed[c] : x[3 * block + c]);
-      }
-      step_grid.time_value->SetValue(0, series[k].time);
-      write_vtk_xml(step_grid.grid, outputs.path(series[k].file));
-      if (with_receivers) {
-        ReceiverCloud cloud(receivers.receivers);
-        for (std::size_t r = 0; r < receivers.receivers.size(); ++r)
-          for (int c = 0; c < 3; ++c) cloud.displacement->SetComponent(r, c, receivers.at(step, r)[c]);
-        cloud.time_value->SetValue(0, receiver_series[k].time);
-        write_vtk_xml(cloud.points, outputs.path(receiver_series[k].file));
-      }
-    } catch (...) {
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+      try {
+        // A fresh grid per step: VTK's writer caches array ranges and norms
+        // in the arrays it writes, so a reused grid would write the cache of
+        // whichever step its thread wrote before (bytes differing run to run).
+        StepGrid step_grid(mesh);
+        const int step = steps[k];
+        const double* x = unknowns.data() + static_cast<std::size_t>(step) * n;
+        for (std::size_t node = 0; node < mesh.nodes.size(); ++node) {
+          const int block = model.node_block[node];
+          for (int c = 0; c < 3; ++c) step_grid.displacement->SetComponent(node, c, block < 0 ? 0.0 : x[3 * block + c]);
+        }
+        for (std::size_t e = 0; e < mesh.triangles.size(); ++e) {
+          const int block = model.element_block[e], load_case = model.element_load_case[e];
+          const bem::Vec3 t = (load_case < 0 ? 0.0 : histories[load_case][step]) * model.element_traction[e];
+          const double prescribed[3] = {t.x, t.y, t.z};
+          for (int c = 0; c < 3; ++c)
+            step_grid.traction->SetComponent(e, c, block < 0 ? prescribed[c] : x[3 * block + c]);
+        }
+        step_grid.time_value->SetValue(0, series[k].time);
+        write_vtk_xml(step_grid.grid, outputs.path(series[k].file));
+        if (with_receivers) {
+          ReceiverCloud cloud(receivers.receivers);
+          for (std::size_t r = 0; r < receivers.receivers.size(); ++r)
+            for (int c = 0; c < 3; ++c) cloud.displacement->SetComponent(r, c, receivers.at(step, r)[c]);
+          cloud.time_value->SetValue(0, receiver_series[k].time);
+          write_vtk_xml(cloud.points, outputs.path(receiver_series[k].file));
+        }
+      } catch (...) {
 #pragma omp critical(geobem_time_failure)
-      if (!failure) failure = std::current_exception();
+        if (!failure) failure = std::current_exception();
+      }
     }
-  }
   });
   if (failure) std::rethrow_exception(failure);
   std::vector<PvdDataSet> data_sets;
