@@ -5,19 +5,35 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace geobem {
 
-/// max_i |a[i] − reference[i]| / max_i |reference[i]| over n values: 0 when
+/// max_i |a[i] − reference[i]| / max_i |reference[i]| over n values, real or
+/// complex (any T whose abs() is found by argument-dependent lookup): 0 when
 /// they are equal, +inf (or NaN for two zero arrays) when the reference is all
 /// zero.
-inline double largest_relative_difference(const double* a, const double* reference, std::size_t n) {
+template <class T>
+double largest_relative_difference(const T* a, const T* reference, std::size_t n) {
+  using std::abs;
   double largest = 0.0, difference = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
-    largest = std::max(largest, std::abs(reference[i]));
-    difference = std::max(difference, std::abs(a[i] - reference[i]));
+    largest = std::max(largest, static_cast<double>(abs(reference[i])));
+    difference = std::max(difference, static_cast<double>(abs(a[i] - reference[i])));
   }
   return difference / largest;
+}
+
+/// The same over two whole vectors; throws std::invalid_argument naming both
+/// lengths when they differ.
+template <class T>
+double largest_relative_difference(const std::vector<T>& a, const std::vector<T>& reference) {
+  if (a.size() != reference.size())
+    throw std::invalid_argument("largest_relative_difference: " + std::to_string(a.size()) + " values against " +
+                                std::to_string(reference.size()) + " of the reference");
+  return largest_relative_difference(a.data(), reference.data(), a.size());
 }
 
 }  // namespace geobem

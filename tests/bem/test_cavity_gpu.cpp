@@ -15,12 +15,13 @@
 
 #include "tests/bem/cavity_case.hpp"
 #include "tests/support/backend_test.hpp"
-#include "tests/support/relative_difference.hpp"
+#include "gpu/core/relative_difference.hpp"
 
 namespace {
 
 using namespace geobem::bem;
 using namespace geobem::test;
+using geobem::largest_relative_difference;
 
 class CavityGpu : public CudaTest {};
 
@@ -74,7 +75,7 @@ TEST_F(CavityGpu, SolutionWallSeriesAndReceiversMatchCpu) {
   const LaplaceSolution field_gpu =
       receiver_laplace(model, receivers, settings, cpu, {geobem::ComputeDevice::Cuda, true});
   ASSERT_EQ(field_cpu.values.size(), field_gpu.values.size());
-  const double receiver_difference = relative_difference(field_gpu.values, field_cpu.values);
+  const double receiver_difference = largest_relative_difference(field_gpu.values, field_cpu.values);
   std::printf("receivers: largest GPU-CPU difference %.3g of the largest value\n", receiver_difference);
   EXPECT_LT(receiver_difference, 1e-11);
 }

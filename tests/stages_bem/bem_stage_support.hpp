@@ -13,7 +13,7 @@
 #include "mesh/io/vtk_output.hpp"
 #include "mesh/surface/vtk_surface_io.hpp"
 #include "tests/bem/rod_case.hpp"
-#include "tests/support/relative_difference.hpp"
+#include "gpu/core/relative_difference.hpp"
 #include "tests/support/test_files.hpp"
 
 namespace geobem::test {
