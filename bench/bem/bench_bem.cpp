@@ -37,16 +37,14 @@
 #include "gpu/bem/streamed_lu.hpp"
 #include "gpu/core/cuda_event.hpp"
 #endif
+#include "gpu/core/seconds_since.hpp"
 #include "tests/bem/rod_case.hpp"
 
 namespace {
 
 using namespace geobem::bem;
 using namespace geobem::test;
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using geobem::seconds_since;
 
 /// One in-memory run: solve_laplace, then the time series; prints the per-stage times.
 void run_case(const char* label, geobem::ComputeDevice device, const BemModel& model, const CqSettings& settings) {

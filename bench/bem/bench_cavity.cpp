@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "gpu/core/device.hpp"
+#include "gpu/core/seconds_since.hpp"
 #include "mesh/surface/mesh_geometry.hpp"
 #include "mesh/surface/vtk_surface_io.hpp"
 #include "tests/bem/cavity_case.hpp"
@@ -40,10 +41,6 @@ namespace {
 
 using namespace geobem::bem;
 using namespace geobem::test;
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 /// Largest and mean longest edge of the elements (m).
 void edge_sizes(const BemModel& model, double& largest, double& mean) {

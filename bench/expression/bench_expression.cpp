@@ -30,6 +30,7 @@
 
 #include "gpu/core/device.hpp"
 #include "gpu/core/nvrtc_program.hpp"
+#include "gpu/core/seconds_since.hpp"
 #include "gpu/expression/expression_integrate.hpp"
 #include "gpu/expression/expression_kernels.hpp"
 #include "gpu/quadrature/adaptive_1d.hpp"
@@ -41,10 +42,9 @@ namespace ex = geobem::expression;
 namespace q = geobem::quadrature;
 namespace tf = geobem::transform;
 using Clock = std::chrono::steady_clock;
+using geobem::seconds_since;
 
 namespace {
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 struct Timing {
   double wall = 1e300, kernel_ms = 1e300, span_ms = 1e300;

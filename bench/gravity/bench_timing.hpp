@@ -1,16 +1,15 @@
 #pragma once
-// The wall-clock timing of the gravity benchmarks: seconds since a moment,
-// and the best of several calls (the least disturbed by the rest of the
-// machine).
+// The wall-clock timing of the gravity benchmarks: the best of several calls
+// (the least disturbed by the rest of the machine).
 #include <algorithm>
 #include <chrono>
 #include <functional>
 
+#include "gpu/core/seconds_since.hpp"
+
 namespace geobem::bench {
 
-inline double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using geobem::seconds_since;
 
 /// The shortest wall time of `repeat` calls of `call`, seconds.
 inline double best_time(int repeat, const std::function<void()>& call) {

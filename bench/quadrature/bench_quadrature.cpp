@@ -48,6 +48,7 @@
 
 #include "gpu/core/device.hpp"
 #include "gpu/core/math_constants.hpp"
+#include "gpu/core/seconds_since.hpp"
 #include "gpu/quadrature/adaptive_1d.hpp"
 #include "gpu/quadrature/cubature.hpp"
 #include "stages/cli/stage_options.hpp"
@@ -55,12 +56,9 @@
 using namespace geobem::quadrature;
 using geobem::ComputeDevice;
 using geobem::kPi;
+using geobem::seconds_since;
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 void print_row(const char* method, const std::string& name, int dim, double tol, double estimate, double error,
                double reference, unsigned long long evaluations, unsigned long long regions,

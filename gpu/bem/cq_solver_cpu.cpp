@@ -12,6 +12,7 @@
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/bem/free_term.hpp"
 #include "gpu/core/progress.hpp"
+#include "gpu/core/seconds_since.hpp"
 
 /// LAPACK's zgesv (Fortran interface) as OpenBLAS exports it: A X = B by LU
 /// with partial pivoting; and OpenBLAS's thread count.
@@ -31,10 +32,6 @@ struct RowAdder {
   void matrix(int row, int column, Complex value) { matrix_data[row + column * n] += value; }
   void rhs(int row, int load_case, Complex value) { rhs_data[row + load_case * n] += value; }
 };
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 /// 0…F−1 when `frequencies` is empty, else `frequencies` checked against F.
 std::vector<int> frequencies_or_all(const std::vector<int>& frequencies, const CqSettings& settings) {

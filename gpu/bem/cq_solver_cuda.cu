@@ -32,6 +32,7 @@
 #include "gpu/core/device_buffer.hpp"
 #include "gpu/core/device_memory_budget.hpp"
 #include "gpu/core/progress.hpp"
+#include "gpu/core/seconds_since.hpp"
 
 namespace geobem::bem {
 
@@ -313,10 +314,6 @@ __global__ void __launch_bounds__(assembly_threads) rigid_body_kernel(ModelView 
   for (int k = 0; k < 9; ++k) atomicAdd(&total[k], own[k]);
   __syncthreads();
   if (threadIdx.x < 9) sums[9 * p + threadIdx.x] = total[threadIdx.x];
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 /// Columns per tile: all n when 3 rows of n fit the shared budget, else a multiple of 3 that does.

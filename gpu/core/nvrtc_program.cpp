@@ -14,6 +14,8 @@
 
 #include <unistd.h>
 
+#include "gpu/core/seconds_since.hpp"
+
 namespace geobem {
 
 namespace {
@@ -77,7 +79,7 @@ NvrtcImage nvrtc_compile(const std::string& name, const std::string& source, con
   const nvrtcResult compiled =
       nvrtcCompileProgram(handle.program, static_cast<int>(option_pointers.size()), option_pointers.data());
   NvrtcImage out;
-  out.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.compile_seconds = seconds_since(start);
   out.log = program_log(handle.program);
   if (compiled == NVRTC_ERROR_COMPILATION)
     throw NvrtcCompileError("NVRTC " + nvrtc_version() + " could not compile " + name + " for " + architecture +

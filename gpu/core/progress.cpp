@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "gpu/core/seconds_since.hpp"
+
 namespace geobem {
 
 ProgressReporter::ProgressReporter(std::string label, std::uint64_t total, std::string unit, bool quiet,
@@ -15,7 +17,7 @@ ProgressReporter::ProgressReporter(std::string label, std::uint64_t total, std::
       last_print_(start_) {}
 
 double ProgressReporter::elapsed_seconds() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  return seconds_since(start_);
 }
 
 void ProgressReporter::advance(std::uint64_t amount) {

@@ -25,6 +25,7 @@
 #include "gpu/bem/laplace_mpi.hpp"
 #include "gpu/core/cuda_context.hpp"
 #include "gpu/core/device.hpp"
+#include "gpu/core/seconds_since.hpp"
 #include "gpu/core/usage_error.hpp"
 #include "mesh/io/memory_budget.hpp"
 #include "mesh/io/npy_file.hpp"
@@ -137,10 +138,6 @@ void export_systems(const bem::BemModel& model, const LaplaceManifest& manifest,
                              crc[l] = write_npy_complex(outputs.path(system_file_name(l)), n, n + cases,
                                                         {{a, matrix.size()}, {b, rhs.size()}});
                            });
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 /// Makes the CUDA context on a thread of its own (std::async), returning the
