@@ -15,7 +15,6 @@
 #include <complex>
 #include <cstdio>
 #include <filesystem>
-#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -140,20 +139,6 @@ void export_systems(const bem::BemModel& model, const LaplaceManifest& manifest,
                            });
 }
 
-/// Makes the CUDA context on a thread of its own (std::async), returning the
-/// seconds it took; get() rethrows its DeviceError. The context takes
-/// 0.11–0.13 s on an H100 (bench/RESULTS.md, "The stages' own time"), longer
-/// than reading and checking a mesh and building its model, which run
-/// beside it (5–7 ms for the 1,008-triangle rod, more for larger meshes).
-/// Not under MPI: each rank picks its device first.
-std::future<double> create_cuda_context_meanwhile() {
-  return std::async(std::launch::async, [] {
-    const auto start = std::chrono::steady_clock::now();
-    create_cuda_context();
-    return seconds_since(start);
-  });
-}
-
 int run(int argc, char** argv, const cli::MpiSession& mpi) {
   const auto started = std::chrono::steady_clock::now();
   LaplaceOptions o;
@@ -166,8 +151,15 @@ int run(int argc, char** argv, const cli::MpiSession& mpi) {
   const auto resolving = std::chrono::steady_clock::now();
   const ComputeDevice device = resolve_device(parse_device_choice(o.device));  // starts the CUDA driver
   const double driver_seconds = seconds_since(resolving);
-  std::future<double> context;
-  if (device == ComputeDevice::Cuda && !mpi.active()) context = create_cuda_context_meanwhile();
+  // The context made here rather than inside the solver, so that the phase
+  // line can tell its cost (0.11-0.13 s on an H100) from the set-up's. Not
+  // under MPI: each rank picks its device first.
+  double context_seconds = 0.0;
+  if (device == ComputeDevice::Cuda && !mpi.active()) {
+    const auto creating = std::chrono::steady_clock::now();
+    create_cuda_context();
+    context_seconds = seconds_since(creating);
+  }
   const auto reading = std::chrono::steady_clock::now();
 
   // Everything is read and checked before anything is computed or written.
@@ -231,7 +223,6 @@ int run(int argc, char** argv, const cli::MpiSession& mpi) {
   }
 
   const double read_seconds = seconds_since(reading);
-  const double context_seconds = context.valid() ? context.get() : 0.0;
   bem::CqTimings timings;
   const bem::CqOptions cq_options{device, quiet};
   const bem::LaplaceSolution solution =
@@ -254,7 +245,7 @@ int run(int argc, char** argv, const cli::MpiSession& mpi) {
     char device_text[128] = "";
     if (context_seconds > 0)
       std::snprintf(device_text, sizeof device_text,
-                    ", CUDA driver %.3f s, CUDA context %.3f s beside the reading, device set-up %.3f s",
+                    ", CUDA driver %.3f s, CUDA context %.3f s, device set-up %.3f s",
                     driver_seconds, context_seconds, timings.setup_seconds);
     else if (device == ComputeDevice::Cuda)
       std::snprintf(device_text, sizeof device_text, ", CUDA driver %.3f s, device set-up %.3f s", driver_seconds,
