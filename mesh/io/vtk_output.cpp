@@ -16,7 +16,6 @@
 #include <vtkXMLUnstructuredGridWriter.h>
 #include <vtkXMLWriter.h>
 
-#include <fstream>
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
@@ -72,15 +71,8 @@ void write_vtk_xml(vtkDataObject* data, const std::filesystem::path& path) {
   if (writer->Write() != 1 || writer->GetErrorCode() != 0)
     throw std::runtime_error("VTK could not write '" + path.string() + "'");
   const std::string text = writer->GetOutputString();
-  AtomicFile file(path);
-  {
-    std::ofstream out(file.temporary_path(), std::ios::binary);
-    if (!out) throw std::runtime_error("cannot open '" + file.temporary_path().string() + "' for writing");
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.flush();
-    if (!out) throw std::runtime_error("error while writing '" + path.string() + "' (disk full?)");
-  }
-  file.commit();
+  write_text_file_atomically(
+      path, [&](std::ostream& out) { out.write(text.data(), static_cast<std::streamsize>(text.size())); });
 }
 
 vtkSmartPointer<vtkDataObject> read_vtk_xml(const std::filesystem::path& path) {
