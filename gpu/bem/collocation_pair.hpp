@@ -143,6 +143,15 @@ GEOBEM_HD inline int pair_quadrature_points(const ModelView& mv, int p, int e, C
   return pair_rule(mv, p, e, s, rule) ? rule.points() : 0;
 }
 
+/// Whether pair (p, e) adds K blocks: e has a free node and ξ is not a
+/// centroid of e (at a fixed element's centroid u = 0, so only V is needed).
+GEOBEM_HD inline bool pair_needs_k(const ModelView& mv, int e, const PairRule& rule) {
+  if (rule.inner) return false;
+  for (int k = 0; k < 3; ++k)
+    if (mv.node_block[mv.triangles[3 * e + k]] >= 0) return true;
+  return false;
+}
+
 /// Integrates pair (p, e) at s by `rule` (pair_rule's) into `out` (fields
 /// set here), at the points `share` takes.
 GEOBEM_HD inline void integrate_pair(const ModelView& mv, int p, int e, Complex s, const PairRule& rule,
@@ -152,9 +161,7 @@ GEOBEM_HD inline void integrate_pair(const ModelView& mv, int p, int e, Complex 
   out.s = s;
   out.material = mv.material;
   out.singular_vertex = rule.vertex;
-  out.need_k = false;
-  if (!rule.inner)
-    for (int k = 0; k < 3; ++k) out.need_k = out.need_k || mv.node_block[mv.triangles[3 * e + k]] >= 0;
+  out.need_k = pair_needs_k(mv, e, rule);
   const Vec3 v[3] = {mv.nodes[mv.triangles[3 * e]], mv.nodes[mv.triangles[3 * e + 1]],
                      mv.nodes[mv.triangles[3 * e + 2]]};
   const double third[3] = {1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0};

@@ -245,10 +245,7 @@ __global__ void __launch_bounds__(assembly_threads) assembly_kernel(ModelView mv
         element_tiles(mv, e, tile_columns, first, last);
         PairRule rule;
         if (tile < first || tile > last || !pair_rule(mv, p, e, s[f], rule)) continue;  // not in this tile, or decayed at s[f]
-        bool need_k = false;
-        if (!rule.inner)
-          for (int c = 0; c < 3; ++c) need_k = need_k || mv.node_block[mv.triangles[3 * e + c]] >= 0;
-        pair_class[held] = cost_class(rule, need_k);
+        pair_class[held] = cost_class(rule, pair_needs_k(mv, e, rule));
         slot[held] = atomicAdd(&class_start[pair_class[held]], 1);
         pair[held++] = SortedPair::pack(e, rule, tile == first);
       }
