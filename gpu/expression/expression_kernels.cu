@@ -191,7 +191,7 @@ std::string cubature_kernel_source(const Expression& f) {
          "(geobem_user::Integrand f, int n, GenzMalikWeights w, const CubatureRegion* initial, PhaseTwoItems items,\n"
          "    const unsigned long long* work, unsigned long long work_count, PhaseTwoShares shares,\n"
          "    unsigned long long* next_item, unsigned long long* capped, CubatureRegion* spill_all, int spill_capacity,\n"
-         "    RegionOutcome* outcomes, unsigned long long* totals) {\n"
+         "    FinalRegionSums* outcomes, unsigned long long* totals) {\n"
          "  refine_regions(f, n, w, initial, items, work, work_count, shares, next_item, capped, spill_all,\n"
          "                 spill_capacity, outcomes, totals);\n"
          "}\n";

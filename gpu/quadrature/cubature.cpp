@@ -6,6 +6,7 @@
 
 #include "gpu/quadrature/cubature_cpu.hpp"
 #include "gpu/quadrature/cubature_cuda.hpp"
+#include "gpu/quadrature/genz_malik_degree9_rule.hpp"
 #include "gpu/core/usage_error.hpp"
 
 namespace geobem::quadrature {
@@ -61,9 +62,17 @@ PhaseTwoShares phase_two_shares(const CubaturePhaseOne& phase_one, const Cubatur
   PhaseTwoShares shares;
   shares.budget = std::max(0.0, 0.9 * cubature_target(options, phase_one.estimate) - phase_one.retired_error);
   shares.live_error = phase_one.live_error;
-  shares.remaining = static_cast<double>(remaining);
   shares.count = static_cast<double>(std::max<std::uint64_t>(1, phase_one.live_regions));
+  const double p7 = genz_malik_point_count(options.dim), p9 = static_cast<double>(degree9_point_count(options.dim));
+  const double left = static_cast<double>(remaining);
+  shares.check = left > p9 * shares.count;
+  shares.remaining = shares.check ? std::floor((left - p9 * shares.count) * 2.0 * p7 / (2.0 * p7 + p9)) : left;
   return shares;
+}
+
+std::uint64_t refinement_cap(const CubatureOptions& options) {
+  const double p7 = genz_malik_point_count(options.dim), p9 = static_cast<double>(degree9_point_count(options.dim));
+  return static_cast<std::uint64_t>(static_cast<double>(options.max_evaluations) * 2.0 * p7 / (2.0 * p7 + p9));
 }
 
 std::vector<CubatureRegion> live_regions_on_host(const CubaturePhaseOne& phase_one) {
@@ -78,26 +87,32 @@ CubatureResult combine_phases(const CubaturePhaseOne& one, const CubaturePhaseTw
   CubatureResult result;
   result.evaluations = one.evaluations;
   double change = one.live_change, rounding = one.live_rounding, retired_error = one.counted_retired_error;
-  if (two.chunk_estimate.empty()) {
+  FinalRegionSums final_regions;
+  if (two.chunks.empty()) {
     result.estimate = one.estimate;
     result.error = one.error;
     result.regions = one.retired_regions + one.live_regions;
   } else {
-    result.estimate = one.retired_estimate;
-    result.error = one.retired_error;
-    change = rounding = 0.0;
+    for (const FinalRegionSums& chunk : two.chunks) final_regions.add(chunk);
+    result.estimate = one.retired_estimate + final_regions.total_estimate();
+    result.error = one.retired_error + final_regions.error;
+    change = final_regions.change;
+    rounding = final_regions.rounding;
     retired_error = one.retired_error;
-    for (std::size_t c = 0; c < two.chunk_estimate.size(); ++c) {
-      result.estimate += two.chunk_estimate[c];
-      result.error += two.chunk_error[c];
-      change += two.chunk_change[c];
-      rounding += two.chunk_rounding[c];
-    }
     result.evaluations += two.evaluations;
     result.regions = one.retired_regions + two.regions;
   }
   const double target = cubature_target(options, result.estimate);
   const double two_level = two_level_error(options.dim, retired_error, change, rounding);
+  double degree9 = INFINITY;
+  if (two.checked_regions > 0) {
+    result.checked_regions = two.checked_regions;
+    result.check_change = final_regions.check_change;
+    result.unchecked_error = one.retired_error + final_regions.unchecked_error;
+    result.check_rounding =
+        degree9_rounding(final_regions.check_scale, final_regions.check_scale_squared, result.estimate);
+    degree9 = degree9_error(result.unchecked_error, result.check_change, result.check_rounding);
+  }
   if (!std::isfinite(result.estimate) || !std::isfinite(result.error)) {
     result.status = IntegrationStatus::NonFinite;
   } else if (result.error <= target) {
@@ -105,12 +120,24 @@ CubatureResult combine_phases(const CubaturePhaseOne& one, const CubaturePhaseTw
   } else if (one.levels >= minimum_levels(options) && two_level <= target) {
     result.status = IntegrationStatus::Converged;
     result.error = two_level;
+  } else if (one.levels >= minimum_levels(options) && degree9 <= target) {
+    result.status = IntegrationStatus::Converged;
+    result.error = degree9;
   } else if (one.capped || two.capped) {
     result.status = IntegrationStatus::EvaluationCapReached;
   } else {
     result.status = IntegrationStatus::NotConverged;
   }
   return result;
+}
+
+double degree9_rounding(double check_scale, double check_scale_squared, double estimate) {
+  constexpr double eps = 2.220446049250313e-16;
+  return 2.0 * eps * check_scale + 3.0 * eps * std::sqrt(check_scale_squared) + 2.0 * eps * std::fabs(estimate);
+}
+
+double degree9_error(double settled_error, double check_change, double rounding) {
+  return settled_error + 1.5 * std::fabs(check_change) + rounding;
 }
 
 double two_level_error(int dim, double retired_error, double change, double rounding) {

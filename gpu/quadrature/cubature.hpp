@@ -67,10 +67,16 @@ void check_cubature_options(const CubatureOptions& options);
 
 struct CubatureResult {
   double estimate = 0.0;
-  double error = 0.0;              ///< error estimate: the regions' CUHRE errors summed, or two_level_error
-  std::uint64_t evaluations = 0;   ///< integrand evaluations
+  double error = 0.0;              ///< error estimate: the regions' CUHRE errors summed, two_level_error or degree9_error
+  std::uint64_t evaluations = 0;   ///< integrand evaluations (the degree-9 check's included)
   std::uint64_t regions = 0;       ///< regions at the end (leaves of the subdivision)
   IntegrationStatus status = IntegrationStatus::NotConverged;
+  /// The degree-9 check's parts (degree9_error), NaN where no region was
+  /// checked: Σ (Q9 − Q7) with signs over the checked final regions, their
+  /// rounding term, and the CUHRE errors of the other final regions
+  /// (retired ones included).
+  double check_change = NAN, check_rounding = NAN, unchecked_error = NAN;
+  std::uint64_t checked_regions = 0;  ///< final regions the degree-9 check saw
 };
 
 /// Live regions that a CUDA phase one left on its device for phase two
@@ -101,13 +107,13 @@ struct CubaturePhaseOne {
   bool capped = false;      ///< the evaluation cap stopped phase one
 };
 
-/// Phase two's outcome: per chunk of kPhaseTwoChunk live regions the sums of
-/// the refined estimates and errors (zeros for chunks not handled here), and
-/// the evaluations and final regions of the chunks handled here.
+/// Phase two's outcome: per chunk of kPhaseTwoChunk live regions the sums
+/// over its final regions (zeros for chunks not handled here), and the
+/// evaluations (the degree-9 check's included), final regions and checked
+/// final regions of the chunks handled here.
 struct CubaturePhaseTwo {
-  std::vector<double> chunk_estimate, chunk_error;
-  std::vector<double> chunk_change, chunk_rounding;  ///< Σ change, Σ rounding floor of the final regions
-  std::uint64_t evaluations = 0, regions = 0;
+  std::vector<FinalRegionSums> chunks;
+  std::uint64_t evaluations = 0, regions = 0, checked_regions = 0;
   bool capped = false;
 };
 
@@ -136,9 +142,19 @@ double retirement_density(const CubatureOptions& options, int levels, double tot
                           double live_volume);
 
 /// Phase two's shares after `phase_one` (its kept live regions) with
-/// `remaining` evaluations left.
+/// `remaining` evaluations left. Where they suffice, part of them is set
+/// aside for the degree-9 check (shares.check): P9 per final region, that
+/// is per live region and per split of 2·P7 evaluations, so that refining
+/// takes (remaining − P9·live)·2P7/(2P7 + P9) and the checks the rest;
+/// P7, P9 the points of the degree-7 and degree-9 rules.
 PhaseTwoShares phase_two_shares(const CubaturePhaseOne& phase_one, const CubatureOptions& options,
                                 std::uint64_t remaining);
+
+/// The evaluations phase one may take before phase two takes over, so that
+/// the degree-9 check of the final regions still fits under the cap:
+/// max_evaluations·2P7/(2P7 + P9) (each split costs 2·P7 and adds one final
+/// region, whose check costs P9).
+std::uint64_t refinement_cap(const CubatureOptions& options);
 
 /// The live regions of a phase one on the host: `regions`, or a copy of
 /// `device_regions` (geobem::DeviceError on CUDA failures).
@@ -170,10 +186,36 @@ std::vector<CubatureRegion> live_regions_on_host(const CubaturePhaseOne& phase_o
 /// minimum grid is complete.
 double two_level_error(int dim, double retired_error, double change, double rounding);
 
+/// A third error estimate of a run whose regions reached their evaluation
+/// caps in phase two: the degree-7 total's error from the degree-9 check of
+/// those regions' final regions r,
+///   settled_error + 1.5·|Σ_r (Q9_r − Q7_r)| + rounding,
+/// where settled_error sums the CUHRE errors of the regions not checked
+/// (retired in phase one, or within their budget in phase two) and rounding
+/// is degree9_rounding. The degree-9 rule is Genz &
+/// Malik's (SIAM J. Numer. Anal. 20 (1983) 580–588; genz_malik_degree9_rule.hpp).
+/// Why: where both rules are in their asymptotic regime Q9 − Q7 is Q7's
+/// error to O(h²), and its signed sum sees the cancellation between regions
+/// that a sum of |region errors| cannot count on (bench/RESULTS.md: the true
+/// error of a capped run is 0.94–1.03 times |Σ (Q9 − Q7)| in the quartiles).
+/// 1.5 covers Q9's own error. The difference cannot see errors the two rules
+/// share (the integrand's values), hence the rounding term.
+double degree9_error(double settled_error, double check_change, double rounding);
+
+/// degree9_error's rounding term: 2ε·Σ_r a7_r + 3ε·√(Σ_r (a7_r² + a9_r²)) +
+/// 2ε·|estimate| over the checked final regions r: the degree-7 weights'
+/// rounding, the same in every region, and the integrand's values assumed
+/// correct to a few ulps (systematic part); the rule sums' rounding, added in
+/// quadrature over the regions (Higham, Accuracy and Stability of Numerical
+/// Algorithms, 2002, §2.8); the final sum (the estimates are summed with
+/// Neumaier's compensation). a7, a9 are the rules' absolute sums Σ|w_k f(x_k)|.
+double degree9_rounding(double check_scale, double check_scale_squared, double estimate);
+
 /// Adds phase two's chunk sums in chunk order (so any split of the chunks
 /// over ranks gives the same bits) and sets the status: converged when the
 /// summed CUHRE errors meet the tolerance or, after the minimum grid, when
-/// two_level_error does (then the error column is that estimate).
+/// two_level_error or degree9_error does (then the error column is that
+/// estimate).
 CubatureResult combine_phases(const CubaturePhaseOne& phase_one, const CubaturePhaseTwo& phase_two,
                               const CubatureOptions& options);
 

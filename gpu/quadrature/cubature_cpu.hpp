@@ -10,6 +10,7 @@
 
 #include "gpu/core/progress.hpp"
 #include "gpu/quadrature/cubature.hpp"
+#include "gpu/quadrature/genz_malik_degree9_rule.hpp"
 
 namespace geobem::quadrature {
 
@@ -74,8 +75,8 @@ CubaturePhaseOne cpu_cubature_phase_one(const Integrand& f, const CubatureOption
       break;
     }
     // Phase two takes over at L_max live regions, or when splitting them all
-    // would pass the evaluation cap (phase two shares what is left by region).
-    if (kept.size() >= options.min_regions || out.evaluations + 2 * points * kept.size() > options.max_evaluations) {
+    // would pass the refinement cap (phase two shares what is left by region).
+    if (kept.size() >= options.min_regions || out.evaluations + 2 * points * kept.size() > refinement_cap(options)) {
       for (const auto& region : kept) out.live_error += region.error;
       out.regions = std::move(kept);
       break;
@@ -93,36 +94,41 @@ CubaturePhaseOne cpu_cubature_phase_one(const Integrand& f, const CubatureOption
 
 /// Phase two on the CPU: every region of the chunks of `rank` of `ranks`
 /// refined on its own (largest error first, kept in a heap) until its error
-/// is within its budget or it reaches its evaluation cap (phase_two_shares).
+/// is within its budget or it reaches its evaluation cap (phase_two_shares);
+/// a region stopped by its cap gets the degree-9 check of its final regions
+/// where the shares allow it.
 template <class Integrand>
 CubaturePhaseTwo cpu_cubature_phase_two(const Integrand& f, const CubatureOptions& options,
                                         const CubaturePhaseOne& phase_one, int rank, int ranks,
                                         std::uint64_t evaluation_cap) {
   const int n = options.dim;
   const std::uint64_t points = genz_malik_point_count(n);
+  const std::uint64_t check_points = degree9_point_count(n);
   const std::size_t total = phase_one.regions.size();
   const std::size_t chunks = phase_two_chunk_count(total);
   const PhaseTwoShares shares = phase_two_shares(phase_one, options, evaluation_cap);
   const GenzMalikWeights weights = genz_malik_weights(n);
+  const Degree9Rule check_rule = degree9_rule(n);
   std::vector<std::size_t> mine;  // this rank's regions, in region order
   for (std::size_t c = rank; c < chunks; c += ranks)
     for (std::size_t r = c * kPhaseTwoChunk; r < std::min(total, (c + 1) * kPhaseTwoChunk); ++r) mine.push_back(r);
-  std::vector<double> estimates(mine.size()), errors(mine.size()), changes(mine.size()), roundings(mine.size());
-  std::uint64_t evaluations_sum = 0, regions_sum = 0;
+  std::vector<FinalRegionSums> outcomes(mine.size());
+  std::uint64_t evaluations_sum = 0, regions_sum = 0, checked_sum = 0;
   std::atomic<bool> capped{false};
   ProgressReporter progress("cubature phase two", mine.size(), "regions", options.quiet);
   const auto by_error = [](const CubatureRegion& a, const CubatureRegion& b) { return a.error < b.error; };
   const long count = static_cast<long>(mine.size());
-#pragma omp parallel for schedule(dynamic, 1) reduction(+ : evaluations_sum, regions_sum)
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : evaluations_sum, regions_sum, checked_sum)
   for (long k = 0; k < count; ++k) {
     std::vector<CubatureRegion> heap{phase_one.regions[mine[k]]};
     double error = heap.front().error;
     const double budget = shares.region_budget(error);
     const std::uint64_t cap = shares.region_cap(error);
     std::uint64_t evaluations = 0;
+    bool region_capped = false;
     while (error > budget) {
       if (evaluations + 2 * points > cap) {
-        capped = true;
+        region_capped = true;
         break;
       }
       std::pop_heap(heap.begin(), heap.end(), by_error);
@@ -140,36 +146,39 @@ CubaturePhaseTwo cpu_cubature_phase_two(const Integrand& f, const CubatureOption
       error += lower.error + upper.error - parent.error;
       evaluations += 2 * points;
     }
-    double estimate_sum = 0.0, error_sum = 0.0, change_sum = 0.0, rounding_sum = 0.0;
+    if (region_capped) capped = true;
+    const bool check = region_capped && shares.check;
+    FinalRegionSums sums;
     for (const auto& region : heap) {
-      estimate_sum += region.estimate;
-      error_sum += region.error;
-      change_sum += region.change;
-      rounding_sum += region.rounding;
+      sums.add_estimate(region.estimate);
+      sums.error += region.error;
+      sums.change += region.change;
+      sums.rounding += region.rounding;
+      if (check) {
+        double absolute = 0.0;
+        const double q9 = apply_degree9(f, n, check_rule, region, &absolute);
+        add_degree9_check(q9, absolute, region, sums);
+      } else {
+        sums.unchecked_error += region.error;
+      }
     }
-    estimates[k] = estimate_sum;
-    errors[k] = error_sum;
-    changes[k] = change_sum;
-    roundings[k] = rounding_sum;
+    if (check) {
+      evaluations += check_points * heap.size();
+      checked_sum += heap.size();
+    }
+    outcomes[k] = sums;
     evaluations_sum += evaluations;
     regions_sum += heap.size();
     progress.advance(1);
   }
   progress.finish();
   CubaturePhaseTwo out;
-  out.chunk_estimate.assign(chunks, 0.0);
-  out.chunk_error.assign(chunks, 0.0);
-  out.chunk_change.assign(chunks, 0.0);
-  out.chunk_rounding.assign(chunks, 0.0);
-  for (std::size_t k = 0; k < mine.size(); ++k) {  // region order within each chunk
-    const std::size_t c = mine[k] / kPhaseTwoChunk;
-    out.chunk_estimate[c] += estimates[k];
-    out.chunk_error[c] += errors[k];
-    out.chunk_change[c] += changes[k];
-    out.chunk_rounding[c] += roundings[k];
-  }
+  out.chunks.assign(chunks, FinalRegionSums{});
+  for (std::size_t k = 0; k < mine.size(); ++k)  // region order within each chunk
+    out.chunks[mine[k] / kPhaseTwoChunk].add(outcomes[k]);
   out.evaluations = evaluations_sum;
   out.regions = regions_sum;
+  out.checked_regions = checked_sum;
   out.capped = capped;
   return out;
 }

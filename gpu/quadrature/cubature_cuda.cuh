@@ -44,6 +44,7 @@
 #include "gpu/quadrature/cubature.hpp"
 #endif
 #include "gpu/quadrature/cubature_phase_two_shares.hpp"
+#include "gpu/quadrature/genz_malik_degree9_rule.hpp"
 #include "gpu/quadrature/genz_malik_rule.hpp"
 
 namespace geobem::quadrature::cuda_detail {
@@ -93,6 +94,36 @@ __device__ void block_apply_rule(const Integrand& f, int n, const GenzMalikWeigh
     s.values[t].vertex_sum = s.reduce[(2 * t + 1) * kBlockThreads];
     genz_malik_combine(n, w, s.values[t], regions[t]);
   }
+  __syncthreads();
+}
+
+/// The degree-9 rule on one region with the whole block (apply_degree9's
+/// sums, in another order): *sum and *abs_sum are valid in every thread.
+template <class Integrand>
+__device__ void block_apply_degree9(const Integrand& f, int n, const Degree9Rule& rule, const CubatureRegion& region,
+                                    RuleScratch& s, double* sum, double* abs_sum) {
+  const int t = threadIdx.x;
+  const long count = degree9_point_count(n);
+  double part = 0.0, absolute = 0.0;
+  double x[kMaxCubatureDim];
+  for (long k = t; k < count; k += kBlockThreads) {
+    const double v = degree9_point(k, n, rule, region, x) * f(x, n);
+    part += v;
+    absolute += fabs(v);
+  }
+  s.reduce[t] = part;
+  s.reduce[kBlockThreads + t] = absolute;
+  __syncthreads();
+  for (int stride = kBlockThreads / 2; stride > 0; stride >>= 1) {
+    if (t < stride) {
+      s.reduce[t] += s.reduce[t + stride];
+      s.reduce[kBlockThreads + t] += s.reduce[kBlockThreads + t + stride];
+    }
+    __syncthreads();
+  }
+  const double volume = region_volume(n, region);
+  *sum = volume * s.reduce[0];
+  *abs_sum = volume * s.reduce[kBlockThreads];
   __syncthreads();
 }
 
@@ -258,12 +289,6 @@ __device__ inline int block_arg_extreme(const CubatureRegion* list, int count, b
   return result;
 }
 
-/// What a phase-two block writes per phase-one region: the sums over its
-/// final regions of estimate, error, change and rounding floor.
-struct RegionOutcome {
-  double estimate, error, change, rounding;
-};
-
 /// Phase two's work items: the regions of the chunks of one rank (chunk c of
 /// kPhaseTwoChunk regions to rank c mod ranks), item i in chunk i / kPhaseTwoChunk
 /// of the rank's own.
@@ -278,9 +303,10 @@ struct PhaseTwoItems {
 };
 
 /// Whether phase two has work on an item: its region's error is above its
-/// budget and its evaluation cap allows one split. Most regions have none
-/// when the cap, not L_max, ended phase one; they are settled without the
-/// refinement kernel (settle_idle_kernel).
+/// budget and its evaluation cap allows one split, or the degree-9 check
+/// awaits it. Without the check, most regions have none when the cap, not
+/// L_max, ended phase one; they are settled without the refinement kernel
+/// (settle_idle_kernel).
 struct PhaseTwoActive {
   const CubatureRegion* initial;
   PhaseTwoItems items;
@@ -290,47 +316,58 @@ struct PhaseTwoActive {
     const size_t r = items.region(item);
     if (r >= items.total) return false;
     const double error = initial[r].error;
-    return error > shares.region_budget(error) && shares.region_cap(error) >= split_cost;
+    return error > shares.region_budget(error) && (shares.check || shares.region_cap(error) >= split_cost);
   }
 };
 
 /// Phase two's items without work keep their phase-one result; one whose
 /// error is still above its budget was stopped by its cap.
-__global__ inline void settle_idle_kernel(PhaseTwoActive active, RegionOutcome* outcomes,
+__global__ inline void settle_idle_kernel(PhaseTwoActive active, FinalRegionSums* outcomes,
                                           unsigned long long* capped) {
   const unsigned long long item = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
   if (item >= active.items.count || active(item)) return;
   const size_t r = active.items.region(item);
   if (r >= active.items.total) return;
   const CubatureRegion& region = active.initial[r];
-  outcomes[r] = RegionOutcome{region.estimate, region.error, region.change, region.rounding};
+  FinalRegionSums sums;
+  sums.estimate = region.estimate;
+  sums.error = sums.unchecked_error = region.error;
+  sums.change = region.change;
+  sums.rounding = region.rounding;
+  outcomes[r] = sums;
   if (region.error > active.shares.region_budget(region.error)) *capped = 1;
 }
 
-/// Phase two (see the file comment) on the items listed in `work`.
-/// `totals` receives the evaluations and final regions of the block's items
-/// (one atomic add per block).
+/// Phase two (see the file comment) on the items listed in `work`; an item
+/// stopped by its cap gets the degree-9 check of the records it ends with
+/// where shares.check (records retired for want of room stay unchecked).
+/// `totals` receives the evaluations, final regions and checked final
+/// regions of the block's items (one atomic add per block).
 template <class Integrand>
 __device__ void refine_regions(const Integrand& f, int n, const GenzMalikWeights& w, const CubatureRegion* initial,
                                const PhaseTwoItems& items, const unsigned long long* work,
                                unsigned long long work_count, const PhaseTwoShares& shares,
                                unsigned long long* next_item, unsigned long long* capped, CubatureRegion* spill_all,
-                               int spill_capacity, RegionOutcome* outcomes, unsigned long long* totals) {
+                               int spill_capacity, FinalRegionSums* outcomes, unsigned long long* totals) {
   __shared__ CubatureRegion list[kSharedRecords];
+  __shared__ Degree9Rule check_rule;
   __shared__ CubatureRegion children[2];
   __shared__ CubatureRegion parent_of_children;
   __shared__ RuleScratch scratch;
   __shared__ double reduce_values[kBlockThreads];
   __shared__ int reduce_indices[kBlockThreads];
-  __shared__ int count, spill_count, take_from_spill, stop;
+  __shared__ int count, spill_count, take_from_spill, stop, item_capped;
   __shared__ unsigned long long item;
   __shared__ double total_error, retired_estimate, retired_error, retired_change, retired_rounding, spill_max;
   __shared__ bool spill_max_known;
-  __shared__ unsigned long long evaluations, leaves, block_evaluations, block_leaves;
+  __shared__ unsigned long long evaluations, leaves, block_evaluations, block_leaves, block_checked;
   CubatureRegion* spill = spill_all + static_cast<size_t>(blockIdx.x) * spill_capacity;
   const int t = threadIdx.x;
   const unsigned long long points = genz_malik_point_count(n);
-  if (t == 0) block_evaluations = block_leaves = 0;
+  if (t == 0) {
+    block_evaluations = block_leaves = block_checked = 0;
+    check_rule = degree9_rule(n);
+  }
   while (true) {
     if (t == 0) item = atomicAdd(next_item, 1ULL);
     __syncthreads();
@@ -348,6 +385,7 @@ __device__ void refine_regions(const Integrand& f, int n, const GenzMalikWeights
       spill_max_known = true;
       evaluations = 0;
       leaves = 1;
+      item_capped = 0;
     }
     __syncthreads();
     while (true) {
@@ -355,6 +393,7 @@ __device__ void refine_regions(const Integrand& f, int n, const GenzMalikWeights
         stop = total_error <= budget;
         if (!stop && evaluations + 2 * points > cap) {
           stop = 1;
+          item_capped = 1;
           *capped = 1;
         }
       }
@@ -418,7 +457,17 @@ __device__ void refine_regions(const Integrand& f, int n, const GenzMalikWeights
       }
       __syncthreads();
     }
-    // The region's totals: retired records plus the shared list and the spill.
+    // The region's totals: retired records plus the shared list and the
+    // spill, whose records get the degree-9 check where the cap stopped it.
+    const bool check = item_capped && shares.check;
+    FinalRegionSums checked;  // thread 0's
+    if (check)
+      for (int i = 0; i < count + spill_count; ++i) {
+        const CubatureRegion& record = i < count ? list[i] : spill[i - count];
+        double q9 = 0.0, a9 = 0.0;
+        block_apply_degree9(f, n, check_rule, record, scratch, &q9, &a9);
+        if (t == 0) add_degree9_check(q9, a9, record, checked);
+      }
     double sums[4] = {0.0, 0.0, 0.0, 0.0};  // estimate, error, change, rounding
     for (int i = t; i < count + spill_count; i += kBlockThreads) {
       const CubatureRegion& record = i < count ? list[i] : spill[i - count];
@@ -435,17 +484,26 @@ __device__ void refine_regions(const Integrand& f, int n, const GenzMalikWeights
       __syncthreads();
     }
     if (t == 0) {
-      outcomes[r] = RegionOutcome{scratch.reduce[0] + retired_estimate, scratch.reduce[kBlockThreads] + retired_error,
-                                  scratch.reduce[2 * kBlockThreads] + retired_change,
-                                  scratch.reduce[3 * kBlockThreads] + retired_rounding};
+      FinalRegionSums outcome = checked;
+      outcome.estimate = scratch.reduce[0] + retired_estimate;
+      outcome.error = scratch.reduce[kBlockThreads] + retired_error;
+      outcome.change = scratch.reduce[2 * kBlockThreads] + retired_change;
+      outcome.rounding = scratch.reduce[3 * kBlockThreads] + retired_rounding;
+      outcome.unchecked_error = (check ? 0.0 : scratch.reduce[kBlockThreads]) + retired_error;
+      outcomes[r] = outcome;
       block_evaluations += evaluations;
       block_leaves += leaves;
+      if (check) {
+        block_evaluations += static_cast<unsigned long long>(count + spill_count) * degree9_point_count(n);
+        block_checked += count + spill_count;
+      }
     }
     __syncthreads();
   }
   if (t == 0) {
     atomicAdd(&totals[0], block_evaluations);
     atomicAdd(&totals[1], block_leaves);
+    atomicAdd(&totals[2], block_checked);
   }
 }
 
@@ -455,7 +513,7 @@ template <class Integrand>
 __global__ void refine_kernel(Integrand f, int n, GenzMalikWeights w, const CubatureRegion* initial, PhaseTwoItems items,
                               const unsigned long long* work, unsigned long long work_count, PhaseTwoShares shares,
                               unsigned long long* next_item, unsigned long long* capped, CubatureRegion* spill_all,
-                              int spill_capacity, RegionOutcome* outcomes, unsigned long long* totals) {
+                              int spill_capacity, FinalRegionSums* outcomes, unsigned long long* totals) {
   refine_regions(f, n, w, initial, items, work, work_count, shares, next_item, capped, spill_all, spill_capacity,
                  outcomes, totals);
 }
@@ -463,26 +521,24 @@ __global__ void refine_kernel(Integrand f, int n, GenzMalikWeights w, const Cuba
 /// Phase two's sums per chunk of the rank: one warp per chunk, each lane
 /// adding every 32nd region in order, then a fixed shuffle tree, so that the
 /// sums depend on the chunk's outcomes alone (any rank gives the same bits).
-/// sums[q·rank_chunks + j] receives quantity q (estimate, error, change,
-/// rounding: RegionOutcome's order) of the rank's chunk j.
-__global__ inline void chunk_sums_kernel(const RegionOutcome* outcomes, PhaseTwoItems items, size_t rank_chunks,
-                                         double* sums) {
+/// sums[j] receives the rank's chunk j.
+__global__ inline void chunk_sums_kernel(const FinalRegionSums* outcomes, PhaseTwoItems items, size_t rank_chunks,
+                                         FinalRegionSums* sums) {
   const size_t j = (blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x) / 32;
   const int lane = threadIdx.x % 32;
   if (j >= rank_chunks) return;  // whole warps leave
   const size_t begin = items.region(j * kPhaseTwoChunk);
   const size_t end = begin + kPhaseTwoChunk < items.total ? begin + kPhaseTwoChunk : items.total;
-  double sum[4] = {0.0, 0.0, 0.0, 0.0};
-  for (size_t r = begin + lane; r < end; r += 32) {
-    sum[0] += outcomes[r].estimate;
-    sum[1] += outcomes[r].error;
-    sum[2] += outcomes[r].change;
-    sum[3] += outcomes[r].rounding;
+  FinalRegionSums sum;
+  for (size_t r = begin + lane; r < end; r += 32) sum.add(outcomes[r]);
+  for (int offset = 16; offset > 0; offset >>= 1) {
+    FinalRegionSums other;
+    const double* words = reinterpret_cast<const double*>(&sum);
+    double* other_words = reinterpret_cast<double*>(&other);
+    for (int q = 0; q < kFinalRegionSumsWords; ++q) other_words[q] = __shfl_down_sync(0xffffffffu, words[q], offset);
+    sum.add(other);
   }
-  for (int offset = 16; offset > 0; offset >>= 1)
-    for (int q = 0; q < 4; ++q) sum[q] += __shfl_down_sync(0xffffffffu, sum[q], offset);
-  if (lane == 0)
-    for (int q = 0; q < 4; ++q) sums[q * rank_chunks + j] = sum[q];
+  if (lane == 0) sums[j] = sum;
 }
 
 #if !defined(__CUDACC_RTC__)
@@ -499,7 +555,7 @@ struct RefineArguments {
   unsigned long long *next_item, *capped;
   CubatureRegion* spill_all;
   int spill_capacity;
-  RegionOutcome* outcomes;
+  FinalRegionSums* outcomes;
   unsigned long long* totals;
 };
 #endif
@@ -639,9 +695,9 @@ CubaturePhaseOne cuda_cubature_phase_one_with(const Kernels& kernels, const Cuba
     }
     const size_t kept_regions = static_cast<size_t>(kept_count);
     // Phase two takes over at L_max live regions, or when splitting them all
-    // would pass the evaluation cap (phase two shares what is left by region).
+    // would pass the refinement cap (phase two shares what is left by region).
     // The kept regions stay on the device for phase two.
-    if (kept_regions >= options.min_regions || out.evaluations + 2 * points * kept_regions > options.max_evaluations) {
+    if (kept_regions >= options.min_regions || out.evaluations + 2 * points * kept_regions > refinement_cap(options)) {
       const auto kept_sums = thrust::make_transform_iterator(static_cast<const CubatureRegion*>(kept), RegionSums{n, -1.0});
       GenerationSums live_sums{};
       GEOBEM_CUDA_CHECK(cub::DeviceReduce::Reduce(scratch.data(), scratch_bytes, kept_sums, d_sums.data(),
@@ -681,18 +737,15 @@ CubaturePhaseTwo cuda_cubature_phase_two_with(const Kernels& kernels, const Cuba
   const size_t chunks = phase_two_chunk_count(total);
   const size_t rank_chunks = chunks > static_cast<size_t>(rank) ? (chunks - rank + ranks - 1) / ranks : 0;
   CubaturePhaseTwo out;
-  out.chunk_estimate.assign(chunks, 0.0);
-  out.chunk_error.assign(chunks, 0.0);
-  out.chunk_change.assign(chunks, 0.0);
-  out.chunk_rounding.assign(chunks, 0.0);
+  out.chunks.assign(chunks, FinalRegionSums{});
   if (rank_chunks == 0) return out;
   const PhaseTwoShares shares = phase_two_shares(phase_one, options, evaluation_cap);
   const PhaseTwoItems items{total, rank, ranks, static_cast<unsigned long long>(rank_chunks * kPhaseTwoChunk)};
 
-  // Counters: next item, evaluations, final regions, capped flag.
-  DeviceBuffer<unsigned long long> d_counters(4);
-  DeviceBuffer<RegionOutcome> d_outcomes(total);
-  DeviceBuffer<double> d_chunk_sums(4 * rank_chunks);
+  // Counters: next item, evaluations, final regions, checked final regions, capped flag.
+  DeviceBuffer<unsigned long long> d_counters(5);
+  DeviceBuffer<FinalRegionSums> d_outcomes(total);
+  DeviceBuffer<FinalRegionSums> d_chunk_sums(rank_chunks);
   DeviceBuffer<unsigned long long> d_work(items.count + 1);  // the items with work, then their count
   // The kernels run on a non-blocking stream (the progress poll reads the
   // counter beside them), which does not wait for the legacy default
@@ -709,7 +762,7 @@ CubaturePhaseTwo cuda_cubature_phase_two_with(const Kernels& kernels, const Cuba
   const unsigned long long points = genz_malik_point_count(n);
   const PhaseTwoActive active{d_initial, items, shares, 2 * points};
   settle_idle_kernel<<<static_cast<unsigned>((items.count + 255) / 256), 256, 0, work.get()>>>(
-      active, d_outcomes.data(), d_counters.data() + 3);
+      active, d_outcomes.data(), d_counters.data() + 4);
   GEOBEM_CUDA_CHECK_LAUNCH();
   const thrust::counting_iterator<unsigned long long> all_items(0);
   size_t select_bytes = 0;
@@ -736,7 +789,7 @@ CubaturePhaseTwo cuda_cubature_phase_two_with(const Kernels& kernels, const Cuba
     DeviceBuffer<CubatureRegion> d_spill(grid * spill_capacity);
     kernels.refine(static_cast<unsigned>(grid), work.get(),
                    RefineArguments{n, genz_malik_weights(n), d_initial, items, d_work.data(), work_count, shares,
-                                   d_counters.data(), d_counters.data() + 3, d_spill.data(),
+                                   d_counters.data(), d_counters.data() + 4, d_spill.data(),
                                    static_cast<int>(spill_capacity), d_outcomes.data(), d_counters.data() + 1});
     GEOBEM_CUDA_CHECK_LAUNCH();
     // Progress: poll the items taken on a second stream while the kernel runs.
@@ -761,23 +814,20 @@ CubaturePhaseTwo cuda_cubature_phase_two_with(const Kernels& kernels, const Cuba
   GEOBEM_CUDA_CHECK_LAUNCH();
   work.synchronize();
 
-  std::vector<double> sums(4 * rank_chunks);
-  unsigned long long counters[4];
-  GEOBEM_CUDA_CHECK(cudaMemcpy(sums.data(), d_chunk_sums.data(), sums.size() * sizeof(double), cudaMemcpyDeviceToHost));
+  std::vector<FinalRegionSums> sums(rank_chunks);
+  unsigned long long counters[5];
+  GEOBEM_CUDA_CHECK(cudaMemcpy(sums.data(), d_chunk_sums.data(), sums.size() * sizeof(FinalRegionSums),
+                               cudaMemcpyDeviceToHost));
   GEOBEM_CUDA_CHECK(cudaMemcpy(counters, d_counters.data(), sizeof(counters), cudaMemcpyDeviceToHost));
-  for (size_t j = 0; j < rank_chunks; ++j) {
-    out.chunk_estimate[rank + j * ranks] = sums[j];
-    out.chunk_error[rank + j * ranks] = sums[rank_chunks + j];
-    out.chunk_change[rank + j * ranks] = sums[2 * rank_chunks + j];
-    out.chunk_rounding[rank + j * ranks] = sums[3 * rank_chunks + j];
-  }
+  for (size_t j = 0; j < rank_chunks; ++j) out.chunks[rank + j * ranks] = sums[j];
   // Each settled region is one final region.
   size_t rank_regions = 0;
   for (size_t j = 0; j < rank_chunks; ++j)
     rank_regions += std::min(kPhaseTwoChunk, total - (rank + j * ranks) * kPhaseTwoChunk);
   out.evaluations = counters[1];
   out.regions = counters[2] + (rank_regions - work_count);
-  out.capped = counters[3] != 0;
+  out.checked_regions = counters[3];
+  out.capped = counters[4] != 0;
   return out;
 }
 

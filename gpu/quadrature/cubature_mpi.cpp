@@ -16,15 +16,14 @@ CubatureResult integrate_cubature_mpi(const CubatureIntegrand& f, const Cubature
   // into do not depend on which rank refines which chunk.
   CubaturePhaseTwo two = cubature_phase_two(f, local, one, rank, size, options.max_evaluations - one.evaluations, device);
   // Chunks a rank did not refine hold exact zeros, so the sums are exact copies.
-  const int chunks = static_cast<int>(two.chunk_estimate.size());
-  MPI_Allreduce(MPI_IN_PLACE, two.chunk_estimate.data(), chunks, MPI_DOUBLE, MPI_SUM, comm);
-  MPI_Allreduce(MPI_IN_PLACE, two.chunk_error.data(), chunks, MPI_DOUBLE, MPI_SUM, comm);
-  MPI_Allreduce(MPI_IN_PLACE, two.chunk_change.data(), chunks, MPI_DOUBLE, MPI_SUM, comm);
-  MPI_Allreduce(MPI_IN_PLACE, two.chunk_rounding.data(), chunks, MPI_DOUBLE, MPI_SUM, comm);
-  std::uint64_t totals[2] = {two.evaluations, two.regions};
-  MPI_Allreduce(MPI_IN_PLACE, totals, 2, MPI_UINT64_T, MPI_SUM, comm);
+  static_assert(sizeof(FinalRegionSums) == kFinalRegionSumsWords * sizeof(double), "chunk sums are reduced as doubles");
+  const int words = static_cast<int>(two.chunks.size()) * kFinalRegionSumsWords;
+  MPI_Allreduce(MPI_IN_PLACE, reinterpret_cast<double*>(two.chunks.data()), words, MPI_DOUBLE, MPI_SUM, comm);
+  std::uint64_t totals[3] = {two.evaluations, two.regions, two.checked_regions};
+  MPI_Allreduce(MPI_IN_PLACE, totals, 3, MPI_UINT64_T, MPI_SUM, comm);
   two.evaluations = totals[0];
   two.regions = totals[1];
+  two.checked_regions = totals[2];
   int capped = two.capped ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &capped, 1, MPI_INT, MPI_LOR, comm);
   two.capped = capped != 0;

@@ -77,8 +77,7 @@ struct Tally {
   bool flagged_rule() const { return flagged_bounded >= 0.95 * flagged; }
   /// Flags that do not cry wolf: at most 5% of flagged rows within the
   /// tolerance; below 20 flagged rows, where 5% is less than one row, at most
-  /// one. Asserted by the 1D batteries; the cubature batteries report it
-  /// (runs stopped at a test's small cap are flagged at any error).
+  /// one.
   bool cry_wolf_rule() const { return flagged_within <= (flagged < 20 ? 1.0 : 0.05 * flagged); }
   bool rule() const { return converged_rule() && flagged_rule(); }
 
@@ -174,13 +173,20 @@ inline Row cubature_row(const CubatureDraw& d, double rel_tol, const q::Cubature
   return Row{r.estimate, r.error, exact, rel_tol * std::fabs(exact), static_cast<int>(r.status)};
 }
 
-/// With GEOBEM_BATTERY_VERBOSE, prints a noteworthy row (Row::noteworthy) with its draw.
+/// With GEOBEM_BATTERY_VERBOSE, prints a noteworthy row (Row::noteworthy) with its draw, and
+/// the degree-9 check's parts of every row that made it.
 inline void print_if_noteworthy(const CubatureDraw& d, double rel_tol, const q::CubatureResult& r) {
   const Row row = cubature_row(d, rel_tol, r);
   if (verbose() && row.noteworthy())
     std::printf("  %s n=%d a=%.17g u=%.17g tol=%g: %.17g exact %.17g error %.3g status %s evals %llu\n",
                 q::to_string(d.family).c_str(), d.dim, d.a, d.u, rel_tol, r.estimate, row.exact, r.error,
                 geobem::to_string(r.status).c_str(), static_cast<unsigned long long>(r.evaluations));
+  if (verbose() && r.checked_regions > 0)  // the degree-9 check's parts, for studies of its margin
+    std::printf("  check %s n=%d a=%.6g u=%.6g tol=%g: true %.4g tolerance %.4g error %.4g status %d "
+                "change %.4g rounding %.4g unchecked %.4g regions %llu\n",
+                q::to_string(d.family).c_str(), d.dim, d.a, d.u, rel_tol, std::fabs(r.estimate - row.exact),
+                row.tolerance, r.error, static_cast<int>(r.status), r.check_change, r.check_rounding,
+                r.unchecked_error, static_cast<unsigned long long>(r.checked_regions));
 }
 
 /// Relative tolerances of the cubature batteries: those the honest-status

@@ -14,6 +14,7 @@
 #include "gpu/core/math_constants.hpp"
 #include "gpu/quadrature/cubature.hpp"
 #include "gpu/quadrature/cubature_cpu.hpp"
+#include "gpu/quadrature/genz_malik_degree9_rule.hpp"
 #include "tests/quadrature/battery.hpp"
 
 using namespace geobem::quadrature;
@@ -68,6 +69,57 @@ TEST(GenzMalikRule, ExactForDegreeSevenMonomials) {
     apply_genz_malik(f, n, region);
     EXPECT_NEAR(region.estimate, exact, 1e-13 * std::fabs(exact)) << "n = " << n;
   }
+}
+
+TEST(GenzMalikDegree9Rule, ExactForEveryMonomialUpToDegreeNineAndNotEleven) {
+  // Every monomial Π x_i^{e_i} of degree ≤ 9 on the first four axes of an
+  // off-centre box (so odd powers are not zero by symmetry), in 2–10
+  // dimensions, against its closed form; x_0^11 (and x_0^10) must miss.
+  for (int n = 2; n <= kMaxCubatureDim; ++n) {
+    const Degree9Rule rule = degree9_rule(n);
+    CubatureRegion region{};
+    for (int i = 0; i < n; ++i) {
+      region.center[i] = 0.3 + 0.1 * i;
+      region.halfwidth[i] = 0.5 + 0.05 * i;
+    }
+    const auto exact_for = [&](const Monomial& f) {
+      double exact = 1.0;
+      for (int i = 0; i < n; ++i) {
+        const double a = region.center[i] - region.halfwidth[i], b = region.center[i] + region.halfwidth[i];
+        const int e = f.exponent[i];
+        exact *= (std::pow(b, e + 1) - std::pow(a, e + 1)) / (e + 1);
+      }
+      return exact;
+    };
+    const int axes = std::min(n, 4);
+    int tested = 0;
+    for (int code = 0; code < 10000; ++code) {
+      Monomial f{};
+      int degree = 0;
+      for (int i = 0, c = code; i < 4; ++i, c /= 10) {
+        if (i >= axes && c % 10 != 0) degree = 100;
+        if (i < axes) f.exponent[i] = c % 10;
+        degree += c % 10;
+      }
+      if (degree > 9) continue;
+      double abs_sum = 0.0;
+      const double estimate = apply_degree9(f, n, rule, region, &abs_sum);
+      const double exact = exact_for(f);
+      ASSERT_NEAR(estimate, exact, 1e-13 * abs_sum) << "n = " << n << ", exponents " << code;
+      ++tested;
+    }
+    EXPECT_GE(tested, 55);  // the 55 monomials of degree ≤ 9 in two variables, more above
+    for (int e : {10, 11}) {
+      Monomial f{};
+      f.exponent[0] = e;
+      double abs_sum = 0.0;
+      const double exact = exact_for(f);
+      EXPECT_GT(std::fabs(apply_degree9(f, n, rule, region, &abs_sum) - exact), 1e-6 * std::fabs(exact))
+          << "n = " << n << ": degree " << e << " integrated exactly";
+    }
+    EXPECT_EQ(degree9_point_count(n), 1 + 6 * n + 6 * n * (n - 1) + 4 * n * (n - 1) * (n - 2) / 3 + (1 << n));
+  }
+  EXPECT_EQ(degree9_point_count(8), 1089);
 }
 
 TEST(GenzMalikRule, SplitsAlongTheAxisWhereFVaries) {
@@ -261,15 +313,24 @@ TEST(Cubature, PhaseTwoCapsShareTheRemainderAndBoundEachRegion) {
   one.live_error = 8.0;
   one.estimate = 100.0;
   one.retired_error = 0.01;
-  const PhaseTwoShares shares = phase_two_shares(one, options_for(2, 1e-3), 8000);
-  // Half of 8000 evenly (1000 each), half by error share (0, 500, 1500, 2000).
-  const std::uint64_t caps[4] = {1500, 1000, 2500, 3000};
+  // 2D: P7 = 17 and P9 = 29 points. Of 12,716 evaluations the degree-9
+  // check takes P9 per final region: 29·(4 live regions + 6,800 / (2·17)
+  // splits) = 5,916, leaving 6,800 for refining.
+  const PhaseTwoShares shares = phase_two_shares(one, options_for(2, 1e-3), 12716);
+  EXPECT_TRUE(shares.check);
+  EXPECT_EQ(shares.remaining, 6800.0);
+  // Half of 6800 evenly (850 each), half by error share (425, 0, 1275, 1700).
+  const std::uint64_t caps[4] = {1275, 850, 2125, 2550};
   // 0.9·(1e-3·100) − 0.01 = 0.08, shared in proportion to the errors 1 : 0 : 3 : 4.
   const double budgets[4] = {0.01, 0.0, 0.03, 0.04};
   for (int r = 0; r < 4; ++r) {
     EXPECT_EQ(shares.region_cap(errors[r]), caps[r]) << r;
     EXPECT_NEAR(shares.region_budget(errors[r]), budgets[r], 1e-15) << r;
   }
+  // Too little for a check of every live region: all of it goes to refining.
+  const PhaseTwoShares scarce = phase_two_shares(one, options_for(2, 1e-3), 4 * 29);
+  EXPECT_FALSE(scarce.check);
+  EXPECT_EQ(scarce.remaining, 116.0);
 }
 
 TEST(Cubature, PhaseOneReportsTheLiveRegionsAndTheirError) {
@@ -319,6 +380,26 @@ TEST(Cubature, CappedRunConvergesOnTheTwoLevelEstimateWithinItsTolerance) {
   // Before the minimum grid the second estimate is not consulted.
   o.max_evaluations = 20'000;
   EXPECT_EQ(integrate_cubature(f, o, ComputeDevice::Cpu).status, IntegrationStatus::EvaluationCapReached);
+}
+
+TEST(Cubature, CappedRunConvergesOnTheDegreeNineCheckWithinItsTolerance) {
+  // Genz's product peak in 3D at 1e-12 with a cap of 1e7 (a row of the
+  // battery): the summed CUHRE errors and the two-level estimate miss the
+  // target; the degree-9 check of the regions stopped by their caps meets
+  // it, and the closed form says the value is within it. The check's
+  // evaluations come out of the cap.
+  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::ProductPeak, 3, 3.29569, 0.0402868);
+  CubatureOptions o = options_for(3, 1e-12);
+  o.max_evaluations = 10'000'000;
+  const double exact = genz_exact_integral(f, 3);
+  const CubatureResult result = integrate_cubature(f, o, ComputeDevice::Cpu);
+  EXPECT_EQ(result.status, IntegrationStatus::Converged);
+  ASSERT_GT(result.checked_regions, 0u);
+  EXPECT_EQ(result.error, degree9_error(result.unchecked_error, result.check_change, result.check_rounding));
+  EXPECT_LE(result.error, cubature_target(o, result.estimate));
+  EXPECT_LE(std::fabs(result.estimate - exact), result.error);
+  EXPECT_LE(result.evaluations, o.max_evaluations);
+  EXPECT_GE(result.evaluations, result.checked_regions * static_cast<std::uint64_t>(degree9_point_count(3)));
 }
 
 TEST(Cubature, ArumugamF4LowDimensionMatchesNestedQuadrature) {

@@ -45,6 +45,7 @@ TEST(CubatureBattery, GenzFamiliesKeepTheStatusPromise) {
       const std::string line = by_tolerance[t].line(q::to_string(family), kCubatureTolerances[t]);
       std::printf("%s\n", line.c_str());
       EXPECT_TRUE(by_tolerance[t].rule()) << line;
+      EXPECT_TRUE(by_tolerance[t].cry_wolf_rule()) << line;
     }
     std::fflush(stdout);
   }

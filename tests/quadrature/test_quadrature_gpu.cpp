@@ -93,14 +93,24 @@ TEST_F(QuadratureGpu, PhaseTwoTakesRegionsFromTheDeviceOrTheHost) {
   const CubaturePhaseTwo from_device = cubature_phase_two(f, o, on_device, 0, 1, remaining, ComputeDevice::Cuda);
   const CubaturePhaseTwo from_host = cubature_phase_two(f, o, on_host, 0, 1, remaining, ComputeDevice::Cuda);
   const CubaturePhaseTwo on_cpu = cubature_phase_two(f, o, on_device, 0, 1, remaining, ComputeDevice::Cpu);
-  EXPECT_EQ(from_device.chunk_estimate, from_host.chunk_estimate);
-  EXPECT_EQ(from_device.chunk_error, from_host.chunk_error);
+  const auto estimates = [](const CubaturePhaseTwo& two) {
+    std::vector<double> v;
+    for (const FinalRegionSums& chunk : two.chunks) v.push_back(chunk.estimate);
+    return v;
+  };
+  const auto errors = [](const CubaturePhaseTwo& two) {
+    std::vector<double> v;
+    for (const FinalRegionSums& chunk : two.chunks) v.push_back(chunk.error);
+    return v;
+  };
+  EXPECT_EQ(estimates(from_device), estimates(from_host));
+  EXPECT_EQ(errors(from_device), errors(from_host));
   EXPECT_EQ(from_device.evaluations, from_host.evaluations);
   // Two ranks' chunks, each refined on its own, add up to the same bits.
   CubaturePhaseTwo split = cubature_phase_two(f, o, on_device, 0, 2, remaining, ComputeDevice::Cuda);
   const CubaturePhaseTwo other = cubature_phase_two(f, o, on_device, 1, 2, remaining, ComputeDevice::Cuda);
-  for (std::size_t c = 0; c < split.chunk_estimate.size(); ++c) split.chunk_estimate[c] += other.chunk_estimate[c];
-  EXPECT_EQ(split.chunk_estimate, from_device.chunk_estimate);
+  for (std::size_t c = 0; c < split.chunks.size(); ++c) split.chunks[c].add(other.chunks[c]);
+  EXPECT_EQ(estimates(split), estimates(from_device));
   EXPECT_EQ(split.evaluations + other.evaluations, from_device.evaluations);
   // A remainder too small for most regions (as when the cap ends phase one):
   // the device settles those without refining them, as the CPU stops them.
@@ -213,6 +223,29 @@ TEST_F(QuadratureGpu, CappedRunTakesTheTwoLevelEstimateAsTheCpuDoes) {
   EXPECT_LE(std::fabs(gpu.estimate - exact), gpu.error);
 }
 
+TEST_F(QuadratureGpu, CappedRunTakesTheDegreeNineCheckAsTheCpuDoes) {
+  // The CPU test's case (test_cubature.cpp): capped, converged on the
+  // degree-9 check of the regions stopped by their caps. The device checks
+  // the same final regions (its block sums Q9 in another order).
+  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::ProductPeak, 3, 3.29569, 0.0402868);
+  CubatureOptions o;
+  o.dim = 3;
+  o.rel_tol = 1e-12;
+  o.max_evaluations = 10'000'000;
+  const double exact = genz_exact_integral(f, 3);
+  const CubatureResult cpu = integrate_cubature(f, o, ComputeDevice::Cpu);
+  const CubatureResult gpu = integrate_cubature(f, o, ComputeDevice::Cuda);
+  EXPECT_EQ(gpu.status, IntegrationStatus::Converged);
+  EXPECT_EQ(gpu.status, cpu.status);
+  EXPECT_EQ(gpu.checked_regions, cpu.checked_regions);
+  EXPECT_GT(gpu.checked_regions, 0u);
+  EXPECT_EQ(gpu.evaluations, cpu.evaluations);
+  EXPECT_LE(gpu.evaluations, o.max_evaluations);
+  EXPECT_NEAR(gpu.check_change, cpu.check_change, 1e-2 * std::fabs(cpu.check_change));
+  EXPECT_NEAR(gpu.error, cpu.error, 1e-2 * cpu.error);
+  EXPECT_LE(std::fabs(gpu.estimate - exact), gpu.error);
+}
+
 TEST_F(QuadratureGpu, Adaptive1DSingleAndBatchMatchCpu) {
   Adaptive1DOptions o;
   o.rel_tol = 1e-10;
@@ -243,28 +276,42 @@ TEST_F(QuadratureGpu, Adaptive1DSingleAndBatchMatchCpu) {
 }
 
 // The CPU batteries' families, ranges and seeds (test_cubature_battery.cpp,
-// test_quadrature_battery.cpp) on the device: the honest-status rule against the closed forms, and each row
-// within the two paths' error estimates of the CPU's.
+// test_quadrature_battery.cpp) on the device: the honest-status rule and the
+// cry-wolf rule against the closed forms, and each row within the two paths'
+// error estimates of the CPU's. The cubature rows are the CPU battery's
+// first GEOBEM_BATTERY_ROWS rows per family (default 12), the tolerances in
+// turn; the CPU runs each row too.
 TEST_F(QuadratureGpu, CubatureBatteryKeepsTheStatusPromiseAndMatchesCpu) {
   namespace b = geobem::battery;
+  const int rows = static_cast<int>(b::environment_or("GEOBEM_BATTERY_ROWS", 12));
+  const double cap = b::environment_or("GEOBEM_BATTERY_CAP", 1e7);
+  std::printf("%s\n", b::tally_header());
+  int status_differs = 0;
   for (CubatureFamily family : b::kGenzFamilies) {
     std::mt19937_64 random(20261124 + static_cast<int>(family));
-    for (double rel_tol : b::kCubatureTolerances) {
-      b::Tally tally;
-      for (int i = 0; i < 4; ++i) {
-        const b::CubatureDraw d = b::draw_cubature(random, family, 8);
-        const CubatureIntegrand f = b::cubature_integrand(d);
-        const CubatureOptions o = b::cubature_options(d, rel_tol, 2e7);
-        const CubatureResult cpu = integrate_cubature(f, o, ComputeDevice::Cpu);
-        const CubatureResult gpu = integrate_cubature(f, o, ComputeDevice::Cuda);
-        tally.add(b::cubature_row(d, rel_tol, gpu));
-        EXPECT_LE(std::fabs(gpu.estimate - cpu.estimate), gpu.error + cpu.error)
-            << to_string(family) << " n=" << d.dim << " a=" << d.a << " u=" << d.u;
-      }
-      std::printf("%s\n", tally.line(to_string(family), rel_tol).c_str());
-      EXPECT_TRUE(tally.rule()) << tally.line(to_string(family), rel_tol);
+    b::Tally by_tolerance[3];
+    for (int i = 0; i < rows; ++i) {
+      const double rel_tol = b::kCubatureTolerances[i % 3];
+      const b::CubatureDraw d = b::draw_cubature(random, family, 8);
+      const CubatureIntegrand f = b::cubature_integrand(d);
+      const CubatureOptions o = b::cubature_options(d, rel_tol, cap);
+      const CubatureResult cpu = integrate_cubature(f, o, ComputeDevice::Cpu);
+      const CubatureResult gpu = integrate_cubature(f, o, ComputeDevice::Cuda);
+      by_tolerance[i % 3].add(b::cubature_row(d, rel_tol, gpu));
+      b::print_if_noteworthy(d, rel_tol, gpu);
+      status_differs += gpu.status != cpu.status;
+      EXPECT_LE(std::fabs(gpu.estimate - cpu.estimate), gpu.error + cpu.error)
+          << to_string(family) << " n=" << d.dim << " a=" << d.a << " u=" << d.u;
     }
+    for (int t = 0; t < 3; ++t) {
+      const std::string line = by_tolerance[t].line(to_string(family), b::kCubatureTolerances[t]);
+      std::printf("%s\n", line.c_str());
+      EXPECT_TRUE(by_tolerance[t].rule()) << line;
+      EXPECT_TRUE(by_tolerance[t].cry_wolf_rule()) << line;
+    }
+    std::fflush(stdout);
   }
+  std::printf("rows whose status differs between the CPU and the GPU: %d of %d\n", status_differs, 6 * rows);
 }
 
 TEST_F(QuadratureGpu, CubatureBatteryAtTheStageCap) {
