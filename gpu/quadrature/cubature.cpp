@@ -66,8 +66,14 @@ PhaseTwoShares phase_two_shares(const CubaturePhaseOne& phase_one, const Cubatur
   const double p7 = genz_malik_point_count(options.dim), p9 = static_cast<double>(degree9_point_count(options.dim));
   const double left = static_cast<double>(remaining);
   shares.check = left > p9 * shares.count;
+  shares.check_unit = degree9_check_unit(phase_one);
   shares.remaining = shares.check ? std::floor((left - p9 * shares.count) * 2.0 * p7 / (2.0 * p7 + p9)) : left;
   return shares;
+}
+
+double degree9_check_unit(const CubaturePhaseOne& phase_one) {
+  const double unit = phase_one.live_rounding / kRuleRoundingUlps;
+  return std::isfinite(unit) && unit > 0.0 ? unit : 1.0;
 }
 
 std::uint64_t refinement_cap(const CubatureOptions& options) {
@@ -109,8 +115,9 @@ CubatureResult combine_phases(const CubaturePhaseOne& one, const CubaturePhaseTw
     result.checked_regions = two.checked_regions;
     result.check_change = final_regions.check_change;
     result.unchecked_error = one.retired_error + final_regions.unchecked_error;
-    result.check_rounding =
-        degree9_rounding(final_regions.check_scale, final_regions.check_scale_squared, result.estimate);
+    const double unit = degree9_check_unit(one);
+    result.check_rounding = degree9_rounding(final_regions.check_scale,
+                                             unit * std::sqrt(final_regions.check_scale_squared), result.estimate);
     degree9 = degree9_error(result.unchecked_error, result.check_change, result.check_rounding);
   }
   if (!std::isfinite(result.estimate) || !std::isfinite(result.error)) {
@@ -131,13 +138,13 @@ CubatureResult combine_phases(const CubaturePhaseOne& one, const CubaturePhaseTw
   return result;
 }
 
-double degree9_rounding(double check_scale, double check_scale_squared, double estimate) {
+double degree9_rounding(double check_scale, double check_scale_quadrature, double estimate) {
   constexpr double eps = 2.220446049250313e-16;
-  return 2.0 * eps * check_scale + 3.0 * eps * std::sqrt(check_scale_squared) + 2.0 * eps * std::fabs(estimate);
+  return eps * check_scale + 3.0 * eps * check_scale_quadrature + 2.0 * eps * std::fabs(estimate);
 }
 
 double degree9_error(double settled_error, double check_change, double rounding) {
-  return settled_error + 1.5 * std::fabs(check_change) + rounding;
+  return settled_error + kDegree9Margin * std::fabs(check_change) + rounding;
 }
 
 double two_level_error(int dim, double retired_error, double change, double rounding) {

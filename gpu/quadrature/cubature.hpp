@@ -189,7 +189,7 @@ double two_level_error(int dim, double retired_error, double change, double roun
 /// A third error estimate of a run whose regions reached their evaluation
 /// caps in phase two: the degree-7 total's error from the degree-9 check of
 /// those regions' final regions r,
-///   settled_error + 1.5·|Σ_r (Q9_r − Q7_r)| + rounding,
+///   settled_error + kDegree9Margin·|Σ_r (Q9_r − Q7_r)| + rounding,
 /// where settled_error sums the CUHRE errors of the regions not checked
 /// (retired in phase one, or within their budget in phase two) and rounding
 /// is degree9_rounding. The degree-9 rule is Genz &
@@ -197,19 +197,33 @@ double two_level_error(int dim, double retired_error, double change, double roun
 /// Why: where both rules are in their asymptotic regime Q9 − Q7 is Q7's
 /// error to O(h²), and its signed sum sees the cancellation between regions
 /// that a sum of |region errors| cannot count on (bench/RESULTS.md: the true
-/// error of a capped run is 0.94–1.03 times |Σ (Q9 − Q7)| in the quartiles).
-/// 1.5 covers Q9's own error. The difference cannot see errors the two rules
-/// share (the integrand's values), hence the rounding term.
+/// error of a capped run is 0.95–1.02 times |Σ (Q9 − Q7)| in the quartiles).
+/// The difference cannot see errors the two rules share (the integrand's
+/// values), hence the rounding term.
 double degree9_error(double settled_error, double check_change, double rounding);
 
-/// degree9_error's rounding term: 2ε·Σ_r a7_r + 3ε·√(Σ_r (a7_r² + a9_r²)) +
-/// 2ε·|estimate| over the checked final regions r: the degree-7 weights'
-/// rounding, the same in every region, and the integrand's values assumed
-/// correct to a few ulps (systematic part); the rule sums' rounding, added in
-/// quadrature over the regions (Higham, Accuracy and Stability of Numerical
-/// Algorithms, 2002, §2.8); the final sum (the estimates are summed with
-/// Neumaier's compensation). a7, a9 are the rules' absolute sums Σ|w_k f(x_k)|.
-double degree9_rounding(double check_scale, double check_scale_squared, double estimate);
+/// The factor on |Σ (Q9 − Q7)| for Q9's own error. Measured on the Genz
+/// batteries at a cap of 1e7 (bench/RESULTS.md): at 1.1 four rows converged
+/// outside their tolerance or estimate, at 1.2 and at 1.5 one (a product
+/// peak in 7D whose regions were too large for Q9, 2.6× its tolerance); at
+/// 1.5 flags cried wolf in 2.8% of flagged rows, at 1.2 in 1.8%.
+constexpr double kDegree9Margin = 1.2;
+
+/// degree9_error's rounding term: ε·Σ_r a7_r + 3ε·√(Σ_r (a7_r² + a9_r²)) +
+/// 2ε·|estimate| over the checked final regions r, where check_scale =
+/// Σ_r a7_r and check_scale_quadrature = √(Σ_r (a7_r² + a9_r²)): the degree-7
+/// weights' rounding (ε/2 of each, the same in every region) and a bias of
+/// the integrand's values (systematic part); the rule sums' rounding, added
+/// in quadrature over the regions (Higham, Accuracy and Stability of
+/// Numerical Algorithms, 2002, §2.8); the final sum (the estimates are summed
+/// with Neumaier's compensation). a7, a9 are the rules' absolute sums
+/// Σ|w_k f(x_k)|.
+double degree9_rounding(double check_scale, double check_scale_quadrature, double estimate);
+
+/// The unit of the absolute sums whose squares phase two adds up
+/// (PhaseTwoShares::check_unit): Σ a7 over phase one's last generation
+/// (about ∫|f|), or 1 where that is 0 or not finite.
+double degree9_check_unit(const CubaturePhaseOne& phase_one);
 
 /// Adds phase two's chunk sums in chunk order (so any split of the chunks
 /// over ranks gives the same bits) and sets the status: converged when the

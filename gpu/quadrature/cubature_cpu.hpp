@@ -157,7 +157,7 @@ CubaturePhaseTwo cpu_cubature_phase_two(const Integrand& f, const CubatureOption
       if (check) {
         double absolute = 0.0;
         const double q9 = apply_degree9(f, n, check_rule, region, &absolute);
-        add_degree9_check(q9, absolute, region, sums);
+        add_degree9_check(q9, absolute, region, shares.check_unit, sums);
       } else {
         sums.unchecked_error += region.error;
       }

@@ -466,7 +466,7 @@ __device__ void refine_regions(const Integrand& f, int n, const GenzMalikWeights
         const CubatureRegion& record = i < count ? list[i] : spill[i - count];
         double q9 = 0.0, a9 = 0.0;
         block_apply_degree9(f, n, check_rule, record, scratch, &q9, &a9);
-        if (t == 0) add_degree9_check(q9, a9, record, checked);
+        if (t == 0) add_degree9_check(q9, a9, record, shares.check_unit, checked);
       }
     double sums[4] = {0.0, 0.0, 0.0, 0.0};  // estimate, error, change, rounding
     for (int i = t; i < count + spill_count; i += kBlockThreads) {

@@ -30,9 +30,12 @@ struct PhaseTwoShares {
   double remaining = 0.0;   ///< evaluations left for refining all live regions
   double count = 1.0;       ///< live regions
   /// Whether a region that reaches its evaluation cap gets the degree-9
-  /// check of its final regions (degree9_check_region): the evaluations it
+  /// check of its final regions (add_degree9_check): the evaluations it
   /// takes were set aside beside `remaining` (phase_two_shares).
   bool check = false;
+  /// The unit of the rules' absolute sums in FinalRegionSums::check_scale_squared
+  /// (degree9_check_unit), so that their squares neither overflow nor underflow.
+  double check_unit = 1.0;
 
   /// A region's error budget: `budget` in proportion to the regions' errors.
   GEOBEM_HD double region_budget(double error) const {
@@ -53,9 +56,9 @@ struct PhaseTwoShares {
 /// ten times what the degree-9 check saw), CUHRE errors, two-level changes
 /// and rounding floors of cubature.hpp, and the degree-9 check's parts:
 /// Σ (Q9 − Q7) with signs over the checked final regions, Σ of their degree-7
-/// rules' absolute sums and Σ of both rules' squared absolute sums (rounding
-/// scales: systematic, and added in quadrature), and the CUHRE errors of the
-/// final regions left unchecked.
+/// rules' absolute sums and Σ of both rules' squared absolute sums in units of
+/// PhaseTwoShares::check_unit (rounding scales: systematic, and added in
+/// quadrature), and the CUHRE errors of the final regions left unchecked.
 struct FinalRegionSums {
   double estimate = 0.0, estimate_compensation = 0.0, error = 0.0, change = 0.0, rounding = 0.0;
   double check_change = 0.0, check_scale = 0.0, check_scale_squared = 0.0, unchecked_error = 0.0;

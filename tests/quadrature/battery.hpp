@@ -34,6 +34,11 @@ inline double environment_or(const char* name, double fallback) {
   return text ? std::atof(text) : fallback;
 }
 
+/// The cubature batteries' seed (a family adds its index): GEOBEM_BATTERY_SEED, or CI's.
+inline unsigned cubature_battery_seed() {
+  return static_cast<unsigned>(environment_or("GEOBEM_BATTERY_SEED", 20261124));
+}
+
 /// GEOBEM_BATTERY_VERBOSE set: a battery also prints every noteworthy row.
 inline bool verbose() { return std::getenv("GEOBEM_BATTERY_VERBOSE") != nullptr; }
 

@@ -288,7 +288,7 @@ TEST_F(QuadratureGpu, CubatureBatteryKeepsTheStatusPromiseAndMatchesCpu) {
   std::printf("%s\n", b::tally_header());
   int status_differs = 0;
   for (CubatureFamily family : b::kGenzFamilies) {
-    std::mt19937_64 random(20261124 + static_cast<int>(family));
+    std::mt19937_64 random(b::cubature_battery_seed() + static_cast<int>(family));
     b::Tally by_tolerance[3];
     for (int i = 0; i < rows; ++i) {
       const double rel_tol = b::kCubatureTolerances[i % 3];
