@@ -114,11 +114,13 @@ CubatureResult combine_phases(const CubaturePhaseOne& one, const CubaturePhaseTw
   if (two.checked_regions > 0) {
     result.checked_regions = two.checked_regions;
     result.check_change = final_regions.check_change;
+    result.check_abs_change = final_regions.check_abs_change;
     result.unchecked_error = one.retired_error + final_regions.unchecked_error;
     const double unit = degree9_check_unit(one);
     result.check_rounding = degree9_rounding(final_regions.check_scale,
                                              unit * std::sqrt(final_regions.check_scale_squared), result.estimate);
-    degree9 = degree9_error(result.unchecked_error, result.check_change, result.check_rounding);
+    degree9 = degree9_error(result.unchecked_error, result.check_change, result.check_abs_change,
+                            result.check_rounding);
   }
   if (!std::isfinite(result.estimate) || !std::isfinite(result.error)) {
     result.status = IntegrationStatus::NonFinite;
@@ -143,8 +145,9 @@ double degree9_rounding(double check_scale, double check_scale_quadrature, doubl
   return eps * check_scale + 3.0 * eps * check_scale_quadrature + 2.0 * eps * std::fabs(estimate);
 }
 
-double degree9_error(double settled_error, double check_change, double rounding) {
-  return settled_error + kDegree9Margin * std::fabs(check_change) + rounding;
+double degree9_error(double settled_error, double check_change, double check_abs_change, double rounding) {
+  return settled_error + kDegree9Margin * std::max(std::fabs(check_change), check_abs_change / kDegree9Cancellation) +
+         rounding;
 }
 
 double two_level_error(int dim, double retired_error, double change, double rounding) {

@@ -165,8 +165,9 @@ GEOBEM_HD inline double apply_degree9(const Integrand& f, int n, const Degree9Ru
   return volume * sum;
 }
 
-/// Adds the degree-9 check of one final region to `sums`: Q9 − Q7 (q9 the
-/// region's degree-9 result, a9 its absolute sum, apply_degree9) and the
+/// Adds the degree-9 check of one final region to `sums`: Q9 − Q7 and its
+/// absolute value (q9 the region's degree-9 result, a9 its absolute sum,
+/// apply_degree9) and the
 /// rounding scales a7 and (a7² + a9²)/unit² (a7 the degree-7 rule's absolute
 /// sum, which region.rounding holds at kRuleRoundingUlps; unit =
 /// PhaseTwoShares::check_unit).
@@ -174,6 +175,7 @@ GEOBEM_HD inline void add_degree9_check(double q9, double a9, const CubatureRegi
                                         FinalRegionSums& sums) {
   const double a7 = region.rounding / kRuleRoundingUlps;
   sums.check_change += q9 - region.estimate;
+  sums.check_abs_change += fabs(q9 - region.estimate);
   sums.check_scale += a7;
   sums.check_scale_squared += (a7 / unit) * (a7 / unit) + (a9 / unit) * (a9 / unit);
 }

@@ -389,17 +389,40 @@ TEST(Cubature, CappedRunConvergesOnTheDegreeNineCheckWithinItsTolerance) {
   // it, and the closed form says the value is within it. The check's
   // evaluations come out of the cap.
   const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::ProductPeak, 3, 3.29569, 0.0402868);
-  CubatureOptions o = options_for(3, 1e-12);
+  CubatureOptions o;  // the battery's options
+  o.dim = 3;
+  o.rel_tol = 1e-12;
   o.max_evaluations = 10'000'000;
   const double exact = genz_exact_integral(f, 3);
   const CubatureResult result = integrate_cubature(f, o, ComputeDevice::Cpu);
   EXPECT_EQ(result.status, IntegrationStatus::Converged);
   ASSERT_GT(result.checked_regions, 0u);
-  EXPECT_EQ(result.error, degree9_error(result.unchecked_error, result.check_change, result.check_rounding));
+  EXPECT_EQ(result.error, degree9_error(result.unchecked_error, result.check_change, result.check_abs_change,
+                                       result.check_rounding));
   EXPECT_LE(result.error, cubature_target(o, result.estimate));
   EXPECT_LE(std::fabs(result.estimate - exact), result.error);
   EXPECT_LE(result.evaluations, o.max_evaluations);
   EXPECT_GE(result.evaluations, result.checked_regions * static_cast<std::uint64_t>(degree9_point_count(3)));
+}
+
+TEST(Cubature, DegreeNineCheckCreditsLimitedCancellation) {
+  // Genz's continuous family, a = 20 in 5D at 1e-6 (a battery row): regions
+  // too large for the degree-9 rule, whose differences from Q7 cancel to
+  // |Σ d| = 3.5e-12 while Σ |d| = 3.5e-10 and the true error is 3.6e-10.
+  // Credited in full, the cancellation made the run converge 36× off its
+  // tolerance; the run must end flagged, its error column above its error.
+  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::Continuous, 5, 19.988255066391933,
+                                                      0.58620415995574005);
+  CubatureOptions o;  // the battery's options
+  o.dim = 5;
+  o.rel_tol = 1e-6;
+  o.max_evaluations = 10'000'000;
+  const double exact = genz_exact_integral(f, 5);
+  const CubatureResult result = integrate_cubature(f, o, ComputeDevice::Cpu);
+  EXPECT_EQ(result.status, IntegrationStatus::EvaluationCapReached);
+  EXPECT_GT(result.checked_regions, 0u);
+  EXPECT_GT(result.check_abs_change, 10.0 * std::fabs(result.check_change));
+  EXPECT_LE(std::fabs(result.estimate - exact), result.error);
 }
 
 TEST(Cubature, ArumugamF4LowDimensionMatchesNestedQuadrature) {
