@@ -10,7 +10,10 @@
 // task, per region) until its error is within its budget (its share of the
 // remaining tolerance, proportional to its error) or its own evaluation cap.
 // The rule is the degree-7 Genz–Malik rule with CUHRE's error estimate
-// (genz_malik_rule.hpp).
+// (genz_malik_rule.hpp); a run whose summed errors miss the tolerance may
+// still meet it by the two-level changes (two_level_error) or, where phase
+// two reached regions' caps, by a degree-9 check of their final regions
+// (degree9_error).
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
