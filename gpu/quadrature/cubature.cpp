@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "gpu/quadrature/cubature_cpu.hpp"
@@ -141,7 +142,7 @@ CubatureResult combine_phases(const CubaturePhaseOne& one, const CubaturePhaseTw
 }
 
 double degree9_rounding(double check_scale, double check_scale_quadrature, double estimate) {
-  constexpr double eps = 2.220446049250313e-16;
+  constexpr double eps = std::numeric_limits<double>::epsilon();
   return eps * check_scale + 3.0 * eps * check_scale_quadrature + 2.0 * eps * std::fabs(estimate);
 }
 

@@ -25,6 +25,7 @@
 #include "gpu/core/integration_status.hpp"
 #include "gpu/quadrature/cubature_integrands.hpp"
 #include "gpu/quadrature/cubature_phase_two_shares.hpp"
+#include "gpu/quadrature/final_region_sums.hpp"
 #include "gpu/quadrature/genz_malik_rule.hpp"
 
 namespace geobem::quadrature {

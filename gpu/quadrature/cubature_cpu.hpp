@@ -150,10 +150,7 @@ CubaturePhaseTwo cpu_cubature_phase_two(const Integrand& f, const CubatureOption
     const bool check = region_capped && shares.check;
     FinalRegionSums sums;
     for (const auto& region : heap) {
-      sums.add_estimate(region.estimate);
-      sums.error += region.error;
-      sums.change += region.change;
-      sums.rounding += region.rounding;
+      sums.add_region(region);
       if (check) {
         double absolute = 0.0;
         const double q9 = apply_degree9(f, n, check_rule, region, &absolute);

@@ -44,6 +44,7 @@
 #include "gpu/quadrature/cubature.hpp"
 #endif
 #include "gpu/quadrature/cubature_phase_two_shares.hpp"
+#include "gpu/quadrature/final_region_sums.hpp"
 #include "gpu/quadrature/genz_malik_degree9_rule.hpp"
 #include "gpu/quadrature/genz_malik_rule.hpp"
 
@@ -330,10 +331,8 @@ __global__ inline void settle_idle_kernel(PhaseTwoActive active, FinalRegionSums
   if (r >= active.items.total) return;
   const CubatureRegion& region = active.initial[r];
   FinalRegionSums sums;
-  sums.estimate = region.estimate;
-  sums.error = sums.unchecked_error = region.error;
-  sums.change = region.change;
-  sums.rounding = region.rounding;
+  sums.add_region(region);
+  sums.unchecked_error = region.error;
   outcomes[r] = sums;
   if (region.error > active.shares.region_budget(region.error)) *capped = 1;
 }

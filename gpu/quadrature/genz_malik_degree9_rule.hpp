@@ -15,7 +15,7 @@
 #include <cmath>
 
 #include "gpu/core/host_device.hpp"
-#include "gpu/quadrature/cubature_phase_two_shares.hpp"
+#include "gpu/quadrature/final_region_sums.hpp"
 #include "gpu/quadrature/genz_malik_rule.hpp"
 
 namespace geobem::quadrature {
