@@ -16,6 +16,7 @@
 #include "gpu/quadrature/cubature_cpu.hpp"
 #include "gpu/quadrature/genz_malik_degree9_rule.hpp"
 #include "tests/quadrature/battery.hpp"
+#include "tests/quadrature/capped_cases.hpp"
 
 using namespace geobem::quadrature;
 using geobem::ComputeDevice;
@@ -359,16 +360,13 @@ TEST(Cubature, TwoLevelChangeGoesToTheChildrenByTheirErrors) {
 }
 
 TEST(Cubature, CappedRunConvergesOnTheTwoLevelEstimateWithinItsTolerance) {
-  // Oscillatory 2D at 1e-10 with a cap of 1e6: the summed CUHRE errors
-  // (each the degree-5 rule's difference) stay 35× above the target, the
-  // two-level changes (the degree-7 rule's own error) meet it; the closed
-  // form says the value is within both.
-  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::Oscillatory, 2, 17.1, 0.362);
-  CubatureOptions o;
-  o.dim = 2;
-  o.rel_tol = 1e-10;
-  o.max_evaluations = 1'000'000;
-  const double exact = genz_exact_integral(f, 2);
+  // The summed CUHRE errors (each the degree-5 rule's difference) stay 35×
+  // above the target, the two-level changes (the degree-7 rule's own error)
+  // meet it; the closed form says the value is within both.
+  const test_cases::CappedCase& c = test_cases::kConvergesOnTwoLevel;
+  const CubatureIntegrand f = c.integrand();
+  CubatureOptions o = c.options();
+  const double exact = c.exact();
   const CubaturePhaseOne one = cubature_phase_one(f, o, ComputeDevice::Cpu);
   ASSERT_FALSE(one.converged);
   EXPECT_GT(one.error, 10.0 * cubature_target(o, one.estimate));
@@ -383,18 +381,14 @@ TEST(Cubature, CappedRunConvergesOnTheTwoLevelEstimateWithinItsTolerance) {
 }
 
 TEST(Cubature, CappedRunConvergesOnTheDegreeNineCheckWithinItsTolerance) {
-  // Genz's product peak in 3D at 1e-12 with a cap of 1e7 (a row of the
-  // battery): the summed CUHRE errors and the two-level estimate miss the
-  // target; the degree-9 check of the regions stopped by their caps meets
-  // it, and the closed form says the value is within it. The check's
-  // evaluations come out of the cap.
-  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::ProductPeak, 3, 3.29569, 0.0402868);
-  CubatureOptions o;  // the battery's options
-  o.dim = 3;
-  o.rel_tol = 1e-12;
-  o.max_evaluations = 10'000'000;
-  const double exact = genz_exact_integral(f, 3);
-  const CubatureResult result = integrate_cubature(f, o, ComputeDevice::Cpu);
+  // The summed CUHRE errors and the two-level estimate miss the target; the
+  // degree-9 check of the regions stopped by their caps meets it, and the
+  // closed form says the value is within it. The check's evaluations come
+  // out of the cap.
+  const test_cases::CappedCase& c = test_cases::kConvergesOnDegreeNine;
+  const CubatureOptions o = c.options();
+  const double exact = c.exact();
+  const CubatureResult result = integrate_cubature(c.integrand(), o, ComputeDevice::Cpu);
   EXPECT_EQ(result.status, IntegrationStatus::Converged);
   ASSERT_GT(result.checked_regions, 0u);
   EXPECT_EQ(result.error, degree9_error(result.unchecked_error, result.check_change, result.check_abs_change,
@@ -402,23 +396,17 @@ TEST(Cubature, CappedRunConvergesOnTheDegreeNineCheckWithinItsTolerance) {
   EXPECT_LE(result.error, cubature_target(o, result.estimate));
   EXPECT_LE(std::fabs(result.estimate - exact), result.error);
   EXPECT_LE(result.evaluations, o.max_evaluations);
-  EXPECT_GE(result.evaluations, result.checked_regions * static_cast<std::uint64_t>(degree9_point_count(3)));
+  EXPECT_GE(result.evaluations, result.checked_regions * static_cast<std::uint64_t>(degree9_point_count(c.dim)));
 }
 
 TEST(Cubature, DegreeNineCheckCreditsLimitedCancellation) {
-  // Genz's continuous family, a = 20 in 5D at 1e-6 (a battery row): regions
-  // too large for the degree-9 rule, whose differences from Q7 cancel to
-  // |Σ d| = 3.5e-12 while Σ |d| = 3.5e-10 and the true error is 3.6e-10.
-  // Credited in full, the cancellation made the run converge 36× off its
-  // tolerance; the run must end flagged, its error column above its error.
-  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::Continuous, 5, 19.988255066391933,
-                                                      0.58620415995574005);
-  CubatureOptions o;  // the battery's options
-  o.dim = 5;
-  o.rel_tol = 1e-6;
-  o.max_evaluations = 10'000'000;
-  const double exact = genz_exact_integral(f, 5);
-  const CubatureResult result = integrate_cubature(f, o, ComputeDevice::Cpu);
+  // Regions too large for the degree-9 rule, whose differences from Q7
+  // cancel where the errors do not. Credited in full, the cancellation made
+  // the run converge 36× off its tolerance; the run must end flagged, its
+  // error column above its error.
+  const test_cases::CappedCase& c = test_cases::kDegreeNineCancels;
+  const double exact = c.exact();
+  const CubatureResult result = integrate_cubature(c.integrand(), c.options(), ComputeDevice::Cpu);
   EXPECT_EQ(result.status, IntegrationStatus::EvaluationCapReached);
   EXPECT_GT(result.checked_regions, 0u);
   EXPECT_GT(result.check_abs_change, 10.0 * std::fabs(result.check_change));

@@ -9,6 +9,7 @@
 #include "gpu/quadrature/adaptive_1d.hpp"
 #include "gpu/quadrature/cubature.hpp"
 #include "tests/quadrature/battery.hpp"
+#include "tests/quadrature/capped_cases.hpp"
 #include "tests/support/backend_test.hpp"
 
 using namespace geobem::quadrature;
@@ -202,48 +203,48 @@ TEST_F(QuadratureGpu, EvaluationCapGivesStatus) {
   EXPECT_LE(gpu.evaluations, o.max_evaluations);
 }
 
+namespace {
+
+/// A capped case (capped_cases.hpp) on the CPU and on the GPU.
+struct CpuAndGpu {
+  CubatureResult cpu, gpu;
+};
+CpuAndGpu run_on_both(const test_cases::CappedCase& c) {
+  return {integrate_cubature(c.integrand(), c.options(), ComputeDevice::Cpu),
+          integrate_cubature(c.integrand(), c.options(), ComputeDevice::Cuda)};
+}
+
+}  // namespace
+
 TEST_F(QuadratureGpu, CappedRunTakesTheTwoLevelEstimateAsTheCpuDoes) {
-  // The CPU test's case (test_cubature.cpp): capped, converged on the
-  // two-level estimate; the device's sums of changes and rounding floors
-  // give the same decision. The estimates agree to 1% (H100: 7.030e-14
-  // against 7.054e-14): the rounding floors, most of it here, come from each
-  // device's own function values.
-  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::Oscillatory, 2, 17.1, 0.362);
-  CubatureOptions o;
-  o.dim = 2;
-  o.rel_tol = 1e-10;
-  o.max_evaluations = 1'000'000;
-  const double exact = genz_exact_integral(f, 2);
-  const CubatureResult cpu = integrate_cubature(f, o, ComputeDevice::Cpu);
-  const CubatureResult gpu = integrate_cubature(f, o, ComputeDevice::Cuda);
+  // Converged on the two-level estimate; the device's sums of changes and
+  // rounding floors give the same decision. The estimates agree to 1% (H100:
+  // 7.030e-14 against 7.054e-14): the rounding floors, most of it here, come
+  // from each device's own function values.
+  const auto& c = test_cases::kConvergesOnTwoLevel;
+  const auto [cpu, gpu] = run_on_both(c);
   EXPECT_EQ(gpu.status, IntegrationStatus::Converged);
   EXPECT_EQ(gpu.status, cpu.status);
   EXPECT_EQ(gpu.evaluations, cpu.evaluations);
   EXPECT_NEAR(gpu.error, cpu.error, 1e-2 * cpu.error);
-  EXPECT_LE(std::fabs(gpu.estimate - exact), gpu.error);
+  EXPECT_LE(std::fabs(gpu.estimate - c.exact()), gpu.error);
 }
 
 TEST_F(QuadratureGpu, CappedRunTakesTheDegreeNineCheckAsTheCpuDoes) {
-  // The CPU test's case (test_cubature.cpp): capped, converged on the
-  // degree-9 check of the regions stopped by their caps. The device checks
-  // the same final regions (its block sums Q9 in another order).
-  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::ProductPeak, 3, 3.29569, 0.0402868);
-  CubatureOptions o;
-  o.dim = 3;
-  o.rel_tol = 1e-12;
-  o.max_evaluations = 10'000'000;
-  const double exact = genz_exact_integral(f, 3);
-  const CubatureResult cpu = integrate_cubature(f, o, ComputeDevice::Cpu);
-  const CubatureResult gpu = integrate_cubature(f, o, ComputeDevice::Cuda);
+  // Converged on the degree-9 check of the regions stopped by their caps.
+  // The device checks the same final regions (its block sums Q9 in another
+  // order).
+  const auto& c = test_cases::kConvergesOnDegreeNine;
+  const auto [cpu, gpu] = run_on_both(c);
   EXPECT_EQ(gpu.status, IntegrationStatus::Converged);
   EXPECT_EQ(gpu.status, cpu.status);
   EXPECT_EQ(gpu.checked_regions, cpu.checked_regions);
   EXPECT_GT(gpu.checked_regions, 0u);
   EXPECT_EQ(gpu.evaluations, cpu.evaluations);
-  EXPECT_LE(gpu.evaluations, o.max_evaluations);
+  EXPECT_LE(gpu.evaluations, c.cap);
   EXPECT_NEAR(gpu.check_change, cpu.check_change, 1e-2 * std::fabs(cpu.check_change));
   EXPECT_NEAR(gpu.error, cpu.error, 1e-2 * cpu.error);
-  EXPECT_LE(std::fabs(gpu.estimate - exact), gpu.error);
+  EXPECT_LE(std::fabs(gpu.estimate - c.exact()), gpu.error);
 }
 
 TEST_F(QuadratureGpu, Adaptive1DSingleAndBatchMatchCpu) {

@@ -1,0 +1,40 @@
+#pragma once
+// Capped cubature runs that end on each of the second estimates
+// (cubature.hpp), shared by the CPU tests (test_cubature.cpp) and the
+// GPU-against-CPU tests (test_quadrature_gpu.cpp): Genz integrands with the
+// battery's options (default L_max) at a given tolerance and evaluation cap.
+#include <cstdint>
+
+#include "gpu/quadrature/cubature.hpp"
+
+namespace geobem::quadrature::test_cases {
+
+struct CappedCase {
+  CubatureFamily family;
+  int dim;
+  double a, u, rel_tol;
+  std::uint64_t cap;
+
+  CubatureIntegrand integrand() const { return make_cubature_integrand(family, dim, a, u); }
+  CubatureOptions options() const {
+    CubatureOptions o;
+    o.dim = dim;
+    o.rel_tol = rel_tol;
+    o.max_evaluations = cap;
+    return o;
+  }
+  double exact() const { return genz_exact_integral(integrand(), dim); }
+};
+
+/// Oscillatory 2D at 1e-10, cap 1e6: the summed CUHRE errors stay 35× above
+/// the target, the two-level estimate meets it.
+inline const CappedCase kConvergesOnTwoLevel{CubatureFamily::Oscillatory, 2, 17.1, 0.362, 1e-10, 1'000'000};
+/// Product peak 3D at 1e-12, cap 1e7 (a battery row): CUHRE and two-level
+/// miss, the degree-9 check of the regions stopped by their caps meets it.
+inline const CappedCase kConvergesOnDegreeNine{CubatureFamily::ProductPeak, 3, 3.29569, 0.0402868, 1e-12, 10'000'000};
+/// Continuous 5D, a = 20, at 1e-6, cap 1e7 (a battery row): Q9 − Q7 cancels
+/// to |Σ d| = 3.5e-12 while Σ |d| = 3.5e-10 and the true error is 3.6e-10.
+inline const CappedCase kDegreeNineCancels{CubatureFamily::Continuous, 5, 19.988255066391933, 0.58620415995574005,
+                                           1e-6, 10'000'000};
+
+}  // namespace geobem::quadrature::test_cases
