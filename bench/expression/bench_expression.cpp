@@ -37,6 +37,7 @@
 #include "gpu/quadrature/cubature.hpp"
 #include "gpu/transform/transform.hpp"
 #include "stages/cli/stage_options.hpp"
+#include "tests/expression/arumugam_expression_cases.hpp"
 
 namespace ex = geobem::expression;
 namespace q = geobem::quadrature;
@@ -189,23 +190,13 @@ void compare_adaptive(std::size_t count) {
 
 /// f3 (4D, 1e-5) and f4 (7D, 1e-4) built in against the same as expressions, at the stage's defaults.
 void compare_cubature() {
-  const struct {
-    q::CubatureFamily family;
-    int dim;
-    double rel_tol, reference;
-    const char* text;
-  } cases[] = {
-      {q::CubatureFamily::F3, 4, 1e-5, 0.090415164700330145624,
-       "sin((1*asin(x1))*(2*asin(x2^2))*(3*asin(x3^3))*(4*asin(x4^4)))"},
-      {q::CubatureFamily::F4, 7, 1e-4, 0.019196994669629073495,
-       "sin(asin(x1)*asin(x2)*asin(x3)*asin(x4)*asin(x5)*asin(x6)*asin(x7))"},
-  };
-  for (const auto& c : cases) {
+  for (const auto& c : geobem::test::kArumugamExpressionCases) {
     q::CubatureOptions options;
     options.dim = c.dim;
     options.rel_tol = c.rel_tol;
-    const ex::Expression f = ex::parse_expression(c.text, ex::numbered_variables(c.dim), {});
-    std::printf("cubature %s vs '%s', %dD, rel-tol %g\n", q::to_string(c.family).c_str(), c.text, c.dim, c.rel_tol);
+    const ex::Expression f = ex::parse_expression(c.expression, ex::numbered_variables(c.dim), {});
+    std::printf("cubature %s vs '%s', %dD, rel-tol %g\n", q::to_string(c.family).c_str(), c.expression, c.dim,
+                c.rel_tol);
     print_compile_times(ex::cubature_kernel_source(f));
     const q::CubatureIntegrand integrand = q::make_cubature_integrand(c.family, c.dim);
     q::CubatureResult family = q::integrate_cubature(integrand, options, geobem::ComputeDevice::Cuda);

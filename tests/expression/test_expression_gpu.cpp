@@ -15,6 +15,7 @@
 #include "gpu/quadrature/cubature_integrands.hpp"
 #include "gpu/transform/halfspace_load.hpp"
 #include "gpu/transform/transform.hpp"
+#include "tests/expression/arumugam_expression_cases.hpp"
 #include "tests/support/backend_test.hpp"
 
 namespace ex = geobem::expression;
@@ -238,28 +239,17 @@ TEST_F(ExpressionCuda, CubatureMatchesCpuTheFamiliesAndReferences) {
     EXPECT_NEAR(cuda[i].estimate, built_in.estimate, cuda[i].error + built_in.error) << i;
   }
   // Arumugam et al.'s f3 (4D, 1e-5) and f4 (7D, 1e-4) as expressions, at the
-  // stage's defaults, against mpmath's references (bench/quadrature/reference_values.py)
-  // and the built-in family's CUDA kernel.
-  const struct {
-    q::CubatureFamily family;
-    int dim;
-    double rel_tol, reference;
-    std::string text;
-  } cases[] = {
-      {q::CubatureFamily::F3, 4, 1e-5, 0.090415164700330145624,
-       "sin((1*asin(x1))*(2*asin(x2^2))*(3*asin(x3^3))*(4*asin(x4^4)))"},
-      {q::CubatureFamily::F4, 7, 1e-4, 0.019196994669629073495,
-       "sin(asin(x1)*asin(x2)*asin(x3)*asin(x4)*asin(x5)*asin(x6)*asin(x7))"},
-  };
-  for (const auto& c : cases) {
+  // stage's defaults, against mpmath's references and the built-in family's
+  // CUDA kernel.
+  for (const auto& c : geobem::test::kArumugamExpressionCases) {
     q::CubatureOptions stage;
     stage.dim = c.dim;
     stage.rel_tol = c.rel_tol;
     const auto mine = ex::integrate_cubature_expression(
-        ex::parse_expression(c.text, ex::numbered_variables(c.dim), {}), {}, 1, stage, ComputeDevice::Cuda);
-    expect_honest(mine[0].estimate, mine[0].error, mine[0].status, c.reference, c.rel_tol, c.text);
+        ex::parse_expression(c.expression, ex::numbered_variables(c.dim), {}), {}, 1, stage, ComputeDevice::Cuda);
+    expect_honest(mine[0].estimate, mine[0].error, mine[0].status, c.reference, c.rel_tol, c.expression);
     const auto built_in = q::integrate_cubature(q::make_cubature_integrand(c.family, c.dim), stage, ComputeDevice::Cuda);
-    EXPECT_NEAR(mine[0].estimate, built_in.estimate, mine[0].error + built_in.error) << c.text;
+    EXPECT_NEAR(mine[0].estimate, built_in.estimate, mine[0].error + built_in.error) << c.expression;
   }
   // NaN on part of the domain: a status.
   q::CubatureOptions plane;
