@@ -217,13 +217,11 @@ void compare_cubature() {
 
 int run_bench(int argc, char** argv) {
   namespace po = boost::program_options;
-  po::options_description options("bench_expression options");
   std::size_t count = 1000000;
-  options.add_options()("help", "this text")("count", po::value(&count)->default_value(count), "integrals per batch");
-  const auto parsed = geobem::cli::parse_stage_options(
-      argc, argv, "bench_expression", "User expressions (NVRTC) against the built-in Longman families on the GPU.",
-      options);
-  if (!parsed) return 0;
+  geobem::cli::StageOptions command("bench_expression",
+                                    "User expressions (NVRTC) against the built-in Longman families on the GPU.");
+  command.add()("count", po::value(&count)->default_value(count), "integrals per batch");
+  if (!command.parse(argc, argv)) return 0;  // --help
   if (geobem::cuda_device_count() == 0) {
     std::printf("bench_expression: no CUDA device\n");
     return 0;

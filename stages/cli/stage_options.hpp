@@ -64,8 +64,8 @@ class StageOptions {
 };
 
 // The untyped form (options looked up by name in a variables_map), kept for
-// the benchmarks that do not bind a struct yet (bench/expression,
-// bench/quadrature, bench/transform); they declare --help themselves.
+// the benchmarks that do not bind a struct yet (bench/quadrature,
+// bench/transform); they declare --help themselves.
 
 /// Parses the command line, then the --config file; prints the usage and
 /// returns std::nullopt for --help. Throws geobem::UsageError as
