@@ -9,8 +9,6 @@
 
 namespace geobem::bench {
 
-using geobem::seconds_since;
-
 /// The shortest wall time of `repeat` calls of `call`, seconds.
 inline double best_time(int repeat, const std::function<void()>& call) {
   double best = 1e300;

@@ -24,6 +24,7 @@
 #include "bench/gravity/bench_timing.hpp"
 #include "gpu/core/device.hpp"
 #include "gpu/core/relative_difference.hpp"
+#include "gpu/core/seconds_since.hpp"
 #include "gpu/core/usage_error.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/forward_mpi.hpp"
@@ -36,7 +37,6 @@ namespace po = boost::program_options;
 using namespace geobem;
 using namespace geobem::gravity;
 using geobem::bench::best_time;
-using geobem::bench::seconds_since;
 
 namespace {
 
