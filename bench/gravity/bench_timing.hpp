@@ -4,12 +4,21 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <string>
 
 #include "gpu/core/seconds_since.hpp"
+#include "gpu/core/usage_error.hpp"
 
 namespace geobem::bench {
 
-/// The shortest wall time of `repeat` calls of `call`, seconds.
+/// Checks a benchmark's --repeat right after the parse, before the set-up:
+/// throws geobem::UsageError naming the value unless it is at least 1.
+inline void check_repeat(int repeat) {
+  if (repeat < 1) throw UsageError("--repeat " + std::to_string(repeat) + ": expected 1 or more");
+}
+
+/// The shortest wall time of `repeat` calls of `call` (repeat >= 1, see
+/// check_repeat), seconds.
 inline double best_time(int repeat, const std::function<void()>& call) {
   double best = 1e300;
   for (int i = 0; i < repeat; ++i) {

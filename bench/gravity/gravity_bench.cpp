@@ -59,6 +59,7 @@ int run_bench(int argc, char** argv) {
       ("repeat", po::value(&repeat)->default_value(repeat), "CUDA runs per case (best is reported)")
       ("peer-case", po::value(&peer_case), "write the case and double results for harmonica_peer.py to DIR, then stop");
   if (!command.parse(argc, argv)) return 0;  // --help
+  bench::check_repeat(repeat);
   if (cells.size() != 3) throw UsageError("--cells needs three counts");
   const std::size_t cells_e = cells[0], cells_n = cells[1], cells_u = cells[2];
 

@@ -98,6 +98,7 @@ int run_bench(int argc, char** argv) {
       ("shapes", po::bool_switch(&shapes),
        "general path: every kernel shape (cuda_kernel_shapes()), double and single, all ten fields and g_z, then stop");
   if (!command.parse(argc, argv)) return 0;  // --help
+  bench::check_repeat(repeat);
   if (cuda_device_count() == 0) {
     std::printf("no CUDA device\n");
     return 0;

@@ -99,7 +99,7 @@ int run(int argc, char** argv) {
     ("peer-case", cli::optional_value(&peer_case), "write the case for terrain_harmonica_peer.py into DIR");
   if (!command.parse(argc, argv)) return 0;
   step = std::max(1, step);
-  repeat = std::max(1, repeat);
+  bench::check_repeat(repeat);
   const terrain::LayerModel model = terrain::read_layer_vts(layer_path);
   const gravity::PrismLayer& layer = model.layer;
   const gravity::LayerGeometry& g = layer.geometry;
