@@ -11,13 +11,17 @@ namespace geobem {
 
 namespace {
 std::filesystem::path make_temporary_name(const std::filesystem::path& final_path) {
-  static std::atomic<int> counter{0};
   // Keep the extension last: some writers pick their format from it.
-  const std::string name = "." + final_path.stem().string() + ".partial-" + std::to_string(::getpid()) + "-" +
-                           std::to_string(counter++) + final_path.extension().string();
+  const std::string name = "." + final_path.stem().string() + ".partial-" + unique_process_suffix() +
+                           final_path.extension().string();
   return final_path.parent_path() / name;
 }
 }  // namespace
+
+std::string unique_process_suffix() {
+  static std::atomic<int> counter{0};
+  return std::to_string(::getpid()) + "-" + std::to_string(counter++);
+}
 
 AtomicFile::AtomicFile(std::filesystem::path final_path)
     : final_(std::move(final_path)), temporary_(make_temporary_name(final_)) {}

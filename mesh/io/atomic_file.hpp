@@ -30,6 +30,12 @@ class AtomicFile {
   bool committed_ = false;
 };
 
+/// "PID-N": this process's id and a number no earlier call in the process
+/// returned (thread-safe). The temporary names of AtomicFile, OutputSet and
+/// OutputLock end with it, so that no two of one process share a name and a
+/// later run can tell those of dead processes by the pid.
+std::string unique_process_suffix();
+
 /// Writes a text file atomically: `write` fills the stream; throws
 /// std::runtime_error naming the path when the file cannot be opened or written.
 void write_text_file_atomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write);

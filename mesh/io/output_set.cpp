@@ -119,10 +119,9 @@ bool held_by_writer(int descriptor) {
 // (under `lock_path`.guard, so that two runs never both replace it). A
 // refused run therefore always reads the holder's pid.
 OutputLock::OutputLock(const fs::path& lock_path, const std::string& what) {
-  static int counter = 0;
   const std::string pid = std::to_string(::getpid());
   // A `.partial-PID-N` name: what a run killed here leaves, the next one removes.
-  const fs::path mine = lock_path.string() + ".partial-" + pid + "-" + std::to_string(counter++);
+  const fs::path mine = lock_path.string() + ".partial-" + unique_process_suffix();
   const fs::path guard_path = lock_path.string() + ".guard";
   // Throws `message` after closing and removing this run's file.
   const auto fail = [&](const std::string& message) {
@@ -240,9 +239,7 @@ OutputSet::OutputSet(fs::path destination, std::string stage)
                        " output set (no " + record_name() +
                        "); a run replaces its folder whole, so give a new or empty folder");
   }
-  static int counter = 0;
-  staging_ = parent_of(destination_) /
-             (staging_prefix(destination_) + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  staging_ = parent_of(destination_) / (staging_prefix(destination_) + unique_process_suffix());
   std::error_code error;
   fs::create_directory(staging_, error);
   if (error)
