@@ -174,8 +174,9 @@ int run_bench(int argc, char** argv) {
   double cpu_cap = 2e8, idle_probe = 0.0, cuda_cap = 2e9;
   int reps = 5, min_regions = 1 << 20;
   std::string case_list = "f1,f2,f3,f4";
-  po::options_description options("bench_quadrature options");
-  options.add_options()("help", "this text")
+  geobem::cli::StageOptions command(
+      "bench_quadrature", "Adaptive cubature and 1D quadrature, CPU and CUDA, against hcubature and GSL QAGS.");
+  command.add()
       ("cpu-cap", po::value(&cpu_cap)->default_value(2e8, "2e8"), "evaluation cap of the CPU rows (ours and hcubature)")
       ("reps", po::value(&reps)->default_value(5), "CUDA passes of f1..f4 (median reported), at least 1")
       ("idle-probe", po::value(&idle_probe)->default_value(0.0, "0"),
@@ -184,15 +185,11 @@ int run_bench(int argc, char** argv) {
       ("max-evals", po::value(&cuda_cap)->default_value(2e9, "2e9"), "CUDA n-D rows: evaluation cap")
       ("cases", po::value(&case_list)->default_value(case_list), "n-D cases to run, a comma-separated subset of f1,f2,f3,f4")
       ("no-cuda", "CPU rows only");
-  const auto parsed = geobem::cli::parse_stage_options(
-      argc, argv, "bench_quadrature",
-      "Adaptive cubature and 1D quadrature, CPU and CUDA, against hcubature and GSL QAGS.", options);
-  if (!parsed) return 0;  // --help
-  const po::variables_map& vm = *parsed;
+  if (!command.parse(argc, argv)) return 0;  // --help
   if (reps < 1) throw po::error("--reps must be at least 1");
   if (min_regions < 1) throw po::error("--min-regions must be at least 1");
   if (!(cuda_cap >= 1.0 && cuda_cap < 1.8e19)) throw po::error("--max-evals out of range");
-  const bool cuda = !vm.count("no-cuda") && geobem::cuda_device_count() > 0;
+  const bool cuda = !command.given("no-cuda") && geobem::cuda_device_count() > 0;
   const NdCase nd_cases[] = {{CubatureFamily::F1, 7, 1e-5, kF1Reference7D},
                              {CubatureFamily::F2, 4, 1e-4, kF2Reference4D},
                              {CubatureFamily::F3, 4, 1e-5, kF3Reference4D},

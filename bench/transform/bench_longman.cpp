@@ -170,14 +170,11 @@ void run_setting(const char* setting, const std::vector<double>& p, const Longma
 
 int run_bench(int argc, char** argv) {
   namespace po = boost::program_options;
-  po::options_description options("bench_longman options");
-  options.add_options()("help", "this text")("quick", "smaller batches (5,000 and 20,000 integrals)");
-  const auto parsed = geobem::cli::parse_stage_options(
-      argc, argv, "bench_longman",
-      "Longman transform inversion: our CPU and CUDA batches against GSL QAWF.", options);
-  if (!parsed) return 0;  // --help
-  const po::variables_map& vm = *parsed;
-  const bool quick = vm.count("quick") > 0;
+  geobem::cli::StageOptions command("bench_longman",
+                                    "Longman transform inversion: our CPU and CUDA batches against GSL QAWF.");
+  command.add()("quick", "smaller batches (5,000 and 20,000 integrals)");
+  if (!command.parse(argc, argv)) return 0;  // --help
+  const bool quick = command.given("quick");
   const bool gpu = geobem::cuda_device_count() > 0;
   std::printf("bench_longman: %s, %d CPU threads, %s\n", quick ? "quick" : "full", omp_get_max_threads(),
               gpu ? "CUDA device present" : "no CUDA device");

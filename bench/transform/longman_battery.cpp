@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "gpu/core/seconds_since.hpp"
+#include "gpu/core/usage_error.hpp"
 #include "gpu/transform/transform.hpp"
 #include "stages/cli/stage_options.hpp"
 #include "tests/transform/longman_battery.hpp"
@@ -30,20 +32,21 @@ using geobem::test::BatteryTally;
 
 int run_battery(int argc, char** argv) {
   namespace po = boost::program_options;
-  po::options_description options("longman_battery options");
-  options.add_options()("help", "this text")("count", po::value<std::size_t>()->default_value(2000), "integrals per family")(
-      "seed", po::value<unsigned>()->default_value(20261124), "random seed")(
-      "family", po::value<std::string>(), "one family only (default: all)")(
-      "accelerator", po::value<std::string>(), "one accelerator only (default: all)")(
-      "rows", po::value<std::string>(), "write every row to this CSV file");
-  const auto parsed = geobem::cli::parse_stage_options(
-      argc, argv, "longman_battery", "Random batteries of Longman integrals against closed forms (CPU).", options);
-  if (!parsed) return 0;
-  const po::variables_map& vm = *parsed;
-  const std::size_t count = vm["count"].as<std::size_t>();
+  std::size_t count = 2000;
+  unsigned seed = 20261124;
+  std::string only_family, only_accelerator, rows_path;
+  geobem::cli::StageOptions command("longman_battery",
+                                    "Random batteries of Longman integrals against closed forms (CPU).");
+  command.add()("count", po::value(&count)->default_value(count), "integrals per family")(
+      "seed", po::value(&seed)->default_value(seed), "random seed")(
+      "family", po::value(&only_family), "one family only (default: all)")(
+      "accelerator", po::value(&only_accelerator), "one accelerator only (default: all)")(
+      "rows", po::value(&rows_path), "write every row to this CSV file");
+  if (!command.parse(argc, argv)) return 0;  // --help
   std::ofstream rows_file;
-  if (vm.count("rows")) {
-    rows_file.open(vm["rows"].as<std::string>());
+  if (!rows_path.empty()) {
+    rows_file.open(rows_path);
+    if (!rows_file) throw geobem::UsageError("--rows " + rows_path + ": cannot open for writing");
     rows_file << "family,accelerator,rel_tol,p0,p1,p2,p3,value,exact,error,estimate,areas,status\n"
               << std::setprecision(17);
   }
@@ -51,12 +54,12 @@ int run_battery(int argc, char** argv) {
               "converged", "conv_good", "off10x", "flagged", "f_bound", "f_within", "worst_conv", "worst_flag",
               "seconds");
   for (const auto& description : transform_families()) {
-    if (vm.count("family") && vm["family"].as<std::string>() != description.name) continue;
-    std::mt19937_64 random(vm["seed"].as<unsigned>() + static_cast<unsigned>(description.family));
+    if (!only_family.empty() && only_family != description.name) continue;
+    std::mt19937_64 random(seed + static_cast<unsigned>(description.family));
     const std::vector<double> parameters = geobem::test::draw_battery(description.family, count, random);
     const std::size_t stride = description.parameters.size();
     for (const Accelerator accelerator : {Accelerator::Euler, Accelerator::Epsilon, Accelerator::SidiMW}) {
-      if (vm.count("accelerator") && vm["accelerator"].as<std::string>() != to_string(accelerator)) continue;
+      if (!only_accelerator.empty() && only_accelerator != to_string(accelerator)) continue;
       for (const double tolerance : {1e-6, 1e-10, 1e-12}) {
         LongmanOptions settings;
         settings.accelerator = accelerator;
@@ -65,7 +68,7 @@ int run_battery(int argc, char** argv) {
         const auto start = std::chrono::steady_clock::now();
         const auto results = integrate_family(description.family, parameters, count, settings, 16,
                                               geobem::ComputeDevice::Cpu);
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double seconds = geobem::seconds_since(start);
         BatteryTally t;
         double worst_flagged = 0.0;  // largest |error| / tolerance of a flagged row
         for (std::size_t i = 0; i < count; ++i) {

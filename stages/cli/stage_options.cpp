@@ -122,13 +122,4 @@ std::string StageOptions::record() const {
   return text.str();
 }
 
-std::optional<po::variables_map> parse_stage_options(int argc, const char* const argv[], const std::string& stage,
-                                                     const std::string& summary,
-                                                     const po::options_description& options,
-                                                     const po::positional_options_description* positional) {
-  po::variables_map variables;
-  if (!parse_into(variables, options, argc, argv, positional, stage, summary)) return std::nullopt;
-  return variables;
-}
-
 }  // namespace geobem::cli

@@ -63,16 +63,4 @@ class StageOptions {
   bool quiet_ = false;
 };
 
-// The untyped form (options looked up by name in a variables_map), kept for
-// the benchmarks that do not bind a struct yet (bench/quadrature,
-// bench/transform); they declare --help themselves.
-
-/// Parses the command line, then the --config file; prints the usage and
-/// returns std::nullopt for --help. Throws geobem::UsageError as
-/// StageOptions::parse does.
-std::optional<po::variables_map> parse_stage_options(int argc, const char* const argv[], const std::string& stage,
-                                                     const std::string& summary,
-                                                     const po::options_description& options,
-                                                     const po::positional_options_description* positional = nullptr);
-
 }  // namespace geobem::cli
