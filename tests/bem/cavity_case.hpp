@@ -13,6 +13,7 @@
 #include "gpu/bem/cavity_closed_form.hpp"
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/bem/receiver_field.hpp"
+#include "gpu/core/seconds_since.hpp"
 #include "mesh/surface/box_generator.hpp"
 #include "mesh/surface/gmsh_geometry.hpp"
 #include "mesh/surface/mesh_checks.hpp"
@@ -63,6 +64,13 @@ inline bem::BemModel cavity_model(const surface::SurfaceMesh& mesh) {
                              bem::material_from_young(cavity_young, cavity_poisson, cavity_density));
 }
 
+/// Radial component x·u/|x| of the displacement u (3 values) at x.
+template <class T>
+T radial_component(const bem::Vec3& x, const T* u) {
+  const double r = norm(x);
+  return (x.x / r) * u[0] + (x.y / r) * u[1] + (x.z / r) * u[2];
+}
+
 /// Mean over the wall nodes of the radial component x·u/|x| of nodal
 /// displacements `values` (block p of free node p, 3 components each,
 /// `stride` values per snapshot), one mean per snapshot. T is double or Complex.
@@ -71,12 +79,8 @@ std::vector<T> wall_mean_radial(const bem::BemModel& model, const std::vector<T>
   const std::size_t snapshots = values.size() / stride, nodes = model.free_nodes.size();
   std::vector<T> means(snapshots, T());
   for (std::size_t k = 0; k < snapshots; ++k) {
-    for (std::size_t p = 0; p < nodes; ++p) {
-      const bem::Vec3 x = model.nodes[model.free_nodes[p]];
-      const double r = norm(x);
-      const T* u = &values[k * stride + 3 * p];
-      means[k] += (x.x / r) * u[0] + (x.y / r) * u[1] + (x.z / r) * u[2];
-    }
+    for (std::size_t p = 0; p < nodes; ++p)
+      means[k] += radial_component(model.nodes[model.free_nodes[p]], &values[k * stride + 3 * p]);
     means[k] = (1.0 / nodes) * means[k];
   }
   return means;
@@ -89,13 +93,6 @@ inline std::vector<bem::Vec3> cavity_receivers(double r) {
   std::vector<bem::Vec3> out;
   for (const bem::Vec3& d : directions) out.push_back(r * d);
   return out;
-}
-
-/// Radial component x·u/|x| of the displacement u (3 values) at x.
-template <class T>
-T radial_component(const bem::Vec3& x, const T* u) {
-  const double r = norm(x);
-  return (x.x / r) * u[0] + (x.y / r) * u[1] + (x.z / r) * u[2];
 }
 
 /// Relative L2 difference of `series` (one value per step of Δt, from t = 0) from `exact(t)`.
@@ -125,9 +122,6 @@ struct CavityRun {
 inline CavityRun run_cavity(const bem::BemModel& model, const bem::CqSettings& settings,
                             const std::vector<bem::Vec3>& receivers, const bem::CqOptions& options) {
   using clock = std::chrono::steady_clock;
-  auto seconds_since = [](clock::time_point start) {
-    return std::chrono::duration<double>(clock::now() - start).count();
-  };
   CavityRun run;
   const bem::LaplaceSolution boundary = bem::solve_laplace(model, settings, {}, options, run.timings);
   auto start = clock::now();
