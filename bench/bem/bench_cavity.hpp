@@ -4,7 +4,7 @@
 
 namespace geobem::bench {
 
-/// bench_bem cavity|cavity-laplace ... (argv[1] is the mode); returns the exit status.
+/// bench_bem cavity|cavity-laplace|cavity-cq ... (argv[1] is the mode); returns the exit status.
 int cavity_benchmark(int argc, char** argv);
 
 }  // namespace geobem::bench

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <complex>
 #include <vector>
 
 #include "gpu/bem/bem_model.hpp"
@@ -105,6 +106,30 @@ double relative_l2(const std::vector<double>& series, double dt, Exact exact) {
     squared_norm += reference * reference;
   }
   return std::sqrt(squared_error / squared_norm);
+}
+
+/// Mean longest edge h̄ of the elements (m): the mesh size of the error model.
+inline double mean_edge(const bem::BemModel& model) {
+  double mean = 0;
+  for (double edge : model.longest_edges) mean += edge / model.longest_edges.size();
+  return mean;
+}
+
+/// The time-stepping error alone: the relative L2 error over the N + 1
+/// steps of `settings` of the BDF2 CQ of Sharpe's exact transfer function
+/// s û(r, s) under p·H(t), against Sharpe's closed form at r.
+inline double cq_error_of_sharpe(double r, const bem::CqSettings& settings) {
+  const bem::SphericalCavity cavity = cavity_reference();
+  const std::vector<bem::Complex> load =
+      bem::cq_forward_transform(std::vector<double>(settings.steps + 1, 1.0), settings);
+  std::vector<bem::Complex> transformed(load.size());
+  for (std::size_t l = 0; l < load.size(); ++l) {
+    const bem::Complex s = bem::cq_laplace_point(settings, static_cast<int>(l));
+    const std::complex<double> z(s.re, s.im), transfer = z * bem::cavity_radial_displacement_laplace(cavity, r, z);
+    transformed[l] = load[l] * bem::Complex(transfer.real(), transfer.imag());
+  }
+  return relative_l2(bem::cq_inverse_transform(transformed, 1, settings), settings.time_step,
+                     [&](double t) { return bem::cavity_radial_displacement(cavity, r, t); });
 }
 
 /// A time-domain run of the cavity under p·H(t): the mean radial wall

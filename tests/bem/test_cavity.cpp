@@ -149,13 +149,6 @@ std::vector<double> laplace_wall_errors(const BemModel& model, const CqSettings&
   return errors;
 }
 
-/// Mean longest edge h̄ of the elements (m): the mesh size of the error model.
-double mean_edge(const BemModel& model) {
-  double mean = 0;
-  for (double edge : model.longest_edges) mean += edge / model.longest_edges.size();
-  return mean;
-}
-
 /// The spatial error model of the cavity meshes, from the convergence study
 /// in bench/RESULTS.md ("Pressurized spherical cavity"): on Gmsh spheres of
 /// 320 to 3,166 triangles the wall's error in the static limit is
@@ -236,22 +229,6 @@ TEST(CavityBem, LaplaceDomainWallAndReceiversMatchSharpe) {
       }
     }
   }
-}
-
-/// The time-stepping error alone: the relative L2 error over the N + 1
-/// steps of `settings` of the BDF2 CQ of Sharpe's exact transfer function
-/// s û(r, s) under p·H(t), against Sharpe's closed form at r.
-double cq_error_of_sharpe(double r, const CqSettings& settings) {
-  const SphericalCavity cavity = cavity_reference();
-  const std::vector<Complex> load = cq_forward_transform(std::vector<double>(settings.steps + 1, 1.0), settings);
-  std::vector<Complex> transformed(load.size());
-  for (std::size_t l = 0; l < load.size(); ++l) {
-    const Complex s = cq_laplace_point(settings, static_cast<int>(l));
-    const std::complex<double> z(s.re, s.im), transfer = z * cavity_radial_displacement_laplace(cavity, r, z);
-    transformed[l] = load[l] * Complex(transfer.real(), transfer.imag());
-  }
-  return relative_l2(cq_inverse_transform(transformed, 1, settings), settings.time_step,
-                     [&](double t) { return cavity_radial_displacement(cavity, r, t); });
 }
 
 TEST(CavityBem, TimeSteppingErrorAloneIsFirstOrderUnderASuddenLoad) {
