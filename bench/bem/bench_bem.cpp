@@ -230,27 +230,25 @@ int lu_compare(const BemModel& model, const CqSettings& settings) {
 
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
-  if (mode == "cavity" || mode == "cavity-laplace" || mode == "cavity-cq") return geobem::bench::cavity_benchmark(argc, argv);
-  if (mode == "floor" && argc == 5) {
+  if (mode == "cavity" || mode == "cavity-laplace" || mode == "cavity-cq")
+    return geobem::bench::cavity_benchmark(argc, argv);
+  // floor and lu take H BETA PERIODS, floor-steps and lu-steps H STEPS at β = 0.2.
+  const bool by_steps = mode == "floor-steps" || mode == "lu-steps";
+  const bool floor = mode == "floor" || mode == "floor-steps";
+  if ((floor || mode == "lu" || mode == "lu-steps") && argc == (by_steps ? 4 : 5)) {
     const BemModel model = rod_model(std::atof(argv[2]));
-    return floor_counts(model, rod_settings(model, std::atof(argv[3]), std::atof(argv[4])));
-  }
-  if (mode == "floor-steps" && argc == 4) {
-    const BemModel model = rod_model(std::atof(argv[2]));
-    return floor_counts(model, {std::atoi(argv[3]), cq_time_step_from_beta(0.2, model.smallest_element_size(),
-                                                                            model.material.p_wave_speed)});
-  }
+    const CqSettings settings =
+        by_steps ? CqSettings{std::atoi(argv[3]),
+                              cq_time_step_from_beta(0.2, model.smallest_element_size(), model.material.p_wave_speed)}
+                 : rod_settings(model, std::atof(argv[3]), std::atof(argv[4]));
+    if (floor) return floor_counts(model, settings);
 #if GEOBEM_WITH_CUDA
-  if (mode == "lu" && argc == 5) {
-    const BemModel model = rod_model(std::atof(argv[2]));
-    return lu_compare(model, rod_settings(model, std::atof(argv[3]), std::atof(argv[4])));
-  }
-  if (mode == "lu-steps" && argc == 4) {
-    const BemModel model = rod_model(std::atof(argv[2]));
-    return lu_compare(model, {std::atoi(argv[3]), cq_time_step_from_beta(0.2, model.smallest_element_size(),
-                                                                          model.material.p_wave_speed)});
-  }
+    return lu_compare(model, settings);
+#else
+    std::fprintf(stderr, "bench_bem %s: built without CUDA\n", mode.c_str());
+    return 1;
 #endif
+  }
   const auto device = geobem::resolve_device(geobem::parse_device_choice(argc > 2 ? argv[2] : "cpu"));
   if (mode == "timing") return timing(device, argc > 3 ? std::atoi(argv[3]) : 1 << 30);
   if (mode == "rod-error" && (argc == 6 || argc == 7))
@@ -259,6 +257,7 @@ int main(int argc, char** argv) {
   std::fprintf(stderr,
                "usage: bench_bem timing cpu|cuda [max_elements_solved] | rod-error cpu|cuda H BETA PERIODS [RUNS] |\n"
                "       bench_bem lu H BETA PERIODS | lu-steps H STEPS | floor H BETA PERIODS | floor-steps H STEPS |\n"
-               "       bench_bem cavity cpu|cuda MESH.vtu BETA DURATION_C_OVER_A | cavity-laplace cpu|cuda MESH.vtu\n");
+               "       bench_bem cavity cpu|cuda MESH.vtu BETA DURATION_C_OVER_A | cavity-laplace cpu|cuda MESH.vtu |\n"
+               "       bench_bem cavity-cq DT_C_OVER_A DURATION_C_OVER_A\n");
   return 2;
 }
