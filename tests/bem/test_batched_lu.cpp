@@ -12,6 +12,7 @@
 
 #include "gpu/bem/batched_lu.hpp"
 #include "gpu/core/cuda_event.hpp"
+#include "tests/bem/backward_error.hpp"
 #include "tests/support/backend_test.hpp"
 
 extern "C" void zgesv_(const int* n, const int* nrhs, void* a, const int* lda, int* ipiv, void* b, const int* ldb,
@@ -52,26 +53,11 @@ std::vector<Complex> solve_on_device(const Batch& batch, std::vector<int>& info)
   return rhs.to_host();
 }
 
-/// ‖A x − b‖∞ / (‖A‖∞ ‖x‖∞ + ‖b‖∞) of right-hand side c of system f.
+/// The backward error of right-hand side c of system f.
 double backward_error(const Batch& batch, const std::vector<Complex>& x, int f, int c) {
   const long n = batch.n;
-  const Complex* a = batch.matrices.data() + f * n * n;
-  const Complex* b = batch.rhs.data() + (f * batch.cases + c) * n;
-  const Complex* xc = x.data() + (f * batch.cases + c) * n;
-  double residual = 0, a_norm = 0, x_norm = 0, b_norm = 0;
-  for (long i = 0; i < n; ++i) {
-    Complex r = b[i];
-    double row = 0;
-    for (long j = 0; j < n; ++j) {
-      r -= a[i + j * n] * xc[j];
-      row += abs(a[i + j * n]);
-    }
-    residual = std::max(residual, abs(r));
-    a_norm = std::max(a_norm, row);
-    x_norm = std::max(x_norm, abs(xc[i]));
-    b_norm = std::max(b_norm, abs(b[i]));
-  }
-  return residual / (a_norm * x_norm + b_norm);
+  return geobem::test::backward_error(batch.matrices.data() + f * n * n, x.data() + (f * batch.cases + c) * n,
+                                      batch.rhs.data() + (f * batch.cases + c) * n, n);
 }
 
 TEST_F(BatchedLu, MatchesOpenBlasAcrossPanelSizes) {
