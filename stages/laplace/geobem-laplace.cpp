@@ -242,14 +242,11 @@ int run(int argc, char** argv, const cli::MpiSession& mpi) {
   if (!quiet) {
     std::fprintf(stderr, "geobem-laplace: wrote %s\n", (outputs->destination() / "manifest.ini").c_str());
     // Where the time went, for users timing their runs (rank 0's view).
-    char device_text[128] = "";
-    if (context_seconds > 0)
-      std::snprintf(device_text, sizeof device_text,
-                    ", CUDA driver %.3f s, CUDA context %.3f s, device set-up %.3f s",
-                    driver_seconds, context_seconds, timings.setup_seconds);
-    else if (device == ComputeDevice::Cuda)
-      std::snprintf(device_text, sizeof device_text, ", CUDA driver %.3f s, device set-up %.3f s", driver_seconds,
-                    timings.setup_seconds);
+    char context_text[48] = "", device_text[128] = "";
+    if (context_seconds > 0) std::snprintf(context_text, sizeof context_text, ", CUDA context %.3f s", context_seconds);
+    if (device == ComputeDevice::Cuda)
+      std::snprintf(device_text, sizeof device_text, ", CUDA driver %.3f s%s, device set-up %.3f s", driver_seconds,
+                    context_text, timings.setup_seconds);
     std::fprintf(stderr,
                  "geobem-laplace: read and checked %.3f s%s, assembly %.3f s, solve %.3f s (%d frequencies per "
                  "batch), write %.3f s; %.3f s in all\n",
