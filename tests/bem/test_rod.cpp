@@ -12,8 +12,8 @@
 
 #include "gpu/bem/collocation_pair.hpp"
 #include "gpu/bem/cq_solver.hpp"
-#include "gpu/core/device.hpp"
 #include "gpu/bem/rod_closed_form.hpp"
+#include "gpu/core/device.hpp"
 #include "tests/bem/rod_case.hpp"
 
 namespace {

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "gpu/core/relative_difference.hpp"
 #include "mesh/io/csv_table.hpp"
 #include "mesh/io/vtk_output.hpp"
 #include "mesh/surface/vtk_surface_io.hpp"
 #include "tests/bem/rod_case.hpp"
-#include "gpu/core/relative_difference.hpp"
 #include "tests/support/test_files.hpp"
 
 namespace geobem::test {
