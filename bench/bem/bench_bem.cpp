@@ -47,6 +47,11 @@ using namespace geobem::bem;
 using namespace geobem::test;
 using geobem::seconds_since;
 
+/// The timing cases and the -steps modes: `steps` steps of Δt = βh/c, β = 0.2, h the smallest element size.
+CqSettings timing_settings(const BemModel& model, int steps) {
+  return {steps, cq_time_step_from_beta(0.2, model.smallest_element_size(), model.material.p_wave_speed)};
+}
+
 /// One in-memory run: solve_laplace, then the time series; prints the per-stage times.
 void run_case(const char* label, geobem::ComputeDevice device, const BemModel& model, const CqSettings& settings) {
   CqTimings timings;
@@ -70,15 +75,14 @@ const char* header =
     "case,device,elements,unknowns,steps,frequencies,batch,setup_s,assembly_s,solve_s,transform_s,total_s,entries_per_s,"
     "free_end_l2_error\n";
 
+/// bench_bem timing: run_case on the paper's mesh sizes up to `max_solved` elements.
 int timing(geobem::ComputeDevice device, int max_solved) {
   // 12, 112, 960 and 3,388 triangles: the generator's sizes nearest the paper's 12/112/822/3,288.
   std::printf("%s", header);
   for (double h : {5.0, rod_h112, 0.25, 0.1286}) {
     const BemModel model = rod_model(h);
     if (static_cast<int>(model.areas.size()) > max_solved) continue;
-    const CqSettings settings{10, cq_time_step_from_beta(0.2, model.smallest_element_size(),
-                                                         model.material.p_wave_speed)};
-    run_case("timing", device, model, settings);
+    run_case("timing", device, model, timing_settings(model, 10));
   }
   return 0;
 }
@@ -151,6 +155,8 @@ double backward_error(const std::vector<std::vector<Complex>>& a, const std::vec
   return worst;
 }
 
+/// bench_bem lu: the case's systems, assembled once, solved by each GPU
+/// solver from the same copies; one CSV line per solver.
 int lu_compare(const BemModel& model, const CqSettings& settings) {
   const int count = cq_frequency_count(settings), n = model.unknown_count(), cases = model.load_case_count();
   std::vector<Complex> s(count);
@@ -222,10 +228,8 @@ int main(int argc, char** argv) {
   const bool floor = mode == "floor" || mode == "floor-steps";
   if ((floor || mode == "lu" || mode == "lu-steps") && argc == (by_steps ? 4 : 5)) {
     const BemModel model = rod_model(std::atof(argv[2]));
-    const CqSettings settings =
-        by_steps ? CqSettings{std::atoi(argv[3]),
-                              cq_time_step_from_beta(0.2, model.smallest_element_size(), model.material.p_wave_speed)}
-                 : rod_settings(model, std::atof(argv[3]), std::atof(argv[4]));
+    const CqSettings settings = by_steps ? timing_settings(model, std::atoi(argv[3]))
+                                         : rod_settings(model, std::atof(argv[3]), std::atof(argv[4]));
     if (floor) return floor_counts(model, settings);
 #if GEOBEM_WITH_CUDA
     return lu_compare(model, settings);

@@ -48,6 +48,7 @@ double volume_sphere_radius(const surface::SurfaceMesh& mesh) {
   return std::cbrt(3 * std::abs(surface::enclosed_volume(mesh)) / (4 * M_PI));
 }
 
+/// bench_bem cavity: one time-domain run (run_cavity) and its errors against Sharpe.
 int time_domain(ComputeDevice device, const surface::SurfaceMesh& mesh, double beta, double duration) {
   const BemModel model = cavity_model(mesh);
   const SphericalCavity cavity = cavity_reference();
@@ -93,6 +94,7 @@ Complex cavity_volume_change(const BemModel& model, const Complex* u) {
   return change;
 }
 
+/// bench_bem cavity-laplace: the wall and the volume change at three CQ points against Sharpe's transform.
 int laplace_domain(ComputeDevice device, const surface::SurfaceMesh& mesh) {
   const BemModel model = cavity_model(mesh);
   const SphericalCavity cavity = cavity_reference();
