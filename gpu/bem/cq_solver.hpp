@@ -71,7 +71,8 @@ void require_dense_system_fits(int unknowns, int load_cases, std::uint64_t avail
 /// batched blocked LU (batched_lu.hpp; cuSOLVER getrf/getrs on streams for
 /// batches of fewer than eight), only x̂ copied back. Refuses
 /// (require_dense_system_fits) when one frequency does not fit in memory;
-/// throws std::runtime_error naming the frequency for a singular system.
+/// throws std::runtime_error (lu_failure_message: the frequency, the step and
+/// routine, its info and what it means) when an LU fails.
 LaplaceSolution solve_laplace(const BemModel& model, const CqSettings& settings, const std::vector<int>& frequencies,
                               const CqOptions& options, CqTimings& timings);
 

@@ -11,6 +11,7 @@
 #include "gpu/bem/collocation_pair.hpp"
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/bem/free_term.hpp"
+#include "gpu/bem/lu_failure.hpp"
 #include "gpu/core/progress.hpp"
 #include "gpu/core/seconds_since.hpp"
 
@@ -180,9 +181,7 @@ LaplaceSolution solve_laplace(const BemModel& model, const CqSettings& settings,
     if (n < 1000) openblas_set_num_threads(1);
     zgesv_(&n, &cases, matrix.data(), &n, pivots.data(), rhs.data(), &n, &info);
     openblas_set_num_threads(blas_threads);
-    if (info != 0)
-      throw std::runtime_error("LAPACK zgesv failed at CQ frequency " + std::to_string(l) + " (info " +
-                               std::to_string(info) + "): singular BEM system");
+    if (info != 0) throw std::runtime_error(lu_failure_message(l, lapack_zgesv(), info));
     timings.solve_seconds += seconds_since(start);
     for (int c = 0; c < cases; ++c)
       std::copy(rhs.begin() + static_cast<std::size_t>(c) * n, rhs.begin() + static_cast<std::size_t>(c + 1) * n,

@@ -25,6 +25,7 @@
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/bem/device_model.cuh"
 #include "gpu/bem/free_term.hpp"
+#include "gpu/bem/lu_failure.hpp"
 #include "gpu/bem/streamed_lu.hpp"
 #include "gpu/core/cuda_check.hpp"
 #include "gpu/core/cuda_event.hpp"
@@ -493,10 +494,16 @@ LaplaceSolution solve_laplace_cuda(const BemModel& model, const CqSettings& sett
       streamed->synchronize();
     }
     GEOBEM_CUDA_CHECK(cudaMemcpy(info.data(), d_info.data(), sizeof(int) * 2 * size, cudaMemcpyDeviceToHost));
-    for (int f = 0; f < size; ++f)
-      if (info[f] != 0 || info[size + f] != 0)
-        throw std::runtime_error("LU: singular BEM system at CQ frequency " + std::to_string(frequencies[first + f]) +
-                                 " (no pivot in column " + std::to_string(info[f] - 1) + ")");
+    // info[f]: the factorisation's status; info[size + f]: the solve's (the
+    // batched LU eliminates the right-hand sides as it factorises, and
+    // leaves it 0).
+    const LuRoutine& factorisation = batched ? batched_lu_factorisation() : cusolver_zgetrf();
+    for (int f = 0; f < size; ++f) {
+      if (info[f] != 0)
+        throw std::runtime_error(lu_failure_message(frequencies[first + f], factorisation, info[f]));
+      if (info[size + f] != 0)
+        throw std::runtime_error(lu_failure_message(frequencies[first + f], cusolver_zgetrs(), info[size + f]));
+    }
     GEOBEM_CUDA_CHECK(cudaMemcpy(host_rhs.data(), d_rhs.data(), sizeof(Complex) * size * n * cases,
                                  cudaMemcpyDeviceToHost));
     for (int f = 0; f < size; ++f)
