@@ -469,7 +469,6 @@ LaplaceSolution solve_laplace_cuda(const BemModel& model, const CqSettings& sett
   timings.setup_seconds += seconds_since(start);
 
   ProgressReporter progress("geobem-bem: CQ frequencies (assemble + solve)", count, "frequencies", options.quiet);
-  std::vector<Complex> host_rhs(static_cast<std::size_t>(batch) * n * cases);
   std::vector<int> info(2 * batch);
   for (int first = 0; first < count; first += batch) {
     const int size = std::min(batch, count - first);
@@ -504,12 +503,13 @@ LaplaceSolution solve_laplace_cuda(const BemModel& model, const CqSettings& sett
       if (info[size + f] != 0)
         throw std::runtime_error(lu_failure_message(frequencies[first + f], cusolver_zgetrs(), info[size + f]));
     }
-    GEOBEM_CUDA_CHECK(cudaMemcpy(host_rhs.data(), d_rhs.data(), sizeof(Complex) * size * n * cases,
-                                 cudaMemcpyDeviceToHost));
-    for (int f = 0; f < size; ++f)
-      for (int c = 0; c < cases; ++c)
-        std::copy_n(host_rhs.data() + (static_cast<std::size_t>(f) * cases + c) * n, n,
-                    &solution.at(c, first + f, 0));
+    // x̂ straight into the solution, one strided copy per load case: case c
+    // of system f is column c of d_rhs's block f (n · cases values), and the
+    // solution holds case c's frequencies one after another.
+    for (int c = 0; c < cases; ++c)
+      GEOBEM_CUDA_CHECK(cudaMemcpy2D(&solution.at(c, first, 0), sizeof(Complex) * n,
+                                     d_rhs.data() + static_cast<std::size_t>(c) * n, sizeof(Complex) * n * cases,
+                                     sizeof(Complex) * n, size, cudaMemcpyDeviceToHost));
     timings.solve_seconds += seconds_since(start);
     progress.advance(size);
   }
