@@ -48,7 +48,7 @@ struct DynamicIntegrand {
     const double wl[3] = {w * lam[0], w * lam[1], w * lam[2]};
     if (singular_vertex >= 0) {
       // The own column keeps T* − T0 (the free term takes T0's part).
-      const TractionFactors remainder = kernel.remainder_traction();
+      const TractionFactors<Complex> remainder = kernel.remainder_traction();
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) {
           const Complex t = kernel.traction.entry(kernel.rd, kernel.n, i, j);

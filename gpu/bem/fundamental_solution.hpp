@@ -104,98 +104,83 @@ GEOBEM_HD inline RadialRemainders radial_remainders(Complex z) {
   return out;
 }
 
-/// Entry (i, j) of 4πμ times the traction of u_j = a δ_ij − b r_,i r_,j
-/// (header formula), from the radial pieces psi_r = 4πμ·a', chi_r = 4πμ·b',
-/// chi_over_r = 4πμ·b/r and dilatation = psi_r − chi_r − 2 chi_over_r.
-/// Works for real (static) and Complex coefficients.
-template <typename Scalar>
-GEOBEM_HD inline Scalar traction_entry(const double rd[3], const double n[3], double rn, Scalar psi_r, Scalar chi_r,
-                                       Scalar chi_over_r, Scalar dilatation, double lambda, double mu, int i, int j) {
-  const double dij = i == j ? 1.0 : 0.0;
-  Scalar t = (lambda * n[j] * rd[i]) * dilatation;
-  Scalar shear = (rn * dij + rd[j] * n[i]) * psi_r;
-  shear -= (2.0 * rn * rd[i] * rd[j]) * chi_r;
-  shear -= ((n[i] - rd[i] * rn) * rd[j] + 2.0 * rd[i] * (n[j] - rd[j] * rn) + (dij - rd[i] * rd[j]) * rn) * chi_over_r;
-  t += mu * shear;
-  return t;
-}
-
-/// All nine entries of traction_entry, divided by 4πμ.
-template <typename Scalar>
-GEOBEM_HD inline void traction_from_radial(const double rd[3], const double n[3], double rn, Scalar psi_r,
-                                           Scalar chi_r, Scalar chi_over_r, double lambda, double mu,
-                                           Scalar out[3][3]) {
-  const double inv = 1.0 / (4.0 * kPi * mu);
-  const Scalar dilatation = psi_r - chi_r - 2.0 * chi_over_r;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j)
-      out[i][j] = inv * traction_entry(rd, n, rn, psi_r, chi_r, chi_over_r, dilatation, lambda, mu, i, j);
-}
+/// What kelvin_solution and dynamic_remainders start from at x − ξ = r_vec
+/// (m, nonzero) with unit normal n at x: r, r_,i, n, r_n = r_,i n_i, the
+/// squared wave-speed ratio q = (c2/c1)² and 1/(4πμ).
+struct PointGeometry {
+  double r, rd[3], n[3], rn, q, inv;
+  GEOBEM_HD PointGeometry(Vec3 r_vec, Vec3 normal, const Material& m)
+      : r(norm(r_vec)),
+        rd{r_vec.x / r, r_vec.y / r, r_vec.z / r},
+        n{normal.x, normal.y, normal.z},
+        rn(rd[0] * n[0] + rd[1] * n[1] + rd[2] * n[2]),
+        q((m.s_wave_speed / m.p_wave_speed) * (m.s_wave_speed / m.p_wave_speed)),
+        inv(1.0 / (4.0 * kPi * m.shear_modulus)) {}
+};
 
 }  // namespace detail
 
-/// Kelvin solution U0 (m/N) and T0 (1/m²) at x − ξ = `r_vec` (m, nonzero) with
-/// unit normal `normal` at x: the s → 0 limit of the header formulas.
-GEOBEM_HD inline void kelvin_solution(Vec3 r_vec, Vec3 normal, const Material& m, double u0[3][3], double t0[3][3]) {
-  const double r = norm(r_vec);
-  const double rd[3] = {r_vec.x / r, r_vec.y / r, r_vec.z / r};
-  const double n[3] = {normal.x, normal.y, normal.z};
-  const double rn = rd[0] * n[0] + rd[1] * n[1] + rd[2] * n[2];
-  const double q = (m.s_wave_speed / m.p_wave_speed) * (m.s_wave_speed / m.p_wave_speed);
-  const double inv = 1.0 / (4.0 * kPi * m.shear_modulus);
-  // ψ0 = P0/r, χ0 = Q0/r.
-  const double p0 = 0.5 * (1.0 + q), q0 = -0.5 * (1.0 - q);
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) u0[i][j] = inv * ((i == j ? p0 : 0.0) - q0 * rd[i] * rd[j]) / r;
-  detail::traction_from_radial<double>(rd, n, rn, -p0 / (r * r), -q0 / (r * r), q0 / (r * r), m.lame_lambda,
-                                       m.shear_modulus, t0);
-}
-
-/// The bounded remainders U* − U0 (m/N) and T* − T0 (1/m²) at x − ξ = `r_vec`
-/// (m, nonzero), unit normal `normal` at x, Laplace parameter s (1/s, Re s ≥ 0).
-GEOBEM_HD inline void dynamic_remainders(Vec3 r_vec, Vec3 normal, Complex s, const Material& m, Complex u[3][3],
-                                         Complex t[3][3]) {
-  const double r = norm(r_vec);
-  const double rd[3] = {r_vec.x / r, r_vec.y / r, r_vec.z / r};
-  const double n[3] = {normal.x, normal.y, normal.z};
-  const double rn = rd[0] * n[0] + rd[1] * n[1] + rd[2] * n[2];
-  const double q = (m.s_wave_speed / m.p_wave_speed) * (m.s_wave_speed / m.p_wave_speed);
-  const double inv = 1.0 / (4.0 * kPi * m.shear_modulus);
-  // ψ − ψ0 = (A(z2) − q B(z1))/r, χ − χ0 = (C(z2) − q C(z1))/r, and r²·d/dr
-  // of each is z f'(z) − f(z) of the same combination.
-  const Complex z1 = (r / m.p_wave_speed) * s, z2 = (r / m.s_wave_speed) * s;
-  const detail::RadialRemainders f1 = detail::radial_remainders(z1), f2 = detail::radial_remainders(z2);
-  const Complex psi = (f2.a - q * f1.b) / r, chi = (f2.c - q * f1.c) / r;
-  const double r2 = r * r;
-  const Complex psi_r = (f2.ga - q * f1.gb) / r2, chi_r = (f2.gc - q * f1.gc) / r2;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) u[i][j] = inv * ((i == j ? psi : Complex()) - rd[i] * rd[j] * chi);
-  detail::traction_from_radial<Complex>(rd, n, rn, psi_r, chi_r, chi / r, m.lame_lambda, m.shear_modulus, t);
-}
-
-/// The traction T*_ij of radial pieces (psi_r, chi_r, chi_over_r as in
-/// traction_entry) regrouped by their geometric factors: with the dilatation
-/// D = ψ' − χ' − 2χ/r and X = χ/r, the header formula expands to
+/// The traction T*_ij (header formula) of the radial pieces ψ' = psi_r,
+/// χ' = chi_r and X = χ/r = chi_over_r, each times 4πμ, grouped by their
+/// geometric factors: with the dilatation D = ψ' − χ' − 2X,
 ///   4πμ T*_ij = n_j r_,i (λD − 2μX) + n_i r_,j μ(ψ' − X) + δ_ij r_n μ(ψ' − X)
 ///               + r_,i r_,j r_n μ(4X − 2χ'),
-/// four complex factors per point instead of the per-entry sums of
-/// traction_entry (about a third of its operations).
+/// four factors per point instead of per-entry sums (about a third of their
+/// operations). Scalar: double for the Kelvin part, Complex for the dynamic
+/// kernel and its remainder; the only form of T* here.
+template <typename Scalar>
 struct TractionFactors {
-  Complex a, c, c_rn, g;  ///< λD − 2μX, μ(ψ' − X), r_n·μ(ψ' − X), r_n·μ(4X − 2χ')
-  GEOBEM_HD TractionFactors(Complex psi_r, Complex chi_r, Complex chi_over_r, double rn, double lambda, double mu) {
-    const Complex dilatation = psi_r - chi_r - 2.0 * chi_over_r;
+  Scalar a, c, c_rn, g;  ///< λD − 2μX, μ(ψ' − X), r_n·μ(ψ' − X), r_n·μ(4X − 2χ')
+  GEOBEM_HD TractionFactors(Scalar psi_r, Scalar chi_r, Scalar chi_over_r, double rn, double lambda, double mu) {
+    const Scalar dilatation = psi_r - chi_r - 2.0 * chi_over_r;
     a = lambda * dilatation - (2.0 * mu) * chi_over_r;
     c = mu * (psi_r - chi_over_r);
     c_rn = rn * c;
     g = (rn * mu) * (4.0 * chi_over_r - 2.0 * chi_r);
   }
   /// 4πμ T*_ij at direction rd (unit) and normal n.
-  GEOBEM_HD Complex entry(const double rd[3], const double n[3], int i, int j) const {
-    Complex t = (n[j] * rd[i]) * a + (n[i] * rd[j]) * c + (rd[i] * rd[j]) * g;
+  GEOBEM_HD Scalar entry(const double rd[3], const double n[3], int i, int j) const {
+    Scalar t = (n[j] * rd[i]) * a + (n[i] * rd[j]) * c + (rd[i] * rd[j]) * g;
     if (i == j) t += c_rn;
     return t;
   }
 };
+
+/// Kelvin solution U0 (m/N) and T0 (1/m²) at x − ξ = `r_vec` (m, nonzero) with
+/// unit normal `normal` at x: the s → 0 limit of the header formulas.
+GEOBEM_HD inline void kelvin_solution(Vec3 r_vec, Vec3 normal, const Material& m, double u0[3][3], double t0[3][3]) {
+  const detail::PointGeometry geometry(r_vec, normal, m);
+  // ψ0 = P0/r, χ0 = Q0/r.
+  const double r = geometry.r, p0 = 0.5 * (1.0 + geometry.q), q0 = -0.5 * (1.0 - geometry.q);
+  const TractionFactors<double> traction(-p0 / (r * r), -q0 / (r * r), q0 / (r * r), geometry.rn, m.lame_lambda,
+                                         m.shear_modulus);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      u0[i][j] = geometry.inv * ((i == j ? p0 : 0.0) - q0 * geometry.rd[i] * geometry.rd[j]) / r;
+      t0[i][j] = geometry.inv * traction.entry(geometry.rd, geometry.n, i, j);
+    }
+}
+
+/// The bounded remainders U* − U0 (m/N) and T* − T0 (1/m²) at x − ξ = `r_vec`
+/// (m, nonzero), unit normal `normal` at x, Laplace parameter s (1/s, Re s ≥ 0).
+GEOBEM_HD inline void dynamic_remainders(Vec3 r_vec, Vec3 normal, Complex s, const Material& m, Complex u[3][3],
+                                         Complex t[3][3]) {
+  const detail::PointGeometry geometry(r_vec, normal, m);
+  // ψ − ψ0 = (A(z2) − q B(z1))/r, χ − χ0 = (C(z2) − q C(z1))/r, and r²·d/dr
+  // of each is z f'(z) − f(z) of the same combination.
+  const double r = geometry.r, q = geometry.q;
+  const Complex z1 = (r / m.p_wave_speed) * s, z2 = (r / m.s_wave_speed) * s;
+  const detail::RadialRemainders f1 = detail::radial_remainders(z1), f2 = detail::radial_remainders(z2);
+  const Complex psi = (f2.a - q * f1.b) / r, chi = (f2.c - q * f1.c) / r;
+  const double r2 = r * r;
+  const Complex psi_r = (f2.ga - q * f1.gb) / r2, chi_r = (f2.gc - q * f1.gc) / r2;
+  const TractionFactors<Complex> traction(psi_r, chi_r, chi / r, geometry.rn, m.lame_lambda, m.shear_modulus);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      u[i][j] = geometry.inv * ((i == j ? psi : Complex()) - geometry.rd[i] * geometry.rd[j] * chi);
+      t[i][j] = geometry.inv * traction.entry(geometry.rd, geometry.n, i, j);
+    }
+}
 
 /// U* and T* at one point x (x − ξ = r_vec, unit normal n at x, Laplace
 /// parameter s) in radial form, evaluated entry by entry: what the quadrature
@@ -208,10 +193,10 @@ struct PointKernel {
   double rd[3], n[3], rn, inv, lambda, mu;
   Complex psi, chi;                           ///< 4πμ U* = ψ δ_ij − χ r_,i r_,j
   Complex rem_psi_r, rem_chi_r, rem_chi_over_r;  ///< radial pieces of T* − T0
-  TractionFactors traction;                   ///< of T*
+  TractionFactors<Complex> traction;          ///< of T*
   /// The factors of T* − T0 (bounded as r → 0): only the own column of a node needs them.
-  GEOBEM_HD TractionFactors remainder_traction() const {
-    return TractionFactors(rem_psi_r, rem_chi_r, rem_chi_over_r, rn, lambda, mu);
+  GEOBEM_HD TractionFactors<Complex> remainder_traction() const {
+    return TractionFactors<Complex>(rem_psi_r, rem_chi_r, rem_chi_over_r, rn, lambda, mu);
   }
   /// 4πμ U*_ij.
   GEOBEM_HD Complex scaled_u(int i, int j) const {
@@ -270,8 +255,8 @@ GEOBEM_HD inline PointKernel point_kernel(Vec3 r_vec, Vec3 normal, Complex s, co
                      rem_psi_r,
                      rem_chi_r,
                      rem_chi_over_r,
-                     TractionFactors((-p0 * ir2) + rem_psi_r, (-q0 * ir2) + rem_chi_r, (q0 * ir2) + rem_chi_over_r, rn,
-                                     m.lame_lambda, m.shear_modulus)};
+                     TractionFactors<Complex>((-p0 * ir2) + rem_psi_r, (-q0 * ir2) + rem_chi_r,
+                                              (q0 * ir2) + rem_chi_over_r, rn, m.lame_lambda, m.shear_modulus)};
 }
 
 }  // namespace geobem::bem
