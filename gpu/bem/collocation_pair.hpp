@@ -46,21 +46,23 @@ struct DynamicIntegrand {
       for (int j = i; j < 3; ++j) v[i][j] += w * kernel.scaled_u(i, j);
     if (!need_k) return;
     const double wl[3] = {w * lam[0], w * lam[1], w * lam[2]};
-    if (singular_vertex >= 0) {
-      // The own column keeps T* − T0 (the free term takes T0's part).
-      const TractionFactors<Complex> remainder = kernel.remainder_traction();
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) {
-          const Complex t = kernel.traction.entry(kernel.rd, kernel.n, i, j);
-          const Complex own = remainder.entry(kernel.rd, kernel.n, i, j);
-          for (int b = 0; b < 3; ++b) k[b][i][j] += wl[b] * (b == singular_vertex ? own : t);
-        }
-      return;
-    }
+    if (singular_vertex >= 0)
+      add_traction<true>(kernel, wl);
+    else
+      add_traction<false>(kernel, wl);
+  }
+  /// Adds w·λ_b · 4πμ T*_ij (wl[b] = w·λ_b) to every K_b sum; with
+  /// `own_column`, 4πμ (T* − T0)_ij to that of b = singular_vertex instead
+  /// (the free term takes T0's part). A template, so that a regular pair's
+  /// loop holds no test of the own column.
+  template <bool own_column>
+  GEOBEM_HD void add_traction(const PointKernel& kernel, const double wl[3]) {
+    const TractionFactors<Complex> remainder = own_column ? kernel.remainder_traction() : kernel.traction;
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) {
         const Complex t = kernel.traction.entry(kernel.rd, kernel.n, i, j);
-        for (int b = 0; b < 3; ++b) k[b][i][j] += wl[b] * t;
+        const Complex own = own_column ? remainder.entry(kernel.rd, kernel.n, i, j) : t;
+        for (int b = 0; b < 3; ++b) k[b][i][j] += wl[b] * (own_column && b == singular_vertex ? own : t);
       }
   }
   /// V_e (m/N · m²) and K_eb (m²/m²) from the sums: 1/(4πμ) times them, V symmetric.
