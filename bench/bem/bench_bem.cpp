@@ -66,14 +66,14 @@ void run_case(const char* label, geobem::ComputeDevice device, const BemModel& m
   const double error = rod_free_end_l2_error(model, unknowns, settings.time_step);
   std::printf("%s,%s,%zu,%d,%d,%d,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4g,%.6f\n", label, geobem::to_string(device).c_str(),
               model.areas.size(), model.unknown_count(), settings.steps, cq_frequency_count(settings),
-              timings.batch_frequencies, timings.setup_seconds, timings.assembly_seconds, timings.solve_seconds, transform, total,
-              timings.matrix_entries / timings.assembly_seconds, error);
+              timings.batch_frequencies, timings.setup_seconds, timings.assembly_seconds, timings.solve_seconds,
+              transform, total, timings.matrix_entries / timings.assembly_seconds, error);
   std::fflush(stdout);
 }
 
 const char* header =
-    "case,device,elements,unknowns,steps,frequencies,batch,setup_s,assembly_s,solve_s,transform_s,total_s,entries_per_s,"
-    "free_end_l2_error\n";
+    "case,device,elements,unknowns,steps,frequencies,batch,setup_s,assembly_s,solve_s,transform_s,total_s,"
+    "entries_per_s,free_end_l2_error\n";
 
 /// bench_bem timing: run_case on the paper's mesh sizes up to `max_solved` elements.
 int timing(geobem::ComputeDevice device, int max_solved) {

@@ -122,7 +122,8 @@ int laplace_domain(ComputeDevice device, const surface::SurfaceMesh& mesh) {
       const std::complex<double> volume_sphere_dv =
           4 * M_PI * av * av * z * cavity_radial_displacement_laplace(volume_sphere, av, z);
       std::printf("%zu,%zu,%.4f,%.4f,%.4e,%.4e,%.4e\n", model.areas.size(), model.free_nodes.size(), s.re * a / c,
-                  s.im * a / c, std::abs(bem - exact) / std::abs(exact), std::abs(bem_dv - sphere_dv) / std::abs(sphere_dv),
+                  s.im * a / c, std::abs(bem - exact) / std::abs(exact),
+                  std::abs(bem_dv - sphere_dv) / std::abs(sphere_dv),
                   std::abs(bem_dv - volume_sphere_dv) / std::abs(volume_sphere_dv));
     }
   }

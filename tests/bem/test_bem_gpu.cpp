@@ -122,11 +122,14 @@ TEST_F(BemGpu, ReceiverDisplacementMatchesCpu) {
   const CqSettings settings = rod_settings(model, 0.3, 1.0);
   const std::vector<int> frequencies = {0, 5, cq_frequency_count(settings) - 1};
   CqTimings timings;
-  const LaplaceSolution boundary = solve_laplace(model, settings, frequencies, {geobem::ComputeDevice::Cpu, true}, timings);
+  const LaplaceSolution boundary =
+      solve_laplace(model, settings, frequencies, {geobem::ComputeDevice::Cpu, true}, timings);
   // Deep inside, near the fixed end, and 0.02 m (0.06 of an edge) under two faces: the near rules too.
   const std::vector<Vec3> receivers = {{1.5, 0.5, 0.5}, {0.3, 0.5, 0.5}, {2.9, 0.5, 0.02}, {1.0, 0.98, 0.5}};
-  const LaplaceSolution cpu = receiver_laplace(model, receivers, settings, boundary, {geobem::ComputeDevice::Cpu, true});
-  const LaplaceSolution gpu = receiver_laplace(model, receivers, settings, boundary, {geobem::ComputeDevice::Cuda, true});
+  const LaplaceSolution cpu =
+      receiver_laplace(model, receivers, settings, boundary, {geobem::ComputeDevice::Cpu, true});
+  const LaplaceSolution gpu =
+      receiver_laplace(model, receivers, settings, boundary, {geobem::ComputeDevice::Cuda, true});
   ASSERT_EQ(cpu.values.size(), gpu.values.size());
   // Same formulas in another summation order (shared-memory atomics) with
   // nvcc's fused multiply-adds: rounding only.

@@ -39,7 +39,8 @@ double largest_departure_from_half(const BemModel& model, Keep keep, int& checke
     if (!keep(model.nodes[model.free_nodes[p]])) continue;
     ++checked;
     for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) largest = std::max(largest, std::abs(-sums[9 * p + 3 * i + j] - (i == j ? 0.5 : 0.0)));
+      for (int j = 0; j < 3; ++j)
+        largest = std::max(largest, std::abs(-sums[9 * p + 3 * i + j] - (i == j ? 0.5 : 0.0)));
   }
   return largest;
 }
@@ -55,7 +56,8 @@ TEST(CavityBem, UnboundedFreeTermIsHalfAtFlatNodesOfABoxCavity) {
   view.unbounded_solid = true;
   std::vector<GroupCondition> conditions;
   for (const auto& group : mesh.group_names) conditions.push_back({group, false, {}, 1e6});
-  const BemModel model = make_bem_model(view, conditions, material_from_young(cavity_young, cavity_poisson, cavity_density));
+  const BemModel model =
+      make_bem_model(view, conditions, material_from_young(cavity_young, cavity_poisson, cavity_density));
   int checked = 0;
   const double departure = largest_departure_from_half(
       model, [](Vec3 x) { return std::abs(x.y) < 1e-9 && x.x > 0.1 && x.x < 2.9 && x.z > 0.1 && x.z < 0.9; }, checked);
