@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "mesh/io/atomic_file.hpp"
+#include "gpu/core/atomic_file.hpp"
 
 namespace geobem {
 

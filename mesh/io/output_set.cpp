@@ -13,8 +13,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "gpu/core/atomic_file.hpp"
 #include "gpu/core/usage_error.hpp"
-#include "mesh/io/atomic_file.hpp"
 
 namespace fs = std::filesystem;
 

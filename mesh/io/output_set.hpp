@@ -25,7 +25,7 @@
 #include <ostream>
 #include <string>
 
-#include "mesh/io/atomic_file.hpp"
+#include "gpu/core/atomic_file.hpp"
 
 namespace geobem {
 

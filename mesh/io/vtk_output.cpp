@@ -20,7 +20,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "mesh/io/atomic_file.hpp"
+#include "gpu/core/atomic_file.hpp"
 #include "mesh/io/vtk_xml_check.hpp"
 
 namespace geobem {

@@ -10,7 +10,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "mesh/io/atomic_file.hpp"
+#include "gpu/core/atomic_file.hpp"
 #include "mesh/io/vtk_output.hpp"
 
 namespace geobem::prisms {

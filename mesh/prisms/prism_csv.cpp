@@ -3,7 +3,7 @@
 #include <limits>
 #include <ostream>
 
-#include "mesh/io/atomic_file.hpp"
+#include "gpu/core/atomic_file.hpp"
 #include "mesh/io/csv_table.hpp"
 
 namespace geobem::prisms {

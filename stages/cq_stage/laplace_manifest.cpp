@@ -8,7 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "mesh/io/atomic_file.hpp"
+#include "gpu/core/atomic_file.hpp"
 #include "mesh/io/memory_budget.hpp"
 #include "stages/cq_stage/name_list.hpp"
 

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "gpu/core/atomic_file.hpp"
 #include "gpu/core/integration_status.hpp"
 #include "gpu/core/usage_error.hpp"
 #include "gpu/transform/halfspace_load.hpp"
-#include "mesh/io/atomic_file.hpp"
 #include "mesh/io/csv_table.hpp"
 #include "mesh/io/output_set.hpp"
 #include "mesh/prisms/gravity_output.hpp"

@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "gpu/core/atomic_file.hpp"
 #include "gpu/core/usage_error.hpp"
-#include "mesh/io/atomic_file.hpp"
 #include "mesh/prisms/read_prism_model.hpp"
 #include "mesh/terrain/dem_raster.hpp"
 #include "mesh/terrain/draped_stations.hpp"

@@ -12,7 +12,7 @@
 #include <string>
 #include <fstream>
 
-#include "mesh/io/atomic_file.hpp"
+#include "gpu/core/atomic_file.hpp"
 #include "mesh/io/csv_table.hpp"
 #include "mesh/io/vtk_output.hpp"
 #include "tests/support/test_files.hpp"

@@ -1,4 +1,4 @@
-#include "mesh/io/atomic_file.hpp"
+#include "gpu/core/atomic_file.hpp"
 
 #include <unistd.h>
 
