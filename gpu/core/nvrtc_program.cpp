@@ -11,9 +11,9 @@
 #include <iterator>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 
-#include <unistd.h>
-
+#include "gpu/core/atomic_file.hpp"
 #include "gpu/core/seconds_since.hpp"
 
 namespace geobem {
@@ -128,20 +128,19 @@ NvrtcImage nvrtc_compile_cached(const std::string& name, const std::string& sour
     return cached;
   }
   NvrtcImage out = nvrtc_compile(name, source, headers, architecture, options);
-  std::error_code error;
-  std::filesystem::create_directories(path.parent_path(), error);
-  const std::filesystem::path temporary = path.string() + ".tmp" + std::to_string(::getpid());
+  // A cache that cannot be written only costs the next run a compile: no error.
+  std::error_code ignored;
+  std::filesystem::create_directories(path.parent_path(), ignored);
+  AtomicFile file(path);
   {
-    std::ofstream file(temporary, std::ios::binary);
-    file.write(out.image.data(), static_cast<std::streamsize>(out.image.size()));
-    if (!file) {
-      std::filesystem::remove(temporary, error);
-      return out;
-    }
+    std::ofstream stream(file.temporary_path(), std::ios::binary);
+    stream.write(out.image.data(), static_cast<std::streamsize>(out.image.size()));
+    stream.flush();
+    if (!stream) return out;
   }
-  std::filesystem::rename(temporary, path, error);
-  if (error) {
-    std::filesystem::remove(temporary, error);
+  try {
+    file.commit();
+  } catch (const std::runtime_error&) {
     return out;
   }
   out.cache_file = path.string();

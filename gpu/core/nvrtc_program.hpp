@@ -63,9 +63,9 @@ std::string kernel_cache_directory();
 /// nvrtc_compile to a CUBIN through the cache in `cache_directory` (empty:
 /// no cache): the file is named by a 128-bit hash of the source, the headers,
 /// the options, the architecture and the NVRTC version; a hit is read
-/// instead of compiled; a miss is compiled and written (to a temporary file,
-/// then renamed, so a concurrent run never reads half an image). A cache that
-/// cannot be written is skipped silently: it only saves time.
+/// instead of compiled; a miss is compiled and written (AtomicFile: to a
+/// temporary file, then renamed, so a concurrent run never reads half an
+/// image). A cache that cannot be written is skipped silently: it only saves time.
 NvrtcImage nvrtc_compile_cached(const std::string& name, const std::string& source,
                                 const std::vector<NvrtcHeader>& headers, const std::string& architecture,
                                 const std::vector<std::string>& options, const std::string& cache_directory);

@@ -2,10 +2,12 @@
 // without a GPU (NVRTC needs none): every oscillating factor and every
 // grammar function compiles with the embedded headers, a source that does
 // not compile reports NVRTC's log, and the disk cache returns the same image
-// without compiling again.
+// without compiling again, written atomically, and is skipped where it cannot
+// be written.
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "gpu/core/nvrtc_program.hpp"
@@ -96,4 +98,24 @@ TEST(ExpressionNvrtc, DiskCacheSkipsTheSecondCompile) {
                                                   folder.string());
   EXPECT_FALSE(other.from_cache);
   EXPECT_NE(other.cache_file, first.cache_file);
+  // Written atomically: the two images and no temporary beside them.
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+    EXPECT_EQ(entry.path().extension(), ".cubin") << entry.path();
+    EXPECT_NE(entry.path().filename().string().front(), '.') << entry.path();
+    ++files;
+  }
+  EXPECT_EQ(files, 2);
+}
+
+TEST(ExpressionNvrtc, UnwritableDiskCacheIsSkipped) {
+  // A file where the cache folder should be: the image is compiled and
+  // returned, uncached, without an error.
+  const auto blocker = geobem::test::scratch("not_a_folder");
+  std::ofstream(blocker) << "x";
+  const auto image = geobem::nvrtc_compile_cached("empty", "extern \"C\" __global__ void k() {}", {}, "sm_90", {},
+                                                  (blocker / "kernels").string());
+  EXPECT_FALSE(image.image.empty());
+  EXPECT_FALSE(image.from_cache);
+  EXPECT_TRUE(image.cache_file.empty());
 }
