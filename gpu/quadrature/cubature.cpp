@@ -120,8 +120,10 @@ CubatureResult combine_phases(const CubaturePhaseOne& one, const CubaturePhaseTw
     const double unit = degree9_check_unit(one);
     result.check_rounding = degree9_rounding(final_regions.check_scale,
                                              unit * std::sqrt(final_regions.check_scale_squared), result.estimate);
+    result.check_credit = degree9_cancellation_credit(final_regions.check_null, final_regions.check_abs_null,
+                                                      final_regions.check_scale, result.estimate);
     degree9 = degree9_error(result.unchecked_error, result.check_change, result.check_abs_change,
-                            result.check_rounding);
+                            result.check_credit, result.check_rounding);
   }
   if (!std::isfinite(result.estimate) || !std::isfinite(result.error)) {
     result.status = IntegrationStatus::NonFinite;
@@ -146,9 +148,18 @@ double degree9_rounding(double check_scale, double check_scale_quadrature, doubl
   return eps * check_scale + 3.0 * eps * check_scale_quadrature + 2.0 * eps * std::fabs(estimate);
 }
 
-double degree9_error(double settled_error, double check_change, double check_abs_change, double rounding) {
-  return settled_error + kDegree9Margin * std::max(std::fabs(check_change), check_abs_change / kDegree9Cancellation) +
-         rounding;
+double degree9_error(double settled_error, double check_change, double check_abs_change, double credit,
+                     double rounding) {
+  return settled_error + kDegree9Margin * std::max(std::fabs(check_change), check_abs_change / credit) + rounding;
+}
+
+double degree9_cancellation_credit(double check_null, double check_abs_null, double check_scale, double estimate) {
+  const auto cancellation = [](double absolute, double sum) {
+    if (sum != 0.0) return absolute / std::fabs(sum);
+    return absolute > 0.0 ? INFINITY : 1.0;
+  };
+  const double smaller = std::min(cancellation(check_abs_null, check_null), cancellation(check_scale, estimate));
+  return std::isnan(smaller) ? kDegree9Cancellation : std::max(kDegree9Cancellation, smaller / kDegree9CreditShare);
 }
 
 double two_level_error(int dim, double retired_error, double change, double rounding) {

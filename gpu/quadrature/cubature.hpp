@@ -77,9 +77,10 @@ struct CubatureResult {
   IntegrationStatus status = IntegrationStatus::NotConverged;
   /// The degree-9 check's parts (degree9_error), NaN where no region was
   /// checked: Σ (Q9 − Q7) with and without signs over the checked final
-  /// regions, their rounding term, and the CUHRE errors of the other final
-  /// regions (retired ones included).
-  double check_change = NAN, check_abs_change = NAN, check_rounding = NAN, unchecked_error = NAN;
+  /// regions, the cancellation credited to the signed sum
+  /// (degree9_cancellation_credit), their rounding term, and the CUHRE errors
+  /// of the other final regions (retired ones included).
+  double check_change = NAN, check_abs_change = NAN, check_credit = NAN, check_rounding = NAN, unchecked_error = NAN;
   std::uint64_t checked_regions = 0;  ///< final regions the degree-9 check saw
 };
 
@@ -193,32 +194,59 @@ double two_level_error(int dim, double retired_error, double change, double roun
 /// A third error estimate of a run whose regions reached their evaluation
 /// caps in phase two: the degree-7 total's error from the degree-9 check of
 /// those regions' final regions r,
-///   settled_error + kDegree9Margin·max(|Σ_r d_r|, Σ_r |d_r| / kDegree9Cancellation) + rounding,
+///   settled_error + kDegree9Margin·max(|Σ_r d_r|, Σ_r |d_r| / credit) + rounding,
 /// d_r = Q9_r − Q7_r,
 /// where settled_error sums the CUHRE errors of the regions not checked
-/// (retired in phase one, or within their budget in phase two) and rounding
-/// is degree9_rounding. The degree-9 rule is Genz &
-/// Malik's (SIAM J. Numer. Anal. 20 (1983) 580–588; genz_malik_degree9_rule.hpp).
+/// (retired in phase one, or within their budget in phase two), credit is
+/// degree9_cancellation_credit and rounding is degree9_rounding. The
+/// degree-9 rule is Genz & Malik's (SIAM J. Numer. Anal. 20 (1983) 580–588;
+/// genz_malik_degree9_rule.hpp).
 /// Why: where both rules are in their asymptotic regime Q9 − Q7 is Q7's
 /// error to O(h²), and its signed sum sees the cancellation between regions
 /// that a sum of |region errors| cannot count on (bench/RESULTS.md: the true
 /// error of a capped run is 0.95–1.02 times |Σ (Q9 − Q7)| in the quartiles).
 /// Where regions are too large for Q9, Q9 and Q7 err alike and the signed
 /// sum cancels where the errors do not (Genz's continuous family, a = 20 in
-/// 5D: |Σ d| = 3.5e-12, Σ |d| = 3.5e-10, true error 3.6e-10), so no more than
-/// kDegree9Cancellation of cancellation is credited: a run whose error is
-/// as large as Σ |d| can then converge at most 10/1.2 = 8.3 times off its
-/// tolerance. The difference cannot see errors the two rules share (the
-/// integrand's values), hence the rounding term.
-double degree9_error(double settled_error, double check_change, double check_abs_change, double rounding);
+/// 5D: |Σ d| = 3.5e-12, Σ |d| = 3.5e-10, true error 3.6e-10), so no more
+/// cancellation is credited than the integrand's own derivatives can give.
+/// The difference cannot see errors the two rules share (the integrand's
+/// values), hence the rounding term.
+double degree9_error(double settled_error, double check_change, double check_abs_change, double credit,
+                     double rounding);
 
-/// The factor on degree9_error's difference term, for Q9's own error, and the
-/// cancellation it credits at most. Chosen on two Genz batteries of 12,000
-/// rows each (bench/RESULTS.md), one drawn for the purpose: at a margin of
-/// 1.1 four rows converged outside their tolerance or estimate, at 1.2 one;
-/// without the cancellation limit one converged 36× off its tolerance.
+/// How far degree9_error lets Σ (Q9 − Q7) cancel over the checked final
+/// regions: max(kDegree9Cancellation, min(C_null, C_f) / kDegree9CreditShare),
+/// where C_null = Σ|N1| / |Σ N1| over those regions (N1 their degree-5 null
+/// rule values: check_null, check_abs_null) and C_f = Σ a7 / |estimate|
+/// (check_scale: the degree-7 rules' absolute sums, about ∫|f| there); a
+/// ratio whose sum is 0 counts as no cancellation where its absolute sum is
+/// 0 too, else as unbounded.
+/// Why: a degree-7 rule's error on a region is, to leading order, a sum of
+/// integrals of f's eighth derivatives over it (Lyness, Math. Comp. 19 (1965)
+/// 260–276), so the regions' errors cancel only as far as those derivatives
+/// change sign across the domain. N1 measures the sixth-derivative content
+/// the same way (null rules annihilate polynomials, so adding one to f
+/// changes nothing), and C_f how far f itself cancels: an oscillating f
+/// (Genz's oscillatory family: C ≈ 10²–10⁶) has derivatives that oscillate
+/// with it, while a positive f whose derivatives keep their sign (the
+/// continuous family: C_f ≤ 1) has none, and there a cancelling Σ d is the
+/// mark of Q9 erring like Q7. With the flat tenfold credit alone, 6–9% of the
+/// oscillatory rows flagged on the batteries were within their tolerance,
+/// their true errors matching |Σ d| to 1% while Σ |d| was 10³–10⁵ times larger.
+double degree9_cancellation_credit(double check_null, double check_abs_null, double check_scale, double estimate);
+
+/// The factor on degree9_error's difference term, for Q9's own error; the
+/// cancellation it credits at least; and the share of the integrand's
+/// cancellation it credits. Chosen on two Genz batteries of 12,000 rows each
+/// (bench/RESULTS.md), one drawn for the purpose, and checked on a third:
+/// at a margin of 1.1 four rows converged outside their tolerance or
+/// estimate, at 1.2 one; without a limit on the cancellation one converged
+/// 36× off its tolerance; with the share 1 on C_null alone a product-peak
+/// row converged above its estimate, and at 10 the oscillatory rows at 1e-6
+/// still cried wolf in 6% of their flags.
 constexpr double kDegree9Margin = 1.2;
 constexpr double kDegree9Cancellation = 10.0;
+constexpr double kDegree9CreditShare = 3.0;
 
 /// degree9_error's rounding term: ε·Σ_r a7_r + 3ε·√(Σ_r (a7_r² + a9_r²)) +
 /// 2ε·|estimate| over the checked final regions r, where check_scale =

@@ -17,10 +17,13 @@ namespace geobem::quadrature {
 /// Σ (Q9 − Q7) with and without signs over the checked final regions, Σ of
 /// their degree-7 rules' absolute sums and Σ of both rules' squared absolute
 /// sums in units of PhaseTwoShares::check_unit (rounding scales: systematic,
-/// and added in quadrature), and the CUHRE errors of the regions left unchecked.
+/// and added in quadrature), Σ N1 with and without signs over the checked
+/// regions (their degree-5 null rule values, CubatureRegion::null_share), and
+/// the CUHRE errors of the regions left unchecked.
 struct FinalRegionSums {
   double estimate = 0.0, estimate_compensation = 0.0, error = 0.0, change = 0.0, rounding = 0.0;
   double check_change = 0.0, check_abs_change = 0.0, check_scale = 0.0, check_scale_squared = 0.0;
+  double check_null = 0.0, check_abs_null = 0.0;
   double unchecked_error = 0.0;
 
   /// The estimates' sum.
@@ -50,6 +53,8 @@ struct FinalRegionSums {
     check_abs_change += o.check_abs_change;
     check_scale += o.check_scale;
     check_scale_squared += o.check_scale_squared;
+    check_null += o.check_null;
+    check_abs_null += o.check_abs_null;
     unchecked_error += o.unchecked_error;
   }
 };

@@ -167,10 +167,10 @@ GEOBEM_HD inline double apply_degree9(const Integrand& f, int n, const Degree9Ru
 
 /// Adds the degree-9 check of one final region to `sums`: Q9 − Q7 and its
 /// absolute value (q9 the region's degree-9 result, a9 its absolute sum,
-/// apply_degree9) and the
-/// rounding scales a7 and (a7² + a9²)/unit² (a7 the degree-7 rule's absolute
-/// sum, which region.rounding holds at kRuleRoundingUlps; unit =
-/// PhaseTwoShares::check_unit).
+/// apply_degree9), the region's degree-5 null rule value N1 and its absolute
+/// value, and the rounding scales a7 and (a7² + a9²)/unit² (a7 the degree-7
+/// rule's absolute sum, which region.rounding holds at kRuleRoundingUlps;
+/// unit = PhaseTwoShares::check_unit).
 GEOBEM_HD inline void add_degree9_check(double q9, double a9, const CubatureRegion& region, double unit,
                                         FinalRegionSums& sums) {
   const double a7 = region.rounding / kRuleRoundingUlps;
@@ -178,6 +178,9 @@ GEOBEM_HD inline void add_degree9_check(double q9, double a9, const CubatureRegi
   sums.check_abs_change += fabs(q9 - region.estimate);
   sums.check_scale += a7;
   sums.check_scale_squared += (a7 / unit) * (a7 / unit) + (a9 / unit) * (a9 / unit);
+  const double null_value = static_cast<double>(region.null_share) * region.error;
+  sums.check_null += null_value;
+  sums.check_abs_null += fabs(null_value);
 }
 
 }  // namespace geobem::quadrature

@@ -50,6 +50,11 @@ struct CubatureRegion {
   double change;
   double rounding;  ///< the rule's rounding floor: 50 ulp of Σ|w_k f(x_k)| (cuhre_error)
   int split_axis;   ///< axis of largest fourth difference
+  /// The degree-5 null rule's value N1 over `error`, signed, in single
+  /// precision (it fills the padding after split_axis): the degree-9 check
+  /// measures how far the N1 of its regions cancel (degree9_cancellation_credit
+  /// in cubature.hpp), for which six digits are plenty.
+  float null_share;
 };
 
 /// Points of the rule: 2^n + 2n² + 2n + 1.
@@ -284,6 +289,7 @@ GEOBEM_HD inline void genz_malik_combine(int n, const GenzMalikWeights& w, const
   region.estimate = volume * rule7;
   region.rounding = kRuleRoundingUlps * rounding_scale;
   region.error = cuhre_error(null_value, region.rounding);
+  region.null_share = region.error > 0.0 ? static_cast<float>(null_value[0] / region.error) : 0.0f;
   // Negligible fourth differences everywhere (f locally polynomial of degree
   // ≤ 3 along every axis): halve the widest side instead.
   region.split_axis = best <= 1e-14 * (fabs(values.center) + 1e-300) ? widest_axis : axis;

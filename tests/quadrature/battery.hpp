@@ -188,10 +188,10 @@ inline void print_if_noteworthy(const CubatureDraw& d, double rel_tol, const q::
                 geobem::to_string(r.status).c_str(), static_cast<unsigned long long>(r.evaluations));
   if (verbose() && r.checked_regions > 0)  // the degree-9 check's parts, for studies of its margin
     std::printf("  check %s n=%d a=%.6g u=%.6g tol=%g: true %.4g tolerance %.4g error %.4g status %d "
-                "change %.4g abs %.4g rounding %.4g unchecked %.4g regions %llu\n",
+                "change %.4g abs %.4g credit %.4g rounding %.4g unchecked %.4g regions %llu\n",
                 q::to_string(d.family).c_str(), d.dim, d.a, d.u, rel_tol, std::fabs(r.estimate - row.exact),
                 row.tolerance, r.error, static_cast<int>(r.status), r.check_change, r.check_abs_change,
-                r.check_rounding, r.unchecked_error, static_cast<unsigned long long>(r.checked_regions));
+                r.check_credit, r.check_rounding, r.unchecked_error, static_cast<unsigned long long>(r.checked_regions));
 }
 
 /// Relative tolerances of the cubature batteries: those the honest-status

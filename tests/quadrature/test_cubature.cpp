@@ -392,7 +392,7 @@ TEST(Cubature, CappedRunConvergesOnTheDegreeNineCheckWithinItsTolerance) {
   EXPECT_EQ(result.status, IntegrationStatus::Converged);
   ASSERT_GT(result.checked_regions, 0u);
   EXPECT_EQ(result.error, degree9_error(result.unchecked_error, result.check_change, result.check_abs_change,
-                                       result.check_rounding));
+                                       result.check_credit, result.check_rounding));
   EXPECT_LE(result.error, cubature_target(o, result.estimate));
   EXPECT_LE(std::fabs(result.estimate - exact), result.error);
   EXPECT_LE(result.evaluations, o.max_evaluations);
@@ -410,7 +410,39 @@ TEST(Cubature, DegreeNineCheckCreditsLimitedCancellation) {
   EXPECT_EQ(result.status, IntegrationStatus::EvaluationCapReached);
   EXPECT_GT(result.checked_regions, 0u);
   EXPECT_GT(result.check_abs_change, 10.0 * std::fabs(result.check_change));
+  EXPECT_EQ(result.check_credit, kDegree9Cancellation);  // a positive integrand: C_f <= 1
   EXPECT_LE(std::fabs(result.estimate - exact), result.error);
+}
+
+TEST(Cubature, DegreeNineCheckCreditsTheCancellationOfAnOscillatingIntegrand) {
+  // Q9 − Q7 cancels 10³-fold over the final regions and the integrand about
+  // as much: the credit follows it, the run converges, and the closed form
+  // says the value is within the estimate. Credited tenfold it would not.
+  const test_cases::CappedCase& c = test_cases::kConvergesOnCreditedCancellation;
+  const CubatureOptions o = c.options();
+  const double exact = c.exact();
+  const CubatureResult result = integrate_cubature(c.integrand(), o, ComputeDevice::Cpu);
+  const double target = cubature_target(o, result.estimate);
+  EXPECT_EQ(result.status, IntegrationStatus::Converged);
+  ASSERT_GT(result.checked_regions, 0u);
+  EXPECT_GT(result.check_credit, 100.0);
+  EXPECT_GT(kDegree9Margin * result.check_abs_change / kDegree9Cancellation, target);
+  EXPECT_EQ(result.error, degree9_error(result.unchecked_error, result.check_change, result.check_abs_change,
+                                       result.check_credit, result.check_rounding));
+  EXPECT_LE(result.error, target);
+  EXPECT_LE(std::fabs(result.estimate - exact), result.error);
+  EXPECT_LE(result.evaluations, o.max_evaluations);
+}
+
+TEST(Cubature, DegreeNineCancellationCreditIsTheSmallerCancellationOverThree) {
+  // (Σ N1, Σ |N1|, Σ a7, estimate): both measures cancel 10⁴- and 10⁵-fold;
+  // a positive integrand (Σ a7 = |I|); f plus a constant (its integral
+  // cancels, its null rule values do not); nothing to measure.
+  EXPECT_DOUBLE_EQ(degree9_cancellation_credit(1e-8, 1e-4, 1.0, 1e-5), 1e4 / kDegree9CreditShare);
+  EXPECT_DOUBLE_EQ(degree9_cancellation_credit(-1e-8, 1e-3, 1.0, -1e-4), 1e4 / kDegree9CreditShare);
+  EXPECT_EQ(degree9_cancellation_credit(1e-12, 1e-6, 2.0, 2.0), kDegree9Cancellation);
+  EXPECT_EQ(degree9_cancellation_credit(1e-6, 1e-6, 1.0, 1e-9), kDegree9Cancellation);
+  EXPECT_EQ(degree9_cancellation_credit(0.0, 0.0, 0.0, 0.0), kDegree9Cancellation);
 }
 
 TEST(Cubature, ArumugamF4LowDimensionMatchesNestedQuadrature) {
