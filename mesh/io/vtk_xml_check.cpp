@@ -577,12 +577,17 @@ class Checker {
     for (std::size_t c : cells_element.children) {
       const Element& array = document_.elements[c];
       const std::string array_name = attribute_or(array, "Name", "");
+      // VTK 9.1 leaks the first of two arrays of one name here.
+      const auto take = [&](const Element*& slot) {
+        if (slot) fail(array, "array '" + array_name + "' appears twice in <" + cells_element.name + ">");
+        slot = &array;
+      };
       if (array_name == "offsets")
-        offsets = &array;
+        take(offsets);
       else if (array_name == "connectivity")
-        connectivity = &array;
+        take(connectivity);
       else if (array_name == "types" && with_types)
-        types = &array;
+        take(types);
       else if (array_name == "faces" || array_name == "faceoffsets")
         fail(array, "polyhedron cells (array '" + array_name + "') are not accepted");
       else
