@@ -15,7 +15,7 @@ enum class IntegrationStatus : std::int32_t {
   Converged = 0,                ///< error estimate ≤ max(abs_tol, rel_tol·|value|)
   EvaluationCapReached = 1,     ///< stopped at its evaluation/area cap; the error column bounds what is left
   NotConverged = 2,             ///< stopped for another reason without meeting the tolerance
-  RoundingLimited = 3,          ///< the rounding floor alone exceeds the tolerance; the error column is that floor
+  RoundingLimited = 3,          ///< the rounding floor alone exceeds the tolerance; the error column includes that floor
   ExtrapolationUnreliable = 4,  ///< the series acceleration disagrees with itself; the error column says by how much
   NonFinite = 5,                ///< the integrand or the sum was NaN or infinite
 };

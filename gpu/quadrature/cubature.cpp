@@ -135,6 +135,8 @@ CubatureResult combine_phases(const CubaturePhaseOne& one, const CubaturePhaseTw
   } else if (one.levels >= minimum_levels(options) && degree9 <= target) {
     result.status = IntegrationStatus::Converged;
     result.error = degree9;
+  } else if (std::fmin(degree7_rounding(rounding, result.estimate), result.check_rounding) > target) {
+    result.status = IntegrationStatus::RoundingLimited;
   } else if (one.capped || two.capped) {
     result.status = IntegrationStatus::EvaluationCapReached;
   } else {
@@ -146,6 +148,11 @@ CubatureResult combine_phases(const CubaturePhaseOne& one, const CubaturePhaseTw
 double degree9_rounding(double check_scale, double check_scale_quadrature, double estimate) {
   constexpr double eps = std::numeric_limits<double>::epsilon();
   return eps * check_scale + 3.0 * eps * check_scale_quadrature + 2.0 * eps * std::fabs(estimate);
+}
+
+double degree7_rounding(double rounding_floors, double estimate) {
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  return eps * (rounding_floors / kRuleRoundingUlps) + 2.0 * eps * std::fabs(estimate);
 }
 
 double degree9_error(double settled_error, double check_change, double check_abs_change, double credit,

@@ -259,6 +259,12 @@ constexpr double kDegree9CreditShare = 3.0;
 /// Σ|w_k f(x_k)|.
 double degree9_rounding(double check_scale, double check_scale_quadrature, double estimate);
 
+/// The rounding of a degree-7 total whose regions' rounding floors
+/// (CubatureRegion::rounding, 50 ulp of each rule's absolute sum a7) sum to
+/// `rounding_floors`: ε·Σ a7 + 2ε·|estimate|, the linear part of
+/// degree9_rounding. Above the target, no error estimate can certify it.
+double degree7_rounding(double rounding_floors, double estimate);
+
 /// The unit of the absolute sums whose squares phase two adds up
 /// (PhaseTwoShares::check_unit): Σ a7 over phase one's last generation
 /// (about ∫|f|), or 1 where that is 0 or not finite.
@@ -268,7 +274,10 @@ double degree9_check_unit(const CubaturePhaseOne& phase_one);
 /// over ranks gives the same bits) and sets the status: converged when the
 /// summed CUHRE errors meet the tolerance or, after the minimum grid, when
 /// two_level_error or degree9_error does (then the error column is that
-/// estimate).
+/// estimate); else rounding-limited when degree7_rounding, or
+/// degree9_rounding where regions were checked, exceeds the tolerance alone,
+/// which no refinement lowers (both scale with ∫|f|); else capped or not
+/// converged.
 CubatureResult combine_phases(const CubaturePhaseOne& phase_one, const CubaturePhaseTwo& phase_two,
                               const CubatureOptions& options);
 

@@ -44,4 +44,9 @@ inline const CappedCase kDegreeNineCancels{CubatureFamily::Continuous, 5, 19.988
 inline const CappedCase kConvergesOnCreditedCancellation{CubatureFamily::Oscillatory, 2, 80.406240155432599,
                                                          0.47426158973939048, 1e-10, 3'000'000};
 
+/// Oscillatory 2D, a = 100, at 1e-12, cap 3e6 (a battery row, there at cap
+/// 1e7): ∫|f| is 3·10⁴ times |∫f|, so the rounding of the sums alone
+/// (ε·∫|f| = 1.4e-16) exceeds the target (2.3e-17) at any cap.
+inline const CappedCase kRoundingLimited{CubatureFamily::Oscillatory, 2, 100.0, 0.18, 1e-12, 3'000'000};
+
 }  // namespace geobem::quadrature::test_cases

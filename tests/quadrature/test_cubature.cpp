@@ -434,6 +434,23 @@ TEST(Cubature, DegreeNineCheckCreditsTheCancellationOfAnOscillatingIntegrand) {
   EXPECT_LE(result.evaluations, o.max_evaluations);
 }
 
+TEST(Cubature, RunWhoseRoundingAloneMissesTheToleranceIsRoundingLimited) {
+  // No refinement lowers ε·∫|f|: the status says so rather than asking for
+  // evaluations, the error column still bounds the true error, and at a
+  // tolerance the rounding allows the same run is only capped.
+  const test_cases::CappedCase& c = test_cases::kRoundingLimited;
+  CubatureOptions o = c.options();
+  const double exact = c.exact();
+  const CubatureResult limited = integrate_cubature(c.integrand(), o, ComputeDevice::Cpu);
+  EXPECT_EQ(limited.status, IntegrationStatus::RoundingLimited);
+  EXPECT_GT(limited.check_rounding, cubature_target(o, limited.estimate));
+  EXPECT_LE(std::fabs(limited.estimate - exact), limited.error);
+  o.rel_tol = 1e-10;
+  const CubatureResult capped = integrate_cubature(c.integrand(), o, ComputeDevice::Cpu);
+  EXPECT_EQ(capped.status, IntegrationStatus::EvaluationCapReached);
+  EXPECT_LT(capped.check_rounding, cubature_target(o, capped.estimate));
+}
+
 TEST(Cubature, DegreeNineCancellationCreditIsTheSmallerCancellationOverThree) {
   // (Σ N1, Σ |N1|, Σ a7, estimate): both measures cancel 10⁴- and 10⁵-fold;
   // a positive integrand (Σ a7 = |I|); f plus a constant (its integral

@@ -254,6 +254,18 @@ TEST_F(QuadratureGpu, CappedRunTakesTheDegreeNineCheckAsTheCpuDoes) {
   }
 }
 
+TEST_F(QuadratureGpu, RoundingLimitedRunIsFlaggedAsTheCpuDoes) {
+  // The rounding term comes from each device's own function values; both
+  // put it above the target and say rounding_limited.
+  const auto& c = test_cases::kRoundingLimited;
+  const auto [cpu, gpu] = run_on_both(c);
+  EXPECT_EQ(gpu.status, IntegrationStatus::RoundingLimited);
+  EXPECT_EQ(gpu.status, cpu.status);
+  EXPECT_EQ(gpu.evaluations, cpu.evaluations);
+  EXPECT_NEAR(gpu.check_rounding, cpu.check_rounding, 1e-2 * cpu.check_rounding);
+  EXPECT_LE(std::fabs(gpu.estimate - c.exact()), gpu.error);
+}
+
 TEST_F(QuadratureGpu, Adaptive1DSingleAndBatchMatchCpu) {
   Adaptive1DOptions o;
   o.rel_tol = 1e-10;
