@@ -101,7 +101,7 @@ CubatureResult combine_phases(const CubaturePhaseOne& one, const CubaturePhaseTw
     result.regions = one.retired_regions + one.live_regions;
   } else {
     for (const FinalRegionSums& chunk : two.chunks) final_regions.add(chunk);
-    result.estimate = one.retired_estimate + final_regions.total_estimate();
+    result.estimate = one.retired_estimate + final_regions.estimate.value();
     result.error = one.retired_error + final_regions.error;
     change = final_regions.change;
     rounding = final_regions.rounding;
@@ -135,7 +135,8 @@ CubatureResult combine_phases(const CubaturePhaseOne& one, const CubaturePhaseTw
   } else if (one.levels >= minimum_levels(options) && degree9 <= target) {
     result.status = IntegrationStatus::Converged;
     result.error = degree9;
-  } else if (std::fmin(degree7_rounding(rounding, result.estimate), result.check_rounding) > target) {
+  } else if (std::fmin(degree7_rounding(rounding / kRuleRoundingUlps, result.estimate), result.check_rounding) >
+             target) {  // check_rounding is NaN where nothing was checked: fmin takes the other
     result.status = IntegrationStatus::RoundingLimited;
   } else if (one.capped || two.capped) {
     result.status = IntegrationStatus::EvaluationCapReached;
@@ -145,14 +146,13 @@ CubatureResult combine_phases(const CubaturePhaseOne& one, const CubaturePhaseTw
   return result;
 }
 
-double degree9_rounding(double check_scale, double check_scale_quadrature, double estimate) {
+double degree7_rounding(double absolute_sum, double estimate) {
   constexpr double eps = std::numeric_limits<double>::epsilon();
-  return eps * check_scale + 3.0 * eps * check_scale_quadrature + 2.0 * eps * std::fabs(estimate);
+  return eps * absolute_sum + 2.0 * eps * std::fabs(estimate);
 }
 
-double degree7_rounding(double rounding_floors, double estimate) {
-  constexpr double eps = std::numeric_limits<double>::epsilon();
-  return eps * (rounding_floors / kRuleRoundingUlps) + 2.0 * eps * std::fabs(estimate);
+double degree9_rounding(double check_scale, double check_scale_quadrature, double estimate) {
+  return degree7_rounding(check_scale, estimate) + 3.0 * std::numeric_limits<double>::epsilon() * check_scale_quadrature;
 }
 
 double degree9_error(double settled_error, double check_change, double check_abs_change, double credit,

@@ -23,6 +23,7 @@
 
 #include "gpu/core/device.hpp"
 #include "gpu/core/integration_status.hpp"
+#include "gpu/quadrature/compensated_sum.hpp"
 #include "gpu/quadrature/cubature_integrands.hpp"
 #include "gpu/quadrature/cubature_phase_two_shares.hpp"
 #include "gpu/quadrature/final_region_sums.hpp"
@@ -31,19 +32,6 @@
 namespace geobem::quadrature {
 
 using geobem::IntegrationStatus;
-
-/// Neumaier's compensated sum: the CPU phase one adds up to millions of
-/// region estimates, whose plain sum erred by more than the regions' own
-/// estimates on smooth integrands at 1e-10 (6D oscillatory: 5e-14 relative).
-struct CompensatedSum {
-  double sum = 0.0, compensation = 0.0;
-  void add(double x) {
-    const double t = sum + x;
-    compensation += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
-    sum = t;
-  }
-  double value() const { return sum + compensation; }
-};
 
 struct CubatureOptions {
   int dim = 3;                          ///< n, kMinCubatureDim…kMaxCubatureDim
@@ -259,11 +247,11 @@ constexpr double kDegree9CreditShare = 3.0;
 /// Σ|w_k f(x_k)|.
 double degree9_rounding(double check_scale, double check_scale_quadrature, double estimate);
 
-/// The rounding of a degree-7 total whose regions' rounding floors
-/// (CubatureRegion::rounding, 50 ulp of each rule's absolute sum a7) sum to
-/// `rounding_floors`: ε·Σ a7 + 2ε·|estimate|, the linear part of
+/// The rounding of a degree-7 total `estimate` whose rules' absolute sums
+/// add up to absolute_sum = Σ a7 (CubatureRegion::rounding is
+/// kRuleRoundingUlps·a7): ε·Σ a7 + 2ε·|estimate|, the linear part of
 /// degree9_rounding. Above the target, no error estimate can certify it.
-double degree7_rounding(double rounding_floors, double estimate);
+double degree7_rounding(double absolute_sum, double estimate);
 
 /// The unit of the absolute sums whose squares phase two adds up
 /// (PhaseTwoShares::check_unit): Σ a7 over phase one's last generation

@@ -484,7 +484,7 @@ __device__ void refine_regions(const Integrand& f, int n, const GenzMalikWeights
     }
     if (t == 0) {
       FinalRegionSums outcome = checked;
-      outcome.estimate = scratch.reduce[0] + retired_estimate;
+      outcome.estimate = CompensatedSum{scratch.reduce[0] + retired_estimate, 0.0};
       outcome.error = scratch.reduce[kBlockThreads] + retired_error;
       outcome.change = scratch.reduce[2 * kBlockThreads] + retired_change;
       outcome.rounding = scratch.reduce[3 * kBlockThreads] + retired_rounding;

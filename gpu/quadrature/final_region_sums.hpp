@@ -3,17 +3,15 @@
 // region and per chunk (cubature.hpp): the same struct on the CPU, in the
 // CUDA kernels (NVRTC-compiled ones included: no host headers) and in the
 // MPI reduction.
-#include <cmath>
-
 #include "gpu/core/host_device.hpp"
+#include "gpu/quadrature/compensated_sum.hpp"
 #include "gpu/quadrature/genz_malik_rule.hpp"
 
 namespace geobem::quadrature {
 
-/// Sums over final regions: the degree-7 estimates (in Neumaier's compensated
-/// sum: plain sums over 65,536 regions of an oscillatory integrand erred by
-/// 1e-15, ten times what the degree-9 check saw), CUHRE errors, two-level
-/// changes and rounding floors (cubature.hpp), and the degree-9 check's parts:
+/// Sums over final regions: the degree-7 estimates (compensated), CUHRE
+/// errors, two-level changes and rounding floors (cubature.hpp), and the
+/// degree-9 check's parts:
 /// Σ (Q9 − Q7) with and without signs over the checked final regions, Σ of
 /// their degree-7 rules' absolute sums and Σ of both rules' squared absolute
 /// sums in units of PhaseTwoShares::check_unit (rounding scales: systematic,
@@ -21,31 +19,23 @@ namespace geobem::quadrature {
 /// regions (their degree-5 null rule values, CubatureRegion::null_share), and
 /// the CUHRE errors of the regions left unchecked.
 struct FinalRegionSums {
-  double estimate = 0.0, estimate_compensation = 0.0, error = 0.0, change = 0.0, rounding = 0.0;
+  CompensatedSum estimate;
+  double error = 0.0, change = 0.0, rounding = 0.0;
   double check_change = 0.0, check_abs_change = 0.0, check_scale = 0.0, check_scale_squared = 0.0;
   double check_null = 0.0, check_abs_null = 0.0;
   double unchecked_error = 0.0;
 
-  /// The estimates' sum.
-  GEOBEM_HD double total_estimate() const { return estimate + estimate_compensation; }
-  /// Adds one estimate (Neumaier's step).
-  GEOBEM_HD void add_estimate(double x) {
-    const double t = estimate + x;
-    estimate_compensation += fabs(estimate) >= fabs(x) ? (estimate - t) + x : (x - t) + estimate;
-    estimate = t;
-  }
   /// Adds one final region's estimate, CUHRE error, two-level change and
   /// rounding floor (not its check: add_degree9_check, or unchecked_error).
   GEOBEM_HD void add_region(const CubatureRegion& region) {
-    add_estimate(region.estimate);
+    estimate.add(region.estimate);
     error += region.error;
     change += region.change;
     rounding += region.rounding;
   }
   /// Adds another set of sums (a region's to its chunk's, a rank's to another's).
   GEOBEM_HD void add(const FinalRegionSums& o) {
-    add_estimate(o.estimate);
-    estimate_compensation += o.estimate_compensation;
+    estimate.add(o.estimate);
     error += o.error;
     change += o.change;
     rounding += o.rounding;

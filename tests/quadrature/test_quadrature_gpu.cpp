@@ -96,7 +96,7 @@ TEST_F(QuadratureGpu, PhaseTwoTakesRegionsFromTheDeviceOrTheHost) {
   const CubaturePhaseTwo on_cpu = cubature_phase_two(f, o, on_device, 0, 1, remaining, ComputeDevice::Cpu);
   const auto estimates = [](const CubaturePhaseTwo& two) {
     std::vector<double> v;
-    for (const FinalRegionSums& chunk : two.chunks) v.push_back(chunk.estimate);
+    for (const FinalRegionSums& chunk : two.chunks) v.push_back(chunk.estimate.value());
     return v;
   };
   const auto errors = [](const CubaturePhaseTwo& two) {
