@@ -152,7 +152,8 @@ double degree7_rounding(double absolute_sum, double estimate) {
 }
 
 double degree9_rounding(double check_scale, double check_scale_quadrature, double estimate) {
-  return degree7_rounding(check_scale, estimate) + 3.0 * std::numeric_limits<double>::epsilon() * check_scale_quadrature;
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  return degree7_rounding(check_scale, estimate) + 3.0 * eps * check_scale_quadrature;
 }
 
 double degree9_error(double settled_error, double check_change, double check_abs_change, double credit,

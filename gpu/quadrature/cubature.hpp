@@ -59,7 +59,8 @@ void check_cubature_options(const CubatureOptions& options);
 
 struct CubatureResult {
   double estimate = 0.0;
-  double error = 0.0;              ///< error estimate: the regions' CUHRE errors summed, two_level_error or degree9_error
+  /// Error estimate: the regions' CUHRE errors summed, two_level_error or degree9_error.
+  double error = 0.0;
   std::uint64_t evaluations = 0;   ///< integrand evaluations (the degree-9 check's included)
   std::uint64_t regions = 0;       ///< regions at the end (leaves of the subdivision)
   IntegrationStatus status = IntegrationStatus::NotConverged;

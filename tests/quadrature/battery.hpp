@@ -191,7 +191,8 @@ inline void print_if_noteworthy(const CubatureDraw& d, double rel_tol, const q::
                 "change %.4g abs %.4g credit %.4g rounding %.4g unchecked %.4g regions %llu\n",
                 q::to_string(d.family).c_str(), d.dim, d.a, d.u, rel_tol, std::fabs(r.estimate - row.exact),
                 row.tolerance, r.error, static_cast<int>(r.status), r.check_change, r.check_abs_change,
-                r.check_credit, r.check_rounding, r.unchecked_error, static_cast<unsigned long long>(r.checked_regions));
+                r.check_credit, r.check_rounding, r.unchecked_error,
+                static_cast<unsigned long long>(r.checked_regions));
 }
 
 /// Relative tolerances of the cubature batteries: those the honest-status
