@@ -42,15 +42,17 @@ void AtomicFile::commit() {
   committed_ = true;
 }
 
+void AtomicFile::write(const std::function<void(std::ostream&)>& fill) {
+  std::ofstream stream(temporary_, std::ios::binary);
+  if (!stream) throw std::runtime_error("cannot open '" + temporary_.string() + "' for writing");
+  fill(stream);
+  stream.flush();
+  if (!stream) throw std::runtime_error("error while writing '" + final_.string() + "' (disk full?)");
+}
+
 void write_text_file_atomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write) {
   AtomicFile file(path);
-  {
-    std::ofstream stream(file.temporary_path());
-    if (!stream) throw std::runtime_error("cannot open '" + file.temporary_path().string() + "' for writing");
-    write(stream);
-    stream.flush();
-    if (!stream) throw std::runtime_error("error while writing '" + path.string() + "'");
-  }
+  file.write(write);
   file.commit();
 }
 

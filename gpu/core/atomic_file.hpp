@@ -21,6 +21,11 @@ class AtomicFile {
   /// Where to write now (same folder and extension as the final path).
   const std::filesystem::path& temporary_path() const { return temporary_; }
   const std::filesystem::path& final_path() const { return final_; }
+  /// Creates the temporary (binary: the bytes `write` puts are the file's)
+  /// and lets `fill` write it. Throws std::runtime_error naming the
+  /// temporary when it cannot be opened, or the final path when a write
+  /// fails (a full disk included); the temporary is then removed with this.
+  void write(const std::function<void(std::ostream&)>& fill);
   /// Renames the temporary over the final path; throws std::runtime_error
   /// naming both paths if the temporary is missing or the rename fails.
   void commit();

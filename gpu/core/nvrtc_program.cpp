@@ -131,14 +131,11 @@ NvrtcImage nvrtc_compile_cached(const std::string& name, const std::string& sour
   // A cache that cannot be written only costs the next run a compile: no error.
   std::error_code ignored;
   std::filesystem::create_directories(path.parent_path(), ignored);
-  AtomicFile file(path);
-  {
-    std::ofstream stream(file.temporary_path(), std::ios::binary);
-    stream.write(out.image.data(), static_cast<std::streamsize>(out.image.size()));
-    stream.flush();
-    if (!stream) return out;
-  }
   try {
+    AtomicFile file(path);
+    file.write([&](std::ostream& stream) {
+      stream.write(out.image.data(), static_cast<std::streamsize>(out.image.size()));
+    });
     file.commit();
   } catch (const std::runtime_error&) {
     return out;

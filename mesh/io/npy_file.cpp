@@ -63,9 +63,7 @@ std::uint32_t write_npy_complex(const std::filesystem::path& path, std::size_t r
 
   AtomicFile file(path);
   std::uint32_t crc = static_cast<std::uint32_t>(crc32(0L, Z_NULL, 0));
-  {
-    std::ofstream out(file.temporary_path(), std::ios::binary);
-    if (!out) throw std::runtime_error("cannot open '" + file.temporary_path().string() + "' for writing");
+  file.write([&](std::ostream& out) {
     out.write(preamble.data(), static_cast<std::streamsize>(preamble.size()));
     crc = crc_update(crc, preamble.data(), preamble.size());
     // complex128 '<c16' is the host's layout on the little-endian machines we build for.
@@ -74,9 +72,7 @@ std::uint32_t write_npy_complex(const std::filesystem::path& path, std::size_t r
       out.write(reinterpret_cast<const char*>(part.first), static_cast<std::streamsize>(bytes));
       crc = crc_update(crc, part.first, bytes);
     }
-    out.flush();
-    if (!out) throw std::runtime_error("error while writing '" + path.string() + "' (disk full?)");
-  }
+  });
   file.commit();
   return crc;
 }

@@ -298,15 +298,11 @@ OutputFile::OutputFile(fs::path path)
   remove_dead_partials(parent_of(final_path()));
 }
 
-void OutputFile::write_result(const std::function<void(std::ostream&)>& write) {
-  std::ofstream stream(temporary_path(), std::ios::binary);
-  if (!stream) throw std::runtime_error("cannot open '" + temporary_path().string() + "' for writing");
-  write(stream);
-  stream.flush();
-  if (!stream) throw std::runtime_error("error while writing '" + final_path().string() + "' (disk full?)");
-}
+void OutputFile::write_result(const std::function<void(std::ostream&)>& write) { result_.write(write); }
 
-void OutputFile::write_record(const std::string& ini_text) { write_whole_text(record_.temporary_path(), ini_text); }
+void OutputFile::write_record(const std::string& ini_text) {
+  record_.write([&](std::ostream& stream) { stream << ini_text; });
+}
 
 void OutputFile::commit() {
   if (!fs::exists(temporary_path()))

@@ -40,6 +40,26 @@ TEST(AtomicFile, FailedWriteKeepsOldFileAndLeavesNoTemporary) {
   EXPECT_EQ(read_text(path), "new");
 }
 
+TEST(AtomicFile, StreamErrorNamesTheFinalPathAndKeepsOldFile) {
+  // A write that fails as a full disk does (the stream's badbit): the message
+  // names the file the user asked for, not its temporary.
+  const auto path = scratch("named.txt");
+  write(path, "old");
+  try {
+    geobem::write_text_file_atomically(path, [](std::ostream& out) {
+      out << "half";
+      out.setstate(std::ios::badbit);
+    });
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find("error while writing '" + path.string() + "'"), std::string::npos)
+        << error.what();
+  }
+  EXPECT_EQ(read_text(path), "old");
+  for (const auto& entry : fs::directory_iterator(path.parent_path()))
+    EXPECT_EQ(entry.path().filename().string().find(".partial-"), std::string::npos) << entry.path();
+}
+
 TEST(CsvTable, ReadsHeaderCommentsAndRows) {
   const auto path = scratch("ok.csv");
   write(path, "# comment\na, b ,c\n1,2.5,-3e2\n\n  # another\n4,5,6\n");
