@@ -185,10 +185,10 @@ GEOBEM_HD inline void dynamic_remainders(Vec3 r_vec, Vec3 normal, Complex s, con
 /// U* and T* at one point x (x − ξ = r_vec, unit normal n at x, Laplace
 /// parameter s) in radial form, evaluated entry by entry: what the quadrature
 /// loops accumulate without holding four 3×3 blocks (on the GPU, registers).
-/// The coefficients are 4πμ times those of the header formulas (the
-/// scaled_* entries; u, t and t_remainder divide by 4πμ): the totals (Kelvin
-/// part plus remainder) and, for the own column of a node, the remainder of
-/// the traction alone.
+/// The coefficients are 4πμ times those of the header formulas (scaled_u,
+/// and traction.entry for T*; u, t and t_remainder divide by 4πμ): the totals
+/// (Kelvin part plus remainder) and, for the own column of a node, the
+/// remainder of the traction alone.
 struct PointKernel {
   double rd[3], n[3], rn, inv, lambda, mu;
   Complex psi, chi;                           ///< 4πμ U* = ψ δ_ij − χ r_,i r_,j
