@@ -21,6 +21,8 @@
 // (bench/RESULTS.md: single cells reach 5–10%, families at most 4%). The 1D
 // battery's cells have 2,000 rows each and flag none; it asserts the share
 // per cell.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -227,6 +229,23 @@ inline void print_if_noteworthy(const CubatureDraw& d, double rel_tol, const q::
 /// rule is stated for. Rows beyond what a degree-7 rule reaches within the
 /// cap (1e-12 in 8D) must end flagged, with an estimate that bounds their error.
 inline const double kCubatureTolerances[3] = {1e-6, 1e-10, 1e-12};
+
+/// One cubature family's battery: prints each tolerance's line and the
+/// family's pooled line, expects the honest-status rule in every cell and
+/// the cry-wolf rule over the pooled cells (the file comment says why).
+inline void expect_family_rules(const std::string& family, const Tally (&by_tolerance)[3]) {
+  Tally pooled;
+  for (int t = 0; t < 3; ++t) {
+    const std::string line = by_tolerance[t].line(family, kCubatureTolerances[t]);
+    std::printf("%s\n", line.c_str());
+    EXPECT_TRUE(by_tolerance[t].rule()) << line;
+    pooled.pool(by_tolerance[t]);
+  }
+  const std::string line = pooled.line(family, "all");
+  std::printf("%s\n", line.c_str());
+  EXPECT_TRUE(pooled.cry_wolf_rule()) << line;
+  std::fflush(stdout);
+}
 
 inline const q::CubatureFamily kGenzFamilies[] = {q::CubatureFamily::Oscillatory, q::CubatureFamily::ProductPeak,
                                                   q::CubatureFamily::CornerPeak,  q::CubatureFamily::Gaussian,

@@ -44,16 +44,6 @@ TEST(CubatureBattery, GenzFamiliesKeepTheStatusPromise) {
       by_tolerance[i % 3].add(cubature_row(draws[i], kCubatureTolerances[i % 3], results[i]));
       print_if_noteworthy(draws[i], kCubatureTolerances[i % 3], results[i]);
     }
-    Tally pooled;
-    for (int t = 0; t < 3; ++t) {
-      const std::string line = by_tolerance[t].line(q::to_string(family), kCubatureTolerances[t]);
-      std::printf("%s\n", line.c_str());
-      EXPECT_TRUE(by_tolerance[t].rule()) << line;
-      pooled.pool(by_tolerance[t]);
-    }
-    const std::string line = pooled.line(q::to_string(family), "all");
-    std::printf("%s\n", line.c_str());
-    EXPECT_TRUE(pooled.cry_wolf_rule()) << line;
-    std::fflush(stdout);
+    expect_family_rules(q::to_string(family), by_tolerance);
   }
 }

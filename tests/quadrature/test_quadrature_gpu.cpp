@@ -325,17 +325,7 @@ TEST_F(QuadratureGpu, CubatureBatteryKeepsTheStatusPromiseAndMatchesCpu) {
       EXPECT_LE(std::fabs(gpu.estimate - cpu.estimate), gpu.error + cpu.error)
           << to_string(family) << " n=" << d.dim << " a=" << d.a << " u=" << d.u;
     }
-    b::Tally pooled;
-    for (int t = 0; t < 3; ++t) {
-      const std::string line = by_tolerance[t].line(to_string(family), b::kCubatureTolerances[t]);
-      std::printf("%s\n", line.c_str());
-      EXPECT_TRUE(by_tolerance[t].rule()) << line;
-      pooled.pool(by_tolerance[t]);
-    }
-    const std::string line = pooled.line(to_string(family), "all");
-    std::printf("%s\n", line.c_str());
-    EXPECT_TRUE(pooled.cry_wolf_rule()) << line;
-    std::fflush(stdout);
+    b::expect_family_rules(to_string(family), by_tolerance);
   }
   std::printf("rows whose status differs between the CPU and the GPU: %d of %d\n", status_differs, 6 * rows);
 }
