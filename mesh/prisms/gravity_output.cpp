@@ -7,10 +7,11 @@
 #include <vtkStructuredGrid.h>
 #include <vtkUnstructuredGrid.h>
 
-#include <limits>
+#include <climits>
 #include <stdexcept>
 
 #include "gpu/core/atomic_file.hpp"
+#include "mesh/io/number_text.hpp"
 #include "mesh/io/vtk_output.hpp"
 
 namespace geobem::prisms {
@@ -52,25 +53,28 @@ void write_gravity_csv(const std::filesystem::path& path, const std::vector<Stat
                        const std::vector<GravityColumn>& columns) {
   check_lengths(stations.size(), columns);
   write_text_file_atomically(path, [&](std::ostream& out) {
-    out.precision(std::numeric_limits<double>::max_digits10);
     out << "easting,northing,upward";
     for (const auto& column : columns) out << ',' << column.name;
     out << '\n';
     for (std::size_t s = 0; s < stations.size(); ++s) {
-      out << stations[s].easting << ',' << stations[s].northing << ',' << stations[s].upward;
-      for (const auto& column : columns) out << ',' << column.values[s];
+      out << shortest(stations[s].easting) << ',' << shortest(stations[s].northing) << ','
+          << shortest(stations[s].upward);
+      for (const auto& column : columns) out << ',' << shortest(column.values[s]);
       out << '\n';
     }
   });
 }
 
-void write_gravity_vts(const std::filesystem::path& path, const StationGrid& grid,
-                       const std::vector<GravityColumn>& columns) {
-  check_station_grid(grid);
-  const auto stations = grid_stations(grid);
+void write_gravity_vts(const std::filesystem::path& path, const std::vector<Station>& stations,
+                       StationGridShape shape, const std::vector<GravityColumn>& columns) {
+  if (shape.shape_e == 0 || shape.shape_n == 0 || shape.shape_e > INT_MAX || shape.shape_n > INT_MAX ||
+      shape.shape_e * shape.shape_n != stations.size())
+    throw std::invalid_argument("gravity output: a grid of " + std::to_string(shape.shape_e) + " x " +
+                                std::to_string(shape.shape_n) + " stations cannot hold " +
+                                std::to_string(stations.size()));
   check_lengths(stations.size(), columns);
   auto data = vtkSmartPointer<vtkStructuredGrid>::New();
-  data->SetDimensions(static_cast<int>(grid.shape_e), static_cast<int>(grid.shape_n), 1);
+  data->SetDimensions(static_cast<int>(shape.shape_e), static_cast<int>(shape.shape_n), 1);
   data->SetPoints(station_points(stations));
   add_fields(data, columns);
   write_vtk_xml(data, path);

@@ -1,10 +1,10 @@
 #include "mesh/prisms/prism_csv.hpp"
 
-#include <limits>
 #include <ostream>
 
 #include "gpu/core/atomic_file.hpp"
 #include "mesh/io/csv_table.hpp"
+#include "mesh/io/number_text.hpp"
 
 namespace geobem::prisms {
 
@@ -27,11 +27,10 @@ PrismModel read_prism_csv(const std::string& path) {
 
 void write_prism_csv(const std::filesystem::path& path, const std::vector<Prism>& prisms) {
   write_text_file_atomically(path, [&](std::ostream& out) {
-    out.precision(std::numeric_limits<double>::max_digits10);
     out << "west,east,south,north,bottom,top,density\n";
     for (const auto& p : prisms)
-      out << p.west << ',' << p.east << ',' << p.south << ',' << p.north << ',' << p.bottom << ',' << p.top << ','
-          << p.density << '\n';
+      out << shortest(p.west) << ',' << shortest(p.east) << ',' << shortest(p.south) << ',' << shortest(p.north)
+          << ',' << shortest(p.bottom) << ',' << shortest(p.top) << ',' << shortest(p.density) << '\n';
   });
 }
 

@@ -14,8 +14,9 @@ namespace geobem::prisms {
 /// non-finite value, or a prism that is not a box (check_prism).
 PrismModel read_prism_csv(const std::string& path);
 
-/// Writes the prisms as a prism CSV with 17 significant digits (exact round
-/// trip of doubles), atomically; throws std::runtime_error naming the path.
+/// Writes the prisms as a prism CSV, each number the shortest text that reads
+/// back exactly (shortest_text), atomically; throws std::runtime_error naming
+/// the path.
 void write_prism_csv(const std::filesystem::path& path, const std::vector<Prism>& prisms);
 
 }  // namespace geobem::prisms

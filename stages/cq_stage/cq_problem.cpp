@@ -1,28 +1,18 @@
 #include "stages/cq_stage/cq_problem.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <optional>
 #include <stdexcept>
 
 #include "gpu/core/usage_error.hpp"
+#include "mesh/io/number_text.hpp"
 #include "mesh/loads/load_history_text.hpp"
 #include "mesh/loads/pressure_load.hpp"
 #include "mesh/loads/traction_load.hpp"
 #include "mesh/surface/mesh_checks.hpp"
 
 namespace geobem::cq_stage {
-
-namespace {
-
-/// The shortest text that reads back as exactly `value`.
-std::string shortest_text(double value) {
-  char text[32];
-  return std::string(text, std::to_chars(text, text + sizeof text, value).ptr);
-}
-
-}  // namespace
 
 bem::SurfaceView checked_bem_surface(const surface::SurfaceMesh& mesh, const std::string& source) {
   // An open or non-manifold mesh has no enclosed volumes: it is taken as

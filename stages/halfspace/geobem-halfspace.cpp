@@ -20,6 +20,7 @@
 #include "gpu/core/usage_error.hpp"
 #include "gpu/transform/halfspace_load.hpp"
 #include "mesh/io/csv_table.hpp"
+#include "mesh/io/number_text.hpp"
 #include "mesh/io/output_set.hpp"
 #include "mesh/prisms/gravity_output.hpp"
 #include "mesh/prisms/stations.hpp"
@@ -115,8 +116,7 @@ int run_radii(int argc, const char* const argv[]) {
   const auto radii = tf::distinct_radii(station_radii(geobem::prisms::grid_stations(grid), o));
   geobem::write_text_file_atomically(outputs.path("radii.csv"), [&](std::ostream& out) {
     out << "a,r\n";
-    out.precision(17);
-    for (const double r : radii) out << o.disk_radius << "," << r << "\n";
+    for (const double r : radii) out << geobem::shortest(o.disk_radius) << "," << geobem::shortest(r) << "\n";
   });
   outputs.write_record(command.record());
   outputs.commit();
@@ -167,8 +167,7 @@ int run_displacement(int argc, const char* const argv[]) {
     const auto row_index = lookup.find(r);
     if (!row_index) {
       std::ostringstream message;
-      message.precision(17);
-      message << *o.integrals << ": no row for station radius r = " << r
+      message << *o.integrals << ": no row for station radius r = " << geobem::shortest(r)
               << " (stale integrals: rerun the radii and integrate stages)";
       throw std::runtime_error(message.str());
     }

@@ -4,7 +4,6 @@
 // batched mode. Every row is checked before computing; the result CSV is
 // an output file (docs/stage_contract.md): bad input writes nothing.
 #include <cmath>
-#include <iomanip>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -16,6 +15,7 @@
 #include "gpu/core/usage_error.hpp"
 #include "mesh/io/output_set.hpp"
 #include "mesh/io/csv_table.hpp"
+#include "mesh/io/number_text.hpp"
 #include "stages/cli/stage_options.hpp"
 #include "stages/integrate/integrate_command.hpp"
 
@@ -107,7 +107,8 @@ int run_adaptive_expression(const AdaptiveCommandOptions& o, const q::Adaptive1D
     geobem::cli::write_rows_with_results(out, table, "estimate,error,evaluations,blocks,status",
                                          [&](std::ostream& row, std::size_t i) {
                                            const auto& r = results[i];
-                                           row << r.estimate << "," << r.error << "," << r.evaluations << ","
+                                           row << geobem::shortest(r.estimate) << ","
+                                               << geobem::shortest(r.error) << "," << r.evaluations << ","
                                                << r.blocks << "," << geobem::to_string(r.status);
                                          });
   });
@@ -199,14 +200,15 @@ int run_adaptive(int argc, const char* const argv[]) {
     results = {q::integrate_adaptive_1d(problems[0].integrand, problems[0].lower, problems[0].upper, settings, device)};
 
   output.write_result([&](std::ostream& out) {
-    out << "lower,upper,p0,p1,p2,estimate,error,evaluations,blocks,status\n"
-        << std::setprecision(17);
+    using geobem::shortest;
+    out << "lower,upper,p0,p1,p2,estimate,error,evaluations,blocks,status\n";
     for (std::size_t i = 0; i < problems.size(); ++i) {
       const auto& p = problems[i];
       const auto& r = results[i];
-      out << p.lower << "," << p.upper << "," << p.integrand.p[0] << "," << p.integrand.p[1] << ","
-          << p.integrand.p[2] << "," << r.estimate << "," << r.error << "," << r.evaluations << "," << r.blocks << ","
-          << geobem::to_string(r.status) << "\n";
+      out << shortest(p.lower) << "," << shortest(p.upper) << "," << shortest(p.integrand.p[0]) << ","
+          << shortest(p.integrand.p[1]) << "," << shortest(p.integrand.p[2]) << "," << shortest(r.estimate) << ","
+          << shortest(r.error) << "," << r.evaluations << "," << r.blocks << "," << geobem::to_string(r.status)
+          << "\n";
     }
   });
   geobem::cli::commit_integrals(output, command, device, argv[0], geobem::cli::unconverged_count(results),

@@ -3,7 +3,6 @@
 // (gpu/quadrature). Started under mpirun it splits phase two over the ranks
 // (one GPU each) and rank 0 writes the result file (docs/stage_contract.md);
 // bad options write nothing.
-#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -16,6 +15,7 @@
 #include "gpu/quadrature/cubature.hpp"
 #include "gpu/quadrature/cubature_mpi.hpp"
 #include "mesh/io/csv_table.hpp"
+#include "mesh/io/number_text.hpp"
 #include "mesh/io/output_set.hpp"
 #include "stages/cli/mpi_session.hpp"
 #include "stages/cli/number_list.hpp"
@@ -108,8 +108,10 @@ int run_cubature_expression(const CubatureCommandOptions& o, const q::CubatureOp
         out, table, "dim,rel_tol,abs_tol,estimate,error,evaluations,regions,status",
         [&](std::ostream& row, std::size_t i) {
           const auto& r = results[i];
-          row << settings.dim << "," << settings.rel_tol << "," << settings.abs_tol << "," << r.estimate << ","
-              << r.error << "," << r.evaluations << "," << r.regions << "," << geobem::to_string(r.status);
+          row << settings.dim << "," << geobem::shortest(settings.rel_tol) << ","
+              << geobem::shortest(settings.abs_tol) << "," << geobem::shortest(r.estimate) << ","
+              << geobem::shortest(r.error) << "," << r.evaluations << "," << r.regions << ","
+              << geobem::to_string(r.status);
         });
   });
   geobem::cli::commit_integrals(output, command, device, program, geobem::cli::unconverged_count(results), count);
@@ -175,10 +177,11 @@ int run_cubature(int argc, const char* const argv[], const geobem::cli::MpiSessi
   const double seconds = mpi.seconds() - start;
   if (!output) return 0;
   output->write_result([&](std::ostream& out) {
+    using geobem::shortest;
     out << "integrand,dim,rel_tol,abs_tol,estimate,error,evaluations,regions,status\n"
-        << std::setprecision(17) << o.integrand << "," << settings.dim << "," << settings.rel_tol << ","
-        << settings.abs_tol << "," << result.estimate << "," << result.error << "," << result.evaluations << ","
-        << result.regions << "," << geobem::to_string(result.status) << "\n";
+        << o.integrand << "," << settings.dim << "," << shortest(settings.rel_tol) << ","
+        << shortest(settings.abs_tol) << "," << shortest(result.estimate) << "," << shortest(result.error) << ","
+        << result.evaluations << "," << result.regions << "," << geobem::to_string(result.status) << "\n";
   });
   output->write_record(command.record() + "# computed on " + geobem::to_string(device) + "\n");
   output->commit();

@@ -6,7 +6,6 @@
 // the shared dispatcher (cli::run_subcommand). What the subcommands share
 // lives here: the kernel report of an expression, the parameter table, the
 // result CSV, and the record, commit and warning that end a run.
-#include <iomanip>
 #include <iostream>
 #include <map>
 #include <string>
@@ -16,6 +15,7 @@
 #include "gpu/core/integration_status.hpp"
 #include "gpu/expression/expression_integrate.hpp"
 #include "mesh/io/csv_table.hpp"
+#include "mesh/io/number_text.hpp"
 #include "mesh/io/output_set.hpp"
 #include "stages/cli/run_stage.hpp"
 #include "stages/cli/stage_options.hpp"
@@ -49,14 +49,15 @@ inline std::vector<double> gather_columns(const CsvTable& table, const std::vect
 
 /// The result CSV of a batch: the columns of `table` then `result_columns`
 /// (a comma-separated header), and for each row its input values then what
-/// `write_result(out, i)` writes for row i; numbers with 17 digits.
+/// `write_result(out, i)` writes for row i; the input values as
+/// shortest_text (a 0.1 stays 0.1).
 template <class WriteResult>
 void write_rows_with_results(std::ostream& out, const CsvTable& table, const char* result_columns,
                              WriteResult write_result) {
   for (const auto& name : table.columns) out << name << ",";
-  out << result_columns << "\n" << std::setprecision(17);
+  out << result_columns << "\n";
   for (std::size_t i = 0; i < table.rows.size(); ++i) {
-    for (const double value : table.rows[i]) out << value << ",";
+    for (const double value : table.rows[i]) out << shortest(value) << ",";
     write_result(out, i);
     out << "\n";
   }

@@ -15,6 +15,7 @@
 #include "gpu/expression/expression_integrate.hpp"
 #include "gpu/transform/transform.hpp"
 #include "mesh/io/csv_table.hpp"
+#include "mesh/io/number_text.hpp"
 #include "mesh/io/output_set.hpp"
 #include "stages/cli/stage_options.hpp"
 #include "stages/integrate/integrate_command.hpp"
@@ -168,7 +169,8 @@ int run_longman(int argc, const char* const argv[]) {
     geobem::cli::write_rows_with_results(out, table, "value,error,evaluations,areas,status",
                                          [&](std::ostream& row, std::size_t i) {
                                            const auto& r = results[i];
-                                           row << r.value << "," << r.error << "," << r.evaluations << ","
+                                           row << geobem::shortest(r.value) << ","
+                                               << geobem::shortest(r.error) << "," << r.evaluations << ","
                                                << r.areas << "," << geobem::to_string(r.status);
                                          });
   });

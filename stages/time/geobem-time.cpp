@@ -38,6 +38,7 @@
 #include "gpu/core/usage_error.hpp"
 #include "mesh/io/memory_budget.hpp"
 #include "mesh/io/npy_file.hpp"
+#include "mesh/io/number_text.hpp"
 #include "mesh/io/output_set.hpp"
 #include "mesh/io/vtk_output.hpp"
 #include "mesh/surface/mesh_checks.hpp"
@@ -250,12 +251,8 @@ struct ClosedForm {
   std::optional<CavityProblem> cavity;
 };
 
-/// ",VALUE" as the CSVs write numbers (round trip exact).
-void put(std::ostream& csv, double value) {
-  char text[40];
-  std::snprintf(text, sizeof text, ",%.17g", value);
-  csv << text;
-}
+/// ",VALUE" as the CSVs write numbers (shortest_text: round trip exact).
+void put(std::ostream& csv, double value) { csv << ',' << shortest(value); }
 
 /// Writes the probe CSV: the header line `time`, probeK_u_x/y/z per probe,
 /// then `closed_form` for the rod, `wall_u_r,wall_u_r_closed_form` for the
@@ -270,11 +267,9 @@ void write_probe_csv(const fs::path& path, const bem::BemModel& model, const Lap
     if (closed.rod) csv << ",closed_form";
     if (closed.cavity) csv << ",wall_u_r,wall_u_r_closed_form";
     csv << "\n";
-    char value[40];
     for (int step : steps) {
       const double t = step * manifest.cq.time_step;
-      std::snprintf(value, sizeof value, "%.17g", t);
-      csv << value;
+      csv << shortest(t);
       for (const Probe& probe : probes)
         for (double u : probe_displacement(model, unknowns, step, probe)) put(csv, u);
       if (closed.rod)
@@ -301,11 +296,9 @@ void write_receiver_csv(const fs::path& path, const bem::CqSettings& cq, const R
       if (closed.cavity) csv << ",receiver" << r << "_u_r,receiver" << r << "_u_r_closed_form";
     }
     csv << "\n";
-    char value[40];
     for (int step : steps) {
       const double t = step * cq.time_step;
-      std::snprintf(value, sizeof value, "%.17g", t);
-      csv << value;
+      csv << shortest(t);
       for (std::size_t r = 0; r < receivers.receivers.size(); ++r) {
         const double* u = receivers.at(step, r);
         for (int c = 0; c < 3; ++c) put(csv, u[c]);

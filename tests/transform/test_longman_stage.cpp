@@ -34,7 +34,7 @@ std::string longman(const std::string& arguments) {
 }  // namespace
 
 TEST(LongmanStage, WritesOneResultRowPerInputRow) {
-  const auto input = write_text("paper.csv", "# the paper's test\nlambda,omega,id\n0.5,10,1\n1,1,2\n2,30,3\n");
+  const auto input = write_text("paper.csv", "# the paper's test\nlambda,omega,id\n0.3,1.1,1\n1,1,2\n2,30,3\n");
   const auto output = scratch("paper_out.csv");
   const StageRun result = run_command(longman("--family exp-cos --accelerator euler --input " + input.string() + " --output " +
                                  output.string() + " --quiet"));
@@ -50,6 +50,11 @@ TEST(LongmanStage, WritesOneResultRowPerInputRow) {
     EXPECT_EQ(table.text[i][0], "converged");
   }
   EXPECT_EQ(table.rows[2][table.column("id")], 3);
+  // The input columns read back as they were given: shortest round-trip
+  // digits, 0.3 and 1.1, not 0.29999999999999999 and 1.1000000000000001.
+  const std::string text = geobem::test::read_text(output);
+  EXPECT_NE(text.find("\n0.3,1.1,1,"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n2,30,3,"), std::string::npos) << text;
 }
 
 TEST(LongmanStage, HankelFromConfigFile) {
