@@ -16,11 +16,11 @@
 #include <vtkXMLUnstructuredGridWriter.h>
 #include <vtkXMLWriter.h>
 
-#include <iomanip>
 #include <sstream>
 #include <stdexcept>
 
 #include "gpu/core/atomic_file.hpp"
+#include "mesh/io/number_text.hpp"
 #include "mesh/io/vtk_xml_check.hpp"
 
 namespace geobem {
@@ -90,14 +90,31 @@ vtkSmartPointer<vtkDataObject> read_vtk_xml(const std::filesystem::path& path) {
   return result;
 }
 
+namespace {
+/// `text` as an XML attribute value: the five characters XML reserves as entities.
+std::string xml_attribute(const std::string& text) {
+  std::string escaped;
+  for (const char c : text) switch (c) {
+      case '&': escaped += "&amp;"; break;
+      case '<': escaped += "&lt;"; break;
+      case '>': escaped += "&gt;"; break;
+      case '"': escaped += "&quot;"; break;
+      case '\'': escaped += "&apos;"; break;
+      default: escaped += c;
+    }
+  return escaped;
+}
+}  // namespace
+
 void write_pvd_collection(const std::filesystem::path& path, const std::vector<PvdDataSet>& data_sets) {
   write_text_file_atomically(path, [&](std::ostream& out) {
     out << "<?xml version=\"1.0\"?>\n"
         << "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n  <Collection>\n";
-    out << std::setprecision(17);
-    for (const auto& data_set : data_sets)
-      out << "    <DataSet timestep=\"" << data_set.time << "\" group=\"\" part=\"" << data_set.part << "\" file=\""
-          << data_set.file << "\"/>\n";
+    for (const auto& data_set : data_sets) {
+      out << "    <DataSet timestep=\"" << shortest(data_set.time) << "\" group=\"\" part=\"" << data_set.part << '"';
+      if (!data_set.name.empty()) out << " name=\"" << xml_attribute(data_set.name) << '"';
+      out << " file=\"" << xml_attribute(data_set.file) << "\"/>\n";
+    }
     out << "  </Collection>\n</VTKFile>\n";
   });
 }

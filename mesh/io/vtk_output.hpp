@@ -31,17 +31,21 @@ void write_vtk_xml(vtkDataObject* data, const std::filesystem::path& path);
 vtkSmartPointer<vtkDataObject> read_vtk_xml(const std::filesystem::path& path);
 
 /// One data set of a ParaView .pvd collection: its time (s), its file
-/// relative to the .pvd's folder, and its part (the data sets of several
-/// parts at one time open in ParaView as the blocks of one multiblock set).
+/// relative to the .pvd's folder, its part (the data sets of several parts at
+/// one time open in ParaView as the blocks of one multiblock set) and the
+/// part's name, which ParaView shows for the block (else Block0, Block1...).
 struct PvdDataSet {
   double time = 0;
   std::string file;
   int part = 0;
+  std::string name;
 };
 
-/// Writes a ParaView .pvd collection (time series) of `data_sets`. VTK has a
-/// reader for this format (vtkXMLCollectionReader) but no writer, so the
-/// short XML is written here; atomically.
+/// Writes a ParaView .pvd collection (time series) of `data_sets`, times as
+/// shortest_text, files and names XML-escaped. ParaView's reader for this
+/// format (vtkXMLCollectionReader) is not part of VTK, which has no writer
+/// either, so the short XML is written here; atomically. Throws
+/// std::runtime_error naming the path on a failed write.
 void write_pvd_collection(const std::filesystem::path& path, const std::vector<PvdDataSet>& data_sets);
 
 }  // namespace geobem

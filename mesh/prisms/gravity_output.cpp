@@ -96,15 +96,15 @@ void write_gravity_vtu(const std::filesystem::path& path, const std::vector<Stat
 
 std::vector<std::filesystem::path> write_gravity_outputs(const std::filesystem::path& directory,
                                                          const std::vector<Station>& stations,
-                                                         const std::optional<StationGrid>& grid,
+                                                         const std::optional<StationGridShape>& shape,
                                                          const std::vector<GravityColumn>& columns) {
   check_lengths(stations.size(), columns);
   std::filesystem::create_directories(directory);
   const auto csv = directory / "gravity.csv";
   write_gravity_csv(csv, stations, columns);
-  if (grid) {
+  if (shape) {
     const auto vts = directory / "gravity.vts";
-    write_gravity_vts(vts, *grid, columns);
+    write_gravity_vts(vts, stations, *shape, columns);
     return {csv, vts};
   }
   const auto vtu = directory / "gravity.vtu";

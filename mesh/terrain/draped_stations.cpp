@@ -49,6 +49,8 @@ DrapedStations drape_stations(const Dem& dem, const gravity::PrismLayer& layer, 
     out.stations.push_back({e, n, up});
   };
   if (options.step > 0) {
+    out.shape_e = static_cast<std::size_t>((dem.shape_e - 1) / options.step + 1);
+    out.shape_n = static_cast<std::size_t>((dem.shape_n - 1) / options.step + 1);
     for (std::int64_t j = 0; j < dem.shape_n; j += options.step)
       for (std::int64_t i = 0; i < dem.shape_e; i += options.step)
         add(dem.west_centre + i * dem.spacing_e, dem.south_centre + j * dem.spacing_n,
@@ -58,6 +60,8 @@ DrapedStations drape_stations(const Dem& dem, const gravity::PrismLayer& layer, 
     const double north = dem.south_centre + (dem.shape_n - 1) * dem.spacing_n;
     const std::int64_t ne = static_cast<std::int64_t>(std::floor((east - dem.west_centre) / options.spacing)) + 1;
     const std::int64_t nn = static_cast<std::int64_t>(std::floor((north - dem.south_centre) / options.spacing)) + 1;
+    out.shape_e = static_cast<std::size_t>(ne);
+    out.shape_n = static_cast<std::size_t>(nn);
     for (std::int64_t j = 0; j < nn; ++j)
       for (std::int64_t i = 0; i < ne; ++i) {
         const double e = dem.west_centre + i * options.spacing, n = dem.south_centre + j * options.spacing;

@@ -26,6 +26,9 @@ struct DrapedStations {
   std::vector<gravity::Station> stations;
   std::size_t skipped = 0;  ///< positions without a height (NaN nodes nearby): no station
   std::size_t below = 0;    ///< stations below the top of the layer prism under them
+  /// The positions form a grid of shape_e (west to east, fastest) × shape_n;
+  /// the stations fill it, in that order, when none was skipped.
+  std::size_t shape_e = 0, shape_n = 0;
 };
 
 /// Drapes stations over `dem`; below counts those under the top of the prism

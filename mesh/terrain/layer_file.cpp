@@ -1,5 +1,6 @@
 #include "mesh/terrain/layer_file.hpp"
 
+#include <vtkCellData.h>
 #include <vtkDoubleArray.h>
 #include <vtkFieldData.h>
 #include <vtkPointData.h>
@@ -7,6 +8,7 @@
 #include <vtkStringArray.h>
 #include <vtkStructuredGrid.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -46,32 +48,46 @@ std::string field_text(vtkFieldData* data, const char* name) {
 void write_layer_vts(const std::filesystem::path& path, const LayerModel& model) {
   const gravity::PrismLayer& layer = model.layer;
   const gravity::LayerGeometry& g = layer.geometry;
+  const std::int64_t corners_e = g.shape_e + 1, corners_n = g.shape_n + 1;
+  const std::size_t corners = static_cast<std::size_t>(corners_e * corners_n), cells = layer.cell_count();
   auto grid = vtkSmartPointer<vtkStructuredGrid>::New();
-  grid->SetDimensions(static_cast<int>(g.shape_e), static_cast<int>(g.shape_n), 2);
+  grid->SetDimensions(static_cast<int>(corners_e), static_cast<int>(corners_n), 2);
   auto points = vtkSmartPointer<vtkPoints>::New();
   points->SetDataTypeToDouble();  // UTM coordinates need more than float's 7 digits
-  const std::size_t cells = layer.cell_count();
-  points->SetNumberOfPoints(static_cast<vtkIdType>(2 * cells));
+  points->SetNumberOfPoints(static_cast<vtkIdType>(2 * corners));
+  // The upper sheet: at each corner the mean top of the prisms around it
+  // (skipped cells left out; the reference where none is left).
+  for (std::int64_t j = 0; j < corners_n; ++j)
+    for (std::int64_t i = 0; i < corners_e; ++i) {
+      double sum = 0.0;
+      int count = 0;
+      for (std::int64_t cj = std::max<std::int64_t>(j - 1, 0); cj <= std::min(j, g.shape_n - 1); ++cj)
+        for (std::int64_t ci = std::max<std::int64_t>(i - 1, 0); ci <= std::min(i, g.shape_e - 1); ++ci) {
+          const double top = layer.surface[static_cast<std::size_t>(ci + g.shape_e * cj)];
+          if (!std::isnan(top)) {
+            sum += top;
+            ++count;
+          }
+        }
+      const vtkIdType id = static_cast<vtkIdType>(i + corners_e * j);
+      const double e = gravity::easting_line(g, i), n = gravity::northing_line(g, j);
+      points->SetPoint(id, e, n, g.reference);
+      points->SetPoint(id + static_cast<vtkIdType>(corners), e, n, count > 0 ? sum / count : g.reference);
+    }
   auto surface = vtkSmartPointer<vtkDoubleArray>::New();
   surface->SetName("surface");
-  surface->SetNumberOfTuples(static_cast<vtkIdType>(2 * cells));
+  surface->SetNumberOfTuples(static_cast<vtkIdType>(cells));
   auto density = vtkSmartPointer<vtkDoubleArray>::New();
   density->SetName("density");
-  density->SetNumberOfTuples(static_cast<vtkIdType>(2 * cells));
+  density->SetNumberOfTuples(static_cast<vtkIdType>(cells));
   for (std::size_t c = 0; c < cells; ++c) {
-    const gravity::Prism p = gravity::layer_prism(g, static_cast<std::int64_t>(c), layer.surface[c]);
-    const double e = 0.5 * (p.west + p.east), n = 0.5 * (p.south + p.north);
-    const double top = std::isnan(layer.surface[c]) ? g.reference : layer.surface[c];
-    for (int k = 0; k < 2; ++k) {
-      const vtkIdType id = static_cast<vtkIdType>(c + k * cells);
-      points->SetPoint(id, e, n, k == 0 ? g.reference : top);
-      surface->SetValue(id, layer.surface[c]);
-      density->SetValue(id, p.density);
-    }
+    surface->SetValue(static_cast<vtkIdType>(c), layer.surface[c]);
+    density->SetValue(static_cast<vtkIdType>(c),
+                      gravity::layer_prism(g, static_cast<std::int64_t>(c), layer.surface[c]).density);
   }
   grid->SetPoints(points);
-  grid->GetPointData()->AddArray(surface);
-  grid->GetPointData()->AddArray(density);
+  grid->GetCellData()->AddArray(surface);
+  grid->GetCellData()->AddArray(density);
   vtkFieldData* field = grid->GetFieldData();
   add_values(field, "reference", {g.reference});
   add_values(field, "density_above", {g.density_above});
@@ -99,14 +115,18 @@ LayerModel read_layer_vts(const std::filesystem::path& path) {
   if (!grid) throw std::runtime_error(where + ": not a structured grid (.vts), so not a prism layer");
   int dims[3];
   grid->GetDimensions(dims);
-  if (dims[2] != 2 || dims[0] < 1 || dims[1] < 1)
-    throw std::runtime_error(where + ": a prism layer has 2 sheets of points (dimensions " + std::to_string(dims[0]) +
-                             " x " + std::to_string(dims[1]) + " x " + std::to_string(dims[2]) + ")");
+  if (!grid->GetCellData()->GetArray("surface") && grid->GetPointData()->GetArray("surface"))
+    throw std::runtime_error(where + ": a prism layer of an earlier geobem (heights on points over the prism "
+                                     "centres); rerun geobem-model --dem to write it with one cell per prism");
+  if (dims[2] != 2 || dims[0] < 2 || dims[1] < 2)
+    throw std::runtime_error(where + ": a prism layer has 2 sheets of at least 2 x 2 corner points (dimensions " +
+                             std::to_string(dims[0]) + " x " + std::to_string(dims[1]) + " x " +
+                             std::to_string(dims[2]) + ")");
   vtkFieldData* field = grid->GetFieldData();
   LayerModel model;
   gravity::LayerGeometry& g = model.layer.geometry;
-  g.shape_e = dims[0];
-  g.shape_n = dims[1];
+  g.shape_e = dims[0] - 1;
+  g.shape_n = dims[1] - 1;
   g.reference = field_value(field, "reference", 0, where);
   g.density_above = field_value(field, "density_above", 0, where);
   g.density_below = field_value(field, "density_below", 0, where);
@@ -116,11 +136,11 @@ LayerModel read_layer_vts(const std::filesystem::path& path) {
   g.spacing_n = field_value(field, "spacing", 1, where);
   model.crs = field_text(field, "crs");
   model.crs_wkt = field_text(field, "crs_wkt");
-  vtkDataArray* surface = grid->GetPointData()->GetArray("surface");
-  const std::size_t cells = static_cast<std::size_t>(dims[0]) * dims[1];
+  vtkDataArray* surface = grid->GetCellData()->GetArray("surface");
+  const std::size_t cells = static_cast<std::size_t>(g.shape_e) * static_cast<std::size_t>(g.shape_n);
   if (!surface || surface->GetNumberOfComponents() != 1 ||
-      static_cast<std::size_t>(surface->GetNumberOfTuples()) != 2 * cells)
-    throw std::runtime_error(where + ": no point array 'surface' with one value per point");
+      static_cast<std::size_t>(surface->GetNumberOfTuples()) != cells)
+    throw std::runtime_error(where + ": no cell array 'surface' with one value per prism");
   model.layer.surface.resize(cells);
   for (std::size_t c = 0; c < cells; ++c) model.layer.surface[c] = surface->GetComponent(static_cast<vtkIdType>(c), 0);
   try {

@@ -184,14 +184,15 @@ int run_displacement(int argc, const char* const argv[]) {
                              static_cast<double>(status)};
     for (std::size_t c = 0; c < columns.size(); ++c) columns[c].values.push_back(values[c]);
   }
-  geobem::prisms::write_gravity_vts(outputs.path("displacement.vts"), grid, columns);
+  geobem::prisms::write_gravity_vts(outputs.path("displacement.vts"), stations, {grid.shape_e, grid.shape_n},
+                                    columns);
   // The CSV says the status in words; the .vts holds its code (VTK arrays are numbers).
   geobem::write_text_file_atomically(outputs.path("displacement.csv"), [&](std::ostream& out) {
     out << "easting,northing,upward,r,u_z,u_z_closed_form,u_z_error_estimate,status\n";
-    out.precision(17);
     for (std::size_t s = 0; s < stations.size(); ++s) {
-      out << stations[s].easting << "," << stations[s].northing << "," << stations[s].upward;
-      for (std::size_t c = 0; c + 1 < columns.size(); ++c) out << "," << columns[c].values[s];
+      out << geobem::shortest(stations[s].easting) << "," << geobem::shortest(stations[s].northing) << ","
+          << geobem::shortest(stations[s].upward);
+      for (std::size_t c = 0; c + 1 < columns.size(); ++c) out << "," << geobem::shortest(columns[c].values[s]);
       out << "," << geobem::to_string(statuses[s]) << "\n";
     }
   });

@@ -106,6 +106,9 @@ Survey draped(const StationOptions& o, const Model& model, const std::string& st
   if (stations.skipped > 0 && !quiet)
     std::fprintf(stderr, "%s: %zu station position(s) without a DEM height (no-data) left out\n", stage.c_str(),
                  stations.skipped);
+  // A grid with a station at every position is written as a structured
+  // grid (.vts), a surface ParaView can contour; one with gaps as points.
+  if (stations.skipped == 0) survey.grid = prisms::StationGridShape{stations.shape_e, stations.shape_n};
   survey.stations = std::move(stations.stations);
   return survey;
 }
@@ -177,8 +180,9 @@ Survey read_survey(const StationOptions& o, const Model& model, const std::strin
   if (o.stations) {
     survey.stations = prisms::read_station_csv(*o.stations);
   } else {
-    survey.grid = station_grid(o);
-    survey.stations = prisms::grid_stations(*survey.grid);
+    const prisms::StationGrid grid = station_grid(o);
+    survey.grid = prisms::StationGridShape{grid.shape_e, grid.shape_n};
+    survey.stations = prisms::grid_stations(grid);
   }
   return survey;
 }
@@ -207,7 +211,7 @@ void commit_station_outputs(OutputSet& outputs, const std::string& name, const S
   prisms::write_gravity_csv(written[0], survey.stations, columns);
   if (survey.grid) {
     written.push_back(directory / (name + ".vts"));
-    prisms::write_gravity_vts(written.back(), *survey.grid, columns);
+    prisms::write_gravity_vts(written.back(), survey.stations, *survey.grid, columns);
   } else {
     written.push_back(directory / (name + ".vtu"));
     prisms::write_gravity_vtu(written.back(), survey.stations, columns);

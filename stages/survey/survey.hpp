@@ -61,12 +61,13 @@ struct Model {
 /// a layer, std::runtime_error naming the file and line for bad data.
 Model read_model(const ModelOptions& options);
 
-/// The stations, their grid (--grid-* stations) and the CRS of their
-/// coordinates (empty if unknown).
+/// The stations, the grid they form (--grid-* stations, and draped stations
+/// with a height at every position) and the CRS of their coordinates (empty
+/// if unknown).
 struct Survey {
   std::vector<prisms::Station> stations;
-  std::optional<prisms::StationGrid> grid;  ///< set for --grid-* stations
-  std::string crs_wkt;                      ///< CRS of station coordinates, empty if unknown
+  std::optional<prisms::StationGridShape> grid;  ///< set when the stations form a grid, in its order
+  std::string crs_wkt;                           ///< CRS of station coordinates, empty if unknown
 };
 /// Stations from the options. A DEM raster for draping is projected to the
 /// layer's CRS when the model is a layer (else to --crs or the default rule
@@ -93,7 +94,7 @@ void add_kernel_options(cli::StageOptions& command, KernelOptions* options);
 /// geobem::UsageError naming the option and the value.
 void apply_kernel_options(const KernelOptions& options, gravity::ForwardOptions& forward);
 
-/// Writes NAME.csv and NAME.vts (grid stations) or NAME.vtu, and NAME.prj
+/// Writes NAME.csv and NAME.vts (stations that form a grid) or NAME.vtu, and NAME.prj
 /// (the CRS as WKT, the GIS sidecar convention) when the CRS is known, into
 /// the staging folder of `outputs`; writes the run's options record
 /// (command.record(), then "# computed on DEVICE") and commits the set.

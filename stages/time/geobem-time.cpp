@@ -134,12 +134,19 @@ struct ReceiverSeries {
   }
 };
 
+/// The name ParaView shows for the surface's block of solution.pvd: the name
+/// of its boundary group where it has one (the cavity's `wall`), else
+/// `surface` (the rod's six faces).
+std::string surface_part_name(const surface::SurfaceMesh& mesh) {
+  return mesh.group_names.size() == 1 && !mesh.group_names[0].empty() ? mesh.group_names[0] : "surface";
+}
+
 /// Writes solution/step_NNNNN.vtu for the given steps (the mesh with point
 /// `displacement`, m, and cell `traction`, Pa: unknown on fixed elements,
 /// prescribed amplitude × its case's load history elsewhere), with receivers
 /// receivers/step_NNNNN.vtp (their point `displacement`, m), and then
-/// solution.pvd listing them (the surface part 0, the receivers part 1),
-/// into the output set. The steps are written by all CPU threads at once:
+/// solution.pvd listing them (the surface part 0, the receivers part 1,
+/// named as surface_part_name and `receivers`), into the output set. The steps are written by all CPU threads at once:
 /// compressing hundreds of VTK files is most of this stage's time.
 void write_time_series(const OutputSet& outputs, const surface::SurfaceMesh& mesh, const bem::BemModel& model,
                        const bem::CqSettings& cq, const std::vector<std::vector<double>>& histories,
@@ -153,10 +160,10 @@ void write_time_series(const OutputSet& outputs, const surface::SurfaceMesh& mes
   for (std::size_t k = 0; k < steps.size(); ++k) {
     char name[64];
     std::snprintf(name, sizeof name, "solution/step_%05d.vtu", steps[k]);
-    series[k] = {steps[k] * cq.time_step, name, 0};
+    series[k] = {steps[k] * cq.time_step, name, 0, surface_part_name(mesh)};
     if (!with_receivers) continue;
     std::snprintf(name, sizeof name, "receivers/step_%05d.vtp", steps[k]);
-    receiver_series[k] = {steps[k] * cq.time_step, name, 1};
+    receiver_series[k] = {steps[k] * cq.time_step, name, 1, "receivers"};
   }
   std::exception_ptr failure;
   {  // VTK's object factories initialised once, before the threads

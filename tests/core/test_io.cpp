@@ -4,6 +4,8 @@
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkStructuredGrid.h>
+#include <vtkXMLDataElement.h>
+#include <vtkXMLDataParser.h>
 #include <vtkXMLStructuredGridWriter.h>
 
 #include <cmath>
@@ -119,6 +121,49 @@ TEST(VtkOutput, StructuredGridRoundTripWithUnits) {
   EXPECT_EQ(units[0].second, "mGal");
   EXPECT_THROW(geobem::write_vtk_xml(grid, scratch("grid.vtu")), std::runtime_error);
   EXPECT_THROW(geobem::read_vtk_xml(scratch("absent.vts")), std::runtime_error);
+}
+
+// A .pvd as ParaView reads it: the DataSet elements' attributes through
+// VTK's XML parser; the part names (ParaView's block names) written, the
+// times as their shortest round-trip text, and characters XML reserves
+// escaped, so that they read back as written.
+TEST(VtkOutput, PvdCollectionNamesItsParts) {
+  const auto path = scratch("series.pvd");
+  geobem::write_pvd_collection(path, {{0.0, "solution/step_00000.vtu", 0, "surface"},
+                                      {0.0, "receivers/step_00000.vtp", 1, "receivers"},
+                                      {0.1, "solution/step_00001.vtu", 0, "surface"},
+                                      {0.1, "receivers/step_00001.vtp", 1, "receivers"},
+                                      {0.30000000000000004, "solution/step_00002.vtu", 0, ""}});
+  auto parser = vtkSmartPointer<vtkXMLDataParser>::New();
+  parser->SetFileName(path.c_str());
+  ASSERT_EQ(parser->Parse(), 1);
+  vtkXMLDataElement* collection = parser->GetRootElement()->FindNestedElementWithName("Collection");
+  ASSERT_NE(collection, nullptr);
+  ASSERT_EQ(collection->GetNumberOfNestedElements(), 5);
+  const char* expected[][4] = {{"0", "0", "surface", "solution/step_00000.vtu"},
+                               {"0", "1", "receivers", "receivers/step_00000.vtp"},
+                               {"0.1", "0", "surface", "solution/step_00001.vtu"},
+                               {"0.1", "1", "receivers", "receivers/step_00001.vtp"}};
+  for (int k = 0; k < 4; ++k) {
+    vtkXMLDataElement* data_set = collection->GetNestedElement(k);
+    EXPECT_STREQ(data_set->GetName(), "DataSet");
+    EXPECT_STREQ(data_set->GetAttribute("timestep"), expected[k][0]);
+    EXPECT_STREQ(data_set->GetAttribute("part"), expected[k][1]);
+    EXPECT_STREQ(data_set->GetAttribute("name"), expected[k][2]);
+    EXPECT_STREQ(data_set->GetAttribute("file"), expected[k][3]);
+  }
+  // No name: no attribute (ParaView then says Block0); a computed time keeps its digits.
+  EXPECT_EQ(collection->GetNestedElement(4)->GetAttribute("name"), nullptr);
+  EXPECT_STREQ(collection->GetNestedElement(4)->GetAttribute("timestep"), "0.30000000000000004");
+
+  const auto odd = scratch("odd.pvd");
+  geobem::write_pvd_collection(odd, {{0.0, "a&b <1>.vtu", 0, "wall \"A\" & 'B'"}});
+  auto odd_parser = vtkSmartPointer<vtkXMLDataParser>::New();
+  odd_parser->SetFileName(odd.c_str());
+  ASSERT_EQ(odd_parser->Parse(), 1);
+  vtkXMLDataElement* odd_set = odd_parser->GetRootElement()->FindNestedElementWithName("Collection")->GetNestedElement(0);
+  EXPECT_STREQ(odd_set->GetAttribute("name"), "wall \"A\" & 'B'");
+  EXPECT_STREQ(odd_set->GetAttribute("file"), "a&b <1>.vtu");
 }
 
 // write_vtk_xml builds the file in memory and writes it at once; the bytes

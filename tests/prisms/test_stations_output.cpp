@@ -66,7 +66,7 @@ TEST(GravityOutput, GridWritesConsistentCsvAndVts) {
   const auto stations = grid_stations(grid);
   const auto columns = columns_for(stations.size());
   const auto dir = scratch("grid_out");
-  const auto written = write_gravity_outputs(dir, stations, grid, columns);
+  const auto written = write_gravity_outputs(dir, stations, StationGridShape{grid.shape_e, grid.shape_n}, columns);
   ASSERT_EQ(written.size(), 2u);
   EXPECT_EQ(written[1].filename(), "gravity.vts");
 

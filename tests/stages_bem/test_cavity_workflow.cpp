@@ -125,9 +125,11 @@ TEST(CavityWorkflow, ReceiversAndWallFollowSharpeAndArriveAtRadiusOverC) {
   }
   EXPECT_NEAR(covariance / variance * c, 1.0, 0.25);
 
-  // The .pvd: surface (part 0) and receivers (part 1) of every 2nd step.
+  // The .pvd: the wall (part 0) and the receivers (part 1) of every 2nd
+  // step, each part named as ParaView shows its block.
   const std::string pvd = read_text(result / "solution.pvd");
-  EXPECT_NE(pvd.find("part=\"1\" file=\"receivers/step_00010.vtp\""), std::string::npos) << pvd;
+  EXPECT_NE(pvd.find("part=\"0\" name=\"wall\" file=\"solution/step_00010.vtu\""), std::string::npos) << pvd;
+  EXPECT_NE(pvd.find("part=\"1\" name=\"receivers\" file=\"receivers/step_00010.vtp\""), std::string::npos) << pvd;
   EXPECT_EQ(pvd.find("receivers/step_00011.vtp"), std::string::npos) << pvd;
   const auto data = read_vtk_xml(result / "receivers" / "step_00010.vtp");
   auto* cloud = vtkPolyData::SafeDownCast(data);

@@ -155,6 +155,13 @@ TEST(DrapedStations, NodesSpacingAndStationsBelowTheTopography) {
   const auto on_nodes = drape_stations(dem, layer, nodes);
   ASSERT_EQ(on_nodes.stations.size(), 9u);  // 3 x 3 nodes
   EXPECT_EQ(on_nodes.below, 0u);
+  // They form a 3 x 3 grid, easting fastest: what the stages write as a .vts.
+  EXPECT_EQ(on_nodes.shape_e, 3u);
+  EXPECT_EQ(on_nodes.shape_n, 3u);
+  for (std::size_t s = 0; s < 9; ++s) {
+    EXPECT_DOUBLE_EQ(on_nodes.stations[s].easting, dem.west_centre + 2.0 * (s % 3) * dem.spacing_e);
+    EXPECT_DOUBLE_EQ(on_nodes.stations[s].northing, dem.south_centre + 2.0 * (s / 3) * dem.spacing_n);
+  }
   EXPECT_DOUBLE_EQ(on_nodes.stations[4].upward, dem.heights[2 + 6 * 2] + 50.0);
   nodes.clearance = -1.0;
   EXPECT_EQ(drape_stations(dem, layer, nodes).below, 9u);
@@ -163,6 +170,10 @@ TEST(DrapedStations, NodesSpacingAndStationsBelowTheTopography) {
   spaced.spacing = 15.0;
   const auto grid = drape_stations(dem, layer, spaced);
   EXPECT_EQ(grid.stations.size(), 4u * 6u);  // 0..45 m east (4), 0..75 m north (6)
+  EXPECT_EQ(grid.shape_e, 4u);
+  EXPECT_EQ(grid.shape_n, 6u);
+  EXPECT_DOUBLE_EQ(grid.stations[5].easting, dem.west_centre + 15.0);  // second row, second column
+  EXPECT_DOUBLE_EQ(grid.stations[5].northing, dem.south_centre + 15.0);
   // Between nodes the plane rises toward the east, so a station on the
   // bilinear surface lies below the flat top of a prism whose node is higher.
   EXPECT_GT(grid.below, 0u);

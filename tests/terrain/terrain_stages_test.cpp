@@ -2,14 +2,23 @@
 // rasters with GDAL's or its own message and exit 1 and leaves an earlier
 // layer.vts as it was; a good DEM becomes layer.vts, which geobem-gravity
 // and geobem-magnetic evaluate on draped stations, warning about stations
-// below the topography and recording the CRS in .prj files.
+// below the topography, writing stations that form a grid as a structured
+// grid (.vts, one surface over the terrain) and the others as points
+// (.vtu), and recording the CRS in .prj files.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
+#include <vtkDataArray.h>
+#include <vtkPointData.h>
+#include <vtkStructuredGrid.h>
+#include <vtkUnstructuredGrid.h>
+
 #include "../support/test_files.hpp"
 #include "dem_test_support.hpp"
+#include "mesh/io/csv_table.hpp"
+#include "mesh/io/vtk_output.hpp"
 
 namespace geobem::test {
 namespace {
@@ -67,19 +76,74 @@ TEST(TerrainStages, LayerGravityAndMagneticOnDrapedStations) {
   EXPECT_NE(below.errors.find("20 of 20 draped station(s) lie below the topography"), std::string::npos)
       << below.errors;
   EXPECT_NE(read_text(gravity_out / "gravity.prj").find("UTM zone 16N"), std::string::npos);
+  // Every 2nd node of 9 x 7: a 5 x 4 grid draped 1 m below the nodes'
+  // heights, the CSV's stations in the grid's point order.
+  {
+    const auto data = read_vtk_xml(gravity_out / "gravity.vts");
+    auto* grid = vtkStructuredGrid::SafeDownCast(data);
+    ASSERT_NE(grid, nullptr);
+    int dims[3];
+    grid->GetDimensions(dims);
+    EXPECT_EQ(dims[0], 5);
+    EXPECT_EQ(dims[1], 4);
+    EXPECT_EQ(dims[2], 1);
+    const CsvTable table = read_csv_table((gravity_out / "gravity.csv").string());
+    ASSERT_EQ(table.rows.size(), 20u);
+    vtkDataArray* g_z = grid->GetPointData()->GetArray("g_z");
+    ASSERT_NE(g_z, nullptr);
+    for (vtkIdType s = 0; s < 20; ++s) {
+      double point[3];
+      grid->GetPoint(s, point);
+      const int column = 2 * static_cast<int>(s % 5), row_from_south = 2 * static_cast<int>(s / 5);
+      EXPECT_DOUBLE_EQ(point[0], 730040.0 + 80.0 * column);
+      EXPECT_DOUBLE_EQ(point[1], 4040000.0 - 7 * 90.0 + 45.0 + 90.0 * row_from_south);
+      EXPECT_DOUBLE_EQ(point[2], 300.0 + 20.0 * column + 15.0 * (6 - row_from_south) - 1.0);  // row 0 is northern
+      for (int c = 0; c < 3; ++c) EXPECT_EQ(point[c], table.rows[s][c]);
+      EXPECT_EQ(g_z->GetComponent(s, 0), table.rows[s][3]);
+    }
+    EXPECT_FALSE(std::filesystem::exists(gravity_out / "gravity.vtu"));
+  }
   const StageRun magnetic =
       run_command(magnetic_exe + " -q --prisms " + layer + " --stations-on-dem " + layer +
                   " --clearance 100 --station-spacing 150 --susceptibility 0.01 --inclination 64 --declination -5 "
                   "--field-intensity 51000" + common + magnetic_out.string());
   EXPECT_EQ(magnetic.exit_code, 0) << magnetic.errors;
   EXPECT_EQ(read_text(magnetic_out / "magnetic.csv").substr(0, 40), "easting,northing,upward,b_e,b_n,b_u,tfa\n");
-  EXPECT_TRUE(std::filesystem::exists(magnetic_out / "magnetic.vtu"));
+  // A spacing of 150 m over 640 m x 540 m of nodes: a 5 x 4 grid.
+  {
+    const auto data = read_vtk_xml(magnetic_out / "magnetic.vts");
+    auto* grid = vtkStructuredGrid::SafeDownCast(data);
+    ASSERT_NE(grid, nullptr);
+    int dims[3];
+    grid->GetDimensions(dims);
+    EXPECT_EQ(dims[0], 5);
+    EXPECT_EQ(dims[1], 4);
+    EXPECT_NE(grid->GetPointData()->GetArray("tfa"), nullptr);
+  }
   const StageRun no_field = run_command(magnetic_exe + " -q --prisms " + layer + " --stations-on-dem " + layer +
                                         " --clearance 100 --station-step 3" + common + magnetic_out.string());
   EXPECT_EQ(no_field.exit_code, 2);
   EXPECT_NE(no_field.errors.find("--susceptibility (induced) or --magnetization"), std::string::npos)
       << no_field.errors;
   EXPECT_TRUE(std::filesystem::exists(magnetic_out / "magnetic.csv"));  // the earlier set stays
+
+  // A drape with a position left out (a skipped no-data cell) is no grid: scattered points.
+  const auto holed_out = scratch("holed_layer");
+  ASSERT_EQ(run_command(model_exe + " -q --nodata skip --dem " + utm_dem("holed.tif", true).string() + " --out " +
+                        holed_out.string())
+                .exit_code,
+            0);
+  const std::string holed = (holed_out / "layer.vts").string();
+  const auto holed_gravity = scratch("holed_gravity");
+  const StageRun gaps = run_command(gravity_exe + " --prisms " + holed + " --stations-on-dem " + holed +
+                                    " --clearance 100 --station-step 1 --fields g_z" + common + holed_gravity.string());
+  EXPECT_EQ(gaps.exit_code, 0) << gaps.errors;
+  EXPECT_NE(gaps.errors.find("1 station position(s) without a DEM height (no-data) left out"), std::string::npos)
+      << gaps.errors;
+  const auto points = read_vtk_xml(holed_gravity / "gravity.vtu");
+  ASSERT_NE(vtkUnstructuredGrid::SafeDownCast(points), nullptr);
+  EXPECT_EQ(points->GetNumberOfElements(vtkDataObject::POINT), 62);
+  EXPECT_FALSE(std::filesystem::exists(holed_gravity / "gravity.vts"));
 }
 
 }  // namespace
