@@ -139,6 +139,36 @@ SurfaceMesh collect_surface_mesh(const std::string& context) {
   return mesh;
 }
 
+/// The longest triangle edge (m) over the meshed surfaces whose bounding box
+/// has a diagonal of at least `span`; 0 when no surface is that wide.
+double longest_edge_of_wide_surfaces(double span) {
+  gmsh::vectorpair surfaces;
+  gmsh::model::getEntities(surfaces, 2);
+  double longest = 0;
+  for (const auto& [dim, tag] : surfaces) {
+    double box[6];
+    gmsh::model::getBoundingBox(dim, tag, box[0], box[1], box[2], box[3], box[4], box[5]);
+    if (std::hypot(box[3] - box[0], box[4] - box[1], box[5] - box[2]) < span) continue;
+    std::vector<std::size_t> elements, nodes;
+    gmsh::model::mesh::getElementsByType(2, elements, nodes, tag);
+    std::vector<double> coordinates, parametric;
+    const auto position = [&](std::size_t node) {
+      gmsh::model::mesh::getNode(node, coordinates, parametric);
+      return std::array<double, 3>{coordinates[0], coordinates[1], coordinates[2]};
+    };
+    for (std::size_t t = 0; t + 2 < nodes.size(); t += 3) {
+      const std::array<std::array<double, 3>, 3> corner{position(nodes[t]), position(nodes[t + 1]),
+                                                         position(nodes[t + 2])};
+      for (int k = 0; k < 3; ++k) {
+        const auto& a = corner[k];
+        const auto& b = corner[(k + 1) % 3];
+        longest = std::max(longest, std::hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]));
+      }
+    }
+  }
+  return longest;
+}
+
 std::string shape_name(const CadShape& shape) {
   switch (shape.kind) {
     case CadShape::Kind::sphere: return "sphere";
@@ -248,7 +278,9 @@ SurfaceMesh mesh_cad_shape(const CadShape& shape, double element_size) {
   return mesh;
 }
 
-SurfaceMesh mesh_geo_file(const std::string& path, std::optional<double> element_size) {
+SurfaceMesh mesh_geo_file(const std::string& path, std::optional<double> element_size,
+                          std::optional<double>* finer_edge) {
+  if (finer_edge) finer_edge->reset();
   if (element_size && (!(*element_size > 0) || !std::isfinite(*element_size)))
     throw std::invalid_argument("element size " + std::to_string(*element_size) + " m: expected a finite number > 0");
   // Gmsh opens a missing file without an error, so look first.
@@ -265,6 +297,10 @@ SurfaceMesh mesh_geo_file(const std::string& path, std::optional<double> element
     }
     gmsh::model::mesh::generate(2);
     mesh = collect_surface_mesh(path);
+    if (element_size && finer_edge) {
+      const double longest = longest_edge_of_wide_surfaces(2 * *element_size);
+      if (longest > 0 && longest < 0.5 * *element_size) *finer_edge = longest;
+    }
   });
   return mesh;
 }

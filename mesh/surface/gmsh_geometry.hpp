@@ -37,11 +37,19 @@ SurfaceMesh mesh_cad_shape(const CadShape& shape, double element_size);
 
 /// A .geo file (Gmsh's own geometry format) opened and meshed in 2D by Gmsh;
 /// `element_size`, when given, caps the triangle size (Mesh.MeshSizeMax, and
-/// Mesh.MeshSizeMin lowered to it if the file set it larger). Groups: its physical surfaces by name (an
-/// unnamed one "physical_TAG"); without any, one group per surface
-/// "surface_TAG". Throws std::runtime_error naming the file with Gmsh's
-/// message for a missing or bad file, a file with no surface triangles, or a
-/// triangle in two physical surfaces.
-SurfaceMesh mesh_geo_file(const std::string& path, std::optional<double> element_size = std::nullopt);
+/// Mesh.MeshSizeMin lowered to it if the file set it larger): Gmsh meshes
+/// with the smallest of the sizes given, so the file's own sizes win where
+/// they are smaller: its points' sizes (a point without one gets a tenth of
+/// the model's bounding-box diagonal), size fields, Mesh.MeshSizeFactor.
+/// `finer_edge`, when given, is set to the longest triangle edge (m) of the
+/// surfaces wide enough for triangles of `element_size` (bounding-box
+/// diagonal at least twice it) when that edge is under half the element
+/// size, the mark of the file's sizes winning; else to std::nullopt. Groups:
+/// its physical surfaces by name (an unnamed one "physical_TAG"); without
+/// any, one group per surface "surface_TAG". Throws std::runtime_error naming
+/// the file with Gmsh's message for a missing or bad file, a file with no
+/// surface triangles, or a triangle in two physical surfaces.
+SurfaceMesh mesh_geo_file(const std::string& path, std::optional<double> element_size = std::nullopt,
+                          std::optional<double>* finer_edge = nullptr);
 
 }  // namespace geobem::surface

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gpu/core/usage_error.hpp"
+#include "mesh/io/number_text.hpp"
 #include "mesh/io/output_set.hpp"
 #include "mesh/surface/box_generator.hpp"
 #include "mesh/surface/gmsh_geometry.hpp"
@@ -120,7 +121,16 @@ int run(int argc, char** argv) {
   std::string source;
   if (o.input) {
     source = *o.input;
-    mesh = geo_input ? mesh_geo_file(source, o.element_size) : read_surface_mesh(source);
+    std::optional<double> finer_edge;
+    mesh = geo_input ? mesh_geo_file(source, o.element_size, &finer_edge) : read_surface_mesh(source);
+    if (finer_edge)  // a warning, so printed even with --quiet
+      std::fprintf(stderr,
+                   "geobem-mesh: warning: %s: the file's mesh sizes win over --element-size %s m: the longest "
+                   "triangle edge is %.3g m (Gmsh meshes with the smallest size given: the sizes of the file's points, "
+                   "a tenth of the model's size for a point without one, its size fields and Mesh.MeshSizeFactor, "
+                   "and --element-size, which only caps them); give the points larger sizes in the file (the fourth "
+                   "number of a Point) for a coarser mesh\n",
+                   source.c_str(), geobem::shortest_text(*o.element_size).c_str(), *finer_edge);
     try {
       assign_groups(mesh, selections, o.default_group);
     } catch (const std::invalid_argument& error) {

@@ -4,7 +4,9 @@
 // without physical groups, and a bad one.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "gpu/core/math_constants.hpp"
 #include "mesh/surface/gmsh_geometry.hpp"
@@ -93,6 +95,54 @@ TEST(GmshGeometry, GeoFileKeepsItsPhysicalGroups) {
 
   const auto plain = write_text("plain.geo", "SetFactory(\"OpenCASCADE\");\nSphere(1) = {0, 0, 0, 1};\n");
   EXPECT_EQ(mesh_geo_file(plain.string(), 0.5).group_names, std::vector<std::string>{"surface_1"});
+}
+
+/// The longest triangle edge of `mesh` (m).
+double longest_edge(const SurfaceMesh& mesh) {
+  double longest = 0;
+  for (const auto& triangle : mesh.triangles)
+    for (int k = 0; k < 3; ++k) {
+      const auto& a = mesh.nodes[triangle[k]];
+      const auto& b = mesh.nodes[triangle[(k + 1) % 3]];
+      longest = std::max(longest, std::hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]));
+    }
+  return longest;
+}
+
+// Gmsh meshes a .geo file with the smallest size given: its points' own
+// sizes win over a larger element size, and so does Gmsh's default for a
+// point without one (a tenth of the model's diagonal, 0.57 m for a 4 m
+// square); mesh_geo_file reports the longest edge then. An element size
+// below the file's, or a surface too small for the element size, reports
+// nothing.
+TEST(GmshGeometry, GeoFileSizesThatWinOverTheElementSizeAreReported) {
+  const auto square = [](const std::string& name, const std::string& size) {
+    return write_text(name, "Point(1) = {0, 0, 0" + size + "};\nPoint(2) = {4, 0, 0" + size +
+                                "};\nPoint(3) = {4, 4, 0" + size + "};\nPoint(4) = {0, 4, 0" + size +
+                                "};\nLine(1) = {1, 2};\nLine(2) = {2, 3};\nLine(3) = {3, 4};\nLine(4) = {4, 1};\n"
+                                "Curve Loop(1) = {1, 2, 3, 4};\nPlane Surface(1) = {1};\n");
+  };
+  const auto sized = square("sized.geo", ", 0.2"), bare = square("bare.geo", "");
+  std::optional<double> finer;
+  const SurfaceMesh fine = mesh_geo_file(sized.string(), 1.0, &finer);
+  ASSERT_TRUE(finer.has_value());
+  EXPECT_EQ(*finer, longest_edge(fine));
+  EXPECT_GT(*finer, 0.15);
+  EXPECT_LT(*finer, 0.4);
+  const SurfaceMesh fine_by_default = mesh_geo_file(bare.string(), 2.0, &finer);
+  ASSERT_TRUE(finer.has_value());
+  EXPECT_EQ(*finer, longest_edge(fine_by_default));
+  EXPECT_LT(*finer, 1.0);
+  const SurfaceMesh at_element_size = mesh_geo_file(bare.string(), 0.4, &finer);
+  EXPECT_FALSE(finer.has_value());
+  EXPECT_GT(longest_edge(at_element_size), 0.3);
+  EXPECT_LT(longest_edge(at_element_size), 0.6);
+  mesh_geo_file(sized.string(), 0.15, &finer);  // the element size is the smaller: it decides
+  EXPECT_FALSE(finer.has_value());
+  mesh_geo_file(sized.string(), 3.0, &finer);  // a 4 m square is not twice as wide as 3 m triangles
+  EXPECT_FALSE(finer.has_value());
+  mesh_geo_file(sized.string(), std::nullopt, &finer);  // no element size: the file's sizes are the only ones
+  EXPECT_FALSE(finer.has_value());
 }
 
 TEST(GmshGeometry, BadInputNamesTheFileWithGmshsMessage) {

@@ -159,6 +159,31 @@ TEST(MeshStage, GmshShapesAndGeoFiles) {
   EXPECT_FALSE(fs::exists(kept));
 }
 
+// A .geo file whose points carry their own mesh size (0.25 m): Gmsh meshes
+// with the smaller of that and --element-size, so --element-size 1 leaves
+// the triangles at about 0.25 m. The stage says so, naming both sizes, even
+// with --quiet; at --element-size 0.2 the option decides and nothing is said.
+TEST(MeshStage, GeoFileSizesSmallerThanTheElementSizeAreNamed) {
+  const auto geo = write_text("sized_box.geo",
+                              "lc = 0.25;\n"
+                              "Point(1) = {0, 0, 0, lc};\nPoint(2) = {2, 0, 0, lc};\n"
+                              "Point(3) = {2, 2, 0, lc};\nPoint(4) = {0, 2, 0, lc};\n"
+                              "Line(1) = {1, 2};\nLine(2) = {2, 3};\nLine(3) = {3, 4};\nLine(4) = {4, 1};\n"
+                              "Curve Loop(1) = {1, 2, 3, 4};\nPlane Surface(1) = {1};\n"
+                              "Extrude {0, 0, 2} { Surface{1}; }\n");
+  const auto out = output("sized_box.vtu");
+  auto run = mesh_stage("--quiet --element-size 1 --input " + geo.string() + " --output " + out.string());
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  EXPECT_TRUE(has(run, "geobem-mesh: warning: " + geo.string() + ": the file's mesh sizes win over --element-size "
+                       "1 m: the longest triangle edge is 0.")) << run.errors;
+  const SurfaceMesh fine = read_surface_mesh(out);
+  EXPECT_NEAR(enclosed_volume(fine), 8.0, 1e-9);
+  EXPECT_GT(fine.triangles.size(), 6u * 2 * 8 * 8 * 3 / 4);  // six faces of 2 m at about 0.25 m
+  run = mesh_stage("--quiet --element-size 0.2 --input " + geo.string() + " --output " + out.string());
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  EXPECT_FALSE(has(run, "warning")) << run.errors;
+}
+
 TEST(MeshStage, BrokenMeshesWriteNothing) {
   const auto out = output("broken.vtu");
   SurfaceMesh open = cube();
