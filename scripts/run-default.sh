@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # README command (a): set up, build, then run the default end-to-end workflows
-# on data the project generates. Results land in each workflow's out/ folder.
+# on data the project generates. Results land in each workflow's out/ folder;
+# each workflow's last stage draws its PNG there, listed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -10,3 +11,5 @@ for workflow in gravity-spheres rod-cq cavity-pressure halfspace-load terrain-ja
     "workflows/$workflow/run.sh"
   fi
 done
+echo "== the workflows' plots:" >&2
+ls -1 workflows/*/out/*.png >&2

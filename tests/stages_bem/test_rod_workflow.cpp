@@ -1,10 +1,12 @@
 // The rod-cq workflow end to end on its default 252-triangle mesh with a
-// short simulated time (options after `--`), its files read back with VTK.
+// short simulated time (options after `--`), its files read back with VTK,
+// and its plot with and without the closed form.
 #include <gtest/gtest.h>
 
 #include <vtkCellData.h>
 
 #include "tests/stages_bem/bem_stage_support.hpp"
+#include "tests/support/png_check.hpp"
 
 namespace fs = std::filesystem;
 using namespace geobem;
@@ -70,6 +72,20 @@ TEST(RodCqWorkflow, StagesWriteASeriesParaViewPlaysAndProbes) {
   const auto mean = column(probes, "probe1_u_x"), closed = column(probes, "closed_form");
   EXPECT_GT(mean.back(), 0.0);
   EXPECT_NEAR(mean.back(), closed.back(), 0.1 * closed.back());
+  // One part, named as ParaView shows it.
+  EXPECT_NE(pvd.find("part=\"0\" name=\"surface\" file=\"solution/step_00028.vtu\""), std::string::npos) << pvd;
+
+  // The last stage, plot (`--from time` ran it): the free end against the closed form.
+  if (!plots_can_run()) GTEST_SKIP() << "no matplotlib in /usr/bin/python3 for the plot stage";
+  EXPECT_NE(run.errors.find("== rod-cq: stage plot done"), std::string::npos) << run.errors;
+  expect_plot_png(out / "rod.png");
+  // Without the closed form the plot shows the probes alone.
+  fs::remove(out / "rod.png");
+  run = run_command(workflow(out, "--only time -- --closed-form none"));
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  run = run_command(workflow(out, "--only plot"));
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  expect_plot_png(out / "rod.png");
 }
 
 TEST(RodCqWorkflow, TimeNeedsTheLaplaceStageOutput) {

@@ -11,6 +11,7 @@
 #include "mesh/io/csv_table.hpp"
 #include "mesh/io/vtk_output.hpp"
 #include "mesh/prisms/prism_csv.hpp"
+#include "tests/support/png_check.hpp"
 #include "tests/support/test_files.hpp"
 
 namespace fs = std::filesystem;
@@ -87,6 +88,12 @@ TEST(GravitySpheresWorkflow, StagesWriteConsistentFiles) {
   const auto units = geobem::read_units_field_data(data);
   EXPECT_NE(std::find(units.begin(), units.end(), std::make_pair(std::string("g_z"), std::string("mGal"))), units.end());
   EXPECT_NE(std::find(units.begin(), units.end(), std::make_pair(std::string("g_zz"), std::string("Eotvos"))), units.end());
+
+  // The last stage: maps of g_z and g_zz from gravity.csv.
+  if (!geobem::test::plots_can_run()) GTEST_SKIP() << "no matplotlib in /usr/bin/python3 for the plot stage";
+  run = run_command(workflow(out, "--only plot"));
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  geobem::test::expect_plot_png(out / "spheres.png");
 }
 
 TEST(GravitySpheresWorkflow, GridPathEqualsThePrismByPrismPath) {
@@ -121,6 +128,11 @@ TEST(GravitySpheresWorkflow, GravityStageNeedsTheModelStageOutput) {
   EXPECT_NE(run.exit_code, 0);
   EXPECT_NE(run.errors.find("model/prisms.csv missing"), std::string::npos) << run.errors;
   EXPECT_FALSE(fs::exists(out / "gravity"));
+  const auto plot = run_command(workflow(out, "--only plot"));
+  EXPECT_NE(plot.exit_code, 0);
+  EXPECT_NE(plot.errors.find("gravity/gravity.csv missing: run the gravity stage first"), std::string::npos)
+      << plot.errors;
+  EXPECT_FALSE(fs::exists(out / "spheres.png"));
 }
 
 TEST(GravitySpheresWorkflow, UnknownStageIsAUsageError) {

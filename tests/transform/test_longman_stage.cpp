@@ -12,6 +12,7 @@
 #include "closed_forms.hpp"
 #include "mesh/io/csv_table.hpp"
 #include "mesh/io/vtk_output.hpp"
+#include "tests/support/png_check.hpp"
 #include "tests/support/test_files.hpp"
 
 #include <vtkDataObject.h>
@@ -114,6 +115,11 @@ TEST(HalfSpaceWorkflow, RunsAndMatchesTimoshenkoGoodier) {
   for (const char* name : {"radii/radii.csv", "integrate/integrals.csv", "integrate/integrals.csv.ini",
                            "displacement/displacement.csv", "displacement/displacement.vts"})
     EXPECT_TRUE(fs::exists(out / name)) << name;
+  // The last stage, plot: u_z against the closed form.
+  if (geobem::test::plots_can_run()) {
+    EXPECT_NE(result.errors.find("== halfspace-load: stage plot done"), std::string::npos) << result.errors;
+    geobem::test::expect_plot_png(out / "halfspace.png");
+  }
 
   // Settlement under the centre and the profile: 2(1-nu^2) p a / E times the
   // closed form (config: a = 100 m, p = 1e5 Pa, E = 5e7 Pa, nu = 0.3).

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # gravity-spheres: prism model of seven spheres -> gravity on a station grid.
-# Usage: run.sh [--out DIR] [--from STAGE | --only STAGE [-- STAGE_OPTIONS...]]   STAGE: model, gravity
+# Usage: run.sh [--out DIR] [--from STAGE | --only STAGE [-- STAGE_OPTIONS...]]   STAGE: model, gravity, plot
 # Options after `--` go to the one stage of --only and win over its config.
 # Executables come from $GEOBEM_BIN, else build/bin of this repository.
-# Each stage reads its INI file from this folder and writes its outputs, with
-# the options it ran with (OUT/STAGE/geobem-*.ini), into a folder of its own.
+# Each stage reads its INI file from this folder and writes its outputs, with the options
+# it ran with (OUT/STAGE/geobem-*.ini), into a folder of its own; plot writes OUT/spheres.png.
 source "$(dirname "$0")/../lib/run_stages.sh"
 workflow=gravity-spheres
-stages=(model gravity)
+stages=(model gravity plot)
 
 run_model() {
   need geobem-model
@@ -20,6 +20,11 @@ run_gravity() {
   local model="$out/model/prisms.csv"
   [ -f "$out/model/model.vtr" ] && model="$out/model/model.vtr"
   "$bin/geobem-gravity" --config "$here/gravity.ini" --prisms "$model" --out "$out/gravity" ${extra[@]+"${extra[@]}"}
+}
+# Debian's python3 with python3-matplotlib (scripts/setup.sh installs it).
+run_plot() {
+  need_file gravity/gravity.csv gravity
+  /usr/bin/python3 "$here/plot.py" "$out/gravity" "$out/spheres.png" ${extra[@]+"${extra[@]}"}
 }
 
 run_workflow "$@"

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # halfspace-load: surface settlement of an elastic half-space under a uniform disk pressure.
-# Usage: run.sh [--out DIR] [--from STAGE | --only STAGE [-- STAGE_OPTIONS...]]   STAGE: radii, integrate, displacement
+# Usage: run.sh [--out DIR] [--from STAGE | --only STAGE [-- STAGE_OPTIONS...]]   STAGE: radii, integrate, displacement, plot
 # Options after `--` go to the one stage of --only and win over its config.
 # Executables come from $GEOBEM_BIN, else build/bin of this repository.
-# Each stage reads its INI file from this folder and writes its outputs, with
-# the options it ran with (OUT/STAGE/*.ini), into a folder of its own.
+# Each stage reads its INI file from this folder and writes its outputs, with the options
+# it ran with (OUT/STAGE/*.ini), into a folder of its own; plot writes OUT/halfspace.png.
 source "$(dirname "$0")/../lib/run_stages.sh"
 workflow=halfspace-load
-stages=(radii integrate displacement)
+stages=(radii integrate displacement plot)
 
 run_radii() {
   need geobem-halfspace
@@ -24,6 +24,11 @@ run_displacement() {
   need_file integrate/integrals.csv integrate
   "$bin/geobem-halfspace" displacement --config "$here/halfspace.ini" --integrals "$out/integrate/integrals.csv" \
     --out "$out/displacement" ${extra[@]+"${extra[@]}"}
+}
+# Debian's python3 with python3-matplotlib (scripts/setup.sh installs it).
+run_plot() {
+  need_file displacement/displacement.csv displacement
+  /usr/bin/python3 "$here/plot.py" "$out" "$out/halfspace.png" ${extra[@]+"${extra[@]}"}
 }
 
 run_workflow "$@"

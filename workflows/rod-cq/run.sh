@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # rod-cq: the rod benchmark (3 m x 1 m x 1 m steel, fixed at x = 0, traction p H(t) on x = 3 m) by CQ-BEM.
-# Usage: run.sh [--out DIR] [--from STAGE | --only STAGE [-- STAGE_OPTIONS...]]   STAGE: mesh, laplace, time
+# Usage: run.sh [--out DIR] [--from STAGE | --only STAGE [-- STAGE_OPTIONS...]]   STAGE: mesh, laplace, time, plot
 # Options after `--` go to the one stage of --only and win over its config.
 # Executables come from $GEOBEM_BIN, else build/bin of this repository.
 # Each stage reads its INI file from this folder; the results go to OUT
-# (rod.vtu with its options in rod.vtu.ini, laplace/, time/).
+# (rod.vtu with its options in rod.vtu.ini, laplace/, time/, rod.png).
 source "$(dirname "$0")/../lib/run_stages.sh"
 workflow=rod-cq
-stages=(mesh laplace time)
+stages=(mesh laplace time plot)
 
 run_mesh() {
   need geobem-mesh
@@ -24,6 +24,11 @@ run_time() {
   need_file laplace/manifest.ini laplace
   "$bin/geobem-time" --config "$here/time.ini" --laplace "$out/laplace" --out "$out/time" \
     ${extra[@]+"${extra[@]}"}
+}
+# Debian's python3 with python3-matplotlib (scripts/setup.sh installs it).
+run_plot() {
+  need_file time/probes.csv time
+  /usr/bin/python3 "$here/plot.py" "$out/time" "$out/rod.png" ${extra[@]+"${extra[@]}"}
 }
 
 run_workflow "$@"

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # terrain-jacksboro: a real DEM (Jacksboro fault, Tennessee) -> prism layer -> terrain gravity and magnetic effect.
-# Usage: run.sh [--out DIR] [--from STAGE | --only STAGE [-- STAGE_OPTIONS...]]   STAGE: dem, model, gravity, magnetic
+# Usage: run.sh [--out DIR] [--from STAGE | --only STAGE [-- STAGE_OPTIONS...]]   STAGE: dem, model, gravity, magnetic, plot
 # Options after `--` go to the one stage of --only and win over its config.
 # Executables come from $GEOBEM_BIN, else build/bin of this repository.
-# Each stage reads its INI file from this folder and writes its outputs, with
-# the options it ran with (OUT/STAGE/geobem-*.ini), into a folder of its own.
+# Each stage reads its INI file from this folder and writes its outputs, with the options
+# it ran with (OUT/STAGE/geobem-*.ini), into a folder of its own; plot writes OUT/terrain.png.
 source "$(dirname "$0")/../lib/run_stages.sh"
 workflow=terrain-jacksboro
-stages=(dem model gravity magnetic)
+stages=(dem model gravity magnetic plot)
 # Debian's python-matplotlib-data ships the DEM; Debian's python3 has python3-gdal.
 npz=/usr/share/matplotlib/mpl-data/sample_data/jacksboro_fault_dem.npz
 
@@ -33,6 +33,12 @@ run_magnetic() {
   need_file model/layer.vts model
   "$bin/geobem-magnetic" --config "$here/magnetic.ini" --prisms "$out/model/layer.vts" \
     --stations-on-dem "$out/model/layer.vts" --out "$out/magnetic" ${extra[@]+"${extra[@]}"}
+}
+# Debian's python3 with python3-matplotlib and python3-gdal (scripts/setup.sh installs them).
+run_plot() {
+  need_file gravity/gravity.csv gravity
+  need_file magnetic/magnetic.csv magnetic
+  /usr/bin/python3 "$here/plot.py" "$out" "$out/terrain.png" ${extra[@]+"${extra[@]}"}
 }
 
 run_workflow "$@"
