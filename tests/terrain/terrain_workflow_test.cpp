@@ -60,6 +60,20 @@ TEST(TerrainWorkflow, LayerDrapedGridAndPlot) {
   const StageRun plot = run_command(workflow(out, "--only plot"));
   ASSERT_EQ(plot.exit_code, 0) << plot.errors;
   expect_plot_png(out / "terrain.png");
+
+  // Without g_z the plot says which option to give, with no traceback, and
+  // the earlier picture stays.
+  const std::string before = read_text(out / "terrain.png");
+  ASSERT_EQ(run_command(workflow(out, "--only gravity -- --station-step 60 --fields g_zz --device cpu --quiet"))
+                .exit_code,
+            0);
+  const StageRun no_g_z = run_command(workflow(out, "--only plot"));
+  EXPECT_EQ(no_g_z.exit_code, 1);
+  EXPECT_NE(no_g_z.errors.find("gravity.csv has no column g_z: run the gravity stage, with g_z among its --fields"),
+            std::string::npos)
+      << no_g_z.errors;
+  EXPECT_EQ(no_g_z.errors.find("Traceback"), std::string::npos) << no_g_z.errors;
+  EXPECT_EQ(read_text(out / "terrain.png"), before);
 }
 
 TEST(TerrainWorkflow, PlotNeedsTheStagesBeforeIt) {

@@ -21,10 +21,13 @@ MEANING = {"g_z": "vertical gravity g_z (positive down)", "g_zz": "gravity gradi
 
 
 def main(folder, png):
-    stations = plots.read_csv(os.path.join(folder, "gravity.csv"))
+    stations = plots.read_csv(os.path.join(folder, "gravity.csv"), ["easting", "northing", "upward"],
+                              "run the gravity stage first")
     fields = [name for name in ("g_z", "g_zz") if name in stations.dtype.names]
     if not fields:
         fields = [name for name in stations.dtype.names if name not in ("easting", "northing", "upward")][:1]
+    if not fields:
+        sys.exit(f"plot: {folder}/gravity.csv holds no field: give the gravity stage --fields")
     figure, axes = plots.plt.subplots(1, len(fields), figsize=(7.2 * len(fields), 6.2), squeeze=False)
     for axis, field in zip(axes[0], fields):
         unit = UNITS.get(field, "Eötvös")

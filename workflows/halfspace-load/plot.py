@@ -34,7 +34,9 @@ def record_value(path, key):
 
 def main(out, png):
     folder = os.path.join(out, "displacement")
-    stations = plots.read_csv(os.path.join(folder, "displacement.csv"))
+    stations = plots.read_csv(os.path.join(folder, "displacement.csv"),
+                              ["easting", "northing", "r", "u_z", "u_z_closed_form", "u_z_error_estimate", "status"],
+                              "run the displacement stage first")
     a = record_value(os.path.join(folder, "geobem-halfspace-displacement.ini"), "disk-radius")
     centre = [record_value(os.path.join(folder, "geobem-halfspace-displacement.ini"), key) or 0.0
               for key in ("disk-easting", "disk-northing")]

@@ -15,11 +15,23 @@ import matplotlib.pyplot as plt  # noqa: E402  (after the backend)
 import numpy as np  # noqa: E402
 
 
-def read_csv(path):
-    """A stage's CSV (header line, then numbers) as a numpy record array; exits naming the file if it is missing."""
+def read_csv(path, columns, hint):
+    """A stage's CSV (header line, then rows) as a numpy record array. Exits
+    with a message naming the file, and no traceback, when it is missing,
+    unreadable, without rows, or without one of `columns` (`hint` says which
+    stage or option writes them)."""
     if not os.path.isfile(path):
-        sys.exit(f"plot: {path} missing: run the stage that writes it first")
-    return np.atleast_1d(np.genfromtxt(path, delimiter=",", names=True, dtype=None, encoding="utf-8"))
+        sys.exit(f"plot: {path} missing: {hint}")
+    try:
+        table = np.atleast_1d(np.genfromtxt(path, delimiter=",", names=True, dtype=None, encoding="utf-8"))
+    except ValueError as error:
+        sys.exit(f"plot: {path}: not a table the stages write ({error})")
+    if table.dtype.names is None or table.size == 0:
+        sys.exit(f"plot: {path}: no rows")
+    missing = [name for name in columns if name not in table.dtype.names]
+    if missing:
+        sys.exit(f"plot: {path} has no column {', '.join(missing)}: {hint}")
+    return table
 
 
 def relative_l2(values, reference):

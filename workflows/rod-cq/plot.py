@@ -34,7 +34,7 @@ def probe_names(folder):
 
 
 def main(folder, png):
-    probes = plots.read_csv(os.path.join(folder, "probes.csv"))
+    probes = plots.read_csv(os.path.join(folder, "probes.csv"), ["time"], "run the time stage first")
     columns = [name for name in probes.dtype.names if re.fullmatch(r"probe\d+_u_x", name)]
     if not columns:
         sys.exit(f"plot: {folder}/probes.csv has no probeK_u_x column (give the time stage a --probe)")

@@ -37,8 +37,10 @@ def relief(dem, crs_wkt):
 
 
 def main(out, png):
-    gravity = plots.read_csv(os.path.join(out, "gravity", "gravity.csv"))
-    magnetic = plots.read_csv(os.path.join(out, "magnetic", "magnetic.csv"))
+    gravity = plots.read_csv(os.path.join(out, "gravity", "gravity.csv"), ["easting", "northing", "g_z"],
+                             "run the gravity stage, with g_z among its --fields")
+    magnetic = plots.read_csv(os.path.join(out, "magnetic", "magnetic.csv"), ["easting", "northing", "tfa"],
+                              "run the magnetic stage, with tfa among its --fields")
     dem, prj = os.path.join(out, "dem", "jacksboro.tif"), os.path.join(out, "gravity", "gravity.prj")
     for path in (dem, prj):
         if not os.path.isfile(path):
