@@ -3,6 +3,9 @@
 // fields of the stage's own options struct, `--config FILE.ini` below the
 // command line, and the record of the effective options that the stage
 // writes into its output set.
+#include <filesystem>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -22,8 +25,10 @@ po::typed_value<T>* optional_value(std::optional<T>* field) {
 
 /// Options and their parse for one stage (or one subcommand). Every stage
 /// has --help, --config FILE.ini (flat `key = value` lines named like the
-/// long options; the command line wins) and --quiet (no progress lines on
-/// stderr; warnings always print).
+/// long options, stages/cli/ini_file.hpp; an option given on the command line
+/// replaces the file's values of it, a repeatable one included) and --quiet
+/// (no progress lines on stderr; warnings always print). On the command line
+/// the last of several values of an option that does not repeat wins.
 class StageOptions {
  public:
   StageOptions(std::string program, std::string summary);
@@ -36,30 +41,51 @@ class StageOptions {
   /// ... --rel-tol and --abs-tol (>= 0, not both 0; checked by the method) ...
   void add_tolerances(double* rel_tol, double* abs_tol);
   /// ... and the output: --out DIR (the stage's output set, replaced whole)
-  /// or --output FILE (one result file).
+  /// or --output FILE (one result file); both are paths (mark_path).
   void add_out_folder(std::string* out, const std::string& what);
   void add_output_file(std::string* output, const std::string& what);
+
+  /// Where a path starts inside an option's value (std::string::npos: the
+  /// value holds none), e.g. after "csv:" in --load-history wall=csv:FILE.
+  using PathStart = std::function<std::size_t(const std::string& value)>;
+  /// Marks the option `name` as a file or folder path (or, with
+  /// `path_start`, as a value holding one): a relative path in a --config
+  /// file is relative to that file's folder, and record() writes it relative
+  /// to the record's folder, so that a copied run replays where it now is.
+  void mark_path(const std::string& name, PathStart path_start = nullptr);
 
   /// Parses the command line, then the --config file. Returns false after
   /// printing the usage on stdout for --help. Throws geobem::UsageError for
   /// an unknown option, a bad value, a missing required option or an
-  /// unreadable --config file, naming the option (and the file).
+  /// unreadable --config file, naming the option (and the file and line).
   bool parse(int argc, const char* const argv[], const po::positional_options_description* positional = nullptr);
   /// Was the option given (command line or --config)?
   bool given(const std::string& name) const;
+  /// Where the option's value came from, for messages: "the command line",
+  /// "FILE.ini:LINE" or "the default".
+  std::string origin(const std::string& name) const;
+  /// When the option was given (command line or --config), warns on stderr,
+  /// quiet or not: "PROGRAM: warning: --NAME is ignored: WHY".
+  void warn_ignored(const std::string& name, const std::string& why) const;
   bool quiet() const { return quiet_; }
   const std::string& program() const { return program_; }
 
   /// The effective options (INI file plus command-line overrides plus
-  /// defaults) as an INI file that --config reads back: a comment line, then
-  /// `name = value` per option with a value, in declaration order (numbers
-  /// in the shortest text that reads back exactly).
-  std::string record() const;
+  /// defaults) as an INI file in `record_folder` that --config reads back: a
+  /// comment line, then `name = value` per option with a value, in
+  /// declaration order (numbers in the shortest text that reads back exactly,
+  /// paths relative to `record_folder`, values escaped by escape_ini_value).
+  std::string record(const std::filesystem::path& record_folder) const;
 
  private:
+  /// Stores the --config file's values below the command line's (see parse).
+  void read_config(const std::string& path);
+
   std::string program_, summary_;
   po::options_description options_{"Options"};
   po::variables_map variables_;
+  std::map<std::string, PathStart> paths_;
+  std::map<std::string, std::string> origins_;
   bool quiet_ = false;
 };
 

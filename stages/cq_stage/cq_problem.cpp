@@ -143,4 +143,11 @@ std::vector<std::string> load_history_texts(const std::vector<std::string>& text
   return own;
 }
 
+std::size_t load_history_file_start(const std::string& text) {
+  const auto equals = text.find('=');
+  const std::size_t history = equals == std::string::npos ? 0 : equals + 1;
+  const std::string prefix = "csv:";
+  return text.compare(history, prefix.size(), prefix) == 0 ? history + prefix.size() : std::string::npos;
+}
+
 }  // namespace geobem::cq_stage

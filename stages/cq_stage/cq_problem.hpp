@@ -65,4 +65,8 @@ std::vector<double> load_history_values(const std::string& text, const bem::CqSe
 std::vector<std::string> load_history_texts(const std::vector<std::string>& texts,
                                             const std::vector<std::string>& case_groups);
 
+/// Where FILE starts in a load history text "[GROUP=]csv:FILE" (split as
+/// load_history_texts splits it); std::string::npos for other histories.
+std::size_t load_history_file_start(const std::string& text);
+
 }  // namespace geobem::cq_stage

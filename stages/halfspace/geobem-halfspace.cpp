@@ -69,6 +69,7 @@ bool parse(int argc, const char* const argv[], HalfspaceOptions& o, geobem::cli:
     ("grid-north", po::value(&o.grid_north)->required(), "station grid north edge (m)")
     ("grid-shape", po::value(&o.grid_shape)->required(), "stations NE,NN (west to east, south to north)");
   command.add_out_folder(&o.out, "radii.csv, or displacement.vts and displacement.csv; and the options record");
+  command.mark_path("integrals");
   if (!command.parse(argc, argv)) return false;
   require_positive(o.disk_radius, "disk-radius");
   require_positive(o.pressure, "pressure");
@@ -118,7 +119,7 @@ int run_radii(int argc, const char* const argv[]) {
     out << "a,r\n";
     for (const double r : radii) out << geobem::shortest(o.disk_radius) << "," << geobem::shortest(r) << "\n";
   });
-  outputs.write_record(command.record());
+  outputs.write_record(command.record(outputs.destination()));
   outputs.commit();
   if (!command.quiet())
     std::cerr << argv[0] << ": " << radii.size() << " distinct radii -> " << (outputs.destination() / "radii.csv").string()
@@ -196,7 +197,7 @@ int run_displacement(int argc, const char* const argv[]) {
       out << "," << geobem::to_string(statuses[s]) << "\n";
     }
   });
-  outputs.write_record(command.record());
+  outputs.write_record(command.record(outputs.destination()));
   outputs.commit();
   if (!command.quiet())
     std::cerr << argv[0] << ": " << stations.size() << " stations -> " << outputs.destination().string()

@@ -136,6 +136,7 @@ int run_adaptive(int argc, const char* const argv[]) {
     ("expansion", po::value(&o.expansion)->default_value(o.expansion), "width after a block passes: double, keep, reset")
     ("max-evals", po::value(&o.max_evals)->default_value(o.max_evals), "cap on integrand evaluations per integral");
   command.add_output_file(&o.output, "lower,upper,p0,p1,p2,estimate,error,evaluations,blocks,status");
+  command.mark_path("input");
   if (!command.parse(argc, argv)) return 0;
 
   const bool user_integrand = !o.expression.empty();

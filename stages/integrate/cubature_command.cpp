@@ -139,6 +139,7 @@ int run_cubature(int argc, const char* const argv[], const geobem::cli::MpiSessi
     ("genz-a", po::value(&o.genz_a)->default_value(o.genz_a), genz_a_help().c_str())
     ("genz-u", po::value(&o.genz_u)->default_value(o.genz_u), "Genz families: u_i (offset/peak) for every i, in [0, 1]");
   command.add_output_file(&o.output, "integrand,dim,rel_tol,abs_tol,estimate,error,evaluations,regions,status");
+  command.mark_path("input");
   if (!command.parse(argc, argv)) return 0;
 
   const bool user_integrand = !o.expression.empty();
@@ -183,7 +184,8 @@ int run_cubature(int argc, const char* const argv[], const geobem::cli::MpiSessi
         << shortest(settings.abs_tol) << "," << shortest(result.estimate) << "," << shortest(result.error) << ","
         << result.evaluations << "," << result.regions << "," << geobem::to_string(result.status) << "\n";
   });
-  output->write_record(command.record() + "# computed on " + geobem::to_string(device) + "\n");
+  output->write_record(command.record(output->final_path().parent_path()) + "# computed on " +
+                       geobem::to_string(device) + "\n");
   output->commit();
   // The time is progress, not a result: the file stays identical between identical runs.
   if (!settings.quiet) std::cerr << argv[0] << ": done in " << seconds << " s\n";

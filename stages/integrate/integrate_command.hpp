@@ -78,7 +78,8 @@ std::size_t unconverged_count(const std::vector<Result>& results) {
 inline void commit_integrals(OutputFile& output, const StageOptions& command, ComputeDevice device,
                              const char* program, std::size_t unconverged, std::size_t count,
                              const std::string& where_to_look = "status column") {
-  output.write_record(command.record() + "# computed on " + to_string(device) + "\n");
+  output.write_record(command.record(output.final_path().parent_path()) + "# computed on " + to_string(device) +
+                      "\n");
   output.commit();
   if (unconverged > 0)
     std::cerr << program << ": warning: " << unconverged << " of " << count

@@ -88,6 +88,7 @@ int run_longman(int argc, const char* const argv[]) {
      "Gauss-Legendre points per panel (1..64)");
   command.add_output_file(&o.output,
                           "the input columns, then value,error,evaluations,areas,status (status: a word, see above)");
+  command.mark_path("input");
   if (!command.parse(argc, argv)) return 0;
 
   // Options first (usage errors, exit 2), then the output location, then the

@@ -83,6 +83,7 @@ bool parse(int argc, const char* const argv[], LaplaceOptions& o, cli::StageOpti
      "refuse --export-systems above this many bytes (default: the free space)");
   command.add_device(&o.device);
   command.add_out_folder(&o.out, "manifest.ini, laplace_caseK.npy, geobem-laplace.ini");
+  command.mark_path("mesh");
   if (!command.parse(argc, argv)) return false;
   if (o.time_step.has_value() == o.beta.has_value()) throw UsageError("give exactly one of --time-step and --beta");
   if (o.steps.has_value() == o.duration.has_value()) throw UsageError("give exactly one of --steps and --duration");
@@ -237,7 +238,7 @@ int run(int argc, char** argv, const cli::MpiSession& mpi) {
           static_cast<std::size_t>(manifest.unknowns) * manifest.frequencies}}));
   if (o.export_systems) export_systems(model, manifest, *outputs, cq_options, manifest.system_crc32);
   write_laplace_manifest(outputs->path("manifest.ini"), manifest);
-  outputs->write_record(command.record() + "# computed on " + to_string(device) + "\n");
+  outputs->write_record(command.record(outputs->destination()) + "# computed on " + to_string(device) + "\n");
   outputs->commit();
   if (!quiet) {
     std::fprintf(stderr, "geobem-laplace: wrote %s\n", (outputs->destination() / "manifest.ini").c_str());

@@ -95,6 +95,7 @@ int run(int argc, char** argv) {
     ("degenerate-tolerance", po::value(&o.degenerate_tolerance)->default_value(o.degenerate_tolerance),
      "a triangle is degenerate when its area < this x (longest edge)^2");
   command.add_output_file(&o.out, "the surface mesh (.vtu)");
+  command.mark_path("input");
   if (!command.parse(argc, argv)) return 0;
   if (o.box_lengths.has_value() + o.shape.has_value() + o.input.has_value() != 1)
     throw UsageError("give exactly one of --box-lengths, --shape and --input");
@@ -170,7 +171,7 @@ int run(int argc, char** argv) {
   require_valid_surface_mesh(mesh, source, o.degenerate_tolerance, domain);
 
   write_surface_vtu(mesh, output.temporary_path());
-  output.write_record(command.record());
+  output.write_record(command.record(output.final_path().parent_path()));
   output.commit();
   if (!command.quiet()) {
     std::fprintf(stderr, "geobem-mesh: %s: %zu triangles, %zu nodes, area %.6g m^2, enclosed volume %.6g m^3%s\n",

@@ -155,6 +155,7 @@ int run(int argc, char** argv) {
     ("density-below", po::value(&o.density_below)->default_value(o.density_below),
      "dem: density of prisms below the reference (kg/m^3; default sea water 1040 minus crust 2670)");
   command.add_out_folder(&o.out, "model.vtu, prisms.csv (and model.vtr), or layer.vts; and geobem-model.ini");
+  for (const char* path : {"input", "ubc-model", "dem"}) command.mark_path(path);
   if (!command.parse(argc, argv)) return 0;
   const bool quiet = command.quiet();
   check_options(o);
@@ -178,7 +179,7 @@ int run(int argc, char** argv) {
       written.push_back("model.vtr");
     }
   }
-  outputs.write_record(command.record());
+  outputs.write_record(command.record(outputs.destination()));
   outputs.commit();
   timer.advance(1);
   if (!quiet)

@@ -121,6 +121,8 @@ void add_model_options(cli::StageOptions& command, ModelOptions* o) {
      "model: .csv (prism CSV), .vtr/.vti/.vtu (cell arrays), a UBC-GIF mesh file with --ubc-model, or a prism layer "
      ".vts (geobem-model --dem)")
     ("ubc-model", cli::optional_value(&o->ubc_model), "UBC-GIF model file of the --prisms mesh file");
+  command.mark_path("prisms");
+  command.mark_path("ubc-model");
 }
 
 void add_station_options(cli::StageOptions& command, StationOptions* o) {
@@ -141,6 +143,8 @@ void add_station_options(cli::StageOptions& command, StationOptions* o) {
     ("crs", optional_value(&o->crs), "draped stations on a DEM raster: projected CRS (default as geobem-model)")
     ("nodata", po::value(&o->nodata)->default_value(o->nodata),
      "draped stations on a DEM raster: refuse or skip no-data heights");
+  command.mark_path("stations");
+  command.mark_path("stations-on-dem");
 }
 
 Model read_model(const ModelOptions& o) {
@@ -220,7 +224,7 @@ void commit_station_outputs(OutputSet& outputs, const std::string& name, const S
     written.push_back(directory / (name + ".prj"));
     write_text_file_atomically(written.back(), [&](std::ostream& out) { out << survey.crs_wkt << '\n'; });
   }
-  outputs.write_record(command.record() + "# computed on " + to_string(device) + "\n");
+  outputs.write_record(command.record(outputs.destination()) + "# computed on " + to_string(device) + "\n");
   outputs.commit();
   if (!quiet)
     for (const auto& file : written)

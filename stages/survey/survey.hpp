@@ -97,7 +97,7 @@ void apply_kernel_options(const KernelOptions& options, gravity::ForwardOptions&
 /// Writes NAME.csv and NAME.vts (stations that form a grid) or NAME.vtu, and NAME.prj
 /// (the CRS as WKT, the GIS sidecar convention) when the CRS is known, into
 /// the staging folder of `outputs`; writes the run's options record
-/// (command.record(), then "# computed on DEVICE") and commits the set.
+/// (command.record(), paths relative to the set, then "# computed on DEVICE") and commits the set.
 /// Unless quiet, names every file written on stderr.
 void commit_station_outputs(OutputSet& outputs, const std::string& name, const Survey& survey,
                             const std::vector<prisms::GravityColumn>& columns, const cli::StageOptions& command,

@@ -405,6 +405,8 @@ bool parse(int argc, const char* const argv[], TimeOptions& o, cli::StageOptions
   command.add_device(&o.device);
   command.add_out_folder(&o.out, "solution.pvd, solution/step_NNNNN.vtu, probes.csv, probes.txt, with receivers "
                                  "receivers.csv, receiver_points.csv and receivers/step_NNNNN.vtp, geobem-time.ini");
+  for (const char* path : {"laplace", "mesh", "receivers"}) command.mark_path(path);
+  command.mark_path("load-history", load_history_file_start);
   if (!command.parse(argc, argv)) return false;
   if (o.every < 1) throw UsageError("--every must be at least 1");
   if (o.closed_form && *o.closed_form != "rod" && *o.closed_form != "cavity" && *o.closed_form != "none")
@@ -563,7 +565,7 @@ int run(int argc, char** argv) {
   }
   write_notes(outputs.path("probes.txt"), fs::absolute(manifest_path), probes, receiver_series.receivers,
               history_texts, model.load_case_groups, closed, manifest);
-  outputs.write_record(command.record() +
+  outputs.write_record(command.record(outputs.destination()) +
                        (receiver_series.receivers.empty() ? std::string() : "# receivers on " + to_string(device) + "\n"));
   outputs.commit();
   if (!command.quiet()) {
