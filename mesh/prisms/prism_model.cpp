@@ -112,4 +112,19 @@ double total_volume(const std::vector<Prism>& prisms) {
   return volume;
 }
 
+double largest_density_magnitude(const std::vector<Prism>& prisms) {
+  double largest = 0.0;
+  for (const auto& p : prisms) largest = std::max(largest, std::abs(p.density));
+  return largest;
+}
+
+std::string density_unit_warning(double largest, const std::string& what) {
+  if (!(largest > 0.0) || largest >= smallest_plausible_density) return "";
+  std::ostringstream text;
+  text << "the densities of " << what << " are at most " << largest
+       << " kg/m^3 in magnitude: densities are kg/m^3, so if these are g/cm^3 the fields are 1000 times too small ("
+       << largest << " g/cm^3 = " << 1000.0 * largest << " kg/m^3)";
+  return text.str();
+}
+
 }  // namespace geobem::prisms

@@ -64,4 +64,19 @@ void require_grid_memory(std::uint64_t cells, const std::string& what);
 /// Sum of the prisms' volumes, m³.
 double total_volume(const std::vector<Prism>& prisms);
 
+/// Densities are kg/m³. A model whose every non-zero |density| is below this
+/// was most likely written in g/cm³ (rock 1.0–3.5 g/cm³, ores up to about 8,
+/// contrasts mostly below 1), where kg/m³ contrasts this small are rare
+/// (microgal anomalies); 50 kg/m³ is an ordinary contrast and passes.
+inline constexpr double smallest_plausible_density = 10.0;
+
+/// The largest |density| of the prisms (kg/m³), 0 for none.
+double largest_density_magnitude(const std::vector<Prism>& prisms);
+
+/// The warning for the densities of `what` whose largest magnitude is
+/// `largest` (kg/m³): empty when it is 0 or at least
+/// smallest_plausible_density, else a sentence naming the likely g/cm³ slip
+/// and its effect (fields 1000 times too small).
+std::string density_unit_warning(double largest, const std::string& what);
+
 }  // namespace geobem::prisms

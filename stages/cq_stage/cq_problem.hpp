@@ -27,9 +27,6 @@ inline bem::SurfaceView bem_surface(const surface::SurfaceMesh& mesh) {
 /// for an invalid mesh or one whose outermost surfaces disagree.
 bem::SurfaceView checked_bem_surface(const surface::SurfaceMesh& mesh, const std::string& source);
 
-/// Steel of the rod benchmark: E (Pa), ρ (kg/m³); ν = 0.
-inline constexpr double steel_young_modulus = 2.1e11, steel_density = 7850.0;
-
 /// Boundary conditions as text: group names that are fixed (u = 0) or
 /// traction-free, prescribed tractions "NAME=P:DX,DY,DZ" (magnitude P in
 /// Pa along the direction DX,DY,DZ, normalised here) and pressures "NAME=P"

@@ -6,6 +6,7 @@
 // mpirun, every rank reads the inputs, evaluates its share of the prisms or
 // grid nodes on device rank mod (devices per host), and rank 0 sums the
 // station fields and alone writes the outputs.
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -54,6 +55,20 @@ std::vector<GravityColumn> columns_of(std::optional<gravity::ForwardResult> resu
   return columns;
 }
 
+/// Warns (quiet or not) when the densities look like g/cm³.
+void warn_about_densities(const geobem::survey::Model& model) {
+  std::vector<std::string> warnings;
+  if (model.layer) {
+    const auto& geometry = model.layer->layer.geometry;
+    warnings.push_back(density_unit_warning(std::abs(geometry.density_above), "the layer above its reference"));
+    warnings.push_back(density_unit_warning(std::abs(geometry.density_below), "the layer below its reference"));
+  } else {
+    warnings.push_back(density_unit_warning(largest_density_magnitude(model.prisms.prisms), model.prisms.source));
+  }
+  for (const auto& warning : warnings)
+    if (!warning.empty()) std::fprintf(stderr, "geobem-gravity: warning: %s\n", warning.c_str());
+}
+
 int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
   GravityOptions o;
   geobem::cli::StageOptions command(
@@ -85,6 +100,7 @@ int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
   std::unique_ptr<geobem::OutputSet> outputs;
   if (mpi.rank() == 0) outputs = std::make_unique<geobem::OutputSet>(o.out, "geobem-gravity");
   geobem::survey::Model model = geobem::survey::read_model(o.model);
+  if (mpi.rank() == 0) warn_about_densities(model);
   const geobem::survey::Survey survey = geobem::survey::read_survey(o.stations, model, "geobem-gravity", quiet);
   const std::vector<Station>& stations = survey.stations;
   const gravity::ForwardOptions rank_share = gravity::rank_options(forward, mpi.rank(), mpi.size());

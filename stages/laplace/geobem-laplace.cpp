@@ -47,7 +47,7 @@ namespace {
 struct LaplaceOptions {
   std::string mesh, out, device = "auto";
   std::vector<std::string> fixed, free, traction, pressure;
-  double young_modulus = steel_young_modulus, poisson_ratio = 0.0, density = steel_density;
+  double young_modulus = 0.0, poisson_ratio = 0.0, density = 0.0;  // required: no material is a default
   std::optional<double> time_step, beta, duration, max_disk_bytes;
   std::optional<int> steps;
   double epsilon = 1e-10;
@@ -67,9 +67,9 @@ bool parse(int argc, const char* const argv[], LaplaceOptions& o, cli::StageOpti
      "prescribed pressure NAME=P (Pa, positive pushes into the solid: a pressurized cavity, a blast on a wall; "
      "traction -P n, n the normal out of the solid); a unit load case like --traction, one case with it on the "
      "same group; repeatable")
-    ("young-modulus", po::value(&o.young_modulus)->default_value(o.young_modulus), "E (Pa); default the rod's steel")
-    ("poisson-ratio", po::value(&o.poisson_ratio)->default_value(o.poisson_ratio), "nu; the rod benchmark has 0")
-    ("density", po::value(&o.density)->default_value(o.density), "rho (kg/m^3); default the rod's steel")
+    ("young-modulus", po::value(&o.young_modulus)->required(), "E (Pa) of the solid, e.g. 2.1e11 for steel")
+    ("poisson-ratio", po::value(&o.poisson_ratio)->required(), "nu of the solid (0 in the rod benchmark)")
+    ("density", po::value(&o.density)->required(), "rho (kg/m^3) of the solid, e.g. 7850 for steel")
     ("time-step", optional_value(&o.time_step), "CQ step dt (s); or give --beta")
     ("beta", optional_value(&o.beta), "dt = beta*h/c (h the smallest longest element edge, c the P-wave speed); "
                                       "stable around 0.1-0.3")
@@ -87,6 +87,7 @@ bool parse(int argc, const char* const argv[], LaplaceOptions& o, cli::StageOpti
   if (!command.parse(argc, argv)) return false;
   if (o.time_step.has_value() == o.beta.has_value()) throw UsageError("give exactly one of --time-step and --beta");
   if (o.steps.has_value() == o.duration.has_value()) throw UsageError("give exactly one of --steps and --duration");
+  if (!o.export_systems) command.warn_ignored("max-disk-bytes", "it bounds the files of --export-systems");
   return true;
 }
 

@@ -7,6 +7,7 @@
 // replaced whole. Started by mpirun, every rank reads the inputs and
 // evaluates its share of the prisms or layer cells (gravity's rank split);
 // the fields are summed on rank 0, which alone writes.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -40,7 +41,7 @@ struct MagneticOptions {
   geobem::survey::StationOptions stations;
   geobem::survey::KernelOptions kernel;
   std::string fields = "all", device = "auto";
-  double field_intensity = 50000.0, inclination = 90.0, declination = 0.0;
+  std::optional<double> field_intensity, inclination, declination;  // the site's: no default
   std::optional<double> susceptibility, susceptibility_below;
   std::optional<std::string> magnetization;
   std::string out;
@@ -68,11 +69,13 @@ bool has_extension(const std::string& path, std::initializer_list<const char*> e
 /// The uniform magnetization options, checked.
 geobem::magnetic_stage::UniformMagnetization uniform_of(const MagneticOptions& o) {
   geobem::magnetic_stage::UniformMagnetization uniform;
-  uniform.field = {o.field_intensity, o.inclination, o.declination};
-  for (double v : {o.field_intensity, o.inclination, o.declination})
-    if (!std::isfinite(v)) throw UsageError("--field-intensity, --inclination and --declination must be finite");
-  if (o.inclination < -90.0 || o.inclination > 90.0)
-    throw UsageError("--inclination " + std::to_string(o.inclination) + ": expected -90 to 90 degrees");
+  uniform.field_intensity = o.field_intensity;
+  uniform.inclination = o.inclination;
+  uniform.declination = o.declination;
+  for (const auto& v : {o.field_intensity, o.inclination, o.declination})
+    if (v && !std::isfinite(*v)) throw UsageError("--field-intensity, --inclination and --declination must be finite");
+  if (o.inclination && (*o.inclination < -90.0 || *o.inclination > 90.0))
+    throw UsageError("--inclination " + std::to_string(*o.inclination) + ": expected -90 to 90 degrees");
   if (o.susceptibility && o.magnetization) throw UsageError("give --susceptibility or --magnetization, not both");
   uniform.susceptibility = o.susceptibility;
   uniform.susceptibility_below = o.susceptibility_below;
@@ -81,6 +84,33 @@ geobem::magnetic_stage::UniformMagnetization uniform_of(const MagneticOptions& o
     uniform.magnetization = std::array<double, 3>{m[0], m[1], m[2]};
   }
   return uniform;
+}
+
+/// Warns (on stderr, quiet or not) about options the model makes useless and
+/// susceptibilities that look like another unit.
+void warn_about_inputs(const geobem::cli::StageOptions& command,
+                       const geobem::magnetic_stage::MagnetizedPrisms& magnetized, const std::string& model_path,
+                       bool layer, bool tfa) {
+  const auto ignored = [&](const char* option, const std::string& why) { command.warn_ignored(option, why); };
+  if (!magnetized.own_values.empty()) {
+    const std::string why = model_path + " has its own " + magnetized.own_values;
+    ignored("susceptibility", why);
+    ignored("magnetization", why);
+  }
+  if (!layer) ignored("susceptibility-below", "it magnetizes the cells of a prism layer below its reference");
+  if (!magnetized.induced) {
+    ignored("field-intensity", "no prism is magnetized by induction");
+    if (!tfa) {
+      ignored("inclination", "no prism is magnetized by induction and tfa is not among --fields");
+      ignored("declination", "no prism is magnetized by induction and tfa is not among --fields");
+    }
+  }
+  if (magnetized.largest_susceptibility > geobem::magnetic_stage::largest_plausible_susceptibility)
+    std::fprintf(stderr,
+                 "geobem-magnetic: warning: susceptibilities up to %g SI: above %g SI, rare in rock (massive "
+                 "magnetite), and where induced magnetization without self-demagnetization is wrong; given in "
+                 "1e-3 SI or 1e-6 SI?\n",
+                 magnetized.largest_susceptibility, geobem::magnetic_stage::largest_plausible_susceptibility);
 }
 
 int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
@@ -96,12 +126,13 @@ int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
   geobem::survey::add_station_options(command, &o.stations);
   command.add()
     ("fields", po::value(&o.fields)->default_value(o.fields), "all, or a comma-separated list of b_e,b_n,b_u,tfa")
-    ("field-intensity", po::value(&o.field_intensity)->default_value(o.field_intensity),
-     "inducing field intensity (nT): induced magnetization from --susceptibility")
-    ("inclination", po::value(&o.inclination)->default_value(o.inclination),
-     "inducing field inclination (degrees, positive downward): induced magnetization and the TFA direction")
-    ("declination", po::value(&o.declination)->default_value(o.declination),
-     "inducing field declination (degrees, east of north): induced magnetization and the TFA direction")
+    ("field-intensity", geobem::cli::optional_value(&o.field_intensity),
+     "inducing (main) field intensity at the site (nT, e.g. from the IGRF): required for induced magnetization "
+     "(susceptibilities)")
+    ("inclination", geobem::cli::optional_value(&o.inclination),
+     "main field inclination (degrees, positive downward): required for induced magnetization and the TFA")
+    ("declination", geobem::cli::optional_value(&o.declination),
+     "main field declination (degrees, east of north): required for induced magnetization and the TFA")
     ("susceptibility", geobem::cli::optional_value(&o.susceptibility),
      "SI susceptibility of prisms without their own (CSV without magnetization or susceptibility columns) and of a "
      "layer's cells above its reference")
@@ -127,8 +158,8 @@ int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
   }
   geobem::survey::apply_kernel_options(o.kernel, forward.forward);
   const geobem::magnetic_stage::UniformMagnetization uniform = uniform_of(o);
-  forward.tfa_inclination_deg = o.inclination;
-  forward.tfa_declination_deg = o.declination;
+  forward.tfa_inclination_deg = o.inclination.value_or(0.0);
+  forward.tfa_declination_deg = o.declination.value_or(0.0);
   const std::string& model_path = o.model.prisms;
   const bool layer_model = has_extension(model_path, {".vts"});
   if (layer_model && !uniform.susceptibility && !uniform.magnetization)
@@ -137,6 +168,10 @@ int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
     throw UsageError("--prisms " + model_path + ": geobem-magnetic reads a prism CSV, a UBC-GIF mesh with "
                      "--ubc-model (susceptibilities), a VTK voxel model (.vtr, .vti, .vtu with cell array "
                      "'susceptibility') or a prism layer .vts");
+  const bool tfa = std::find(fields.begin(), fields.end(), magnetic::Field::tfa) != fields.end();
+  if (tfa && !(o.inclination && o.declination))
+    throw UsageError("the total-field anomaly (tfa) is along the main field at the site: give --inclination and "
+                     "--declination (degrees; e.g. from the IGRF), or leave tfa out of --fields");
   geobem::survey::check_station_options(o.stations);
   forward.forward.device = geobem::resolve_device(geobem::parse_device_choice(o.device));
   // Rank 0 alone writes: it alone takes the output folder, before the work.
@@ -150,16 +185,22 @@ int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
     model = geobem::survey::read_model(o.model);
   else
     model.path = model_path;
-  std::vector<magnetic::MagnetizedPrism> prisms;
+  geobem::magnetic_stage::MagnetizedPrisms magnetized;
   std::optional<magnetic::MagneticLayer> layer;
-  if (model.layer)
+  if (model.layer) {
     layer = geobem::magnetic_stage::magnetized_layer(*model.layer, uniform);
-  else if (o.model.ubc_model)
-    prisms = geobem::magnetic_stage::induced_prisms(model_path, *o.model.ubc_model, uniform.field);
-  else if (has_extension(model_path, {".vtr", ".vti", ".vtu"}))
-    prisms = geobem::magnetic_stage::induced_vtk_prisms(model_path, uniform.field);
-  else
-    prisms = geobem::magnetic_stage::read_magnetized_csv(model_path, uniform);
+    magnetized.induced = uniform.susceptibility || uniform.susceptibility_below;
+    magnetized.largest_susceptibility =
+        std::max(std::abs(uniform.susceptibility.value_or(0.0)), std::abs(uniform.susceptibility_below.value_or(0.0)));
+  } else if (o.model.ubc_model) {
+    magnetized = geobem::magnetic_stage::induced_prisms(model_path, *o.model.ubc_model, uniform);
+  } else if (has_extension(model_path, {".vtr", ".vti", ".vtu"})) {
+    magnetized = geobem::magnetic_stage::induced_vtk_prisms(model_path, uniform);
+  } else {
+    magnetized = geobem::magnetic_stage::read_magnetized_csv(model_path, uniform);
+  }
+  if (mpi.rank() == 0) warn_about_inputs(command, magnetized, model_path, layer.has_value(), tfa);
+  const std::vector<magnetic::MagnetizedPrism>& prisms = magnetized.prisms;
   const geobem::survey::Survey survey = geobem::survey::read_survey(o.stations, model, "geobem-magnetic", quiet);
   forward.forward = geobem::gravity::rank_options(forward.forward, mpi.rank(), mpi.size());
 

@@ -105,6 +105,7 @@ int run(int argc, char** argv) {
   if (o.element_size && o.input && !geo_input)
     throw UsageError("--element-size goes with --box-lengths, --shape or a .geo --input");
   if (!o.groups.empty() && !o.input) throw UsageError("--group goes with --input");
+  if (!o.box_lengths) command.warn_ignored("box-origin", "it places the box of --box-lengths");
   const fs::path out = o.out;
   if (out.extension() != ".vtu") throw UsageError("--output '" + out.string() + "': the output must be a .vtu file");
   if (o.orientation != "fix" && o.orientation != "check")

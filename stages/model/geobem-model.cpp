@@ -8,7 +8,9 @@
 // (docs/stage_contract.md): the set in OUT is replaced whole, so the files of
 // an earlier model that this one does not write (a model.vtr of a grid model,
 // the prism files beside a layer) are gone with it.
+#include <cmath>
 #include <cstdio>
+#include <utility>
 #include <optional>
 #include <string>
 #include <vector>
@@ -92,6 +94,13 @@ geobem::terrain::LayerModel dem_layer(const ModelOptions& o, bool quiet) {
   } catch (const std::invalid_argument& error) {
     throw UsageError(error.what());
   }
+  const std::pair<double, const char*> layer_densities[] = {
+      {o.density_above, "the layer above its reference (--density-above)"},
+      {o.density_below, "the layer below its reference (--density-below)"}};
+  for (const auto& [density, what] : layer_densities) {
+    const std::string warning = density_unit_warning(std::abs(density), what);
+    if (!warning.empty()) std::fprintf(stderr, "geobem-model: warning: %s\n", warning.c_str());
+  }
   if (!quiet) {
     std::fprintf(stderr, "geobem-model: %s: %lld x %lld cells of %.4g m x %.4g m in %s%s; %zu with mass\n",
                  path.c_str(), static_cast<long long>(dem.shape_e), static_cast<long long>(dem.shape_n), dem.spacing_e,
@@ -116,6 +125,8 @@ PrismModel prism_model(const ModelOptions& o, bool quiet) {
   else
     model = block_model(parse_blocks(o.blocks));
   drop_zero_density(model);
+  const std::string warning = density_unit_warning(largest_density_magnitude(model.prisms), model.source);
+  if (!warning.empty()) std::fprintf(stderr, "geobem-model: warning: %s\n", warning.c_str());
   if (model.no_data_cells > 0)
     std::fprintf(stderr, "geobem-model: %s: %zu cells hold the UBC no-data value -99999 and are left out\n",
                  model.source.c_str(), model.no_data_cells);
@@ -159,6 +170,10 @@ int run(int argc, char** argv) {
   if (!command.parse(argc, argv)) return 0;
   const bool quiet = command.quiet();
   check_options(o);
+  if (o.generate != "spheres") command.warn_ignored("cells", "it sizes the grid of --generate spheres");
+  if (!o.dem)
+    for (const char* option : {"reference", "density-above", "density-below", "nodata"})
+      command.warn_ignored(option, "it goes with --dem");
   geobem::OutputSet outputs(o.out, "geobem-model");  // lock, checks, staging folder
 
   // Everything is read, generated and checked before anything is written.

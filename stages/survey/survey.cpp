@@ -67,6 +67,12 @@ Survey draped(const StationOptions& o, const Model& model, const std::string& st
   terrain::Dem dem;
   gravity::PrismLayer surface_layer;
   if (std::filesystem::path(path).extension() == ".vts") {
+    if (o.crs)
+      std::fprintf(stderr, "%s: warning: --crs is ignored: stations on a prism layer .vts are in its CRS\n",
+                   stage.c_str());
+    if (o.nodata != "refuse")
+      std::fprintf(stderr, "%s: warning: --nodata is ignored: a prism layer .vts has a height at every node\n",
+                   stage.c_str());
     terrain::LayerModel layer = terrain::read_layer_vts(path);
     dem = terrain::dem_of_layer(layer.layer);
     surface_layer = std::move(layer.layer);

@@ -19,8 +19,11 @@ constexpr double rod_young = 2.1e11, rod_density = 7850.0, rod_pressure = 1e6, r
 /// Element sizes of the generator: 112 triangles (2 cells across), 1,008 (6 across).
 constexpr double rod_h112 = 0.7072, rod_h1008 = 0.24;
 
-/// The rod's boundary conditions on a stage's command line.
-inline const std::string rod_conditions = " --fixed x_min --free y_min,y_max,z_min,z_max --traction x_max=1e6:1,0,0";
+/// The rod's material (geobem-laplace has no default one) ...
+inline const std::string rod_material = " --young-modulus 2.1e11 --poisson-ratio 0 --density 7850";
+/// ... and its boundary conditions with it, on a stage's command line.
+inline const std::string rod_conditions =
+    " --fixed x_min --free y_min,y_max,z_min,z_max --traction x_max=1e6:1,0,0" + rod_material;
 
 inline surface::SurfaceMesh rod_mesh(double element_size) {
   return surface::generate_box_surface({rod_length, 1.0, 1.0}, {0.0, 0.0, 0.0}, element_size);

@@ -108,6 +108,58 @@ TEST(MagneticStage, VoxelModelWithoutSusceptibilityIsRefused) {
   EXPECT_FALSE(fs::exists(out / "magnetic.csv"));
 }
 
+TEST(MagneticStage, TheMainFieldIsRequiredWhereItIsUsed) {
+  const std::string grid = " --grid-west -150 --grid-east 450 --grid-south -120 --grid-north 280 --grid-shape 3,3";
+  const auto model = write_csv();  // susceptibilities: induced by the main field
+  auto run = run_command(magnetic_exe + " --device cpu --fields b_u --prisms " + model.string() + grid +
+                         " --inclination 64 --out " + scratch("no_intensity").string());
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.errors.find("the susceptibilities of " + model.string() + " are magnetized by the main field at the "
+                            "site: give --field-intensity, --declination (nT, degrees; e.g. from the IGRF)"),
+            std::string::npos)
+      << run.errors;
+  EXPECT_FALSE(fs::exists(scratch("no_intensity") / "magnetic.csv"));
+  // A magnetization of its own needs no field, but the TFA is along it.
+  const auto magnetized = write_text("magnetized.csv",
+                                     "west,east,south,north,bottom,top,magnetization_e,"
+                                     "magnetization_n,magnetization_u\n0,100,0,80,-300,-200,1,0,-2\n");
+  run = run_command(magnetic_exe + " --device cpu --prisms " + magnetized.string() + grid + " --out " +
+                    scratch("tfa").string());
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.errors.find("the total-field anomaly (tfa) is along the main field at the site: give --inclination and "
+                            "--declination"),
+            std::string::npos)
+      << run.errors;
+  run = run_command(magnetic_exe + " --device cpu --quiet --fields b_e,b_n,b_u --prisms " + magnetized.string() + grid +
+                    " --field-intensity 50000 --out " + scratch("no_field").string());
+  EXPECT_EQ(run.exit_code, 0) << run.errors;
+  EXPECT_NE(run.errors.find("warning: --field-intensity is ignored: no prism is magnetized by induction"),
+            std::string::npos)
+      << run.errors;
+}
+
+TEST(MagneticStage, IgnoredOptionsAndUnlikelySusceptibilitiesAreNamed) {
+  const auto model = write_csv();
+  auto run = run_command(magnetic_exe + " --device cpu --quiet --prisms " + model.string() + survey +
+                         " --susceptibility 0.05 --susceptibility-below 0.01 --out " + scratch("ignored").string());
+  EXPECT_EQ(run.exit_code, 0) << run.errors;
+  EXPECT_NE(run.errors.find("geobem-magnetic: warning: --susceptibility is ignored: " + model.string() +
+                            " has its own susceptibility column"),
+            std::string::npos)
+      << run.errors;
+  EXPECT_NE(run.errors.find("warning: --susceptibility-below is ignored: it magnetizes the cells of a prism layer"),
+            std::string::npos)
+      << run.errors;
+  EXPECT_EQ(run.errors.find("SI: above"), std::string::npos) << run.errors;  // 0.04 SI at most: plausible
+  // Susceptibilities written in 1e-3 SI (35 for 0.035 SI).
+  const auto milli = write_text("milli_si.csv", "west,east,south,north,bottom,top,susceptibility\n"
+                                                "0,100,0,80,-300,-200,35\n100,200,0,80,-300,-200,0.5\n");
+  run = run_command(magnetic_exe + " --device cpu --quiet --prisms " + milli.string() + survey + " --out " +
+                    scratch("milli").string());
+  EXPECT_EQ(run.exit_code, 0) << run.errors;
+  EXPECT_NE(run.errors.find("warning: susceptibilities up to 35 SI: above 1 SI"), std::string::npos) << run.errors;
+}
+
 TEST(MagneticStage, OptionsRecordReadsBackAndUsageErrorsWriteNothing) {
   const auto first = scratch("mag_record"), again = scratch("mag_record_again"), refused = scratch("mag_usage");
   const auto model = write_csv();

@@ -199,7 +199,7 @@ TEST_P(LaplaceBad, NamesTheProblemWritesNothing) {
   std::string arguments = c.arguments;
   const bool own_conditions = !arguments.empty() && arguments[0] == '!';
   const std::string command = laplace_exe + " --mesh " + mesh.string() + " --out " + out.string() + " --device cpu " +
-                              (own_conditions ? arguments.substr(1) : rod_conditions + " " + arguments);
+                              (own_conditions ? arguments.substr(1) + rod_material : rod_conditions + " " + arguments);
   const auto run = run_command(command);
   EXPECT_EQ(run.exit_code, c.exit_code) << run.errors;
   EXPECT_NE(run.errors.find(c.expected), std::string::npos) << run.errors;
@@ -251,6 +251,26 @@ TEST(CqStages, StepRatioOutsideTheStableRangeIsAWarningWithItsValueEvenWhenQuiet
   EXPECT_EQ(run.exit_code, 0) << run.errors;
   EXPECT_NE(run.errors.find("warning: CQ step ratio beta = c*dt/h = 1.5"), std::string::npos) << run.errors;
   EXPECT_TRUE(fs::exists(out / "manifest.ini"));
+}
+
+TEST(CqStages, TheMaterialHasNoDefault) {
+  // No steel by default: a rock model that forgot its modulus must not run as steel.
+  const auto mesh = write_rod_mesh("rod_no_material.vtu", 5.0);
+  const auto out = scratch("laplace_no_material");
+  for (const char* missing : {"young-modulus", "poisson-ratio", "density"}) {
+    std::string material;
+    for (const auto& [name, value] :
+         {std::pair{"young-modulus", "5e10"}, {"poisson-ratio", "0.25"}, {"density", "2700"}})
+      if (std::string(name) != missing) material += std::string(" --") + name + " " + value;
+    const auto run = run_command(laplace_exe + " --mesh " + mesh.string() + " --out " + out.string() +
+                                 " --device cpu --fixed x_min --free y_min,y_max,z_min,z_max --traction x_max=1:1,0,0 "
+                                 "--beta 0.3 --steps 2" + material);
+    EXPECT_EQ(run.exit_code, 2) << missing;
+    EXPECT_NE(run.errors.find(std::string("the option '--") + missing + "' is required but missing"),
+              std::string::npos)
+        << run.errors;
+    EXPECT_FALSE(fs::exists(out));
+  }
 }
 
 TEST(CqStages, ForeignFolderIsNotReplaced) {

@@ -53,7 +53,8 @@ std::vector<fs::path> stage_csvs() {
           (out / "cubature.csv").string(),
       "geobem-mesh --box-lengths 3,1,1 --element-size 5 --output " + (out / "rod.vtu").string(),
       "geobem-laplace --device cpu --mesh " + (out / "rod.vtu").string() +
-          " --fixed x_min --free y_min,y_max,z_min,z_max --traction x_max=1e6:1,0,0 --beta 0.3 --steps 4 --out " +
+          " --fixed x_min --free y_min,y_max,z_min,z_max --traction x_max=1e6:1,0,0 --young-modulus 2.1e11 " +
+          "--poisson-ratio 0 --density 7850 --beta 0.3 --steps 4 --out " +
           (out / "laplace").string(),
       "geobem-time --laplace " + (out / "laplace").string() + " --probe 3,0.5,0.5 --probe-group x_max " +
           "--closed-form rod --out " + (out / "time").string()};

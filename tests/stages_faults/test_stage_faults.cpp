@@ -192,7 +192,8 @@ class StageFaults : public ::testing::Test {
   static std::vector<std::string> laplace_run(std::vector<std::string> tail) {
     std::vector<std::string> head = {"geobem-laplace", "--quiet", "--device", "cpu", "--mesh", (root_ / "rod.vtu").string(),
                                      "--fixed", "x_min", "--free", "y_min,y_max,z_min,z_max", "--traction",
-                                     "x_max=1e6:1,0,0", "--beta", "0.3"};
+                                     "x_max=1e6:1,0,0", "--young-modulus", "2.1e11", "--poisson-ratio", "0",
+                                     "--density", "7850", "--beta", "0.3"};
     head.insert(head.end(), tail.begin(), tail.end());
     return head;
   }
@@ -285,10 +286,11 @@ TEST_F(StageFaults, Magnetic) {
                     out = (root_ / "magnetic").string();
   exercise({"geobem-magnetic",
             {"geobem-magnetic", "--device", "cpu", "--quiet", "--prisms", prisms, "--inclination", "60",
-             "--grid-west", "0", "--grid-east", "1000", "--grid-south", "-50", "--grid-north", "50", "--grid-shape",
-             "30,10", "--grid-upward", "5", "--out", out},
+             "--declination", "0", "--field-intensity", "50000", "--grid-west", "0", "--grid-east", "1000",
+             "--grid-south", "-50", "--grid-north", "50", "--grid-shape", "30,10", "--grid-upward", "5", "--out", out},
             {"geobem-magnetic", "--device", "cpu", "--quiet", "--fields", "tfa", "--prisms", prisms,
-             "--stations", stations, "--out", out},
+             "--inclination", "60", "--declination", "0", "--field-intensity", "50000", "--stations", stations,
+             "--out", out},
             out, false});
 }
 

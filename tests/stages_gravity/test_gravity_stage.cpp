@@ -165,4 +165,29 @@ TEST(GravityStage, WindowsTextInputsReadAsTheirPlainForms) {
   EXPECT_GT(table.rows[0][3], 0.0);  // above the positive prism: pulled down
 }
 
+TEST(GravityStage, DensitiesThatLookLikeGramsPerCubicCentimetreDrawAWarning) {
+  // SimPEG users write 2.67 (g/cm^3); contrasts of tens of kg/m^3 are ordinary.
+  const auto grams = write_text("grams.csv", std::string(header) + "0,10,0,10,-10,0,2.67\n20,30,0,10,-10,0,-0.3\n");
+  const auto contrasts =
+      write_text("contrasts.csv", std::string(header) + "0,10,0,10,-10,0,50\n20,30,0,10,-10,0,-12\n");
+  auto run = run_command(gravity_exe + " --quiet --device cpu --fields g_z --prisms " + grams.string() + " " + grid +
+                         " --out " + scratch("grams_out").string());
+  EXPECT_EQ(run.exit_code, 0) << run.errors;  // a warning, not a refusal: kg/m^3 contrasts this small exist
+  EXPECT_NE(run.errors.find("geobem-gravity: warning: the densities of " + grams.string() +
+                            " are at most 2.67 kg/m^3 in magnitude: densities are kg/m^3, so if these are g/cm^3 the "
+                            "fields are 1000 times too small (2.67 g/cm^3 = 2670 kg/m^3)"),
+            std::string::npos)
+      << run.errors;
+  run = run_command(gravity_exe + " --quiet --device cpu --fields g_z --prisms " + contrasts.string() + " " + grid +
+                    " --out " + scratch("contrasts_out").string());
+  EXPECT_EQ(run.exit_code, 0) << run.errors;
+  EXPECT_EQ(run.errors, "");
+  // The model stage warns as it writes such a model.
+  run = run_command(std::string(GEOBEM_MODEL_EXE) + " --quiet --generate blocks --block 0,10,0,10,-10,0,0.4 --out " +
+                    scratch("grams_model").string());
+  EXPECT_EQ(run.exit_code, 0) << run.errors;
+  EXPECT_NE(run.errors.find("geobem-model: warning: the densities of "), std::string::npos) << run.errors;
+  EXPECT_NE(run.errors.find("are at most 0.4 kg/m^3"), std::string::npos) << run.errors;
+}
+
 }  // namespace

@@ -30,6 +30,18 @@ TEST(ModelStage, BlocksWriteMatchingCsvAndVtu) {
   EXPECT_DOUBLE_EQ(geobem::prisms::total_volume(vtu), 10 * 20 * 30 + 10 * 10 * 5);
 }
 
+TEST(ModelStage, OptionsThatDoNothingHereAreNamed) {
+  const auto run = run_command(model_exe + " --quiet --generate blocks --block 0,10,0,20,-30,0,500 --cells 10,10,10 "
+                                           "--density-above 2.67 --out " + scratch("ignored").string());
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  EXPECT_NE(run.errors.find("geobem-model: warning: --cells is ignored: it sizes the grid of --generate spheres"),
+            std::string::npos)
+      << run.errors;
+  EXPECT_NE(run.errors.find("geobem-model: warning: --density-above is ignored: it goes with --dem"), std::string::npos)
+      << run.errors;
+  EXPECT_EQ(run.errors.find("--reference is ignored"), std::string::npos) << run.errors;  // not given: no word
+}
+
 TEST(ModelStage, GridModelsAlsoTravelAsTheirGrid) {
   const auto out = scratch("spheres_grid");
   auto run = run_command(model_exe + " --generate spheres --cells 22,22,8 --quiet --out " + out.string());
