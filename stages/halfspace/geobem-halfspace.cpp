@@ -143,8 +143,12 @@ int run_displacement(int argc, const char* const argv[]) {
   for (std::size_t i = 0; i < table.rows.size(); ++i) {
     if (table.rows[i][col_a] != o.disk_radius) {
       std::ostringstream message;
-      message << table.where(i) << ": a = " << table.rows[i][col_a] << " differs from --disk-radius " << o.disk_radius
-              << " (stale integrals: rerun the radii and integrate stages)";
+      message << table.where(i) << ": the integrals are for a disk of radius a = "
+              << geobem::shortest(table.rows[i][col_a]) << " m, but this step's --disk-radius is "
+              << geobem::shortest(o.disk_radius) << " m (from "
+              << command.origin("disk-radius")
+              << "): the radii step ran with another disk than this one; give both steps the same --disk-radius "
+                 "and grid (with run.sh: --set radii,displacement:disk-radius=A), or rerun radii and integrate";
       throw std::runtime_error(message.str());
     }
     table_radii.push_back(table.rows[i][col_r]);
@@ -169,7 +173,10 @@ int run_displacement(int argc, const char* const argv[]) {
     if (!row_index) {
       std::ostringstream message;
       message << *o.integrals << ": no row for station radius r = " << geobem::shortest(r)
-              << " (stale integrals: rerun the radii and integrate stages)";
+              << " m of this step's grid and disk (--grid-* and --disk-easting/--disk-northing, from "
+              << command.origin("grid-shape")
+              << "): the radii step ran with another grid or disk centre than this one; give both steps the same "
+                 "ones (with run.sh: --set radii,displacement:KEY=VALUE), or rerun radii and integrate";
       throw std::runtime_error(message.str());
     }
     const auto& row = table.rows[*row_index];

@@ -494,7 +494,12 @@ int run(int argc, char** argv) {
   const std::vector<std::string> history_texts = load_history_texts(o.load_history, model.load_case_groups);
   std::vector<std::vector<double>> histories;
   for (const auto& text : history_texts) histories.push_back(load_history_values(text, manifest.cq));
-  require_receivers_in_solid(mesh, model.unbounded_solid, receivers);
+  ReceiversInSolid in_solid = receivers_in_solid(mesh, model.unbounded_solid, receivers);
+  if (in_solid.left_out > 0 && !command.quiet())
+    std::fprintf(stderr, "geobem-time: %zu of %zu receivers of --receiver-line/--receiver-grid lie outside the elastic "
+                         "solid and are left out (the first: %s)\n",
+                 in_solid.left_out, receivers.size(), in_solid.first_left_out.c_str());
+  receivers = std::move(in_solid.receivers);
 
   std::vector<Probe> probes;
   for (const auto& text : o.probe) {
@@ -511,7 +516,9 @@ int run(int argc, char** argv) {
   ClosedForm closed;
   if (o.closed_form) {
     if (history_texts.size() != 1 || history_texts[0] != "heaviside")
-      throw UsageError("--closed-form " + *o.closed_form + " needs one load case with the heaviside load history");
+      throw UsageError("--closed-form " + *o.closed_form + " (from " + command.origin("closed-form") +
+                       ") needs one load case with the heaviside load history, not " + join(history_texts, ',') +
+                       ": give --closed-form none with other histories");
     try {
       if (*o.closed_form == "rod") {
         if (manifest.poisson_ratio != 0.0)

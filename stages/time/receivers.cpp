@@ -56,7 +56,7 @@ std::vector<Receiver> receiver_line(const std::string& text) {
   for (std::size_t k = 0; k < n; ++k)
     receivers.push_back({{spaced(span.first.x, span.last.x, k, n), spaced(span.first.y, span.last.y, k, n),
                           spaced(span.first.z, span.last.z, k, n)},
-                         "--receiver-line point " + std::to_string(k)});
+                         "--receiver-line point " + std::to_string(k), true});
   return receivers;
 }
 
@@ -70,34 +70,48 @@ std::vector<Receiver> receiver_grid(const std::string& text) {
         receivers.push_back({{spaced(span.first.x, span.last.x, i, nx), spaced(span.first.y, span.last.y, j, ny),
                               spaced(span.first.z, span.last.z, k, nz)},
                              "--receiver-grid node (" + std::to_string(i) + ", " + std::to_string(j) + ", " +
-                                 std::to_string(k) + ")"});
+                                 std::to_string(k) + ")",
+                             true});
   return receivers;
 }
 
-void require_receivers_in_solid(const surface::SurfaceMesh& mesh, bool unbounded_solid,
-                                const std::vector<Receiver>& receivers) {
-  std::vector<std::size_t> outside;
+ReceiversInSolid receivers_in_solid(const surface::SurfaceMesh& mesh, bool unbounded_solid,
+                                    const std::vector<Receiver>& receivers) {
   std::vector<double> indicators(receivers.size());
 #pragma omp parallel for schedule(dynamic, 16)
   for (std::size_t r = 0; r < receivers.size(); ++r) {
     const bem::Vec3 x = receivers[r].point;
     indicators[r] = surface::winding_number(mesh, {x.x, x.y, x.z}) + (unbounded_solid ? 1.0 : 0.0);
   }
-  for (std::size_t r = 0; r < receivers.size(); ++r)
-    if (!(indicators[r] > 0.75)) outside.push_back(r);
-  if (outside.empty()) return;
-  const Receiver& first = receivers[outside.front()];
-  char text[160];
-  std::snprintf(text, sizeof text, "receiver %zu at (%.9g, %.9g, %.9g) m", outside.front(), first.point.x,
-                first.point.y, first.point.z);
-  const double indicator = indicators[outside.front()];
-  const char* where = std::abs(indicator) < 0.25 ? (unbounded_solid ? "inside a cavity" : "outside the body")
-                                                 : "on the boundary";
-  throw std::runtime_error(first.source + ": " + text + " is not inside the elastic solid (it lies " + where +
-                           ")" +
-                           (outside.size() > 1 ? "; " + std::to_string(outside.size() - 1) + " more receivers too"
-                                               : std::string()) +
-                           ": receivers must lie in the solid, off its boundary");
+  const auto describe = [&](std::size_t r) {
+    const Receiver& receiver = receivers[r];
+    char text[160];
+    std::snprintf(text, sizeof text, " at (%.9g, %.9g, %.9g) m", receiver.point.x, receiver.point.y,
+                  receiver.point.z);
+    const char* where = std::abs(indicators[r]) < 0.25 ? (unbounded_solid ? "inside a cavity" : "outside the body")
+                                                       : "on the boundary";
+    return receiver.source + text + " (" + where + ")";
+  };
+  ReceiversInSolid out;
+  std::vector<std::size_t> refused;
+  for (std::size_t r = 0; r < receivers.size(); ++r) {
+    if (indicators[r] > 0.75) {
+      out.receivers.push_back(receivers[r]);
+    } else if (receivers[r].of_pattern) {
+      if (out.left_out++ == 0) out.first_left_out = describe(r);
+    } else {
+      refused.push_back(r);
+    }
+  }
+  if (!refused.empty())
+    throw std::runtime_error("receiver " + describe(refused.front()) + " is not inside the elastic solid" +
+                             (refused.size() > 1 ? "; " + std::to_string(refused.size() - 1) + " more receivers too"
+                                                 : std::string()) +
+                             ": receivers must lie in the solid, off its boundary");
+  if (out.receivers.empty() && !receivers.empty())
+    throw std::runtime_error("no receiver lies inside the elastic solid (" + std::to_string(receivers.size()) +
+                             " given; the first: " + out.first_left_out + ")");
+  return out;
 }
 
 }  // namespace geobem::cq_stage

@@ -12,8 +12,9 @@
 namespace geobem::cq_stage {
 
 struct Receiver {
-  bem::Vec3 point;     ///< m
-  std::string source;  ///< where it was given ("FILE:LINE", "--receiver-line point 3"), for messages
+  bem::Vec3 point;         ///< m
+  std::string source;      ///< where it was given ("FILE:LINE", "--receiver-line point 3"), for messages
+  bool of_pattern = false; ///< one point of a --receiver-line or --receiver-grid, not a point of its own
 };
 
 /// The receivers of a CSV file with columns x,y,z (m; header required, other
@@ -35,13 +36,24 @@ std::vector<Receiver> receiver_line(const std::string& text);
 /// one, a non-finite coordinate or a count < 1.
 std::vector<Receiver> receiver_grid(const std::string& text);
 
-/// Refuses receivers that are not strictly inside the elastic solid the
-/// mesh bounds: the winding number of the mesh (normals out of the solid,
+/// The receivers that lie strictly inside the elastic solid, in order, and
+/// the points of lines and grids left out for lying elsewhere.
+struct ReceiversInSolid {
+  std::vector<Receiver> receivers;
+  std::size_t left_out = 0;
+  std::string first_left_out;  ///< "SOURCE at (X, Y, Z) m (inside a cavity)", empty when none
+};
+
+/// Keeps the receivers strictly inside the elastic solid the mesh bounds:
+/// the winding number of the mesh (normals out of the solid,
 /// surface::winding_number) plus 1 for an unbounded solid is 1 in the solid,
-/// 0 in a cavity or outside a body, 1/2 on the boundary; a receiver is
-/// accepted where it exceeds 3/4. Throws std::runtime_error naming the first
-/// such receiver, its source and coordinates, and how many others there are.
-void require_receivers_in_solid(const surface::SurfaceMesh& mesh, bool unbounded_solid,
-                                const std::vector<Receiver>& receivers);
+/// 0 in a cavity or outside a body, 1/2 on the boundary; a receiver is in the
+/// solid where it exceeds 3/4. Points of a line or grid elsewhere are left
+/// out (a grid across a cavity maps the rock around it). Throws
+/// std::runtime_error naming the first receiver of a CSV file (a point given
+/// on purpose) that is not in the solid, its source and coordinates, and how
+/// many others there are; or when no receiver is left.
+ReceiversInSolid receivers_in_solid(const surface::SurfaceMesh& mesh, bool unbounded_solid,
+                                    const std::vector<Receiver>& receivers);
 
 }  // namespace geobem::cq_stage

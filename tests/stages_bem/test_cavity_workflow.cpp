@@ -148,20 +148,36 @@ TEST(CavityWorkflow, ReceiversAndWallFollowSharpeAndArriveAtRadiusOverC) {
   expect_plot_png(cavity.out / "cavity.png");
 }
 
-TEST(CavityWorkflow, ReceiverInTheCavityIsRefusedAndNothingWritten) {
-  // Its own mesh and a 2-step Laplace stage: the receivers are checked before any solution is read.
+TEST(CavityWorkflow, ReceiversInTheCavity) {
+  // Its own mesh and a 2-step Laplace stage.
   const auto out = scratch("cavity_workflow_bad");
   auto run = run_command(workflow(out, "--only mesh -- --element-size 0.5"));
   ASSERT_EQ(run.exit_code, 0) << run.errors;
   run = run_command(workflow(out, "--only laplace -- --device cpu --beta 1.5 --duration 1e-4"));
   ASSERT_EQ(run.exit_code, 0) << run.errors;
-  run = run_command(workflow(out, "--only time -- --device cpu --receiver-line 0,0,0.5:0,0,0.5:1"));
-  EXPECT_EQ(run.exit_code, 1);
-  EXPECT_NE(run.errors.find("--receiver-line point 0: receiver 4 at (0, 0, 0.5) m is not inside the elastic solid "
-                            "(it lies inside a cavity)"),
+  // A grid across the cavity (the README's, coarser) maps the rock around it:
+  // its point in the cavity is left out, counted. (Those at r = a lie just
+  // outside the flat facets between the wall's nodes: in the rock.)
+  run = run_command(workflow(out, "--only time -- --device cpu --receiver-grid -6,-6,0:6,6,0:13,13,1"));
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  EXPECT_NE(run.errors.find("geobem-time: 1 of 180 receivers of --receiver-line/--receiver-grid lie outside the "
+                            "elastic solid and are left out (the first: --receiver-grid node (6, 6, 0) at (0, 0, 0) "
+                            "m (inside a cavity))"),
             std::string::npos)
       << run.errors;
-  EXPECT_FALSE(fs::exists(out / "time"));
+  const auto points = geobem::read_csv_table((out / "time" / "receiver_points.csv").string());
+  ASSERT_EQ(points.rows.size(), 179u);  // receivers.csv's 4, time.ini's line of 7, the grid's 169 less 1
+  for (const auto& row : points.rows) EXPECT_GE(std::hypot(row[1], row[2], row[3]), 1.0) << row[0];
+  // A receiver of a CSV file is a point given on purpose: refused, nothing written.
+  const auto inside = write_text("receivers_inside.csv", "x,y,z\n2,0,0\n0,0,0.5\n");
+  run = run_command(workflow(out, "--only time -- --device cpu --receivers " + inside.string() + " --out " +
+                                      (out / "time_refused").string()));
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.errors.find("receivers_inside.csv:3 at (0, 0, 0.5) m (inside a cavity) is not inside the elastic "
+                            "solid"),
+            std::string::npos)
+      << run.errors;
+  EXPECT_FALSE(fs::exists(out / "time_refused"));
 }
 
 }  // namespace

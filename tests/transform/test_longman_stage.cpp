@@ -152,12 +152,16 @@ TEST(HalfSpaceWorkflow, RunsAndMatchesTimoshenkoGoodier) {
   for (const auto& [array, unit] : geobem::read_units_field_data(data)) has_units |= array == "u_z" && unit == "m";
   EXPECT_TRUE(has_units);
 
-  // --only displacement with stale integrals (another disk radius) fails and
-  // leaves the previous results in place.
+  // --only displacement with integrals of another disk fails, naming both
+  // radii and where this step's came from, and leaves the previous results
+  // in place.
   const auto before = geobem::test::snapshot(out / "displacement");
   result = run_command(environment + script + " --out " + out.string() + " --only displacement -- --disk-radius 50");
-  EXPECT_NE(result.exit_code, 0);
-  EXPECT_NE(result.errors.find("stale"), std::string::npos) << result.errors;
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.errors.find("integrals.csv:2: the integrals are for a disk of radius a = 100 m, but this step's "
+                               "--disk-radius is 50 m (from the command line): the radii step ran with another disk"),
+            std::string::npos)
+      << result.errors;
   EXPECT_EQ(geobem::test::snapshot(out / "displacement"), before);
 
   // Integrals cut short (12 areas) mostly miss the tolerance: the warning
