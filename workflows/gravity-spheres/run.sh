@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # gravity-spheres: prism model of seven spheres -> gravity on a station grid.
-# Usage: run.sh [--out DIR] [--from STAGE | --only STAGE [-- STAGE_OPTIONS...]]   STAGE: model, gravity, plot
-# Options after `--` go to the one stage of --only and win over its config.
 # Executables come from $GEOBEM_BIN, else build/bin of this repository.
 # Each stage reads its INI file from this folder and writes its outputs, with the options
 # it ran with (OUT/STAGE/geobem-*.ini), into a folder of its own; plot writes OUT/spheres.png.
 source "$(dirname "$0")/../lib/run_stages.sh"
 workflow=gravity-spheres
 stages=(model gravity plot)
+# A 70 x 70 x 20 grid (the model changes, not the method) on 30 x 20 stations.
+coarse=(model:cells=70,70,20 gravity:grid-shape=30,20)
 
 run_model() {
   need geobem-model

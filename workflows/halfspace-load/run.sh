@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # halfspace-load: surface settlement of an elastic half-space under a uniform disk pressure.
-# Usage: run.sh [--out DIR] [--from STAGE | --only STAGE [-- STAGE_OPTIONS...]]   STAGE: radii, integrate, displacement, plot
-# Options after `--` go to the one stage of --only and win over its config.
 # Executables come from $GEOBEM_BIN, else build/bin of this repository.
 # Each stage reads its INI file from this folder and writes its outputs, with the options
 # it ran with (OUT/STAGE/*.ini), into a folder of its own; plot writes OUT/halfspace.png.
 source "$(dirname "$0")/../lib/run_stages.sh"
 workflow=halfspace-load
 stages=(radii integrate displacement plot)
+coarse=()  # the default run takes under a second
 
 run_radii() {
   need geobem-halfspace

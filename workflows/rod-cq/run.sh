@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # rod-cq: the rod benchmark (3 m x 1 m x 1 m steel, fixed at x = 0, traction p H(t) on x = 3 m) by CQ-BEM.
-# Usage: run.sh [--out DIR] [--from STAGE | --only STAGE [-- STAGE_OPTIONS...]]   STAGE: mesh, laplace, time, plot
-# Options after `--` go to the one stage of --only and win over its config.
 # Executables come from $GEOBEM_BIN, else build/bin of this repository.
 # Each stage reads its INI file from this folder; the results go to OUT
 # (rod.vtu with its options in rod.vtu.ini, laplace/, time/, rod.png).
 source "$(dirname "$0")/../lib/run_stages.sh"
 workflow=rod-cq
 stages=(mesh laplace time plot)
+# 112 triangles, long steps, one period of the free end (4l/c = 2.32 ms).
+coarse=(mesh:element-size=0.7072 laplace:beta=0.3 laplace:duration=0.0023202)
 
 run_mesh() {
   need geobem-mesh
