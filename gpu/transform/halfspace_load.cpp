@@ -19,6 +19,11 @@ double halfspace_disk_closed_form(double disk_radius, double radius) {
   return 2.0 * radius / (kPi * disk_radius) * (std::comp_ellint_2(k) - (1.0 - k * k) * std::comp_ellint_1(k));
 }
 
+double station_radius(double easting_offset, double northing_offset, double disk_radius) {
+  const double radius = std::hypot(easting_offset, northing_offset);
+  return radius < kCentreRadiusFraction * disk_radius ? 0.0 : radius;
+}
+
 namespace {
 bool same_radius(double a, double b) {
   return std::fabs(a - b) <= kRadiusMatchTolerance * std::max({std::fabs(a), std::fabs(b), 1.0});

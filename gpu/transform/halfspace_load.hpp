@@ -21,6 +21,16 @@ double halfspace_disk_scale(double pressure, double disk_radius, double young_mo
 /// elliptic integrals K, E of modulus k (std::comp_ellint_1/2). a > 0, r >= 0.
 double halfspace_disk_closed_form(double disk_radius, double radius);
 
+/// Radii below this fraction of the disk radius are the disk's centre, r = 0:
+/// a station placed on the centre by a grid's arithmetic lies rounding away
+/// from it (3e-16 m), a radius r/a = 1e-15 the integral's parameter range
+/// refuses (r = 0 or 1e-3 <= r/a <= 1e3) and whose closed form is 1 to rounding.
+inline constexpr double kCentreRadiusFraction = 1e-12;
+
+/// Distance (m) of a station at (easting, northing) offsets from the disk's
+/// centre, 0 below kCentreRadiusFraction * disk_radius.
+double station_radius(double easting_offset, double northing_offset, double disk_radius);
+
 /// Two radii closer than this, relative to the larger (or to 1 m below 1 m),
 /// are one station radius: grid stations symmetric about the disk's centre
 /// differ in their computed distances by rounding only.

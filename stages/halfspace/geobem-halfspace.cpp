@@ -100,11 +100,12 @@ geobem::IntegrationStatus parse_status(const geobem::CsvTable& table, std::size_
   throw std::runtime_error(table.where(row) + ": status '" + word + "' is not an integration status word");
 }
 
-/// Distance of each station from the disk's centre (m), in station order.
+/// Distance of each station from the disk's centre (m), in station order; 0
+/// for a station on the centre to rounding (tf::station_radius).
 std::vector<double> station_radii(const std::vector<Station>& stations, const HalfspaceOptions& o) {
   std::vector<double> radii;
   radii.reserve(stations.size());
-  for (const auto& s : stations) radii.push_back(std::hypot(s.easting - o.disk_easting, s.northing - o.disk_northing));
+  for (const auto& s : stations) radii.push_back(tf::station_radius(s.easting - o.disk_easting, s.northing - o.disk_northing, o.disk_radius));
   return radii;
 }
 

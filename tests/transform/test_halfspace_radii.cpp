@@ -136,4 +136,16 @@ TEST(RadiusLookup, EmptyTableAndTheCentreStation) {
   EXPECT_EQ(lookup.find(25.0), 0u);
 }
 
+TEST(StationRadius, RoundingAwayFromTheCentreIsTheCentre) {
+  // A grid node meant to lie on the disk's centre: 1.3 = -2 + 33 * 0.1 in
+  // exact arithmetic, 3.1e-16 m away once rounded.
+  const double a = 0.37, easting = -2.0 + 33 * 0.1, northing = -3.0 + 23 * 0.1;
+  EXPECT_GT(std::hypot(easting - 1.3, northing + 0.7), 0.0);
+  EXPECT_EQ(tf::station_radius(easting - 1.3, northing + 0.7, a), 0.0);
+  // Just below and above 1e-12 a, and an ordinary radius, unchanged.
+  EXPECT_EQ(tf::station_radius(0.99e-12 * a, 0.0, a), 0.0);
+  EXPECT_EQ(tf::station_radius(1.01e-12 * a, 0.0, a), 1.01e-12 * a);
+  EXPECT_EQ(tf::station_radius(3.0, 4.0, a), 5.0);
+}
+
 }  // namespace

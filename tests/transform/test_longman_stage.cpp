@@ -192,3 +192,40 @@ TEST(HalfSpaceWorkflow, RunsAndMatchesTimoshenkoGoodier) {
       << result.errors;
   fs::remove_all(out);
 }
+
+TEST(HalfSpaceWorkflow, StationOnTheDiskCentreRunsEndToEnd) {
+  // A grid through the disk's centre (1.3, -0.7) by 0.1 m steps: the station
+  // there is rounding (3e-16 m) away from it, and its radius is written as 0,
+  // which the integrate stage accepts and which has the closed form 1.
+  const auto out = scratch("halfspace-centre");
+  fs::remove_all(out);
+  const std::string script = std::string(GEOBEM_SOURCE_DIR) + "/workflows/halfspace-load/run.sh";
+  const std::string environment = "GEOBEM_BIN=" + std::string(GEOBEM_BIN_DIR) + " ";
+  const std::string grid =
+      " --disk-radius 0.37 --disk-easting 1.3 --disk-northing -0.7 --grid-west -2 --grid-east 4 --grid-south -3"
+      " --grid-north 2 --grid-shape 61,51";
+  StageRun result = run_command(environment + script + " --out " + out.string() + " --only radii --" + grid);
+  ASSERT_EQ(result.exit_code, 0) << result.errors;
+  const auto radii = geobem::read_csv_table((out / "radii" / "radii.csv").string());
+  ASSERT_FALSE(radii.rows.empty());
+  EXPECT_EQ(radii.rows[0][radii.column("r")], 0.0);
+  result = run_command(environment + script + " --out " + out.string() + " --only integrate");
+  ASSERT_EQ(result.exit_code, 0) << result.errors;
+  result = run_command(environment + script + " --out " + out.string() + " --only displacement --" + grid);
+  ASSERT_EQ(result.exit_code, 0) << result.errors;
+  const auto table = geobem::read_csv_table((out / "displacement" / "displacement.csv").string(), false, {"status"});
+  ASSERT_EQ(table.rows.size(), 61u * 51u);
+  const double scale = 2.0 * (1.0 - 0.09) * 1e5 * 0.37 / 5e7;  // halfspace.ini: p = 1e5 Pa, E = 5e7 Pa, nu = 0.3
+  std::size_t centre = 0;
+  for (std::size_t i = 0; i < table.rows.size(); ++i) {
+    const auto& row = table.rows[i];
+    const double r = std::hypot(row[table.column("easting")] - 1.3, row[table.column("northing")] + 0.7);
+    if (r > 1e-9) continue;
+    ++centre;
+    EXPECT_EQ(row[table.column("r")], 0.0);
+    EXPECT_EQ(table.text[i][0], "converged");
+    EXPECT_NEAR(row[table.column("u_z")], scale, 1e-10 * scale);  // u_z(0) = 2(1 - nu^2) p a / E
+  }
+  EXPECT_EQ(centre, 1u);
+  fs::remove_all(out);
+}
