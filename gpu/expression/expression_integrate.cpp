@@ -125,8 +125,11 @@ std::vector<quadrature::Adaptive1DResult> integrate_adaptive_expression(const Ex
                                                                         std::size_t count,
                                                                         const quadrature::Adaptive1DOptions& options,
                                                                         ComputeDevice device,
-                                                                        KernelCompileReport* compile) {
+                                                                        KernelCompileReport* compile,
+                                                                        AdaptiveSweep sweep) {
   quadrature::check_adaptive_1d_options(options);
+  if (sweep == AdaptiveSweep::Spread && count != 1)
+    throw std::invalid_argument("integrate_adaptive_expression: a spread sweep takes one integral");
   const std::size_t stride = 2 + f.parameters.size();
   if (rows.size() < count * stride)
     throw std::invalid_argument("integrate_adaptive_expression: fewer values than count x (2 + parameters)");
@@ -136,7 +139,7 @@ std::vector<quadrature::Adaptive1DResult> integrate_adaptive_expression(const Ex
   }
   if (device == ComputeDevice::Cuda) {
 #if GEOBEM_WITH_CUDA
-    return detail::adaptive_expression_cuda(f, rows, count, options, compile);
+    return detail::adaptive_expression_cuda(f, rows, count, options, sweep, compile);
 #else
     throw_cuda_not_built("adaptive 1D expressions");
 #endif
@@ -144,7 +147,7 @@ std::vector<quadrature::Adaptive1DResult> integrate_adaptive_expression(const Ex
   (void)compile;
   std::vector<quadrature::Adaptive1DResult> results(count);
   const ExpressionProgram program(f);
-  if (count == 1) {  // one integral: each block's subintervals spread over the threads
+  if (sweep == AdaptiveSweep::Spread) {  // one integral: each block's subintervals spread over the threads
     const ProgramIntegrand1D integrand{&program, &rows[2]};
     results[0] = quadrature::cpu_integrate_adaptive_1d(integrand, rows[0], rows[1], options);
     return results;

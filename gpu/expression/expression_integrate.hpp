@@ -68,17 +68,24 @@ std::string check_adaptive_row(const Expression& f, const double* row);
 /// finite, else the first that is not, by name.
 std::string check_parameter_row(const Expression& f, const double* parameters);
 
+/// How the adaptive 1D quadrature of expressions spreads its work.
+/// PerRow: each row swept on its own with β subintervals per block step (one
+/// OpenMP thread, or one CUDA thread block, per row), so that a row's result
+/// is the same bytes whatever the other rows of its batch, and whether it
+/// is alone or not. Spread: one integral (count 1), α·β subintervals per
+/// block step over all threads (the single integral of --lower/--upper).
+enum class AdaptiveSweep { PerRow, Spread };
+
 /// The adaptive 1D quadrature of `count` integrals int_lower^upper f(x) dx;
-/// `rows` is count x (2 + P): lower, upper, then the parameters. One row is
-/// swept with α·β subintervals per block step, several with β each (one
-/// OpenMP thread, or one CUDA thread block, per row). On the GPU the kernels
+/// `rows` is count x (2 + P): lower, upper, then the parameters, swept as
+/// `sweep` says (Spread needs count 1). On the GPU the kernels
 /// are compiled by NVRTC (expression_kernels.hpp); `compile` (may be null)
 /// says how. Throws geobem::UsageError for bad options or a row whose limits
 /// are not finite with lower < upper or whose parameters are not finite,
 /// DeviceError for CUDA failures, NvrtcCompileError with NVRTC's log.
 std::vector<quadrature::Adaptive1DResult> integrate_adaptive_expression(
     const Expression& f, const std::vector<double>& rows, std::size_t count, const quadrature::Adaptive1DOptions& options,
-    ComputeDevice device, KernelCompileReport* compile = nullptr);
+    ComputeDevice device, KernelCompileReport* compile = nullptr, AdaptiveSweep sweep = AdaptiveSweep::PerRow);
 
 /// The two-phase cubature of `count` integrals of f(x1..xn) over the box of
 /// `options`, one after the other; `parameters` is count x P. GPU and

@@ -223,11 +223,11 @@ void longman_expression_cuda(const Expression& rest, OscillationKind kind, const
 std::vector<quadrature::Adaptive1DResult> adaptive_expression_cuda(const Expression& f, const std::vector<double>& rows,
                                                                    std::size_t count,
                                                                    const quadrature::Adaptive1DOptions& options,
-                                                                   KernelCompileReport* report) {
+                                                                   AdaptiveSweep sweep, KernelCompileReport* report) {
   const CudaLibrary& library = library_for(adaptive_kernel_source(f), report);
   const std::size_t stride = 2 + f.parameters.size();
   std::vector<double> functors = integrand_functors(f, rows.data(), count, stride, 2);
-  if (count == 1) {  // one integral: each block step over α thread blocks, as the CPU spreads it over its threads
+  if (sweep == AdaptiveSweep::Spread) {  // one integral: each block step over α thread blocks, as the CPU spreads it
     const cudaKernel_t step = library.kernel(kAdaptiveStepKernelName);
     return {quadrature::cuda_adaptive_1d_sweep(
         rows[0], rows[1], options,

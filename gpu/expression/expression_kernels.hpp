@@ -60,7 +60,7 @@ void longman_expression_cuda(const Expression& rest, OscillationKind kind, const
 std::vector<quadrature::Adaptive1DResult> adaptive_expression_cuda(const Expression& f, const std::vector<double>& rows,
                                                                    std::size_t count,
                                                                    const quadrature::Adaptive1DOptions& options,
-                                                                   KernelCompileReport* report);
+                                                                   AdaptiveSweep sweep, KernelCompileReport* report);
 
 /// The CUDA path of integrate_cubature_expression: parameters count x P, checked.
 std::vector<quadrature::CubatureResult> cubature_expression_cuda(const Expression& f,

@@ -30,8 +30,9 @@ __global__ void batch_kernel(const F* integrands, BlockCuttingState* states) {
 
 __global__ void decide_kernel(BlockCuttingState* state, const KronrodSums* partials, int count, int subintervals) {
   extern __shared__ KronrodSums shared_sums[];
-  KronrodSums sum{};
-  for (int i = threadIdx.x; i < count; i += blockDim.x) add_kronrod_sums(sum, partials[i]);
+  KronrodSums sum{};  // a contiguous run of the thread blocks' partials per thread, in order
+  const int run = (count + blockDim.x - 1) / blockDim.x;
+  for (int i = threadIdx.x * run; i < count && i < (threadIdx.x + 1) * run; ++i) add_kronrod_sums(sum, partials[i]);
   shared_sums[threadIdx.x] = sum;
   __syncthreads();
   cuda_detail::block_sum(shared_sums);

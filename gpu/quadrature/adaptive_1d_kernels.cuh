@@ -13,10 +13,11 @@
 namespace geobem::quadrature::cuda_detail {
 
 /// Tree sum of the block's Kronrod sums (blockDim.x a power of two, by
-/// add_kronrod_sums); the total lands in sums[0].
+/// add_kronrod_sums), each step joining adjacent runs of subintervals so that
+/// their junctions are checked; the total lands in sums[0].
 __device__ inline void block_sum(KronrodSums* sums) {
-  for (int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
-    if (threadIdx.x < stride) add_kronrod_sums(sums[threadIdx.x], sums[threadIdx.x + stride]);
+  for (int stride = 1; stride < static_cast<int>(blockDim.x); stride <<= 1) {
+    if (threadIdx.x % (2 * stride) == 0) add_kronrod_sums(sums[threadIdx.x], sums[threadIdx.x + stride]);
     __syncthreads();
   }
 }

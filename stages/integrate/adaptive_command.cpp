@@ -101,7 +101,10 @@ int run_adaptive_expression(const AdaptiveCommandOptions& o, const q::Adaptive1D
   }
   const geobem::ComputeDevice device = geobem::resolve_device(choice);
   ex::KernelCompileReport compile;
-  const auto results = ex::integrate_adaptive_expression(f, rows, count, settings, device, &compile);
+  // A table's rows each on their own (a row's result independent of the
+  // others); the single integral of --lower/--upper spread over α·β subintervals.
+  const auto results = ex::integrate_adaptive_expression(
+      f, rows, count, settings, device, &compile, o.input ? ex::AdaptiveSweep::PerRow : ex::AdaptiveSweep::Spread);
   geobem::cli::report_expression_kernel(program, device, compile, command.quiet());
   output.write_result([&](std::ostream& out) {
     geobem::cli::write_rows_with_results(out, table, "estimate,error,evaluations,blocks,status",

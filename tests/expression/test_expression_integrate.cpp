@@ -230,7 +230,8 @@ TEST(AdaptiveExpression, ClosedFormsAndNonFinite) {
     EXPECT_NEAR(results[i].estimate, exact[i], results[i].error + 1e-15);
   }
   const auto single = ex::integrate_adaptive_expression(ex::parse_expression("exp(-x^2)", {"x"}, {}),
-                                                        {-3.0, 3.0}, 1, options, ComputeDevice::Cpu);
+                                                        {-3.0, 3.0}, 1, options, ComputeDevice::Cpu, nullptr,
+                                                        ex::AdaptiveSweep::Spread);
   expect_honest(single[0].estimate, single[0].error, single[0].status, std::sqrt(geobem::kPi) * std::erf(3.0), 1e-10,
                 "gaussian");
   EXPECT_EQ(single[0].status, IntegrationStatus::Converged);
