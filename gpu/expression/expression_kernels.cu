@@ -149,7 +149,7 @@ std::string longman_kernel_source(const Expression& rest, OscillationKind kind) 
          "  for (int k = 0; k < kParameters; ++k) rest.p[k] = row[2 + k];\n"
          "  const geobem::expression::OscillatoryIntegrand<geobem_user::Integrand, geobem::expression::OscillationKind::" +
          kind_name(kind) + "> f{rest, row[0], row[1]};\n"
-         "  results[i] = geobem::transform::integrate_one(f, rule, options);\n"
+         "  results[i] = geobem::expression::integrate_one(f, rule, options);  // checked areas\n"
          "}\n";
 }
 

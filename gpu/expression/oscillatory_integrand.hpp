@@ -6,13 +6,16 @@
 // QAWF (Piessens et al. 1983): its zeros, (n + 1/2) pi/omega, (n + 1) pi/omega
 // or j_{nu,n+1}/omega. The rest is assumed smooth over a half cycle unless
 // the user states a decay rate, which then sets the Gauss panels and the
-// cut-off exactly as the damped built-in families do (families.hpp).
+// cut-off exactly as the damped built-in families do (families.hpp). Nothing
+// vouches for that smoothness, so each half-cycle area is checked and
+// bisected where it needs it, and its error counted (integrate_one below).
 // `Rest` is any functor `double operator()(double x) const`: the CPU
 // program (expression_program.hpp) or the generated device functor.
 #include "gpu/core/host_device.hpp"
 #include "gpu/core/math_constants.hpp"
 #include "gpu/transform/bessel.hpp"
 #include "gpu/transform/families.hpp"
+#include "gpu/transform/longman.hpp"
 
 namespace geobem::expression {
 
@@ -43,5 +46,15 @@ struct OscillatoryIntegrand {
   GEOBEM_HD double panel_width(double) const { return transform::damped_panel_width(decay_rate); }
   GEOBEM_HD double decay_length() const { return transform::decay_length_of(decay_rate); }
 };
+
+/// Longman's method with checked areas (transform::checked_area) for a
+/// user's integrand; the drivers' unqualified integrate_one finds it by
+/// argument-dependent lookup, as they find a family's own.
+template <class Rest, OscillationKind Kind>
+GEOBEM_HD transform::LongmanResult integrate_one(const OscillatoryIntegrand<Rest, Kind>& f,
+                                                 const transform::GaussRule& rule,
+                                                 const transform::LongmanOptions& options) {
+  return transform::longman_integrate<true>(f, rule, options);
+}
 
 }  // namespace geobem::expression

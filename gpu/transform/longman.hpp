@@ -28,6 +28,7 @@
 #include "gpu/core/math_constants.hpp"
 #include "gpu/core/integration_status.hpp"
 #include "gpu/transform/accelerators.hpp"
+#include "gpu/transform/checked_area.hpp"
 
 namespace geobem::transform {
 
@@ -36,8 +37,6 @@ namespace geobem::transform {
 constexpr int kMaxAreas = 256;
 /// Largest Gauss-Legendre order.
 constexpr int kMaxGaussOrder = 64;
-/// Most Gauss panels in one area (the last panel takes what is left).
-constexpr int kMaxPanels = 64;
 /// Decay lengths after which a damped integrand is dropped: e^{-60} = 9e-27,
 /// far below double rounding even with the (1 + x) growth the concept allows.
 constexpr double kDecayLengths = 60.0;
@@ -118,6 +117,8 @@ GEOBEM_HD double gauss_area(const F& f, const GaussRule& rule, double lo, double
 constexpr double kRoundingFactor = 0.3;
 /// Ulps of the value added to the floor: the final sums' own rounding.
 constexpr double kValueUlps = 8.0;
+/// Ratio p of the geometric allowances of checked areas (QUADPACK's QAWF: 0.9).
+constexpr double kAreaShareRatio = 0.9;
 
 /// One integral int_{f.lower()}^inf f(x) dx by Longman's method with the chosen
 /// accelerator. Options must be valid (validate_options in transform.hpp).
@@ -127,7 +128,14 @@ constexpr double kValueUlps = 8.0;
 /// panels that resolve the decay, since the concept's envelope bound leaves
 /// less than e^-60 beyond; extrapolating areas that a short decay never fills
 /// is what fails there (docs/references.md#longman).
-template <class F>
+/// kCheckedAreas: each area by checked_area (checked_area.hpp), its error
+/// added to the accelerator's, for integrands (a user's expression) whose
+/// smoothness over a half cycle is not known; the built-in families' panels
+/// are designed for them and measured (bench/transform/longman_battery).
+/// Area n's allowance is QAWF's geometric share (1 − p)p^n, p = 0.9, of half
+/// the tolerance of the running value, so that the areas' errors sum to at
+/// most half of it.
+template <bool kCheckedAreas = false, class F>
 GEOBEM_HD LongmanResult longman_integrate(const F& f, const GaussRule& rule, const LongmanOptions& options) {
   double scratch[3 * (kMaxAreas + 1)];
   EulerSum euler(scratch);
@@ -139,7 +147,32 @@ GEOBEM_HD LongmanResult longman_integrate(const F& f, const GaussRule& rule, con
   const double a = f.lower();
   const double cutoff = a + kDecayLengths * f.decay_length();
   double x_low = fmin(f.partition(0), cutoff);
-  const double initial = x_low > a ? gauss_area(f, rule, a, x_low, evaluations) : 0.0;
+  // Checked areas: the sum of their own errors, the next one's share of the
+  // tolerance, and the scale the relative tolerance applies to: the running
+  // value, or the last area where that is larger (the first area, or the
+  // interval before it, is most of the integral so far; before it, a Gauss
+  // value over the whole first interval stands in).
+  double area_errors = 0.0, allowance_factor = 0.5 * (1.0 - kAreaShareRatio), last_area = 0.0;
+  auto area_of = [&](double lo, double hi, double running) {
+    if constexpr (!kCheckedAreas) {
+      return gauss_area(f, rule, lo, hi, evaluations);
+    } else {
+      if (last_area == 0.0) {
+        double magnitude;
+        last_area = gauss_piece(f, rule, lo, hi, &magnitude);
+        evaluations += rule.order;
+      }
+      const double scale = fmax(fabs(running), fabs(last_area));
+      const double allowance =
+          allowance_factor * fmax(options.relative_tolerance * scale, options.absolute_tolerance);
+      allowance_factor *= kAreaShareRatio;
+      double error;
+      last_area = checked_area(f, rule, lo, hi, allowance, evaluations, &error);
+      area_errors += error;
+      return last_area;
+    }
+  };
+  const double initial = x_low > a ? area_of(a, x_low, 0.0) : 0.0;
   double partial = initial;  // int_a^{x_n}
   // Rounding floor: the integrand at a rounded node x carries an error of
   // about eps * |x f'(x)|, i.e. eps * (phase) * |f| with a phase of about
@@ -152,16 +185,17 @@ GEOBEM_HD LongmanResult longman_integrate(const F& f, const GaussRule& rule, con
     const double rounding = kRoundingFactor * eps * sqrt(magnitude_squared) + kValueUlps * eps * fabs(partial);
     const double tolerance = fmax(options.relative_tolerance * fabs(partial), options.absolute_tolerance);
     result.value = partial;
-    result.error = rounding;
+    result.error = rounding + area_errors;
     result.areas = areas;
     result.status = !is_finite(partial)     ? IntegrationStatus::NonFinite
-                    : rounding <= tolerance ? IntegrationStatus::Converged
-                                            : IntegrationStatus::RoundingLimited;
+                    : rounding + area_errors <= tolerance ? IntegrationStatus::Converged
+                    : rounding > tolerance                ? IntegrationStatus::RoundingLimited
+                                                          : IntegrationStatus::NotConverged;
   };
   if (x_low >= cutoff) finish_plain_sum(0);
   for (int n = 0; n < options.max_areas && x_low < cutoff; ++n) {
     const double x_high = fmin(f.partition(n + 1), cutoff);
-    const double area = gauss_area(f, rule, x_low, x_high, evaluations);
+    const double area = area_of(x_low, x_high, partial);
     const double weighted = (1.0 + (n + 1) * kPi) * area;
     magnitude_squared += weighted * weighted;
     if (x_high >= cutoff) {
@@ -203,13 +237,13 @@ GEOBEM_HD LongmanResult longman_integrate(const F& f, const GaussRule& rule, con
       // The accelerator broke down (a division by a vanishing difference):
       // report the plain partial sum, whose error is about the next area.
       result.value = partial;
-      result.error = fabs(area) + rounding;
+      result.error = fabs(area) + rounding + area_errors;
       result.status = IntegrationStatus::ExtrapolationUnreliable;
       if (n + 1 < options.max_areas) continue;
       break;
     }
     result.value = value;
-    result.error = error + rounding;
+    result.error = error + rounding + area_errors;
     result.status = IntegrationStatus::EvaluationCapReached;
     const double tolerance = fmax(options.relative_tolerance * fabs(value), options.absolute_tolerance);
     if (n + 1 >= options.min_areas) {
@@ -219,6 +253,12 @@ GEOBEM_HD LongmanResult longman_integrate(const F& f, const GaussRule& rule, con
       }
       if (error <= 0.1 * rounding && n >= 4) {  // more areas cannot help
         result.status = IntegrationStatus::RoundingLimited;
+        break;
+      }
+      if (area_errors > tolerance && error <= 0.1 * area_errors && n >= 4) {
+        // The areas already summed are off by more than the tolerance (a
+        // pole or kink their bisection could not resolve): more areas cannot help.
+        result.status = IntegrationStatus::NotConverged;
         break;
       }
     }
