@@ -16,6 +16,7 @@
 #include "gpu/transform/halfspace_load.hpp"
 #include "gpu/transform/transform.hpp"
 #include "tests/expression/arumugam_expression_cases.hpp"
+#include "tests/expression/expression_battery.hpp"
 #include "tests/support/backend_test.hpp"
 
 namespace ex = geobem::expression;
@@ -170,8 +171,10 @@ TEST_F(ExpressionCuda, AdaptiveMatchesCpuTheFamilyAndClosedForms) {
   // Single mode (one row: alpha thread blocks per step), against erf.
   options.alpha = 16;
   const ex::Expression gaussian = ex::parse_expression("exp(-x^2)", {"x"}, {});
-  const auto single_cpu = ex::integrate_adaptive_expression(gaussian, {-3.0, 3.0}, 1, options, ComputeDevice::Cpu);
-  const auto single = ex::integrate_adaptive_expression(gaussian, {-3.0, 3.0}, 1, options, ComputeDevice::Cuda);
+  const auto single_cpu = ex::integrate_adaptive_expression(gaussian, {-3.0, 3.0}, 1, options, ComputeDevice::Cpu,
+                                                           nullptr, ex::AdaptiveSweep::Spread);
+  const auto single = ex::integrate_adaptive_expression(gaussian, {-3.0, 3.0}, 1, options, ComputeDevice::Cuda, nullptr,
+                                                       ex::AdaptiveSweep::Spread);
   expect_honest(single[0].estimate, single[0].error, single[0].status, std::sqrt(geobem::kPi) * std::erf(3.0), 1e-10,
                 "single gaussian");
   EXPECT_NEAR(single[0].estimate, single_cpu[0].estimate, single[0].error + single_cpu[0].error);
@@ -259,3 +262,34 @@ TEST_F(ExpressionCuda, CubatureMatchesCpuTheFamiliesAndReferences) {
                                                      {}, 1, plane, ComputeDevice::Cuda);
   EXPECT_EQ(nan[0].status, IntegrationStatus::NonFinite);
 }
+
+TEST_F(ExpressionCuda, BatteryOfPolesKinksSingularitiesAndBesselProductsMatchesTheCpu) {
+  // The CPU battery (test_expression_battery) on the GPU: the same honest
+  // rows against mpmath, and each row as the CPU has it (the same status on
+  // >= 99% of rows; the values within their two error estimates).
+  const auto forms = geobem::test::battery_forms(geobem::test::load_expression_battery(4));
+  std::size_t converged = 0, honest = 0, rows = 0, same_status = 0;
+  for (const double tolerance : {1e-6, 1e-10, 1e-12}) {
+    for (const auto& form : forms) {
+      const auto cpu = geobem::test::run_battery_form(form, tolerance, ComputeDevice::Cpu);
+      const auto cuda = geobem::test::run_battery_form(form, tolerance, ComputeDevice::Cuda);
+      for (std::size_t i = 0; i < form.size(); ++i) {
+        ++rows;
+        same_status += cuda[i].status == cpu[i].status;
+        if (cuda[i].status == IntegrationStatus::Converged && cpu[i].status == IntegrationStatus::Converged)
+          EXPECT_NEAR(cuda[i].value, cpu[i].value, cuda[i].error + cpu[i].error) << form[i].expression << " " << i;
+        if (cuda[i].status != IntegrationStatus::Converged) continue;
+        ++converged;
+        const double miss = std::fabs(cuda[i].value - form[i].reference);
+        const double allowed = tolerance * std::fabs(form[i].reference);
+        honest += miss <= allowed + 1e-16 * std::fabs(form[i].reference) &&
+                  miss <= cuda[i].error + 1e-16 * std::fabs(form[i].reference);
+        EXPECT_LE(miss, 10.0 * allowed) << form[i].method << " '" << form[i].expression << "' row " << i << " at "
+                                        << tolerance;
+      }
+    }
+  }
+  EXPECT_GE(static_cast<double>(honest), 0.995 * static_cast<double>(converged));
+  EXPECT_GE(same_status, rows * 99 / 100);
+}
+
