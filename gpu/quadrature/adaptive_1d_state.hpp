@@ -320,7 +320,9 @@ GEOBEM_HD inline void block_cutting_step(BlockCuttingState& s, const KronrodSums
       s.stalled_error += block.error;
     else
       s.error += block.error;
-    if (s.blocks > 0) s.error += junction_error(s.right_value, block.left_value, fmax(s.right_gap, block.left_gap));
+    if (s.blocks > 0)
+      s.error += junction_error(s.right_value, block.left_value, fmax(s.right_gap, block.left_gap),
+                                s.argument_rounding + block.argument_rounding);
     s.right_value = block.right_value;
     s.right_gap = block.right_gap;
     s.rounding_squared += block.rounding_squared;

@@ -73,11 +73,16 @@ constexpr double kKronrodEndGap = 0.5 * (1.0 - 0.9914553711208126392068546975263
 /// disagree by δ = |s_1 − s_2|·d, d ≤ gap the kink's distance from that end;
 /// the rule's error is |s_1 − s_2|·d²/2 = δ·d/2, so δ·gap bounds it twice
 /// over. A δ within the extrapolations' rounding (their Lebesgue constant
-/// 3.8 times a few ulps of f, 1000 ulps here) is not counted.
-GEOBEM_HD inline double junction_error(double left_value, double right_value, double gap) {
+/// 3.8 times a few ulps of f, 1000 ulps here), or an error within
+/// `argument_noise` (the runs' argument_rounding, already in the rounding
+/// term, which a functor of one double's rounded node makes far larger than
+/// ulps of f), is not counted.
+GEOBEM_HD inline double junction_error(double left_value, double right_value, double gap, double argument_noise) {
   constexpr double kEpsilon = 2.220446049250313e-16;
   const double mismatch = fabs(left_value - right_value);
-  return mismatch > 1000.0 * kEpsilon * (fabs(left_value) + fabs(right_value)) ? mismatch * gap : 0.0;
+  const bool counted = mismatch > 1000.0 * kEpsilon * (fabs(left_value) + fabs(right_value)) &&
+                       mismatch * gap > argument_noise;
+  return counted ? mismatch * gap : 0.0;
 }
 
 /// total += part, `part` the run just right of `total`'s: the estimates
@@ -93,7 +98,8 @@ GEOBEM_HD inline void add_kronrod_sums(KronrodSums& total, const KronrodSums& pa
   double low;
   two_sum(total.estimate, part.estimate, &total.estimate, &low);
   total.estimate_low += low + part.estimate_low;
-  total.error += part.error + junction_error(total.right_value, part.left_value, fmax(total.right_gap, part.left_gap));
+  total.error += part.error + junction_error(total.right_value, part.left_value, fmax(total.right_gap, part.left_gap),
+                                            total.argument_rounding + part.argument_rounding);
   total.rounding_squared += part.rounding_squared;
   total.argument_rounding += part.argument_rounding;
   total.right_value = part.right_value;
@@ -225,6 +231,12 @@ GEOBEM_HD inline KronrodSums gauss_kronrod_15(const F& f, double a, double b) {
   const double mean = 0.5 * kronrod;
   double deviation = wk[7] * fabs(values[7] - mean);
   for (int j = 0; j < 7; ++j) deviation += wk[j] * (fabs(values[j] - mean) + fabs(values[14 - j] - mean));
+  double argument_rounding = 0.0;
+  if (!node_exact) {
+    double variation = 0.0;  // values[] runs over the nodes in ascending order
+    for (int j = 0; j < 14; ++j) variation += fabs(values[j + 1] - values[j]);
+    argument_rounding = kEpsilon * fmax(fabs(a), fabs(b)) * variation;
+  }
   const double width = fabs(half);
   double e = fabs((kronrod - gauss) * half);
   deviation *= width;
@@ -233,7 +245,11 @@ GEOBEM_HD inline KronrodSums gauss_kronrod_15(const F& f, double a, double b) {
   else {
     if (e != 0.0) e = deviation * fmin(1.0, pow(200.0 * e / deviation, 1.5));
     const double null_error = null_rule_error(values, half);
-    if (null_error > 50.0 * kEpsilon * absolute * width) e = fmax(e, null_error);
+    // Not counted within the rounding floor, nor within ten times the
+    // argument's rounding (a functor of one double: its values carry
+    // ε·|x|·|f'| each, which the null rules see as a non-asymptotic f).
+    if (null_error > 50.0 * kEpsilon * absolute * width && null_error > 10.0 * argument_rounding)
+      e = fmax(e, null_error);
   }
   // f at the ends as the interpolant through the 15 nodes extrapolates it
   // (Lagrange's basis at +1 over the ascending nodes; at −1 by symmetry).
@@ -254,12 +270,7 @@ GEOBEM_HD inline KronrodSums gauss_kronrod_15(const F& f, double a, double b) {
   result.estimate_low = fma(kronrod, half, -result.estimate) + kronrod_low * half + kronrod * half_low;
   result.error = e;
   result.rounding_squared = kEpsilon * kEpsilon * squares * half * half;
-  result.argument_rounding = 0.0;
-  if (!node_exact) {
-    double variation = 0.0;  // values[] runs over the nodes in ascending order
-    for (int j = 0; j < 14; ++j) variation += fabs(values[j + 1] - values[j]);
-    result.argument_rounding = kEpsilon * fmax(fabs(a), fabs(b)) * variation;
-  }
+  result.argument_rounding = argument_rounding;
   return result;
 }
 

@@ -39,12 +39,17 @@ const char* const kDescription =
     "                          averaged the function values' roundings down as far as --max-evals allows\n"
     "                          (cancellation: |integral| far below integral(|f|), or a tolerance near\n"
     "                          1e-15); the error column bounds the error\n"
-    "  not_converged           the blocks met their shares but not the total (rare)\n"
+    "  not_converged           the blocks met their shares but not the total, or a singularity at a limit\n"
+    "                          stronger than x^-0.9 was not resolved within blocks of 1e-250 of the interval\n"
     "  non_finite              the integrand gave NaN or infinity\n"
     "Values outside the documented ranges below are refused.\n"
     "Your own integrand instead of a family: --integrand-expression EXPR, an expression in x and the\n"
     "--input table's columns (docs/expressions.md), e.g. 'exp(-a*x)*cos(w*x)'; each row gives lower, upper\n"
     "and the columns it names; the output is the input columns then estimate,error,evaluations,blocks,status.\n"
+    "Each row is swept on its own (beta subintervals per step), the same bytes alone or in a batch. Kinks,\n"
+    "poles near the axis and integrable singularities at a limit (x^-a with a <= 0.9, log x; put the singular\n"
+    "point at 0) give converged only within the tolerance: >= 99.5% of converged rows of the expression\n"
+    "battery within it and their estimate, none beyond 10x (docs/expressions.md).\n"
     "On the GPU the expression is compiled (NVRTC) into the integrator's kernels, once, and cached on disk.";
 
 /// --integrand's help: each family with its defaults and documented ranges.

@@ -47,8 +47,10 @@ constexpr const char* kExpressionHelp =
     "  int_0^inf KIND(PARAM x) REST(x) dx, KIND cos, sin, J0 or J1 (its zeros are the half-cycle partition),\n"
     "  PARAM a column holding omega > 0, REST an expression in x and other columns (docs/expressions.md), e.g.\n"
     "  --integrand-expression 'exp(-a*x)' --oscillation cos:w --decay-rate a\n"
-    "  REST is taken as smooth over a half cycle: name the column of its decay rate lambda (an envelope\n"
-    "  e^{-lambda x}) with --decay-rate when it decays faster than it oscillates.\n";
+    "  Name the column of REST's decay rate lambda (an envelope e^{-lambda x}) with --decay-rate when it\n"
+    "  decays faster than it oscillates. Each half-cycle area of an expression is checked against its\n"
+    "  panels' halves and bisected where they differ (poles near the axis, kinks, x^-a or log x at 0), and\n"
+    "  its error is in the error column; each row is integrated on its own.\n";
 
 constexpr const char* kStatusHelp =
     "Status column (one word per row):\n"
@@ -56,7 +58,11 @@ constexpr const char* kStatusHelp =
     "                            batteries over the documented ranges at rel-tol 1e-6, 1e-10 and 1e-12, >= 99.5%\n"
     "                            of such rows are within both the tolerance and their estimate, and every row\n"
     "                            of the built-in families converges with each accelerator (bench/RESULTS.md)\n"
+    "                            (expressions: >= 99.5% of converged rows of a battery of poles near the axis,\n"
+    "                            kinks, singularities at 0 and Bessel products, none beyond 10x; docs/expressions.md)\n"
     "  evaluation_cap_reached    max-areas used up; value is the best estimate, error the accelerator's\n"
+    "  not_converged             an expression's areas could not be resolved to the tolerance (a pole too near\n"
+    "                            the axis, a singularity at 0 stronger than x^-0.9); error says how far\n"
     "  rounding_limited          rounding alone exceeds the tolerance (rel-tol below 1e-12, or weak damping\n"
     "                            in your own integrand); error is that floor, which bounds the true error\n"
     "  extrapolation_unreliable  the accelerator broke down; value is the plain partial sum\n"

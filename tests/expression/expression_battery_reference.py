@@ -35,7 +35,7 @@ def draw(rng, ranges, row):
     for name, (low, high, kind) in ranges.items():
         if row < 2:
             values[name] = low if row == 0 else high
-        elif kind == "log":
+        elif kind in ("log", "halfcycles"):
             values[name] = log_uniform(rng, low, high)
         else:
             values[name] = rng.uniform(low, high)
@@ -73,13 +73,17 @@ FORMS = [
      lambda v: mp.sqrt(P) * mp.re((v["b"] - 1j * v["w"]) ** -0.5)),
     ("longman", "exp(-b*x)*log(x)", "cos", {"b": (0.3, 3.0, "log"), "w": (0.1, 10.0, "log")},
      lambda v: quad(lambda x: mp.exp(-v["b"] * x) * mp.log(x) * mp.cos(v["w"] * x), [0, 1, mp.inf])),
-    # Longman: kinks (mpmath with the kink as a breakpoint).
-    ("longman", "exp(-b*abs(x-c))", "sin", {"b": (0.3, 3.0, "log"), "c": (0.1, 10.0, "log"), "w": (0.1, 10.0, "log")},
+    # Longman: kinks (mpmath with the kink as a breakpoint), within the first
+    # three half cycles (c = 3 pi/w at most): Longman's areas presume a rest
+    # that decays beyond its first few half cycles, and a peak of the rest
+    # further out (e^{-b|x - c|} at c = 30 half cycles) is invisible to the
+    # areas before it.
+    ("longman", "exp(-b*abs(x-c))", "sin", {"b": (0.3, 3.0, "log"), "c": (0.05, 3.0, "halfcycles"), "w": (0.1, 10.0, "log")},
      lambda v: quad(lambda x: mp.exp(-v["b"] * abs(x - v["c"])) * mp.sin(v["w"] * x), [0, v["c"], mp.inf])),
-    ("longman", "abs(x-c)*exp(-b*x)", "cos", {"b": (0.3, 3.0, "log"), "c": (0.1, 10.0, "log"), "w": (0.1, 10.0, "log")},
+    ("longman", "abs(x-c)*exp(-b*x)", "cos", {"b": (0.3, 3.0, "log"), "c": (0.05, 3.0, "halfcycles"), "w": (0.1, 10.0, "log")},
      lambda v: quad(lambda x: abs(x - v["c"]) * mp.exp(-v["b"] * x) * mp.cos(v["w"] * x), [0, v["c"], mp.inf])),
     ("longman", "(x-c+abs(x-c))*exp(-b*x)", "sin",
-     {"b": (0.3, 3.0, "log"), "c": (0.1, 10.0, "log"), "w": (0.1, 10.0, "log")},
+     {"b": (0.3, 3.0, "log"), "c": (0.05, 3.0, "halfcycles"), "w": (0.1, 10.0, "log")},
      lambda v: quad(lambda x: 2 * (x - v["c"]) * mp.exp(-v["b"] * x) * mp.sin(v["w"] * x), [v["c"], mp.inf])),
     # Longman: Bessel products (G&R 6.612.3: (2/pi) K(k)/sqrt(b^2 + (a + w)^2), k^2 = 4aw/(b^2 + (a + w)^2);
     # G&R 6.671.2 for J0 sin).
@@ -143,6 +147,10 @@ def main():
                     else:
                         drawn.update(draw(rng, {name: (low, high, scale)}, row))
                 v.update(drawn)
+                if ranges.get("c", (0, 0, ""))[2] == "halfcycles":  # c in half cycles of w
+                    v["c"] *= math.pi / v["w"]
+                if v["lower"] < 0:  # the singular point at the upper limit 0
+                    v["upper"] = 0.0
                 if method == "longman":
                     v["upper"] = math.inf
                 value = reference({k: mp.mpf(x) for k, x in v.items()})
