@@ -141,7 +141,7 @@ struct BlockCuttingState {
   double stalled_error;    ///< sum of the errors of blocks accepted because halving no longer lowered them
   double lower_density;    ///< error per width of the last block at `lower` that failed; 0 before one
   double upper_density;    ///< error per width of the last block at `upper` that failed; 0 before one
-  double right_value, right_gap;  ///< the last accepted block's right end (KronrodSums), for its junction with the next
+  double right_value, right_gap, right_roughness;  ///< the last accepted block's right end (KronrodSums), for its junction with the next
   std::uint64_t evaluations, blocks, max_evaluations;
   int running;           ///< 1 while sweeping
   int capped;            ///< the evaluation cap stopped the sweep (its last block took the whole remainder)
@@ -322,9 +322,10 @@ GEOBEM_HD inline void block_cutting_step(BlockCuttingState& s, const KronrodSums
       s.error += block.error;
     if (s.blocks > 0)
       s.error += junction_error(s.right_value, block.left_value, fmax(s.right_gap, block.left_gap),
-                                s.argument_rounding + block.argument_rounding);
+                                s.argument_rounding + block.argument_rounding, s.right_roughness + block.left_roughness);
     s.right_value = block.right_value;
     s.right_gap = block.right_gap;
+    s.right_roughness = block.right_roughness;
     s.rounding_squared += block.rounding_squared;
     s.rounding_density += block.rounding_squared / ((b - a) / subintervals);
     s.argument_rounding += block.argument_rounding;

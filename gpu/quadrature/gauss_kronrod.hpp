@@ -61,6 +61,7 @@ GEOBEM_HD inline double evaluate_at_node(const F& f, double x_high, double, doub
 struct KronrodSums {
   double estimate, estimate_low, error, rounding_squared, argument_rounding;
   double left_value, right_value, left_gap, right_gap;
+  double left_roughness, right_roughness;  ///< the end intervals' largest |N_m(f)|, m = 9 … 14, or 10 ulps of their mean |f|
 };
 
 /// Fraction of an interval's width between each end and its outer Kronrod node.
@@ -72,16 +73,22 @@ constexpr double kKronrodEndGap = 0.5 * (1.0 - 0.9914553711208126392068546975263
 /// nodes sees it, but their interpolants extrapolated to the shared end
 /// disagree by δ = |s_1 − s_2|·d, d ≤ gap the kink's distance from that end;
 /// the rule's error is |s_1 − s_2|·d²/2 = δ·d/2, so δ·gap bounds it twice
-/// over. A δ within the extrapolations' rounding (their Lebesgue constant
-/// 3.8 times a few ulps of f, 1000 ulps here), or an error within
-/// `argument_noise` (the runs' argument_rounding, already in the rounding
-/// term, which a functor of one double's rounded node makes far larger than
-/// ulps of f), is not counted.
-GEOBEM_HD inline double junction_error(double left_value, double right_value, double gap, double argument_noise) {
+/// over. Not counted: a δ within the extrapolations' rounding (their
+/// Lebesgue constant 3.8 times a few ulps of f, 1000 ulps here); an error
+/// within `argument_noise` (the runs' argument_rounding, already in the
+/// rounding term, which a functor of one double's rounded node makes far
+/// larger than ulps of f); and a δ within 100 times the two intervals'
+/// `roughness` (their largest null-rule value, at least 10 ulps of f's mean
+/// size over the interval): a smooth f's interpolants
+/// miss its value at the end by about its next expansion coefficient, far
+/// more than the Kronrod rule misses its integral, whereas f linear on all
+/// nodes has null-rule values of rounding's size.
+GEOBEM_HD inline double junction_error(double left_value, double right_value, double gap, double argument_noise,
+                                      double roughness) {
   constexpr double kEpsilon = 2.220446049250313e-16;
   const double mismatch = fabs(left_value - right_value);
   const bool counted = mismatch > 1000.0 * kEpsilon * (fabs(left_value) + fabs(right_value)) &&
-                       mismatch * gap > argument_noise;
+                       mismatch > 100.0 * roughness && mismatch * gap > argument_noise;
   return counted ? mismatch * gap : 0.0;
 }
 
@@ -99,11 +106,13 @@ GEOBEM_HD inline void add_kronrod_sums(KronrodSums& total, const KronrodSums& pa
   two_sum(total.estimate, part.estimate, &total.estimate, &low);
   total.estimate_low += low + part.estimate_low;
   total.error += part.error + junction_error(total.right_value, part.left_value, fmax(total.right_gap, part.left_gap),
-                                            total.argument_rounding + part.argument_rounding);
+                                            total.argument_rounding + part.argument_rounding,
+                                            total.right_roughness + part.left_roughness);
   total.rounding_squared += part.rounding_squared;
   total.argument_rounding += part.argument_rounding;
   total.right_value = part.right_value;
   total.right_gap = part.right_gap;
+  total.right_roughness = part.right_roughness;
 }
 
 /// Applies the 15-point Kronrod rule to f on [a, b]. error: QUADPACK's
@@ -143,8 +152,8 @@ GEOBEM_HD inline void add_kronrod_sums(KronrodSums& total, const KronrodSums& pa
 /// where f is asymptotically smooth; where r > 0.3 (not asymptotic: a kink,
 /// an endpoint singularity, a pole nearer than the interval's width) the
 /// error is at least 10·max(E_k)·(b − a)/2, the non-asymptotic estimate of
-/// Berntsen & Espelid, unless that is within QUADPACK's rounding floor
-/// 50·ε·∫|f|, where the null rules see the function values' rounding only.
+/// Berntsen & Espelid, unless the pairs are within the values' rounding
+/// (50·ε·Σ|w f|, QUADPACK's floor), where their ratios are rounding's, not f's.
 /// Measured (bench/RESULTS.md): every kink position but the two gaps between
 /// the interval's ends and its outer nodes (0.43% of the width each, where f
 /// is linear on all 15 nodes and no rule on them can tell), and x^{−a} at an
@@ -157,11 +166,13 @@ constexpr double kNullRuleSafety = 10.0;
 
 /// The non-asymptotic null-rule estimate of the 15 values in ascending node
 /// order on an interval of half-width `half` (see gauss_kronrod_15), 0 where
-/// the null rules decay as for a smooth f. rules[k]: N_{9+k} at the nodes in
+/// the null rules decay as for a smooth f or are within `noise` (the
+/// values' rounding); *roughness receives the largest
+/// |N_m(f)|. rules[k]: N_{9+k} at the nodes in
 /// ascending order j = 0 … 7 (centre), the rest by symmetry,
 /// N_m(x_{14−j}) = (−1)^m N_m(x_j); the Kronrod weights times the discrete
 /// orthonormal polynomials (Gram–Schmidt on the monomials in 40 digits).
-GEOBEM_HD inline double null_rule_error(const double* values, double half) {
+GEOBEM_HD inline double null_rule_error(const double* values, double half, double noise, double* roughness) {
   const double rules[6][8] = {
       {-0.045965007870745325, 0.053940771447892472, 0.058867741859852919, -0.13617322773261725, 0.047735206021151701,
        0.11759566200044749, -0.15045316360263725, 0.0},
@@ -184,7 +195,12 @@ GEOBEM_HD inline double null_rule_error(const double* values, double half) {
   }
   const double e1 = hypot(null[5], null[4]), e2 = hypot(null[3], null[2]), e3 = hypot(null[1], null[0]);
   const double largest = fmax(e1, fmax(e2, e3));
-  const bool asymptotic = e1 <= kNullRuleCriticalRatio * e2 && e2 <= kNullRuleCriticalRatio * e3;
+  *roughness = 0.0;
+  for (int k = 0; k < 6; ++k) *roughness = fmax(*roughness, null[k]);
+  // A pair within the values' rounding has decayed as far as it can: its
+  // ratio to the next is rounding's, not f's (Berntsen & Espelid's noise level).
+  const bool asymptotic = (e1 <= kNullRuleCriticalRatio * e2 || e1 <= noise) &&
+                          (e2 <= kNullRuleCriticalRatio * e3 || e2 <= noise);
   return asymptotic ? 0.0 : kNullRuleSafety * largest * fabs(half);
 }
 
@@ -240,11 +256,12 @@ GEOBEM_HD inline KronrodSums gauss_kronrod_15(const F& f, double a, double b) {
   const double width = fabs(half);
   double e = fabs((kronrod - gauss) * half);
   deviation *= width;
-  if (deviation <= 2.0 * kEpsilon * absolute * width)
+  double roughness = 0.0;
+  if (deviation <= 2.0 * kEpsilon * absolute * width) {
     e = 0.0;  // f is constant to rounding over the nodes: the rule is exact but for the rounding term
-  else {
+  } else {
     if (e != 0.0) e = deviation * fmin(1.0, pow(200.0 * e / deviation, 1.5));
-    const double null_error = null_rule_error(values, half);
+    const double null_error = null_rule_error(values, half, 50.0 * kEpsilon * absolute, &roughness);
     // Not counted within the rounding floor, nor within ten times the
     // argument's rounding (a functor of one double: its values carry
     // ε·|x|·|f'| each, which the null rules see as a non-asymptotic f).
@@ -266,6 +283,9 @@ GEOBEM_HD inline KronrodSums gauss_kronrod_15(const F& f, double a, double b) {
   result.left_value = left_value;
   result.right_value = right_value;
   result.left_gap = result.right_gap = 2.0 * kKronrodEndGap * width;
+  // At least 10 ulps of f's mean size over the interval: where f passes
+  // through 0 at the shared end, its values' rounding is relative to that.
+  result.left_roughness = result.right_roughness = fmax(roughness, 10.0 * kEpsilon * absolute);
   result.estimate = kronrod * half;
   result.estimate_low = fma(kronrod, half, -result.estimate) + kronrod_low * half + kronrod * half_low;
   result.error = e;
