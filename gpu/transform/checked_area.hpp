@@ -31,8 +31,10 @@ constexpr int kMaxAreaPieces = 2048;
 constexpr double kSingularPieceShare = 0.05;
 
 /// The Gauss rule on [left, right]: the value and, in *magnitude, Σ|w f|·half.
+/// Out of line: checked_area calls it at three places, and f inlined into
+/// each made NVRTC's compile of a Longman kernel twenty times longer.
 template <class F, class Rule>
-GEOBEM_HD double gauss_piece(const F& f, const Rule& rule, double left, double right, double* magnitude) {
+GEOBEM_HD GEOBEM_NOINLINE double gauss_piece(const F& f, const Rule& rule, double left, double right, double* magnitude) {
   const double center = 0.5 * (left + right), half = 0.5 * (right - left);
   double sum = 0.0, absolute = 0.0;
   for (int i = 0; i < rule.order; ++i) {
