@@ -8,7 +8,7 @@ packages=(cmake g++ make pkg-config libvtk9-dev libboost-program-options-dev lib
           libopenmpi-dev openmpi-bin libopenblas-openmp-dev libgsl-dev libgmsh-dev
           libfftw3-dev libcubature-dev zlib1g-dev libexpat1-dev
           libgdal-dev python3-gdal python3-numpy python-matplotlib-data python3-matplotlib
-          clang libclang-rt-14-dev)
+          clang libclang-rt-14-dev python3-mpmath)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
