@@ -200,14 +200,57 @@ KernelShape resolve_shape(const CudaTuning& tuning, bool single, bool gz_only) {
   return tuning.shape;
 }
 
+/// Adds Σ weight·kernel over the device-resident sources[0, count) at the
+/// device-resident stations[0, ns) to sums (device, 10 rows of ns), in
+/// launches of about 2^31 pairs each: short enough for progress lines, long
+/// enough that launch overhead is negligible.
+template <typename Source>
+void add_source_sums(const Source* sources, std::int64_t count_all, const Station* stations, std::size_t ns,
+                     unsigned mask, Precision precision, const KernelShape& shape, const CudaTuning& tuning,
+                     int sm_count, double* sums, ProgressReporter& progress) {
+  const bool gz_only = mask == unsigned(bit_g_z);
+  const int block = shape.block_size;
+  const unsigned station_blocks = static_cast<unsigned>((ns + block - 1) / block);
+  const std::int64_t launch_sources =
+      std::max<std::int64_t>(block, (std::int64_t(1) << 31) / static_cast<std::int64_t>(ns));
+  for (std::int64_t first = 0; first < count_all; first += launch_sources) {
+    const std::int64_t count = std::min(launch_sources, count_all - first);
+    // Split the sources of this launch over tuning.blocks_per_sm blocks
+    // of 128 threads per SM in all, each split at least one tile long.
+    const std::int64_t tiles = (count + block - 1) / block;
+    const std::int64_t wanted =
+        (std::max(1, tuning.blocks_per_sm) * static_cast<std::int64_t>(sm_count) * default_block / block +
+         station_blocks - 1) /
+        station_blocks;
+    const std::int64_t splits = std::max<std::int64_t>(1, std::min<std::int64_t>({wanted, tiles, 65535}));
+    const std::int64_t span = ((tiles + splits - 1) / splits) * block;
+    const dim3 grid(station_blocks, static_cast<unsigned>((count + span - 1) / span));
+    if (precision == Precision::Single)
+      launch<float>(shape, tuning.out_of_line_pairs, gz_only, grid, sources, first, count, span, stations,
+                    static_cast<int>(ns), mask, sums);
+    else
+      launch<double>(shape, tuning.out_of_line_pairs, gz_only, grid, sources, first, count, span, stations,
+                     static_cast<int>(ns), mask, sums);
+    GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
+    progress.advance(static_cast<std::uint64_t>(count) * ns);
+  }
+}
+
+int multiprocessor_count() {
+  int device = 0, sm_count = 0;
+  GEOBEM_CUDA_CHECK(cudaGetDevice(&device));
+  GEOBEM_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+  return sm_count;
+}
+
 template <typename Source>
 std::vector<double> run(const std::vector<Source>& sources, const std::vector<Station>& stations, unsigned mask,
                         Precision precision, ProgressReporter& progress, const CudaTuning& tuning) {
   const std::size_t n_stations = stations.size(), n_sources = sources.size();
   std::vector<double> sums(10 * n_stations, 0.0);
   if (n_sources == 0 || n_stations == 0) return sums;
-  const bool gz_only = mask == unsigned(bit_g_z);
-  const KernelShape shape = resolve_shape<Source>(tuning, precision == Precision::Single, gz_only);
+  const KernelShape shape =
+      resolve_shape<Source>(tuning, precision == Precision::Single, mask == unsigned(bit_g_z));
 
   const ChunkPlan plan =
       plan_chunks(n_sources, sizeof(Source), n_stations, device_memory_budget(tuning.memory_limit_bytes));
@@ -216,46 +259,17 @@ std::vector<double> run(const std::vector<Source>& sources, const std::vector<St
   DeviceBuffer<double> d_sums(10 * plan.stations_per_chunk);
   const bool sources_once = plan.sources_per_chunk == n_sources;
   if (sources_once) d_sources.upload(sources.data(), n_sources);
-
-  int device = 0, sm_count = 0;
-  GEOBEM_CUDA_CHECK(cudaGetDevice(&device));
-  GEOBEM_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-  const int block = shape.block_size;
+  const int sm_count = multiprocessor_count();
 
   for (std::size_t s0 = 0; s0 < n_stations; s0 += plan.stations_per_chunk) {
     const std::size_t ns = std::min(plan.stations_per_chunk, n_stations - s0);
     d_stations.upload(stations.data() + s0, ns);
     GEOBEM_CUDA_CHECK(cudaMemset(d_sums.data(), 0, 10 * ns * sizeof(double)));
-    const unsigned station_blocks = static_cast<unsigned>((ns + block - 1) / block);
-    // Launches of about 2^31 pairs each: short enough for progress lines,
-    // long enough that launch overhead is negligible.
-    const std::int64_t launch_sources =
-        std::max<std::int64_t>(block, (std::int64_t(1) << 31) / static_cast<std::int64_t>(ns));
     for (std::size_t p0 = 0; p0 < n_sources; p0 += plan.sources_per_chunk) {
-      const std::int64_t chunk = static_cast<std::int64_t>(std::min(plan.sources_per_chunk, n_sources - p0));
-      if (!sources_once) d_sources.upload(sources.data() + p0, static_cast<std::size_t>(chunk));
-      for (std::int64_t first = 0; first < chunk; first += launch_sources) {
-        const std::int64_t count = std::min(launch_sources, chunk - first);
-        // Split the sources of this launch over tuning.blocks_per_sm blocks
-        // of 128 threads per SM in all, each split at least one tile long.
-        const std::int64_t tiles = (count + block - 1) / block;
-        const std::int64_t wanted =
-            (std::max(1, tuning.blocks_per_sm) * static_cast<std::int64_t>(sm_count) * default_block / block +
-             station_blocks - 1) /
-            station_blocks;
-        const std::int64_t splits = std::max<std::int64_t>(1, std::min<std::int64_t>({wanted, tiles, 65535}));
-        const std::int64_t span = ((tiles + splits - 1) / splits) * block;
-        const dim3 grid(station_blocks, static_cast<unsigned>((count + span - 1) / span));
-        const std::int64_t offset = sources_once ? static_cast<std::int64_t>(p0) + first : first;
-        if (precision == Precision::Single)
-          launch<float>(shape, tuning.out_of_line_pairs, gz_only, grid, d_sources.data(), offset, count, span,
-                        d_stations.data(), static_cast<int>(ns), mask, d_sums.data());
-        else
-          launch<double>(shape, tuning.out_of_line_pairs, gz_only, grid, d_sources.data(), offset, count, span,
-                         d_stations.data(), static_cast<int>(ns), mask, d_sums.data());
-        GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
-        progress.advance(static_cast<std::uint64_t>(count) * ns);
-      }
+      const std::size_t chunk = std::min(plan.sources_per_chunk, n_sources - p0);
+      if (!sources_once) d_sources.upload(sources.data() + p0, chunk);
+      add_source_sums(d_sources.data() + (sources_once ? p0 : 0), static_cast<std::int64_t>(chunk),
+                      d_stations.data(), ns, mask, precision, shape, tuning, sm_count, d_sums.data(), progress);
     }
     // Rows of this station chunk into the full rows of the result.
     GEOBEM_CUDA_CHECK(cudaMemcpy2D(sums.data() + s0, n_stations * sizeof(double), d_sums.data(), ns * sizeof(double),
@@ -278,6 +292,18 @@ std::vector<double> forward_cuda(const std::vector<Prism>& prisms, const std::ve
                                  unsigned mask, Precision precision, ProgressReporter& progress,
                                  const CudaTuning& tuning) {
   return run(prisms, stations, mask, precision, progress, tuning);
+}
+
+void forward_cuda_resident(const Prism* prisms, std::size_t prism_count, const Station* stations,
+                           std::size_t station_count, unsigned mask, Precision precision, ProgressReporter& progress,
+                           double* sums, const CudaTuning& tuning) {
+  if (station_count == 0) return;
+  GEOBEM_CUDA_CHECK(cudaMemset(sums, 0, 10 * station_count * sizeof(double)));
+  if (prism_count == 0) return;
+  const KernelShape shape =
+      resolve_shape<Prism>(tuning, precision == Precision::Single, mask == unsigned(bit_g_z));
+  add_source_sums(prisms, static_cast<std::int64_t>(prism_count), stations, station_count, mask, precision, shape,
+                  tuning, multiprocessor_count(), sums, progress);
 }
 
 std::vector<double> forward_cuda(const std::vector<GridNode>& nodes, const std::vector<Station>& stations,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpu/core/progress.hpp"
+#include "gpu/gravity/forward_checks.hpp"
 #include "gpu/gravity/gravity.hpp"
 #include "gpu/gravity/grid_node_kernels.hpp"
 
@@ -65,6 +66,12 @@ std::vector<double> forward_cpu(const std::vector<Prism>& prisms, const std::vec
 std::vector<double> forward_cuda(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
                                  unsigned mask, Precision precision, ProgressReporter& progress,
                                  const CudaTuning& tuning = {});
+/// forward_cuda over prisms and stations already in the current device's
+/// memory, no chunking: the raw sums (10 rows of station_count, zeroed here)
+/// into the device array `sums`. Throws geobem::DeviceError on a failing CUDA call.
+void forward_cuda_resident(const Prism* prisms, std::size_t prism_count, const Station* stations,
+                           std::size_t station_count, unsigned mask, Precision precision, ProgressReporter& progress,
+                           double* sums, const CudaTuning& tuning = {});
 std::vector<double> forward_cpu(const std::vector<GridNode>& nodes, const std::vector<Station>& stations,
                                 unsigned mask, Precision precision, ProgressReporter& progress);
 std::vector<double> forward_cuda(const std::vector<GridNode>& nodes, const std::vector<Station>& stations,
@@ -79,16 +86,12 @@ int last_cpu_thread_count();
 double field_scale(Field field);
 
 /// The raw sums of the drivers (rows of `mask`, one value per station per row)
-/// times field_scale, as a ForwardResult. Warns on stderr (always: warnings
+/// times field_scale, as a ForwardResult. Warns (geobem::warn; always: warnings
 /// are not progress) for each field that is NaN at stations where
 /// `on_edge_or_vertex` holds, and separately for any other non-finite value,
 /// which is an overflow in `precision`, never an edge.
 ForwardResult scaled_result(const std::vector<double>& sums, unsigned mask, const std::vector<Station>& stations,
                             Precision precision, const std::function<bool(const Station&)>& on_edge_or_vertex);
-
-/// Whether the station lies on an edge or vertex of the prism (on at least two
-/// of its bounding planes), where the kernels answer NaN.
-bool on_prism_edge_or_vertex(const Prism& prism, const Station& station);
 
 /// FieldBit mask of a field list.
 unsigned field_mask(const std::vector<Field>& fields);

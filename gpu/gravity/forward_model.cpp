@@ -13,6 +13,7 @@
 
 #include "gpu/core/field_list.hpp"
 #include "gpu/core/usage_error.hpp"
+#include "gpu/core/warning.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/gravity.hpp"
 #include "gpu/gravity/grid_nodes.hpp"
@@ -25,70 +26,27 @@ constexpr const char* names[field_count] = {"potential", "g_e",  "g_n",  "g_z", 
                                             "g_en",      "g_ez", "g_nn", "g_nz", "g_zz"};
 
 void check_prisms(const std::vector<Prism>& prisms) {
-  for (std::size_t i = 0; i < prisms.size(); ++i) {
-    const Prism& p = prisms[i];
-    const bool finite = std::isfinite(p.west) && std::isfinite(p.east) && std::isfinite(p.south) &&
-                        std::isfinite(p.north) && std::isfinite(p.bottom) && std::isfinite(p.top) &&
-                        std::isfinite(p.density);
-    if (!finite || !(p.west < p.east) || !(p.south < p.north) || !(p.bottom < p.top))
-      throw std::invalid_argument("forward_model: prism " + std::to_string(i) +
-                                  " needs finite values with west < east, south < north, bottom < top");
-  }
+  for (std::size_t i = 0; i < prisms.size(); ++i)
+    if (!valid_prism(prisms[i])) throw std::invalid_argument(prism_problem(i));
 }
 
 void check_stations(const std::vector<Station>& stations) {
-  for (std::size_t i = 0; i < stations.size(); ++i) {
-    const Station& s = stations[i];
-    if (!std::isfinite(s.easting) || !std::isfinite(s.northing) || !std::isfinite(s.upward))
-      throw std::invalid_argument("forward_model: station " + std::to_string(i) + " has a non-finite coordinate");
-    const double largest = std::max({std::abs(s.easting), std::abs(s.northing), std::abs(s.upward)});
-    if (largest > max_station_coordinate)
-      throw std::invalid_argument("forward_model: station " + std::to_string(i) + " has a coordinate of " +
-                                  std::to_string(largest) + " m, beyond the 1e150 m the kernels can square");
-  }
+  for (std::size_t i = 0; i < stations.size(); ++i)
+    if (!valid_station(stations[i])) throw std::invalid_argument(station_problem(stations[i], i));
 }
 
-/// The model's bounding box and its smallest cell or prism side, for the
-/// far-station warning.
-struct ModelExtent {
-  double low[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, high[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
-  double smallest_side = HUGE_VAL;
-  void add_box(double west, double east, double south, double north, double bottom, double top) {
-    const double lows[3] = {west, south, bottom}, highs[3] = {east, north, top};
-    for (int a = 0; a < 3; ++a) {
-      low[a] = std::min(low[a], lows[a]);
-      high[a] = std::max(high[a], highs[a]);
-      smallest_side = std::min(smallest_side, highs[a] - lows[a]);
-    }
-  }
-};
-
-/// Warns (always: a warning, not progress) when double precision cannot
-/// give the documented accuracy at some stations, with the estimated error.
-void warn_far_stations(const ModelExtent& model, const std::vector<Station>& stations, Precision precision) {
-  if (precision != Precision::Double || !(model.smallest_side > 0) || !std::isfinite(model.smallest_side)) return;
-  std::size_t far = 0;
-  double farthest = 0;
+/// Warns when double precision cannot give the documented accuracy at some stations.
+void check_far_stations(const ModelExtent& model, const std::vector<Station>& stations, Precision precision) {
+  if (precision != Precision::Double || !model.measurable()) return;
+  FarStations far;
   for (const Station& s : stations) {
-    const double position[3] = {s.easting, s.northing, s.upward};
-    double squared = 0;
-    for (int a = 0; a < 3; ++a) {
-      const double d = std::max(std::abs(position[a] - model.low[a]), std::abs(position[a] - model.high[a]));
-      squared += d * d;
-    }
-    const double distance = std::sqrt(squared);
+    const double distance = model.farthest_corner(s);
     if (far_field_relative_error(distance, model.smallest_side) > far_field_accuracy) {
-      ++far;
-      farthest = std::max(farthest, distance);
+      ++far.count;
+      far.farthest = std::max(far.farthest, distance);
     }
   }
-  if (far == 0) return;
-  std::fprintf(stderr,
-               "warning: %zu station(s) lie up to %.3g m from the model, whose smallest prism side is %.3g m: "
-               "double precision limits the fields there to a relative accuracy of about %.1g "
-               "(3 eps (distance/side)^2; %.0e is lost beyond %.3g m)\n",
-               far, farthest, model.smallest_side, far_field_relative_error(farthest, model.smallest_side),
-               far_field_accuracy, far_field_accuracy_distance(model.smallest_side));
+  warn_far_stations(model, far);
 }
 
 /// The shape grid_nodes() relies on (mesh/prisms check_grid checks values too).
@@ -162,35 +120,46 @@ ForwardResult scaled_result(const std::vector<double>& sums, unsigned mask, cons
       else
         ++other;
     }
-    if (on_edge > 0)
-      std::fprintf(stderr, "warning: %s is undefined (NaN) at %zu station(s) on a prism edge or vertex\n",
-                   field_name(field), on_edge);
-    if (other > 0)
-      std::fprintf(stderr,
-                   "warning: %s is not finite at %zu station(s) that lie on no prism edge: the arithmetic "
-                   "overflowed (%s precision)\n",
-                   field_name(field), other, precision == Precision::Double ? "double" : "single");
+    warn_non_finite(field, on_edge, other, precision);
     result.fields.push_back(field);
     result.values.push_back(std::move(column));
   }
   return result;
 }
 
-bool on_prism_edge_or_vertex(const Prism& prism, const Station& station) {
-  const double position[3] = {station.easting, station.northing, station.upward};
-  const double low[3] = {prism.west, prism.south, prism.bottom}, high[3] = {prism.east, prism.north, prism.top};
-  int on_bound = 0;
-  bool inside = true;
-  for (int a = 0; a < 3; ++a) {
-    on_bound += position[a] == low[a] || position[a] == high[a];
-    inside &= low[a] <= position[a] && position[a] <= high[a];
-  }
-  return inside && on_bound >= 2;
+std::string prism_problem(std::size_t index) {
+  return "forward_model: prism " + std::to_string(index) +
+         " needs finite values with west < east, south < north, bottom < top";
 }
 
-double far_field_relative_error(double distance, double side) {
-  const double ratio = distance / side;
-  return 3 * std::numeric_limits<double>::epsilon() * ratio * ratio;
+std::string station_problem(const Station& station, std::size_t index) {
+  if (!std::isfinite(station.easting) || !std::isfinite(station.northing) || !std::isfinite(station.upward))
+    return "forward_model: station " + std::to_string(index) + " has a non-finite coordinate";
+  const double largest = std::max({std::abs(station.easting), std::abs(station.northing), std::abs(station.upward)});
+  return "forward_model: station " + std::to_string(index) + " has a coordinate of " + std::to_string(largest) +
+         " m, beyond the 1e150 m the kernels can square";
+}
+
+void warn_far_stations(const ModelExtent& model, const FarStations& far) {
+  if (far.count == 0) return;
+  char message[400];
+  std::snprintf(message, sizeof message,
+                "%zu station(s) lie up to %.3g m from the model, whose smallest prism side is %.3g m: "
+                "double precision limits the fields there to a relative accuracy of about %.1g "
+                "(3 eps (distance/side)^2; %.0e is lost beyond %.3g m)",
+                far.count, far.farthest, model.smallest_side, far_field_relative_error(far.farthest, model.smallest_side),
+                far_field_accuracy, far_field_accuracy_distance(model.smallest_side));
+  warn(message);
+}
+
+void warn_non_finite(Field field, std::size_t on_edge, std::size_t other, Precision precision) {
+  if (on_edge > 0)
+    warn(std::string(field_name(field)) + " is undefined (NaN) at " + std::to_string(on_edge) +
+         " station(s) on a prism edge or vertex");
+  if (other > 0)
+    warn(std::string(field_name(field)) + " is not finite at " + std::to_string(other) +
+         " station(s) that lie on no prism edge: the arithmetic overflowed (" +
+         (precision == Precision::Double ? "double" : "single") + " precision)");
 }
 
 double far_field_accuracy_distance(double side) {
@@ -254,7 +223,7 @@ ForwardResult forward_model(const std::vector<Prism>& prisms, const std::vector<
       massive.push_back(p);
       extent.add_box(p.west, p.east, p.south, p.north, p.bottom, p.top);
     }
-  if (options.part == 0) warn_far_stations(extent, stations, options.precision);
+  if (options.part == 0) check_far_stations(extent, stations, options.precision);
   const auto on_edge = [&massive](const Station& s) {
     for (const Prism& p : massive)
       if (on_prism_edge_or_vertex(p, s)) return true;
@@ -262,6 +231,13 @@ ForwardResult forward_model(const std::vector<Prism>& prisms, const std::vector<
   };
   return evaluate(share_of(massive, options), stations, fields, options, "prisms", on_edge);
 }
+
+#if !GEOBEM_WITH_CUDA
+void forward_model_on_device(const Prism*, std::size_t, const Station*, std::size_t, const std::vector<Field>&,
+                             const ForwardOptions&, double*) {
+  throw_cuda_not_built("gravity on device arrays");
+}
+#endif
 
 ForwardResult forward_model_grid(const PrismGrid& grid, const std::vector<Station>& stations,
                                  const std::vector<Field>& fields, const ForwardOptions& options) {
@@ -276,7 +252,7 @@ ForwardResult forward_model_grid(const PrismGrid& grid, const std::vector<Statio
         if (grid.density[grid.index(i_e, i_n, i_u)] != 0.0)
           extent.add_box(grid.easting_edges[i_e], grid.easting_edges[i_e + 1], grid.northing_edges[i_n],
                          grid.northing_edges[i_n + 1], grid.upward_edges[i_u], grid.upward_edges[i_u + 1]);
-  if (options.part == 0) warn_far_stations(extent, stations, options.precision);
+  if (options.part == 0) check_far_stations(extent, stations, options.precision);
   // The grid path serves only stations outside the grid: none is on an edge.
   return evaluate(share_of(grid_nodes(grid), options), stations, fields, options, "grid nodes",
                   [](const Station&) { return false; });

@@ -1,8 +1,10 @@
 #pragma once
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "gpu/core/device.hpp"
+#include "gpu/core/host_device.hpp"
 #include "gpu/gravity/prism.hpp"
 
 namespace geobem::gravity {
@@ -65,14 +67,17 @@ inline constexpr double max_station_coordinate = 1e150;
 /// and 100 m cubes 1e5 to 1e8 sides away: the largest relative error of the
 /// potential, g_z and g_zz lies between a tenth of this estimate and the
 /// estimate (tests/gravity/far_field_test.cpp, docs/readers.md).
-double far_field_relative_error(double distance, double side);
+GEOBEM_HD inline double far_field_relative_error(double distance, double side) {
+  const double ratio = distance / side;
+  return 3 * std::numeric_limits<double>::epsilon() * ratio * ratio;
+}
 /// The distance beyond which far_field_relative_error exceeds far_field_accuracy.
 double far_field_accuracy_distance(double side);
 
 /// Gravity of a prism ensemble at stations (the general path): the sum over prisms of the closed
 /// forms of Nagy et al. (2000, 2002) with the cancellation-free logarithm and
 /// principal-value arctangent (Fukushima 2020). Signs and units follow
-/// Harmonica (g_z positive downward). Warns on stderr (whatever `quiet`)
+/// Harmonica (g_z positive downward). Warns (geobem::warn, whatever `quiet`)
 /// about stations farther than far_field_accuracy_distance from the model
 /// (double precision), fields undefined at stations on a prism edge or
 /// vertex, and non-finite fields elsewhere (overflow). Throws
@@ -88,6 +93,22 @@ ForwardResult forward_model(const std::vector<Prism>& prisms, const std::vector<
 /// 2 edges per axis and one density per cell (values are not checked: see
 /// mesh/prisms check_grid); see grid_node_kernels.hpp for its rounding and for
 /// stations on a cell edge.
+/// forward_model() on prisms and stations that already lie in the memory of
+/// the current CUDA device (e.g. arrays handed over through DLPack), so that
+/// nothing but a few counts and at most one offending prism or station comes
+/// to the host: the same checks and their messages, the same warnings, the
+/// same fields, units and signs. `values` (device memory, fields.size() rows
+/// of station_count, in the canonical order of parse_fields) receives the
+/// fields. No chunking: the massive prisms' copy and ten sums per station
+/// must fit the device memory budget (else DeviceError with the bytes
+/// needed). The caller's streams are synchronized first. Throws
+/// std::invalid_argument as forward_model and for parts other than 1,
+/// geobem::DeviceError for a failing CUDA call, std::runtime_error in a
+/// build without CUDA.
+void forward_model_on_device(const Prism* prisms, std::size_t prism_count, const Station* stations,
+                             std::size_t station_count, const std::vector<Field>& fields,
+                             const ForwardOptions& options, double* values);
+
 ForwardResult forward_model_grid(const PrismGrid& grid, const std::vector<Station>& stations,
                                  const std::vector<Field>& fields, const ForwardOptions& options);
 

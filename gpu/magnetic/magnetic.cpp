@@ -4,10 +4,10 @@
 #include "gpu/magnetic/magnetic.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 
 #include "gpu/core/field_list.hpp"
+#include "gpu/core/warning.hpp"
 #include "gpu/gravity/tile_sums_cpu.hpp"
 #include "gpu/magnetic/magnetic_sources.hpp"
 
@@ -50,9 +50,9 @@ Result scaled(const std::vector<double>& sums, std::size_t n, const std::vector<
       column[s] = field_factor_nt * value;
       if (std::isnan(column[s])) ++undefined;
     }
-    if (undefined > 0 && !options.forward.quiet)
-      std::fprintf(stderr, "warning: %s is undefined (NaN) at %zu station(s) on a prism edge or vertex\n",
-                   field_name(field), undefined);
+    if (undefined > 0)
+      warn(std::string(field_name(field)) + " is undefined (NaN) at " + std::to_string(undefined) +
+           " station(s) on a prism edge or vertex");
     result.values.push_back(std::move(column));
   }
   return result;
