@@ -1,0 +1,212 @@
+// Prism gravity and magnetics (gpu/gravity, gpu/magnetic) for the Python
+// layer: prism lists and prism layers from host arrays, and prism gravity
+// from CUDA device arrays (DLPack) without a copy to the host. Each function
+// returns (rows, field names, warnings); the Python layer shapes the rows and
+// issues the warnings.
+#include <nanobind/stl/array.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <array>
+#include <cstring>
+#include <memory>
+#include <tuple>
+
+#include "gpu/gravity/gravity.hpp"
+#include "gpu/gravity/prism_layer_forward.hpp"
+#include "gpu/magnetic/magnetic.hpp"
+#include "python/src/bindings.hpp"
+#if GEOBEM_WITH_CUDA
+#include "gpu/core/device_buffer.hpp"
+#endif
+
+namespace geobem::python {
+namespace {
+
+using gravity::Prism;
+using gravity::Station;
+
+static_assert(sizeof(Station) == 3 * sizeof(double) && sizeof(Prism) == 7 * sizeof(double),
+              "stations and prisms are read as rows of doubles");
+static_assert(sizeof(magnetic::MagnetizedPrism) == 9 * sizeof(double), "magnetized prisms are rows of 9 doubles");
+
+/// Rows of a C-ordered table as the library's plain structs (same layout).
+template <typename Row, typename Table>
+std::vector<Row> rows_of(const Table& table) {
+  std::vector<Row> rows(table.shape(0));
+  if (!rows.empty()) std::memcpy(rows.data(), table.data(), rows.size() * sizeof(Row));
+  return rows;
+}
+
+gravity::ForwardOptions forward_options(const std::string& device, const std::string& precision, bool progress) {
+  gravity::ForwardOptions options;
+  options.device = compute_device(device);
+  options.precision = gravity::parse_precision(precision);
+  options.quiet = !progress;
+  return options;
+}
+
+using Rows = std::tuple<NumpyRows, std::vector<std::string>, Warnings>;
+
+Rows gravity_rows(const gravity::ForwardResult& result, std::size_t stations) {
+  std::vector<double> values;
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k < result.fields.size(); ++k) {
+    values.insert(values.end(), result.values[k].begin(), result.values[k].end());
+    names.emplace_back(gravity::field_name(result.fields[k]));
+  }
+  return {numpy_rows(std::move(values), names.size(), stations), names, {}};
+}
+
+Rows prism_gravity(const HostTable<3>& stations, const HostTable<7>& prisms, const std::string& fields,
+                   const std::string& device, const std::string& precision, bool progress) {
+  const auto field_list = gravity::parse_fields(fields);
+  const auto options = forward_options(device, precision, progress);
+  Warnings warnings;
+  const auto result = run_released(warnings, [&] {
+    return gravity::forward_model(rows_of<Prism>(prisms), rows_of<Station>(stations), field_list, options);
+  });
+  Rows rows = gravity_rows(result, stations.shape(0));
+  std::get<2>(rows) = std::move(warnings);
+  return rows;
+}
+
+/// The layer of Harmonica's prism_layer with one reference height and one
+/// density (or magnetization) on each side of it: (shape_e, shape_n) cells
+/// centred from (west_centre, south_centre) at (spacing_e, spacing_n).
+gravity::PrismLayer layer_of(const HostMatrix& surface, const std::array<double, 4>& grid, double reference,
+                             double density_above, double density_below) {
+  gravity::PrismLayer layer;
+  auto& g = layer.geometry;
+  g.shape_n = static_cast<std::int64_t>(surface.shape(0));
+  g.shape_e = static_cast<std::int64_t>(surface.shape(1));
+  g.west_centre = grid[0];
+  g.south_centre = grid[1];
+  g.spacing_e = grid[2];
+  g.spacing_n = grid[3];
+  g.reference = reference;
+  g.density_above = density_above;
+  g.density_below = density_below;
+  layer.surface.assign(surface.data(), surface.data() + surface.size());
+  return layer;
+}
+
+Rows layer_gravity(const HostTable<3>& stations, const HostMatrix& surface, const std::array<double, 4>& grid,
+                   double reference, double density_above, double density_below, const std::string& fields,
+                   const std::string& device, const std::string& precision, bool progress) {
+  const auto field_list = gravity::parse_fields(fields);
+  const auto options = forward_options(device, precision, progress);
+  Warnings warnings;
+  const auto result = run_released(warnings, [&] {
+    return gravity::forward_model_layer(layer_of(surface, grid, reference, density_above, density_below),
+                                        rows_of<Station>(stations), field_list, options);
+  });
+  Rows rows = gravity_rows(result, stations.shape(0));
+  std::get<2>(rows) = std::move(warnings);
+  return rows;
+}
+
+Rows magnetic_rows(const magnetic::Result& result, std::size_t stations, Warnings&& warnings) {
+  std::vector<double> values;
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k < result.fields.size(); ++k) {
+    values.insert(values.end(), result.values[k].begin(), result.values[k].end());
+    names.emplace_back(magnetic::field_name(result.fields[k]));
+  }
+  return {numpy_rows(std::move(values), names.size(), stations), names, std::move(warnings)};
+}
+
+magnetic::Options magnetic_options(const std::string& device, const std::string& precision, bool progress) {
+  magnetic::Options options;
+  options.forward = forward_options(device, precision, progress);
+  return options;
+}
+
+Rows prism_magnetic(const HostTable<3>& stations, const HostTable<9>& prisms, const std::string& fields,
+                    const std::string& device, const std::string& precision, bool progress) {
+  const auto field_list = magnetic::parse_fields(fields);
+  const auto options = magnetic_options(device, precision, progress);
+  Warnings warnings;
+  const auto result = run_released(warnings, [&] {
+    return magnetic::forward_magnetic(rows_of<magnetic::MagnetizedPrism>(prisms), rows_of<Station>(stations),
+                                      field_list, options);
+  });
+  return magnetic_rows(result, stations.shape(0), std::move(warnings));
+}
+
+Rows layer_magnetic(const HostTable<3>& stations, const HostMatrix& surface, const std::array<double, 4>& grid,
+                    double reference, const std::array<double, 3>& above, const std::array<double, 3>& below,
+                    const std::string& fields, const std::string& device, const std::string& precision,
+                    bool progress) {
+  const auto field_list = magnetic::parse_fields(fields);
+  const auto options = magnetic_options(device, precision, progress);
+  Warnings warnings;
+  const auto result = run_released(warnings, [&] {
+    const magnetic::MagneticLayer layer{layer_of(surface, grid, reference, 0.0, 0.0), above, below};
+    return magnetic::forward_magnetic_layer(layer, rows_of<Station>(stations), field_list, options);
+  });
+  return magnetic_rows(result, stations.shape(0), std::move(warnings));
+}
+
+/// Unit vector (e, n, u) of a field of this inclination and declination (degrees).
+std::array<double, 3> field_direction(double inclination, double declination) {
+  return magnetic::field_direction(inclination, declination);
+}
+
+#if GEOBEM_WITH_CUDA
+template <int Columns>
+using DeviceTable = nb::ndarray<const double, nb::shape<-1, Columns>, nb::c_contig, nb::device::cuda>;
+using DeviceRows = nb::ndarray<nb::array_api, double, nb::ndim<2>, nb::device::cuda>;
+
+/// prism_gravity on arrays in the memory of CUDA device `stations.device_id()`:
+/// the rows come back as a device array exporting DLPack.
+std::tuple<DeviceRows, std::vector<std::string>, Warnings> prism_gravity_on_device(
+    const DeviceTable<3>& stations, const DeviceTable<7>& prisms, const std::string& fields,
+    const std::string& precision, bool progress) {
+  if (prisms.device_id() != stations.device_id())
+    throw std::invalid_argument("prism_gravity: the prisms are on CUDA device " + std::to_string(prisms.device_id()) +
+                                ", the coordinates on device " + std::to_string(stations.device_id()));
+  const auto field_list = gravity::parse_fields(fields);
+  const auto options = forward_options("cuda", precision, progress);
+  const std::size_t n = stations.shape(0);
+  Warnings warnings;
+  auto* values = run_released(warnings, [&] {
+    select_cuda_device_for_rank(stations.device_id());
+    auto buffer = std::make_unique<DeviceBuffer<double>>(field_list.size() * n);
+    gravity::forward_model_on_device(reinterpret_cast<const Prism*>(prisms.data()), prisms.shape(0),
+                                     reinterpret_cast<const Station*>(stations.data()), n, field_list, options,
+                                     buffer->data());
+    return buffer.release();
+  });
+  nb::capsule owner(values, [](void* data) noexcept { delete static_cast<DeviceBuffer<double>*>(data); });
+  std::vector<std::string> names;
+  for (const auto field : field_list) names.emplace_back(gravity::field_name(field));
+  const std::size_t shape[2] = {field_list.size(), n};
+  DeviceRows rows(values->data(), 2, shape, owner, nullptr, nb::dtype<double>(), nb::device::cuda::value,
+                  stations.device_id());
+  return {rows, names, std::move(warnings)};
+}
+#endif
+
+}  // namespace
+
+void bind_forward(nb::module_& m) {
+  m.def("prism_gravity", &prism_gravity, nb::arg("stations"), nb::arg("prisms"), nb::arg("fields"),
+        nb::arg("device"), nb::arg("precision"), nb::arg("progress"));
+  m.def("layer_gravity", &layer_gravity, nb::arg("stations"), nb::arg("surface"), nb::arg("grid"),
+        nb::arg("reference"), nb::arg("density_above"), nb::arg("density_below"), nb::arg("fields"),
+        nb::arg("device"), nb::arg("precision"), nb::arg("progress"));
+  m.def("prism_magnetic", &prism_magnetic, nb::arg("stations"), nb::arg("prisms"), nb::arg("fields"),
+        nb::arg("device"), nb::arg("precision"), nb::arg("progress"));
+  m.def("layer_magnetic", &layer_magnetic, nb::arg("stations"), nb::arg("surface"), nb::arg("grid"),
+        nb::arg("reference"), nb::arg("magnetization_above"), nb::arg("magnetization_below"), nb::arg("fields"),
+        nb::arg("device"), nb::arg("precision"), nb::arg("progress"));
+  m.def("field_direction", &field_direction, nb::arg("inclination"), nb::arg("declination"));
+#if GEOBEM_WITH_CUDA
+  m.def("prism_gravity_on_device", &prism_gravity_on_device, nb::arg("stations"), nb::arg("prisms"),
+        nb::arg("fields"), nb::arg("precision"), nb::arg("progress"));
+#endif
+}
+
+}  // namespace geobem::python

@@ -1,0 +1,86 @@
+"""Bad input raises ValueError naming the value; accuracy limits and
+undefined fields are Python warnings; nothing reaches stderr unless progress=True."""
+import warnings
+
+import numpy as np
+import pytest
+
+import geobem
+
+PRISM = [[0.0, 1.0, 0.0, 1.0, 0.0, 1.0]]
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: geobem.prism_gravity((0, 0, 2), [[0, 1, 0, 1, 0, 1], [0, 1, 3, 2, 0, 1]], [1, 1], "g_z"),
+         ["prism 1", "south < north"]),
+        (lambda: geobem.prism_gravity(([0, np.nan], 0, 2), PRISM, [1], "g_z"), ["station 1", "non-finite"]),
+        (lambda: geobem.prism_gravity((0, 0, 2), PRISM, [np.inf], "g_z"), ["prism 0", "finite"]),
+        (lambda: geobem.prism_gravity((0, 0, 2), PRISM, [1, 2], "g_z"), ["density has 2 values for 1 prisms"]),
+        (lambda: geobem.prism_gravity((0, 0, 2), [[0, 1, 0, 1, 0]], [1], "g_z"), ["shape (1, 5)"]),
+        (lambda: geobem.prism_gravity((0, 0, 2), PRISM, [1], "g_up"), ["'g_up'"]),
+        (lambda: geobem.prism_gravity((0, 0, 2), PRISM, [1], "g_z", precision="half"), ["'half'"]),
+        (lambda: geobem.prism_gravity((0, 0, 2), PRISM, [1], "g_z", device="gpu"), ["'gpu'"]),
+        (lambda: geobem.prism_gravity(([0, 1], [0, 1, 2], 2), PRISM, [1], "g_z"), ["broadcast"]),
+        (lambda: geobem.prism_magnetic((0, 0, 2), PRISM, ([1], [1]), "b"), ["3 components"]),
+        (lambda: geobem.prism_magnetic((0, 0, 2), PRISM, ([1], [np.nan], [1]), "b"), ["prism 0"]),
+        (lambda: geobem.prism_magnetic((0, 0, 2), PRISM, ([1], [1], [1]), "tfa"), ["'tfa'"]),
+        (lambda: geobem.prism_layer(([0, 1, 3], [0, 1]), np.ones((2, 3)), 0.0), ["easting", "evenly spaced"]),
+        (lambda: geobem.prism_layer(([0, 1, 2], [0, 1]), np.ones((3, 3)), 0.0), ["surface", "(3, 3)"]),
+        (lambda: geobem.longman("exp-cos", {"lambda": [1.0, 1e-9], "omega": 1.0}), ["row 1", "lambda/omega"]),
+        (lambda: geobem.longman("exp-cos", {"lambda": 1.0}), ["'omega'"]),
+        (lambda: geobem.longman("exp-cosh", {"lambda": 1.0, "omega": 1.0}), ["exp-cosh"]),
+        (lambda: geobem.longman("exp-cos", {"lambda": 1.0, "omega": 1.0}, accelerator="aitken"), ["aitken"]),
+        (lambda: geobem.adaptive("sinc", 0.0, 1.0, {"p0": np.nan}), ["p0"]),
+        (lambda: geobem.adaptive("exp_sin", 1.0, 0.0), ["lower"]),
+        (lambda: geobem.adaptive(expression="exp(-a*x", lower=0, upper=1, parameters={"a": 1.0}), ["exp(-a*x"]),
+        (lambda: geobem.adaptive(expression="exp(-b*x)", lower=0, upper=1, parameters={"a": 1.0}), ["'b'"]),
+        (lambda: geobem.cubature("f3", 11), ["11"]),
+        (lambda: geobem.cubature("gaussian", 3, genz_a=1e6), ["1000000", "gaussian"]),
+        (lambda: geobem.cubature("f3", 3, rel_tol=-1.0), ["-1"]),
+    ],
+)
+def test_bad_input_raises_value_error_naming_the_value(call, words):
+    with pytest.raises(ValueError) as raised:
+        call()
+    for word in words:
+        assert word in str(raised.value), str(raised.value)
+
+
+def test_cuda_without_a_device_is_a_device_error():
+    if geobem._geobem.cuda_device_count() > 0:
+        pytest.skip("a CUDA device is present")
+    with pytest.raises(geobem.DeviceError, match="device='cuda'"):
+        geobem.prism_gravity((0, 0, 2), PRISM, [1], "g_z", device="cuda")
+    with pytest.raises(geobem.DeviceError):
+        geobem.longman("exp-cos", {"lambda": 1.0, "omega": 1.0}, device="cuda")
+
+
+def test_far_stations_and_edges_warn_through_python_warnings(capfd):
+    with pytest.warns(geobem.GeobemWarning, match="relative accuracy") as far:
+        geobem.prism_gravity((1e9, 0.0, 0.0), PRISM, [1000.0], "g_z", device="cpu")
+    assert far[0].filename == __file__  # the warning points at the caller's line
+    with pytest.warns(geobem.GeobemWarning, match="g_zz is undefined"):
+        value = geobem.prism_gravity((1.0, 1.0, 1.0), PRISM, [1000.0], "g_zz", device="cpu")
+    assert np.isnan(value)
+    with pytest.warns(geobem.GeobemWarning, match="b_u is undefined"):
+        geobem.prism_magnetic((1.0, 1.0, 1.0), PRISM, ([0.0], [0.0], [1.0]), "b_u", device="cpu")
+    assert capfd.readouterr().err == ""
+
+
+def test_quiet_unless_progress(capfd):
+    rng = np.random.default_rng(1)
+    prisms = np.column_stack([rng.uniform(0, 1, 3000), rng.uniform(2, 3, 3000), rng.uniform(0, 1, 3000),
+                              rng.uniform(2, 3, 3000), rng.uniform(-3, -2, 3000), rng.uniform(-1, 0, 3000)])
+    stations = (np.linspace(-5, 5, 50), 0.0, 10.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing to warn about here
+        quiet = geobem.prism_gravity(stations, prisms, np.ones(3000), "g_z", device="cpu")
+    assert capfd.readouterr().err == ""
+    loud = geobem.prism_gravity(stations, prisms, np.ones(3000), "g_z", device="cpu", progress=True)
+    assert "gravity prisms (cpu): done" in capfd.readouterr().err
+    np.testing.assert_array_equal(quiet, loud)
+    geobem.longman("exp-cos", {"lambda": 1.0, "omega": 1.0}, device="cpu")
+    geobem.cubature("gaussian", 2, device="cpu", min_regions=64)
+    assert capfd.readouterr().err == ""
