@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# notebook-terrain: the Jacksboro terrain case through the Python module (g_z, TFA, Harmonica beside it).
+# Usage: run.sh [--out DIR] [--from STAGE | --only STAGE [-- SCRIPT_OPTIONS...]]   STAGE: dem, notebook
+# Options after `--` go to terrain.py with --only notebook (e.g. --station-step 5, --device cuda).
+# The module comes from .venv (scripts/setup.sh builds and installs it there).
+# Stage dem writes OUT/dem/jacksboro.tif; stage notebook writes OUT/terrain.png and OUT/fields.csv.
+source "$(dirname "$0")/../lib/run_stages.sh"
+workflow=notebook-terrain
+stages=(dem notebook)
+npz=/usr/share/matplotlib/mpl-data/sample_data/jacksboro_fault_dem.npz
+python="$here/../../.venv/bin/python"
+
+run_dem() {
+  [ -f "$npz" ] || { echo "run.sh: $npz missing (scripts/setup.sh installs python-matplotlib-data)" >&2; exit 1; }
+  mkdir -p "$out/dem"
+  /usr/bin/python3 "$here/../terrain-jacksboro/npz_to_geotiff.py" "$npz" "$out/dem/jacksboro.tif"
+}
+run_notebook() {
+  need_file dem/jacksboro.tif dem
+  [ -x "$python" ] || { echo "run.sh: $python missing (run scripts/setup.sh)" >&2; exit 1; }
+  "$python" "$here/terrain.py" "$out/dem/jacksboro.tif" "$out" ${extra[@]+"${extra[@]}"}
+}
+
+run_workflow "$@"
