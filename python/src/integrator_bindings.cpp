@@ -175,8 +175,11 @@ Integrals adaptive(const std::optional<std::string>& integrand, const std::optio
     wanted.insert(wanted.end(), f.parameters.begin(), f.parameters.end());
     const std::vector<double> rows = columns.gather(wanted);
     for (std::size_t i = 0; i < columns.rows; ++i) refuse_row(i, ex::check_adaptive_row(f, &rows[i * wanted.size()]));
-    nb::gil_scoped_release release;
-    const auto results = ex::integrate_adaptive_expression(f, rows, columns.rows, settings, compute_device(device));
+    std::vector<q::Adaptive1DResult> results;
+    {
+      nb::gil_scoped_release release;
+      results = ex::integrate_adaptive_expression(f, rows, columns.rows, settings, compute_device(device));
+    }
     return integrals(results, estimate, blocks);
   }
   const q::Integrand1D base = q::table2_integrand(q::parse_integrand_1d_family(*integrand));
@@ -237,9 +240,11 @@ Integrals cubature(const std::optional<std::string>& integrand, const std::optio
     const std::vector<double> parameters = columns.gather(f.parameters);
     for (std::size_t i = 0; i < columns.rows; ++i)
       refuse_row(i, ex::check_parameter_row(f, &parameters[i * f.parameters.size()]));
-    nb::gil_scoped_release release;
-    const auto results =
-        ex::integrate_cubature_expression(f, parameters, columns.rows, settings, compute_device(device));
+    std::vector<q::CubatureResult> results;
+    {
+      nb::gil_scoped_release release;
+      results = ex::integrate_cubature_expression(f, parameters, columns.rows, settings, compute_device(device));
+    }
     return integrals(results, estimate, regions);
   }
   const q::CubatureIntegrand f = q::make_cubature_integrand(q::parse_cubature_family(*integrand), dim, genz_a, genz_u);

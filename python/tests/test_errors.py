@@ -84,3 +84,34 @@ def test_quiet_unless_progress(capfd):
     geobem.longman("exp-cos", {"lambda": 1.0, "omega": 1.0}, device="cpu")
     geobem.cubature("gaussian", 2, device="cpu", min_regions=64)
     assert capfd.readouterr().err == ""
+
+
+def test_the_gil_is_released_while_the_library_computes():
+    import threading
+    import time
+
+    rng = np.random.default_rng(2)
+    count = 5000
+    prisms = np.column_stack([rng.uniform(0, 1, count), rng.uniform(2, 3, count), rng.uniform(0, 1, count),
+                              rng.uniform(2, 3, count), rng.uniform(-3, -2, count), rng.uniform(-1, 0, count)])
+    stations = (np.linspace(-50, 50, 200), 0.0, 10.0)
+    done = threading.Event()
+    ticks = []
+
+    def tick():
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.001)
+
+    counter = threading.Thread(target=tick, daemon=True)
+    counter.start()
+    start = time.perf_counter()
+    try:
+        geobem.prism_gravity(stations, prisms, np.ones(count), ["potential", "g_z", "g_zz"], device="cpu")
+        elapsed = time.perf_counter() - start
+    finally:
+        done.set()
+        counter.join()
+    during = [t for t in ticks if start < t < start + elapsed]
+    # A thread blocked on the GIL would tick once or twice; a free one every millisecond or so.
+    assert elapsed > 0.05 and len(during) > 0.2 * elapsed / 0.001, (elapsed, len(during))

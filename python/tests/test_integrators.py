@@ -37,12 +37,12 @@ def test_adaptive_single_and_batch_meet_closed_forms(rng):
     assert np.all(np.abs(batch.value - closed) <= np.maximum(1e-10 * np.abs(closed), batch.error) * 1.0001)
 
 
-@pytest.mark.parametrize("dim", [2, 5])
+@pytest.mark.parametrize("dim", [2, 4])
 def test_cubature_genz_gaussian_and_expression_meet_closed_forms(dim):
     from math import erf, pi, sqrt
 
     a, u = 2.0, 0.3
-    result = geobem.cubature("gaussian", dim, genz_a=a, genz_u=u, rel_tol=1e-8, min_regions=4096, device="cpu")
+    result = geobem.cubature("gaussian", dim, genz_a=a, genz_u=u, rel_tol=1e-8, min_regions=1024, device="cpu")
     exact = (sqrt(pi) / (2 * a) * (erf(a * (1 - u)) + erf(a * u))) ** dim
     assert result.status[0] == "converged"
     assert abs(result.value[0] - exact) <= max(1e-8 * abs(exact), result.error[0])
