@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # notebook-terrain: the Jacksboro terrain case through the Python module (g_z, TFA, Harmonica beside it).
-# Usage: run.sh [--out DIR] [--from STAGE | --only STAGE [-- SCRIPT_OPTIONS...]]   STAGE: dem, notebook
+# Usage: run.sh [--out DIR] [--from STAGE | --only STAGE [-- SCRIPT_OPTIONS...]]   STAGE: dem, notebook, plot
 # Options after `--` go to terrain.py with --only notebook (e.g. --station-step 5, --device cuda).
 # The module comes from .venv (scripts/setup.sh builds and installs it there).
-# Stage dem writes OUT/dem/jacksboro.tif; stage notebook writes OUT/terrain.png and OUT/fields.csv.
+# dem writes OUT/dem/jacksboro.tif, notebook OUT/fields.csv and OUT/heights.npz; plot writes OUT/terrain.png.
+# Python: .venv/bin/python (the module, Harmonica); the dem stage uses Debian's /usr/bin/python3 with python3-gdal.
 source "$(dirname "$0")/../lib/run_stages.sh"
 workflow=notebook-terrain
-stages=(dem notebook)
+stages=(dem notebook plot)
 npz=/usr/share/matplotlib/mpl-data/sample_data/jacksboro_fault_dem.npz
 python="$here/../../.venv/bin/python"
 
+need_python() { [ -x "$python" ] || { echo "run.sh: $python missing (run scripts/setup.sh)" >&2; exit 1; }; }
 run_dem() {
   [ -f "$npz" ] || { echo "run.sh: $npz missing (scripts/setup.sh installs python-matplotlib-data)" >&2; exit 1; }
   mkdir -p "$out/dem"
@@ -17,8 +19,13 @@ run_dem() {
 }
 run_notebook() {
   need_file dem/jacksboro.tif dem
-  [ -x "$python" ] || { echo "run.sh: $python missing (run scripts/setup.sh)" >&2; exit 1; }
-  "$python" "$here/terrain.py" "$out/dem/jacksboro.tif" "$out" ${extra[@]+"${extra[@]}"}
+  need_python
+  "$python" "$here/terrain.py" "$out/dem/jacksboro.tif" "$out" --no-plot ${extra[@]+"${extra[@]}"}
+}
+run_plot() {
+  need_file fields.csv notebook
+  need_python
+  "$python" "$here/plot.py" "$out" "$out/terrain.png"
 }
 
 run_workflow "$@"

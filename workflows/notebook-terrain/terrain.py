@@ -71,6 +71,7 @@ def main():
     parser.add_argument("--station-step", type=int, default=30, help="stations over every K-th node (default 30)")
     parser.add_argument("--harmonica-step", type=int, default=10, help="Harmonica on every K-th station (default 10)")
     parser.add_argument("--device", default="auto", help="auto, cpu or cuda")
+    parser.add_argument("--no-plot", action="store_true", help="write fields.csv and heights.npz only")
     options = parser.parse_args()
     if options.station_step < 1 or options.harmonica_step < 1:
         parser.error("--station-step and --harmonica-step must be >= 1")
@@ -102,9 +103,11 @@ def main():
     write_atomically(os.path.join(options.out, "fields.csv"), lambda path: np.savetxt(
         path, np.column_stack([*stations, g_z, *b, tfa]), delimiter=",", fmt="%.17g", comments="",
         header="easting,northing,upward,g_z,b_e,b_n,b_u,tfa"))
-    write_atomically(os.path.join(options.out, "terrain.png"),
-                     lambda path: plot(path, easting, northing, heights, stations, g_z, tfa))
-    print(f"terrain: wrote {options.out}/terrain.png and fields.csv")
+    write_atomically(os.path.join(options.out, "heights.npz"),
+                     lambda path: np.savez(path, easting=easting, northing=northing, heights=heights))
+    print(f"terrain: wrote {options.out}/fields.csv and heights.npz")
+    if not options.no_plot:
+        plot(options.out)
 
 
 def compare_with_harmonica(layer, stations, g_z, b, every, gravity_seconds, magnetic_seconds):
@@ -135,7 +138,19 @@ def compare_with_harmonica(layer, stations, g_z, b, every, gravity_seconds, magn
         print(f"  {name}: largest |geobem - harmonica| / largest |field| = {difference:.1e}")
 
 
-def plot(path, easting, northing, heights, stations, g_z, tfa):
+def plot(folder, path=None):
+    """PATH (default FOLDER/terrain.png) from FOLDER/fields.csv and FOLDER/heights.npz."""
+    fields = np.genfromtxt(os.path.join(folder, "fields.csv"), delimiter=",", names=True)
+    with np.load(os.path.join(folder, "heights.npz")) as grid:
+        easting, northing, heights = grid["easting"], grid["northing"], grid["heights"]
+    stations = (fields["easting"], fields["northing"])
+    path = path or os.path.join(folder, "terrain.png")
+    write_atomically(path, lambda temporary: draw(temporary, easting, northing, heights, stations, fields["g_z"],
+                                                  fields["tfa"]))
+    print(f"terrain: wrote {path}")
+
+
+def draw(path, easting, northing, heights, stations, g_z, tfa):
     import matplotlib
 
     matplotlib.use("Agg")
