@@ -106,7 +106,8 @@ def test_layer_magnetic_equals_geobem_magnetic_on_layer_vts(tmp_path, stage, dem
     stations = (centres[0][1::3], np.full(centres[0][1::3].size, centres[1][9] - 7.0), np.full(centres[0][1::3].size, 250.0))
     write_csv(tmp_path / "stations.csv", "easting,northing,upward", list(stations))
     run([stage("geobem-magnetic"), "--prisms", tmp_path / "model" / "layer.vts", "--stations", tmp_path / "stations.csv",
-         "--magnetization", "0.5,-0.25,1.5", "--device", "cpu", "--quiet", "--out", tmp_path / "magnetic"])
+         "--magnetization", "0.5,-0.25,1.5", "--fields", "b_e,b_n,b_u", "--device", "cpu", "--quiet", "--out",
+         tmp_path / "magnetic"])
     properties = {name: np.full(surface.shape, value)
                   for name, value in zip(("magnetization_e", "magnetization_n", "magnetization_u"), (0.5, -0.25, 1.5))}
     layer = geobem.prism_layer(centres, surface, 0.0, properties=properties)
