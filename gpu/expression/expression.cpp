@@ -1,5 +1,6 @@
 #include "gpu/expression/expression.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -46,6 +47,10 @@ class Parser {
  public:
   Parser(const std::string& text, const std::vector<std::string>& variables, const ParameterSource& parameters)
       : text_(text), parameters_(parameters) {
+    if (text.size() > static_cast<std::size_t>(kMaxExpressionCharacters))
+      fail("longer than " + std::to_string(kMaxExpressionCharacters) + " characters (" + std::to_string(text.size()) +
+               ")",
+           kMaxExpressionCharacters + 1);
     expression_.text = text;
     expression_.variables = variables;
     advance();
@@ -59,9 +64,16 @@ class Parser {
   }
 
  private:
+  /// Throws the error with the text shown under it, a caret at `column`; a
+  /// long text is shown as the 60 characters either side of the column.
   [[noreturn]] void fail(const std::string& message, int column) const {
-    const std::string caret(static_cast<std::size_t>(column > 0 ? column - 1 : 0), ' ');
-    throw ExpressionError("expression error at column " + std::to_string(column) + ": " + message + "\n  " + text_ +
+    constexpr std::size_t kShown = 60;
+    const std::size_t at = static_cast<std::size_t>(column > 0 ? column - 1 : 0);
+    const std::size_t first = at > kShown ? at - kShown : 0;
+    const std::string head = first > 0 ? "..." : "", tail = at + kShown < text_.size() ? "..." : "";
+    const std::string shown = head + text_.substr(first, std::min(text_.size(), at + kShown) - first) + tail;
+    const std::string caret(head.size() + at - first, ' ');
+    throw ExpressionError("expression error at column " + std::to_string(column) + ": " + message + "\n  " + shown +
                               "\n  " + caret + "^",
                           column);
   }
@@ -88,6 +100,10 @@ class Parser {
           while (end < text_.size() && std::isdigit(static_cast<unsigned char>(text_[end]))) ++end;
         }
       }
+      const bool hexadecimal_prefix = end == position_ + 1 && text_[position_] == '0' && end < text_.size() &&
+                                      (text_[end] == 'x' || text_[end] == 'X');
+      if (hexadecimal_prefix)
+        fail("hexadecimal numbers are not accepted: write numbers in decimal", token_.column);
       token_.kind = TokenKind::Number;
       token_.text = text_.substr(position_, end - position_);
       const auto parsed = std::from_chars(text_.data() + position_, text_.data() + end, token_.value);
@@ -155,7 +171,10 @@ class Parser {
     return left;
   }
 
+  /// Every level of nesting (a parenthesis, a call's argument, a sign, an
+  /// exponent) passes through here: the one place that bounds recursion.
   int unary() {
+    const NestingLevel level(*this);
     if (at("-") || at("+")) {
       const bool negate = at("-");
       const int column = token_.column;
@@ -182,6 +201,8 @@ class Parser {
   int primary() {
     const Token token = token_;
     if (token.kind == TokenKind::End) fail("the expression ends where an operand is expected", token.column);
+    if ((token.kind == TokenKind::Number || token.kind == TokenKind::Name) && ++terms_ > kMaxExpressionTerms)
+      fail("more than " + std::to_string(kMaxExpressionTerms) + " terms (numbers and names)", token.column);
     if (token.kind == TokenKind::Number) {
       advance();
       ExpressionNode node;
@@ -270,11 +291,30 @@ class Parser {
     return add(std::move(node));
   }
 
+  /// One level deeper for as long as it lives; refuses a level beyond
+  /// kMaxExpressionNesting at the current token.
+  class NestingLevel {
+   public:
+    explicit NestingLevel(Parser& parser) : parser_(parser) {
+      if (++parser_.nesting_ > kMaxExpressionNesting)
+        parser_.fail("nested deeper than " + std::to_string(kMaxExpressionNesting) +
+                         " levels (parentheses, function calls, signs and exponents)",
+                     parser_.token_.column);
+    }
+    ~NestingLevel() { --parser_.nesting_; }
+    NestingLevel(const NestingLevel&) = delete;
+    NestingLevel& operator=(const NestingLevel&) = delete;
+
+   private:
+    Parser& parser_;
+  };
+
   const std::string& text_;
   const ParameterSource& parameters_;
   Expression expression_;
   std::size_t position_ = 0;
   Token token_;
+  int terms_ = 0, nesting_ = 0;
 };
 
 }  // namespace

@@ -68,12 +68,22 @@ struct ParameterSource {
   std::string description;         ///< e.g. "a column of input.csv"; empty: no parameters are available
 };
 
+/// Bounds on an expression's size, checked while it is read so that no text
+/// can exhaust the parser's stack or the memory of the tree: characters,
+/// terms (numbers and names) and nesting (parentheses, function calls, signs
+/// and exponents inside one another). The CPU program and the CUDA source
+/// walk the tree recursively too, as deep as it has terms at most.
+constexpr int kMaxExpressionCharacters = 4096;
+constexpr int kMaxExpressionTerms = 1000;
+constexpr int kMaxExpressionNesting = 100;
+
 /// Parses and checks `text` with the integration `variables` (e.g. {"x"}) and
 /// the parameter names of `parameters`. Throws ExpressionError (a UsageError:
-/// exit status 2 in a stage) for a syntax error, a number out of range, an
-/// unknown function, a call with the wrong argument count, or a name that is
-/// neither a variable, pi, nor one of the parameter names (the message lists
-/// the names it could have been).
+/// exit status 2 in a stage) for a syntax error, a number out of range or not
+/// in decimal (hexadecimal `0x10` is refused), an unknown function, a call
+/// with the wrong argument count, a name that is neither a variable, pi, nor
+/// one of the parameter names (the message lists the names it could have
+/// been), or a text beyond one of the bounds above (the message names it).
 Expression parse_expression(const std::string& text, const std::vector<std::string>& variables,
                             const ParameterSource& parameters);
 

@@ -75,6 +75,56 @@ TEST(ExpressionParser, ErrorsPointAtTheBadTokenAndNameIt) {
   }
 }
 
+TEST(ExpressionParser, HexadecimalNumbersAreRefused) {
+  for (const std::string text : {"0x10", "x*0X1p4", "0x.8"}) {
+    const auto [column, message] = error_of(text);
+    EXPECT_EQ(column, static_cast<int>(text.find('0')) + 1) << text;
+    EXPECT_NE(message.find("hexadecimal numbers are not accepted"), std::string::npos) << message;
+  }
+  EXPECT_EQ(evaluate("0.5e1 + 10", 0.0), 15.0);
+}
+
+std::string repeated(const std::string& unit, int count) {
+  std::string text;
+  for (int k = 0; k < count; ++k) text += unit;
+  return text;
+}
+
+// Texts that overflowed the parser's stack: every bound is named in the
+// message, at its column, and the largest accepted texts still evaluate
+// (the CPU program and the CUDA source recurse through them too).
+TEST(ExpressionParser, SizeBoundsAreNamedAndTheLargestTextsStillEvaluate) {
+  const int nesting = ex::kMaxExpressionNesting, terms = ex::kMaxExpressionTerms;
+  struct Case {
+    std::string text;
+    int column;
+    std::string message;
+  };
+  const Case cases[] = {
+      {repeated("(", 20000) + "x" + repeated(")", 20000), ex::kMaxExpressionCharacters + 1,
+       "longer than 4096 characters (40001)"},
+      {"x" + repeated("+x", 39999), ex::kMaxExpressionCharacters + 1, "longer than 4096 characters (79999)"},
+      {repeated("(", nesting) + "x" + repeated(")", nesting), nesting + 1, "nested deeper than 100 levels"},
+      {repeated("-", nesting) + "x", nesting + 1, "nested deeper than 100 levels"},
+      {"x" + repeated("^x", nesting), 2 * nesting + 1, "nested deeper than 100 levels"},
+      {repeated("exp(", nesting) + "x" + repeated(")", nesting), 4 * nesting + 1, "nested deeper than 100 levels"},
+      {"x" + repeated("+x", terms), 2 * terms + 1, "more than 1000 terms (numbers and names)"},
+  };
+  for (const auto& c : cases) {
+    const auto [column, message] = error_of(c.text);
+    EXPECT_EQ(column, c.column) << c.text.substr(0, 40);
+    EXPECT_NE(message.find(c.message), std::string::npos) << message.substr(0, 300);
+    EXPECT_LT(message.size(), 400u) << "the text is shown around the column, not whole";
+  }
+  // One level and one term less: accepted, and evaluated to the number it is.
+  EXPECT_EQ(evaluate(repeated("(", nesting - 1) + "x" + repeated(")", nesting - 1), 3.0), 3.0);
+  EXPECT_EQ(evaluate(repeated("-", nesting - 2) + "x", 3.0), 3.0);
+  EXPECT_EQ(evaluate("x" + repeated("+x", terms - 1), 0.5), 0.5 * terms);
+  const ex::Expression widest = ex::parse_expression("x" + repeated("*x", terms - 1), {"x"}, kColumns);
+  EXPECT_EQ(ex::ExpressionProgram(widest).evaluate(std::vector<double>{1.0}.data(), nullptr), 1.0);
+  EXPECT_EQ(ex::cuda_expression_source(widest, {"x"}, {}).size(), 6u * terms - 5);  // "(a * b)" per product
+}
+
 TEST(ExpressionParser, WithoutParametersSaysSo) {
   try {
     ex::parse_expression("x1 * b", ex::numbered_variables(2), {});
