@@ -42,6 +42,7 @@ struct NvrtcImage {
   double compile_seconds = 0.0;  ///< wall time of nvrtcCompileProgram; 0 when read from the cache
   std::string cache_file;   ///< where the image is cached; empty when not cached
   bool from_cache = false;
+  std::string cache_warning;  ///< why a cache entry or folder was not used; empty when nothing was wrong
 };
 
 /// "13.0": the NVRTC library's version (nvrtcVersion).
@@ -61,11 +62,18 @@ NvrtcImage nvrtc_compile(const std::string& name, const std::string& source, con
 std::string kernel_cache_directory();
 
 /// nvrtc_compile to a CUBIN through the cache in `cache_directory` (empty:
-/// no cache): the file is named by a 128-bit hash of the source, the headers,
-/// the options, the architecture and the NVRTC version; a hit is read
-/// instead of compiled; a miss is compiled and written (AtomicFile: to a
-/// temporary file, then renamed, so a concurrent run never reads half an
-/// image). A cache that cannot be written is skipped silently: it only saves time.
+/// no cache). An entry is named by the SHA-256 (OpenSSL) of everything that
+/// determines the image: the source, the headers, the options, the
+/// architecture and the NVRTC version. It starts with a header recording that
+/// hash, the image's size and the image's SHA-256, and is used only when all
+/// three match what is read, the entry is a regular file of this user (not a
+/// link, not writable by others, at most 256 MiB) and the folder is this
+/// user's and writable by no one else (a missing folder is made with mode
+/// 0700). Anything else is compiled afresh and `cache_warning` says why; a
+/// tampered or truncated entry is then replaced. Entries are written through
+/// AtomicFile (a temporary renamed over the entry, so a concurrent run never
+/// reads half an image). A cache that cannot be written is skipped silently:
+/// it only saves time.
 NvrtcImage nvrtc_compile_cached(const std::string& name, const std::string& source,
                                 const std::vector<NvrtcHeader>& headers, const std::string& architecture,
                                 const std::vector<std::string>& options, const std::string& cache_directory);

@@ -39,6 +39,7 @@ struct KernelCompileReport {
   std::string cache_file;   ///< the cached image; empty when there is no cache
   std::string architecture; ///< e.g. "sm_90"
   std::string log;          ///< NVRTC's warnings, empty when none
+  std::string cache_warning;  ///< why the disk cache was not used (a tampered entry, a folder others can write)
 };
 
 /// Longman's method for `count` integrals int_0^inf factor(omega x) rest(x) dx,

@@ -58,6 +58,7 @@ const CudaLibrary& library_for(const std::string& source, KernelCompileReport* r
       report->from_cache = image.from_cache;
       report->cache_file = image.cache_file;
       report->log = image.log;
+      report->cache_warning = image.cache_warning;
     }
   } else if (report) {
     report->seconds = 0.0;

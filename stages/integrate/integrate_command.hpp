@@ -23,11 +23,13 @@
 namespace geobem::cli {
 
 /// After an --integrand-expression ran on `device`: on the GPU, NVRTC's
-/// warnings (always) and how its kernel was obtained (unless `quiet`).
+/// warnings and the kernel cache's (always) and how its kernel was obtained
+/// (unless `quiet`).
 inline void report_expression_kernel(const char* program, ComputeDevice device,
                                      const expression::KernelCompileReport& compile, bool quiet) {
   if (device != ComputeDevice::Cuda) return;
   if (!compile.log.empty()) std::cerr << program << ": NVRTC: " << compile.log << "\n";
+  if (!compile.cache_warning.empty()) std::cerr << program << ": warning: " << compile.cache_warning << "\n";
   if (quiet) return;
   std::cerr << program << ": expression kernel for " << compile.architecture << " "
             << (compile.from_cache ? "read from the cache" : "compiled in " + std::to_string(compile.seconds) + " s")

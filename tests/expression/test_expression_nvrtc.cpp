@@ -3,11 +3,17 @@
 // grammar function compiles with the embedded headers, a source that does
 // not compile reports NVRTC's log, and the disk cache returns the same image
 // without compiling again, written atomically, and is skipped where it cannot
-// be written.
+// be written; an entry that is not what its SHA-256 header says (checked here
+// against coreutils' sha256sum), was written for another kernel, is a link
+// or a FIFO, or sits in a folder others can write, is not used: the kernel is
+// compiled again and the entry replaced.
 #include <gtest/gtest.h>
+
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "gpu/core/nvrtc_program.hpp"
@@ -118,4 +124,95 @@ TEST(ExpressionNvrtc, UnwritableDiskCacheIsSkipped) {
   EXPECT_FALSE(image.image.empty());
   EXPECT_FALSE(image.from_cache);
   EXPECT_TRUE(image.cache_file.empty());
+}
+
+namespace {
+
+const char* const kTinyKernel = "extern \"C\" __global__ void k() {}";
+
+geobem::NvrtcImage tiny(const std::filesystem::path& folder, const std::string& body = kTinyKernel) {
+  return geobem::nvrtc_compile_cached("tiny", body, {}, "sm_90", {}, folder.string());
+}
+
+std::string bytes_of(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void write_bytes(const std::filesystem::path& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+}  // namespace
+
+TEST(ExpressionNvrtc, CacheEntriesCarryTheirSha256) {
+  const auto folder = geobem::test::scratch("sha_cache");
+  const auto first = tiny(folder);
+  ASSERT_FALSE(first.cache_file.empty());
+  EXPECT_TRUE(first.cache_warning.empty()) << first.cache_warning;
+  struct stat status {};
+  ASSERT_EQ(::stat(folder.c_str(), &status), 0);
+  EXPECT_EQ(status.st_mode & 0777, 0700u) << "a cache folder it makes is the user's alone";
+  // Name: 64 hexadecimal digits; header: the key's hash (the name), the image's SHA-256 and size.
+  const std::string name = std::filesystem::path(first.cache_file).stem().string();
+  EXPECT_EQ(name.size(), 64u);
+  EXPECT_EQ(name.find_first_not_of("0123456789abcdef"), std::string::npos);
+  const std::string entry = bytes_of(first.cache_file);
+  const auto image_sha = geobem::test::scratch("image.bin");
+  write_bytes(image_sha, first.image);
+  const auto digest = geobem::test::run_command("(sha256sum " + image_sha.string() + " >&2)").errors.substr(0, 64);
+  EXPECT_EQ(entry, "geobem NVRTC kernel cache entry 1\nkey " + name + "\nimage " + digest + " " +
+                       std::to_string(first.image.size()) + "\n" + first.image);
+}
+
+TEST(ExpressionNvrtc, TamperedCacheEntriesAreDetectedAndRebuilt) {
+  const auto folder = geobem::test::scratch("tampered_cache");
+  const auto first = tiny(folder);
+  const std::filesystem::path entry = first.cache_file;
+  const std::string sound = bytes_of(entry);
+  const auto expect_rebuilt = [&](const std::string& what, const std::string& message) {
+    SCOPED_TRACE(what);
+    const auto again = tiny(folder);
+    EXPECT_FALSE(again.from_cache);
+    EXPECT_EQ(again.image, first.image);
+    EXPECT_NE(again.cache_warning.find(entry.string()), std::string::npos) << again.cache_warning;
+    EXPECT_NE(again.cache_warning.find(message), std::string::npos) << again.cache_warning;
+    EXPECT_EQ(bytes_of(entry), sound) << "the entry is written again";
+    const auto then = tiny(folder);
+    EXPECT_TRUE(then.from_cache);
+    EXPECT_TRUE(then.cache_warning.empty()) << then.cache_warning;
+  };
+  std::string flipped = sound;
+  flipped.back() ^= 0x20;
+  write_bytes(entry, flipped);
+  expect_rebuilt("one bit of the image", "failed its SHA-256 check");
+  write_bytes(entry, sound.substr(0, sound.size() - 100));
+  expect_rebuilt("truncated", "failed its SHA-256 check");
+  write_bytes(entry, "junk");
+  expect_rebuilt("not an entry", "is not a geobem kernel cache entry");
+  // Another kernel's sound entry copied under this one's name.
+  const auto other = tiny(folder, "extern \"C\" __global__ void other() {}");
+  std::filesystem::copy_file(other.cache_file, entry, std::filesystem::copy_options::overwrite_existing);
+  expect_rebuilt("another kernel's entry", "was written for another kernel");
+  // A link to a sound entry: not followed, and replaced (its target is left alone).
+  const auto target = geobem::test::scratch("elsewhere.cubin");
+  write_bytes(target, sound);
+  std::filesystem::remove(entry);
+  std::filesystem::create_symlink(target, entry);
+  expect_rebuilt("a symbolic link", "cannot be opened as a regular file");
+  EXPECT_EQ(bytes_of(target), sound);
+  std::filesystem::remove(entry);
+  ASSERT_EQ(::mkfifo(entry.c_str(), 0600), 0);
+  expect_rebuilt("a FIFO", "is not a regular file");
+}
+
+TEST(ExpressionNvrtc, CacheFolderOthersCanWriteIsNotUsed) {
+  const auto folder = geobem::test::scratch("shared_cache");
+  std::filesystem::create_directories(folder);
+  std::filesystem::permissions(folder, std::filesystem::perms::all);
+  const auto image = tiny(folder);
+  EXPECT_FALSE(image.image.empty());
+  EXPECT_TRUE(image.cache_file.empty());
+  EXPECT_NE(image.cache_warning.find("writable by others: not used"), std::string::npos) << image.cache_warning;
+  EXPECT_TRUE(std::filesystem::is_empty(folder));
 }
