@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make pkg-config libvtk9-dev libboost-program-options-dev libgtest-dev python3-numpy
           libopenmpi-dev openmpi-bin libopenblas-openmp-dev libgsl-dev libgmsh-dev
-          libfftw3-dev libcubature-dev zlib1g-dev libexpat1-dev
+          libfftw3-dev libcubature-dev zlib1g-dev libexpat1-dev libseccomp-dev libssl-dev
           libgdal-dev python3-gdal python3-numpy python-matplotlib-data python3-matplotlib
           clang libclang-rt-14-dev python3-mpmath
           python3-venv python3-dev python3-pytest python3-scipy python3-xarray python3-pandas python3-numba

@@ -1,9 +1,15 @@
 #include "mesh/surface/read_surface_mesh.hpp"
 
-#include <algorithm>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "mesh/surface/gmsh_reader.hpp"
 #include "mesh/surface/vtk_surface_io.hpp"
@@ -27,20 +33,48 @@ void remove_unused_nodes(SurfaceMesh& mesh) {
   mesh.nodes = std::move(kept);
 }
 
-SurfaceMesh read_surface_mesh(const std::filesystem::path& path) {
+MeshFileFormat detect_mesh_format(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw std::runtime_error(path.string() + ": cannot open the file (" + std::strerror(errno) + ")");
+  struct stat status {};
+  char head[256];
+  ssize_t size = -1;
+  if (::fstat(fd, &status) == 0 && S_ISREG(status.st_mode)) size = ::read(fd, head, sizeof head);
+  ::close(fd);
+  if (!S_ISREG(status.st_mode)) throw std::runtime_error(path.string() + ": not a regular file");
+  if (size < 0) throw std::runtime_error(path.string() + ": cannot read the file");
+  const std::string_view bytes(head, static_cast<std::size_t>(size));
+  std::size_t at = bytes.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  while (at < bytes.size() && std::isspace(static_cast<unsigned char>(bytes[at]))) ++at;
+  if (bytes.substr(at, 1) == "$") return MeshFileFormat::GmshMsh;
+  if (bytes.substr(at, 1) == "<") return MeshFileFormat::VtkXml;
+  // Control bytes (NUL in a binary STL's count and coordinates): binary,
+  // which read_stl_surface checks against its header; UTF-8 is text.
+  for (const char c : bytes) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte < 32 && c != '\n' && c != '\r' && c != '\t' && c != '\f') || byte == 127) return MeshFileFormat::Stl;
+  }
+  if (bytes.substr(at, 5) == "solid" && bytes.find("facet") != std::string_view::npos) return MeshFileFormat::Stl;
+  // Other text: a file named as a mesh is that mesh's (its reader says what
+  // is wrong with it), any other a .geo script.
   std::string extension = path.extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (extension == ".msh") return MeshFileFormat::GmshMsh;
+  if (extension == ".vtu" || extension == ".vtp") return MeshFileFormat::VtkXml;
+  if (extension == ".stl") return MeshFileFormat::Stl;
+  return MeshFileFormat::GeoScript;
+}
+
+SurfaceMesh read_surface_mesh(const std::filesystem::path& path) {
   SurfaceMesh mesh;
-  if (extension == ".msh")
-    mesh = read_gmsh_surface(path);
-  else if (extension == ".vtu" || extension == ".vtp")
-    mesh = read_vtk_surface(path);
-  else if (extension == ".stl")
-    mesh = read_stl_surface(path);
-  else
-    throw std::runtime_error(path.string() + ": unknown surface mesh format '" + extension +
-                             "' (expected .msh, .vtu, .vtp or .stl)");
+  switch (detect_mesh_format(path)) {
+    case MeshFileFormat::GmshMsh: mesh = read_gmsh_surface(path); break;
+    case MeshFileFormat::VtkXml: mesh = read_vtk_surface(path); break;
+    case MeshFileFormat::Stl: mesh = read_stl_surface(path); break;
+    case MeshFileFormat::GeoScript:
+      throw std::runtime_error(path.string() + ": not a mesh (.msh, .vtu, .vtp or .stl) but text, read as a Gmsh .geo "
+                               "script only by geobem-mesh --input");
+  }
   try {
     remove_unused_nodes(mesh);
   } catch (const std::out_of_range& error) {

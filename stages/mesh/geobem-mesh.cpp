@@ -1,10 +1,12 @@
 // geobem-mesh: the surface mesh of the elastodynamic BEM. Generates a box
-// (the rod), meshes a CAD shape or a .geo file through Gmsh, or converts a
-// .msh/.vtu/.vtp/.stl file, assigns boundary groups,
+// (the rod), meshes a CAD shape or a checked .geo file through Gmsh (in a
+// confined child process), or converts a .msh/.vtu/.vtp/.stl file (told by
+// content), assigns boundary groups,
 // makes the normals point out of the solid, per closed surface from the
 // domain it bounds (or only checks them), checks the mesh and writes
 // it as .vtu (cell `group`, `normal`, `area`; field data `group_names`),
 // with its effective options beside it (OUT.vtu.ini).
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -39,6 +41,7 @@ struct MeshOptions {
   std::optional<double> element_size;
   std::vector<std::string> groups;
   double degenerate_tolerance = default_degenerate_tolerance;
+  double gmsh_cpu_limit = GmshLimits{}.total_cpu_seconds;
 };
 
 /// "a,b,c" as three finite numbers; a usage error naming the option otherwise.
@@ -77,9 +80,10 @@ int run(int argc, char** argv) {
     ("element-size", optional_value(&o.element_size), "box: target element size h (m), the longest triangle edge; "
                                                        "rod: 0.25 gives 960 triangles, 0.24 gives 1008; --shape: "
                                                        "Gmsh's target size; a .geo --input: caps the file's sizes")
-    ("input", optional_value(&o.input), "mesh a .geo file through Gmsh (2D; its physical surfaces are the groups) "
-                                        "or convert a mesh: .msh (Gmsh ASCII 2.2/4.1; physical surfaces are the groups), "
-                                        ".vtu/.vtp (cell array 'group'), .stl")
+    ("input", optional_value(&o.input), "mesh a .geo file through Gmsh (2D; its physical surfaces are the groups; "
+                                        "geometry commands only, see docs/readers.md) or convert a mesh: .msh (Gmsh "
+                                        "ASCII 2.2/4.1; physical surfaces are the groups), .vtu/.vtp (cell array "
+                                        "'group'), .stl; the format is told by the file's content, not its name")
     ("group", po::value(&o.groups)->composing(),
      "for an --input without groups: NAME=x|y|z=VALUE[:TOL] (a plane) or "
      "NAME=box:XMIN,XMAX,YMIN,YMAX,ZMIN,ZMAX[:TOL]; triangles whose three nodes lie inside join group NAME; "
@@ -93,19 +97,33 @@ int run(int argc, char** argv) {
      "fix: make the normals consistent and pointing out of the solid, per closed surface (flood fill, then the "
      "sign of its enclosed volume against its nesting and --domain); check: refuse a mesh whose normals are not")
     ("degenerate-tolerance", po::value(&o.degenerate_tolerance)->default_value(o.degenerate_tolerance),
-     "a triangle is degenerate when its area < this x (longest edge)^2");
+     "a triangle is degenerate when its area < this x (longest edge)^2")
+    ("gmsh-cpu-limit", po::value(&o.gmsh_cpu_limit)->default_value(o.gmsh_cpu_limit),
+     "--shape and .geo --input: CPU seconds Gmsh may take in all (it runs in a process of its own; a .geo script's "
+     "own statements get at most 10 of them, or all if fewer)");
   command.add_output_file(&o.out, "the surface mesh (.vtu)");
   command.mark_path("input");
   if (!command.parse(argc, argv)) return 0;
   if (o.box_lengths.has_value() + o.shape.has_value() + o.input.has_value() != 1)
     throw UsageError("give exactly one of --box-lengths, --shape and --input");
-  const bool geo_input = o.input && fs::path(*o.input).extension() == ".geo";
+  // A .geo script by content; a file that cannot be read is taken by its
+  // name here and left to its reader's message, after the usage errors.
+  bool geo_input = false;
+  if (o.input) {
+    try {
+      geo_input = detect_mesh_format(*o.input) == MeshFileFormat::GeoScript;
+    } catch (const std::runtime_error&) {
+      geo_input = fs::path(*o.input).extension() == ".geo";
+    }
+  }
   if ((o.box_lengths || o.shape) && !o.element_size)
     throw UsageError(std::string(o.shape ? "--shape" : "--box-lengths") + " needs --element-size");
   if (o.element_size && o.input && !geo_input)
     throw UsageError("--element-size goes with --box-lengths, --shape or a .geo --input");
   if (!o.groups.empty() && !o.input) throw UsageError("--group goes with --input");
   if (!o.box_lengths) command.warn_ignored("box-origin", "it places the box of --box-lengths");
+  if (!o.shape && !geo_input)
+    command.warn_ignored("gmsh-cpu-limit", "it bounds Gmsh, which meshes --shape and .geo files");
   const fs::path out = o.out;
   if (out.extension() != ".vtu") throw UsageError("--output '" + out.string() + "': the output must be a .vtu file");
   if (o.orientation != "fix" && o.orientation != "check")
@@ -115,6 +133,11 @@ int run(int argc, char** argv) {
   const SolidDomain domain = o.domain == "interior" ? SolidDomain::interior : SolidDomain::exterior;
   if (!(o.degenerate_tolerance >= 0) || !std::isfinite(o.degenerate_tolerance))
     throw UsageError("--degenerate-tolerance must be a finite number >= 0");
+  if (!(o.gmsh_cpu_limit >= 1 && o.gmsh_cpu_limit <= 1e6))
+    throw UsageError("--gmsh-cpu-limit must be between 1 and 1e6 s");
+  GmshLimits gmsh_limits;
+  gmsh_limits.total_cpu_seconds = o.gmsh_cpu_limit;
+  gmsh_limits.script_cpu_seconds = std::min(gmsh_limits.script_cpu_seconds, o.gmsh_cpu_limit);
   const std::vector<GroupSelection> selections = parse_groups(o.groups);
   geobem::OutputFile output(out);  // the folder is checked before the work
 
@@ -124,7 +147,7 @@ int run(int argc, char** argv) {
   if (o.input) {
     source = *o.input;
     std::optional<double> finer_edge;
-    mesh = geo_input ? mesh_geo_file(source, o.element_size, &finer_edge) : read_surface_mesh(source);
+    mesh = geo_input ? mesh_geo_file(source, o.element_size, &finer_edge, gmsh_limits) : read_surface_mesh(source);
     if (finer_edge)  // a warning, so printed even with --quiet
       std::fprintf(stderr,
                    "geobem-mesh: warning: %s: the file's mesh sizes win over --element-size %s m: the longest "
@@ -147,7 +170,11 @@ int run(int argc, char** argv) {
     }
     if (!(*o.element_size > 0) || !std::isfinite(*o.element_size))
       throw UsageError("--element-size must be a finite number > 0");
-    mesh = mesh_cad_shape(shape, *o.element_size);
+    try {
+      mesh = mesh_cad_shape(shape, *o.element_size, gmsh_limits);
+    } catch (const UsageError& error) {
+      throw UsageError(std::string("--shape with --element-size: ") + error.what());  // names the options
+    }
     std::ostringstream name;
     name << *o.shape << ", h = " << *o.element_size << " m";
     source = name.str();

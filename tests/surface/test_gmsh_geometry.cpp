@@ -1,14 +1,25 @@
 // Surfaces meshed through the Gmsh API: a sphere's area and volume against
 // 4πa² and 4/3πa³ (an inscribed triangulation: errors of order h², below
 // both), a box and a cylinder with their groups, and .geo files with and
-// without physical groups, and a bad one.
+// without physical groups, and a bad one. Gmsh runs in a child process:
+// its endless loops and runaway meshes end at their CPU-time limits, a crash,
+// an abort inside an OpenMP region or an exit end as errors of the caller's,
+// and a confined child starts no program and writes no file.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
 #include <optional>
 
 #include "gpu/core/math_constants.hpp"
+#include "gpu/core/usage_error.hpp"
 #include "mesh/surface/gmsh_geometry.hpp"
 #include "mesh/surface/mesh_checks.hpp"
 #include "mesh/surface/mesh_geometry.hpp"
@@ -16,6 +27,7 @@
 
 using namespace geobem::surface;
 using geobem::test::error_of;
+using geobem::test::scratch;
 using geobem::test::write_text;
 
 namespace {
@@ -150,11 +162,101 @@ TEST(GmshGeometry, BadInputNamesTheFileWithGmshsMessage) {
   EXPECT_NE(error_of([&] { mesh_geo_file(bad.string()); }).find("bad.geo: Gmsh: Error: Unknown control point 7"),
             std::string::npos)
       << error_of([&] { mesh_geo_file(bad.string()); });
-  EXPECT_EQ(error_of([] { mesh_geo_file("/nonexistent/model.geo"); }), "/nonexistent/model.geo: cannot open the file");
+  EXPECT_EQ(error_of([] { mesh_geo_file("/nonexistent/model.geo"); }),
+            "/nonexistent/model.geo: cannot open the file (No such file or directory)");
   const auto curves = write_text("curves.geo", "Point(1) = {0, 0, 0};\nPoint(2) = {1, 0, 0};\nLine(1) = {1, 2};\n");
   EXPECT_NE(error_of([&] { mesh_geo_file(curves.string()); }).find("Gmsh made no surface triangles"), std::string::npos);
   EXPECT_EQ(error_of([] { parse_cad_shape("sphere:0,0,0"); }), "shape 'sphere:0,0,0': expected sphere:X,Y,Z,R");
   EXPECT_EQ(error_of([] { parse_cad_shape("sphere:0,0,0,-1"); }), "shape 'sphere:0,0,0,-1': the radius must be > 0");
   EXPECT_EQ(error_of([] { parse_cad_shape("cone:0,0,0,1"); }).substr(0, 31), "shape 'cone:0,0,0,1': unknown; ");
   EXPECT_EQ(error_of([] { parse_cad_shape("box:0,0,0,1,x,1"); }), "shape 'box:0,0,0,1,x,1': 'x' is not a finite number");
+}
+
+TEST(GmshGeometry, ShapesThatWouldNeedTooManyTrianglesAreRefusedBeforeMeshing) {
+  // The sphere of the report: 4π 1000² m² at 0.01 m, some 2.9e11 triangles.
+  const std::string message = error_of([] { mesh_cad_shape(parse_cad_shape("sphere:0,0,0,1000"), 0.01); });
+  EXPECT_EQ(message, "sphere at element size 0.01 m: about 2.9e+11 triangles, more than the 2000000 geobem-mesh "
+                     "makes; give an element size of at least 3.81 m");
+  EXPECT_THROW(mesh_cad_shape(parse_cad_shape("box:0,0,0,1,1,1"), 0.0005), geobem::UsageError);
+  // The estimate against what Gmsh makes: within a quarter.
+  for (const char* text : {"sphere:0,0,0,1", "box:0,0,0,1,2,3", "cylinder:0,0,0,0,0,2,0.5"}) {
+    const double made = static_cast<double>(mesh_cad_shape(parse_cad_shape(text), 0.1).triangles.size());
+    EXPECT_NEAR(estimated_triangles(parse_cad_shape(text), 0.1) / made, 1.0, 0.25) << text << ": " << made;
+  }
+}
+
+TEST(GmshGeometry, AnEndlessScriptEndsAtItsCpuLimit) {
+  const auto endless = write_text("endless.geo", "x = 0;\nFor i In {1:1e15}\n  x = x + 1;\nEndFor\n");
+  const auto start = std::chrono::steady_clock::now();
+  const std::string message = error_of([&] { mesh_geo_file(endless.string(), std::nullopt, nullptr, {1.0, 30.0}); });
+  EXPECT_EQ(message, endless.string() + ": the script used more than 1 s of CPU time while Gmsh read it (a loop "
+                                        "that does not end, or one too long for a geometry)");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 20.0);
+}
+
+TEST(GmshGeometry, ARunawayMeshEndsAtTheCpuLimit) {
+  // About a million triangles (within the bound): far more than 2 s of meshing.
+  const std::string message = error_of([] { mesh_cad_shape(parse_cad_shape("sphere:0,0,0,1"), 0.004, {1.0, 2.0}); });
+  EXPECT_EQ(message, "sphere: Gmsh used more than 2 s of CPU time meshing (is the element size too small for the "
+                     "geometry? --gmsh-cpu-limit raises the limit)");
+}
+
+namespace {
+
+/// What a work in the Gmsh child saw when it tried to write `file` and to run a program touching `ran`.
+std::string try_to_reach_out(const std::filesystem::path& file, const std::filesystem::path& ran) {
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  const int status = std::system(("touch " + ran.string()).c_str());
+  return std::string(fd >= 0 ? "opened" : "refused") + " " + std::to_string(status);
+}
+
+}  // namespace
+
+TEST(GmshProcess, AConfinedChildStartsNoProgramAndWritesNoFile) {
+  const auto file = scratch("written.txt"), ran = scratch("ran.txt");
+  const std::string confined =
+      run_gmsh_process("test", {}, true, [&](GmshChannel&) { return try_to_reach_out(file, ran); });
+  EXPECT_EQ(confined.substr(0, 8), "refused ");
+  EXPECT_FALSE(std::filesystem::exists(file));
+  EXPECT_FALSE(std::filesystem::exists(ran));
+  // The same work unconfined reaches both: the test sees a write when there is one.
+  run_gmsh_process("test", {}, false, [&](GmshChannel&) { return try_to_reach_out(file, ran); });
+  EXPECT_TRUE(std::filesystem::exists(file));
+  EXPECT_TRUE(std::filesystem::exists(ran));
+}
+
+TEST(GmshProcess, CrashesAbortsAndExitsOfTheChildAreErrors) {
+  // Gmsh 4.8 throws inside OpenMP regions: std::terminate, SIGABRT.
+  const std::string aborted = error_of([] {
+    run_gmsh_process("parallel", {}, false, [](GmshChannel&) -> std::string {
+#pragma omp parallel num_threads(1)
+      { throw std::runtime_error("Error   : inside a parallel region"); }
+      return "";
+    });
+  });
+  EXPECT_EQ(aborted.rfind("parallel: Gmsh stopped with SIGABRT (an error inside one of its parallel regions, or "
+                          "memory exhausted):", 0), 0u) << aborted;
+  EXPECT_NE(aborted.find("terminate called after throwing an instance of 'std::runtime_error'"), std::string::npos)
+      << aborted;
+  EXPECT_NE(aborted.find("inside a parallel region"), std::string::npos) << aborted;
+  const std::string crashed = error_of([] {
+    run_gmsh_process("crash", {}, false, [](GmshChannel&) -> std::string {
+      std::raise(SIGSEGV);
+      return "";
+    });
+  });
+  EXPECT_EQ(crashed, "crash: Gmsh stopped with SIGSEGV");
+  const std::string exited = error_of([] {
+    run_gmsh_process("exit", {}, false, [](GmshChannel&) -> std::string { std::exit(0); });
+  });
+  EXPECT_EQ(exited, "exit: Gmsh ended the process (exit status 0) without a result");
+  // A work's own exception comes back as its message; its result as its bytes.
+  EXPECT_EQ(error_of([] {
+              run_gmsh_process("thrown", {}, false, [](GmshChannel&) -> std::string {
+                throw std::runtime_error("thrown: a message");
+              });
+            }),
+            "thrown: a message");
+  EXPECT_EQ(run_gmsh_process("bytes", {}, true, [](GmshChannel&) { return std::string("a\0b", 3); }),
+            std::string("a\0b", 3));
 }

@@ -140,14 +140,23 @@ TEST(SurfaceReaders, BadFilesNameTheFile) {
   const auto garbage = write_text("garbage.msh", "this is not a mesh\n");
   EXPECT_EQ(error_of([&] { read_surface_mesh(garbage); }),
             garbage.string() + ":1: expected a section such as $Nodes, found 'this'");
-  EXPECT_EQ(error_of([&] { read_surface_mesh("/nonexistent/cube.msh"); }), "/nonexistent/cube.msh: no such file");
-  EXPECT_EQ(error_of([&] { read_surface_mesh("/nonexistent/cube.stl"); }), "/nonexistent/cube.stl: no such file");
+  EXPECT_EQ(error_of([&] { read_surface_mesh("/nonexistent/cube.msh"); }),
+            "/nonexistent/cube.msh: cannot open the file (No such file or directory)");
+  EXPECT_EQ(error_of([&] { read_surface_mesh("/nonexistent/cube.stl"); }),
+            "/nonexistent/cube.stl: cannot open the file (No such file or directory)");
   const auto bad_stl = write_text("garbage.stl", "garbage\n");
   const std::string stl_error = error_of([&] { read_surface_mesh(bad_stl); });
   EXPECT_EQ(stl_error.rfind(bad_stl.string() + ": VTK cannot read it as STL: ", 0), 0u) << stl_error;
   EXPECT_NE(stl_error.find("Expecting 'solid' found 'garbage'"), std::string::npos) << stl_error;
-  EXPECT_EQ(error_of([&] { read_surface_mesh("cube.obj"); }),
-            "cube.obj: unknown surface mesh format '.obj' (expected .msh, .vtu, .vtp or .stl)");
+  // Formats by content: text named otherwise is a .geo script, which only
+  // geobem-mesh meshes; a .msh renamed .geo is still read as .msh.
+  const auto obj = write_text("cube.obj", "v 0 0 0\n");
+  EXPECT_EQ(error_of([&] { read_surface_mesh(obj); }),
+            obj.string() + ": not a mesh (.msh, .vtu, .vtp or .stl) but text, read as a Gmsh .geo script only by "
+                           "geobem-mesh --input");
+  const auto renamed = write_text("renamed.geo", msh22(cube(), true));
+  EXPECT_EQ(detect_mesh_format(renamed), MeshFileFormat::GmshMsh);
+  EXPECT_EQ(read_surface_mesh(renamed).triangles.size(), 12u);
 
   // A quadrangle face (Gmsh type 3) is refused with the element's tag.
   const std::string quad =
