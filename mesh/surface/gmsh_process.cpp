@@ -157,7 +157,7 @@ void GmshChannel::send(char tag, const std::string& payload) {
   write_all(fd_, payload.data(), payload.size());
 }
 
-std::string run_gmsh_process(const std::string& context, const GmshLimits& limits, bool confined,
+std::string run_gmsh_process(const std::string& context, const GmshLimits& limits, bool requires_confinement,
                              const std::function<std::string(GmshChannel&)>& work) {
   int result_pipe[2], log_pipe[2];
   if (::pipe2(result_pipe, O_CLOEXEC) != 0) throw std::runtime_error(context + ": cannot make a pipe for Gmsh");
@@ -177,7 +177,7 @@ std::string run_gmsh_process(const std::string& context, const GmshLimits& limit
     char tag = kError;
     std::string payload;
     try {
-      if (confined && !confine())
+      if (!confine() && requires_confinement)
         throw std::runtime_error(context + ": cannot confine Gmsh: the kernel refused the seccomp filter (" +
                                  std::strerror(errno) + ")");
       payload = work(channel);

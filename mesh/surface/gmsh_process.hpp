@@ -10,11 +10,13 @@
 //  - has its address space bounded by the memory available when it starts,
 //    writes no core file and runs OpenMP on one thread (libgomp's thread pool
 //    does not survive fork());
-//  - when `confined`, runs under a seccomp filter (libseccomp) that refuses
-//    starting programs, opening files for writing, creating, renaming or
-//    removing files and folders, and opening sockets: a second wall behind
-//    the .geo check (geo_check.hpp). A kernel without seccomp refuses the
-//    work then.
+//  - runs under a seccomp filter (libseccomp) that refuses starting
+//    programs, opening files for writing, creating, renaming or removing
+//    files and folders, and opening sockets: a second wall behind the .geo
+//    check (geo_check.hpp), which also keeps Gmsh from rewriting FLTK's
+//    preference files (/etc/fltk, ~/.fltk) as it starts. Where the kernel
+//    refuses the filter, work that `requires_confinement` is refused, other
+//    work runs without it.
 // The child's stdout and stderr (Gmsh's terminal messages) come back to the
 // parent through a pipe, its result through another.
 #include <functional>
@@ -47,7 +49,7 @@ class GmshChannel {
 /// an exception `work` threw, or saying how the child ended otherwise (a
 /// signal, the CPU-time or wall-clock limit, an exit without a result)
 /// followed by the last error lines Gmsh printed.
-std::string run_gmsh_process(const std::string& context, const GmshLimits& limits, bool confined,
+std::string run_gmsh_process(const std::string& context, const GmshLimits& limits, bool requires_confinement,
                              const std::function<std::string(GmshChannel&)>& work);
 
 }  // namespace geobem::surface

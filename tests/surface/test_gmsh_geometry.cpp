@@ -4,7 +4,7 @@
 // without physical groups, and a bad one. Gmsh runs in a child process:
 // its endless loops and runaway meshes end at their CPU-time limits, a crash,
 // an abort inside an OpenMP region or an exit end as errors of the caller's,
-// and a confined child starts no program and writes no file.
+// and the child starts no program and writes no file.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -212,15 +212,15 @@ std::string try_to_reach_out(const std::filesystem::path& file, const std::files
 
 }  // namespace
 
-TEST(GmshProcess, AConfinedChildStartsNoProgramAndWritesNoFile) {
+TEST(GmshProcess, TheChildStartsNoProgramAndWritesNoFile) {
   const auto file = scratch("written.txt"), ran = scratch("ran.txt");
   const std::string confined =
       run_gmsh_process("test", {}, true, [&](GmshChannel&) { return try_to_reach_out(file, ran); });
   EXPECT_EQ(confined.substr(0, 8), "refused ");
   EXPECT_FALSE(std::filesystem::exists(file));
   EXPECT_FALSE(std::filesystem::exists(ran));
-  // The same work unconfined reaches both: the test sees a write when there is one.
-  run_gmsh_process("test", {}, false, [&](GmshChannel&) { return try_to_reach_out(file, ran); });
+  // The same steps outside the child reach both: the test sees a write when there is one.
+  EXPECT_EQ(try_to_reach_out(file, ran), "opened 0");
   EXPECT_TRUE(std::filesystem::exists(file));
   EXPECT_TRUE(std::filesystem::exists(ran));
 }
