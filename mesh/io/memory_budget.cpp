@@ -1,7 +1,9 @@
 #include "mesh/io/memory_budget.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
@@ -9,16 +11,39 @@
 
 namespace geobem {
 
+namespace {
+
+/// The value (kiB) of `key` ("MemAvailable:") in a /proc file of "KEY VALUE kB" lines, 0 when missing.
+std::uint64_t proc_kib(const char* file, const std::string& key) {
+  std::ifstream in(file);
+  std::string name;
+  while (in >> name) {
+    if (name == key) {
+      std::uint64_t kib = 0;
+      in >> kib;
+      return kib;
+    }
+    in.ignore(1 << 12, '\n');
+  }
+  return 0;
+}
+
+}  // namespace
+
 std::uint64_t available_memory_bytes() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  std::uint64_t kib = 0;
-  std::string unit;
-  while (meminfo >> key >> kib >> unit)
-    if (key == "MemAvailable:") return kib * 1024;
-  const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page_size > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size)
-                                    : UINT64_MAX;
+  std::uint64_t bytes = proc_kib("/proc/meminfo", "MemAvailable:") * 1024;
+  if (bytes == 0) {
+    const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+    bytes = pages > 0 && page_size > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size)
+                                       : UINT64_MAX;
+  }
+  // An address-space limit (ulimit -v) leaves only its headroom to allocate.
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    const std::uint64_t used = proc_kib("/proc/self/status", "VmSize:") * 1024;
+    bytes = std::min<std::uint64_t>(bytes, limit.rlim_cur > used ? limit.rlim_cur - used : 0);
+  }
+  return bytes;
 }
 
 bool multiply_checked(std::uint64_t a, std::uint64_t b, std::uint64_t& product) {

@@ -8,7 +8,9 @@
 namespace geobem {
 
 /// Bytes of memory this process can expect to allocate now: the kernel's
-/// MemAvailable (/proc/meminfo), or the physical memory where that is missing.
+/// MemAvailable (/proc/meminfo), or the physical memory where that is
+/// missing; under an address-space limit (RLIMIT_AS, ulimit -v) at most what
+/// the limit leaves above the process's present size.
 std::uint64_t available_memory_bytes();
 
 /// Sets product = a·b and returns true, or returns false (product unchanged)

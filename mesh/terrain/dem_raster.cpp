@@ -3,18 +3,30 @@
 
 #include <cpl_conv.h>
 #include <cpl_error.h>
+#include <cpl_http.h>
+#include <fcntl.h>
 #include <gdal_priv.h>
 #include <gdal_utils.h>
 #include <ogr_spatialref.h>
+#include <ogr_srs_api.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
+
+#include "gpu/core/usage_error.hpp"
+#include "mesh/io/memory_budget.hpp"
 
 namespace geobem::terrain {
 namespace {
@@ -40,6 +52,149 @@ using Dataset = std::unique_ptr<GDALDataset, DatasetCloser>;
 
 std::runtime_error failure(const std::string& path, const std::string& what) {
   return std::runtime_error(path + ": " + what);
+}
+
+/// Every request GDAL would send through CPLHTTPFetch (WMS, WCS, PROJ's
+/// grids, ...) answered with an error, without touching the network.
+CPLHTTPResult* refuse_network(const char* url, CSLConstList, GDALProgressFunc, void*, CPLHTTPFetchWriteFunc, void*,
+                              void*) {
+  auto* result = static_cast<CPLHTTPResult*>(CPLCalloc(1, sizeof(CPLHTTPResult)));
+  result->nStatus = 1;
+  result->pszErrBuf = CPLStrdup((std::string("geobem reads local files only: no request to ") + url).c_str());
+  return result;
+}
+
+/// GDAL and PROJ set up once for untrusted rasters: no network (no HTTP
+/// fetch, no /vsicurl/ file, no PROJ grid download), no VRT raw bands or
+/// Python pixel functions, no .aux.xml sidecars read or written, no folder
+/// listings when a file is opened.
+void restrict_gdal() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    CPLSetConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", "EMPTY_DIR");
+    CPLSetConfigOption("GDAL_PAM_ENABLED", "NO");
+    CPLSetConfigOption("GDAL_VRT_ENABLE_RAWRASTERBAND", "NO");
+    CPLSetConfigOption("GDAL_VRT_ENABLE_PYTHON", "NO");
+    CPLSetConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS", ".geobem-reads-no-url");
+    CPLSetConfigOption("GDAL_HTTP_MAX_RETRY", "0");
+    CPLSetConfigOption("PROJ_NETWORK", "OFF");
+    OSRSetPROJEnableNetwork(FALSE);
+    CPLHTTPSetFetchCallback(refuse_network, nullptr);
+    GDALAllRegister();
+  });
+}
+
+/// The GDAL drivers a DEM is opened with: GeoTIFF and the elevation-grid
+/// formats whose readers allocate no more than the file holds before our
+/// size check; none reads other files than the raster's own sidecars (world
+/// files, .hdr, .prj) or the network. netCDF is not among them: libnetcdf
+/// allocates what a header declares (a 3 KB file took 2.3 GB when fuzzed),
+/// and netCDF-4 is HDF5, whose external datasets read other files.
+constexpr const char* kDemDrivers[] = {"GTiff", "AAIGrid", "SRTMHGT", "USGSDEM", "EHdr",
+                                       "GSAG",  "GSBG",    "GS7BG",   nullptr};
+constexpr const char* kDemFormats =
+    "GeoTIFF, ESRI ASCII grid, SRTM .hgt, USGS DEM, ESRI .bil/.hdr, Golden Software grids";
+
+/// Bytes read_dem holds per DEM node at its peak: the band, the DEM's heights,
+/// the warper's output and its copy, and room for the warper's own buffers.
+constexpr std::uint64_t kBytesPerNode = 40;
+/// Heights beyond this (m) are no terrain on Earth (nor a no-data value GDAL was told).
+constexpr double kMaxHeight = 1e5;
+
+/// The absolute path GDAL opens for `path`: a regular local file, neither one
+/// of GDAL's virtual file systems (/vsicurl/, /vsizip/, ...) nor a URL nor a
+/// connection string (those are no files), nor a FIFO or device (which would
+/// block or never end).
+std::string local_raster_path(const std::string& path) {
+  if (path.rfind("/vsi", 0) == 0 || path.find("://") != std::string::npos)
+    throw failure(path, "GDAL virtual file systems and URLs are not read: give a local raster file");
+  struct stat status {};
+  if (::stat(path.c_str(), &status) != 0) throw failure(path, "no such file");
+  if (!S_ISREG(status.st_mode)) throw failure(path, "not a regular file");
+  return std::filesystem::absolute(path).lexically_normal().string();
+}
+
+/// The first of the marks by which a CRS names a file PROJ opens as soon as
+/// it reads the CRS (a grid: WKT2 PARAMETERFILE, PROJ's +nadgrids,
+/// +geoidgrids, WKT1's PROJ4_GRIDS extension; an +init file) in `text`, any
+/// case; empty when there is none.
+std::string file_reference_in(std::string_view text) {
+  std::string upper(text);
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (const char* mark : {"PARAMETERFILE", "GRIDS=", "PROJ4_GRIDS", "+INIT", "INIT="})
+    if (upper.find(mark) != std::string::npos) return mark;
+  return "";
+}
+
+/// Refuses a raster whose CRS could name such a file, before GDAL reads it:
+/// the first MiB of the file (where GeoTIFF keys and ASCII grid headers are)
+/// and the .prj sidecars GDAL reads beside it, scanned for the marks of
+/// file_reference_in().
+void require_no_file_references(const std::string& local, const std::string& path) {
+  const std::filesystem::path file(local);
+  for (const std::filesystem::path& candidate :
+       {file, std::filesystem::path(local + ".prj"), std::filesystem::path(file).replace_extension(".prj")}) {
+    const int fd = ::open(candidate.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) continue;
+    struct stat status {};
+    std::string head;
+    if (::fstat(fd, &status) == 0 && S_ISREG(status.st_mode)) {
+      head.resize(1 << 20);
+      const ssize_t got = ::read(fd, head.data(), head.size());
+      head.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
+    }
+    ::close(fd);
+    const std::string mark = file_reference_in(head);
+    if (!mark.empty())
+      throw failure(path, candidate.filename().string() + " holds a CRS that refers to a grid or parameter file (" +
+                              mark + "): not read; assign the DEM a CRS by its EPSG code");
+  }
+}
+
+/// `text` as the user's CRS: "EPSG:NNNN" or WKT text, nothing else (a URL,
+/// a file name or a PROJ string can make PROJ read files or the network).
+OGRSpatialReference crs_from_text(const std::string& text) {
+  OGRSpatialReference crs;
+  crs.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
+  std::string upper = text.substr(0, 5);
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  const std::string code = text.size() > 5 ? text.substr(5) : "";
+  const bool epsg = upper == "EPSG:" && !code.empty() && code.size() <= 9 &&
+                    code.find_first_not_of("0123456789") == std::string::npos;
+  std::size_t keyword = 0;
+  while (keyword < text.size() && (std::isalnum(static_cast<unsigned char>(text[keyword])) || text[keyword] == '_'))
+    ++keyword;
+  const bool wkt = keyword > 0 && keyword < text.size() && text[keyword] == '[';
+  if (!epsg && !wkt)
+    throw UsageError("--crs '" + text +
+                     "': give EPSG:NNNN or WKT text (URLs, file names and PROJ strings are not read)");
+  if (const std::string mark = file_reference_in(text); !mark.empty())
+    throw UsageError("--crs: the CRS refers to a grid or parameter file (" + mark + "): not read; give its EPSG code");
+  const OGRErr error = epsg ? crs.importFromEPSG(std::stoi(code)) : crs.importFromWkt(text.c_str());
+  if (error != OGRERR_NONE)
+    throw UsageError("--crs '" + text + "': PROJ cannot use this CRS (" + QuietGdal::message() + ")");
+  return crs;
+}
+
+/// Refuses a geotransform whose origin, pixel sizes or far corner are not
+/// finite, or whose extent lies beyond any place on Earth: |x|, |y| above 1e8
+/// in a projected CRS (m or ft), outside [-540, 540] x [-90, 90] degrees in a
+/// geographic one, or pixels below 1e-6 of the unit (1e-9 degrees).
+void require_sane_grid(const double gt[6], int nx, int ny, bool geographic, const std::string& path) {
+  const double far_x = gt[0] + nx * gt[1], far_y = gt[3] + ny * gt[5];
+  const double smallest = geographic ? 1e-9 : 1e-6;
+  const double reach_x = geographic ? 540.0 : 1e8, reach_y = geographic ? 90.0 + std::abs(gt[5]) : 1e8;
+  bool sane = std::abs(gt[1]) >= smallest && std::abs(gt[5]) >= smallest;
+  for (const double x : {gt[0], far_x}) sane = sane && std::abs(x) <= reach_x;
+  for (const double y : {gt[3], far_y}) sane = sane && std::abs(y) <= reach_y;
+  if (!sane) {
+    char text[400];
+    std::snprintf(text, sizeof text,
+                  "geotransform origin (%g, %g), pixel %g x %g: pixel sizes must be finite and at least %g and the "
+                  "raster within %s of its CRS",
+                  gt[0], gt[3], gt[1], gt[5], smallest, geographic ? "[-540, 540] x [-90, 90] degrees" : "1e8 units");
+    throw failure(path, text);
+  }
 }
 
 /// "EPSG:NNNN" when the CRS has an EPSG code, else its name.
@@ -83,6 +238,8 @@ void centre_lon_lat(GDALDataset& dataset, const OGRSpatialReference& source, con
 
 /// The band as doubles, rows as stored (row 0 first), and the cells that are
 /// no-data (the band's no-data value or NaN) set to NaN; returns their count.
+/// Throws for a height that is infinite or beyond ±kMaxHeight, naming its
+/// row, column and value.
 std::size_t read_band(GDALDataset& dataset, const std::string& path, std::vector<double>& values,
                       std::size_t& first_bad) {
   GDALRasterBand* band = dataset.GetRasterBand(1);
@@ -94,11 +251,17 @@ std::size_t read_band(GDALDataset& dataset, const std::string& path, std::vector
   const double no_data = band->GetNoDataValue(&has_no_data);
   std::size_t count = 0;
   first_bad = values.size();
-  for (std::size_t c = 0; c < values.size(); ++c)
+  for (std::size_t c = 0; c < values.size(); ++c) {
     if (std::isnan(values[c]) || (has_no_data && values[c] == no_data)) {
       values[c] = std::numeric_limits<double>::quiet_NaN();
       if (count++ == 0) first_bad = c;
+    } else if (!(std::abs(values[c]) < kMaxHeight)) {
+      char text[160];
+      std::snprintf(text, sizeof text, "height %g m at row %zu, column %zu: not a height on Earth (|h| < 1e5 m)",
+                    values[c], c / static_cast<std::size_t>(nx), c % static_cast<std::size_t>(nx));
+      throw failure(path, text);
     }
+  }
   return count;
 }
 
@@ -164,12 +327,45 @@ NoData parse_no_data(const std::string& text) {
 }
 
 Dem read_dem(const std::string& path, const DemOptions& options) {
-  GDALAllRegister();
+  restrict_gdal();
   const QuietGdal quiet;
-  Dataset source(static_cast<GDALDataset*>(GDALOpenEx(path.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY, nullptr,
-                                                      nullptr, nullptr)));
-  if (!source) throw failure(path, "not a raster GDAL can read: " + QuietGdal::message());
+  // The user's CRS first: a usage error before the file is touched.
+  OGRSpatialReference target;
+  target.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
+  if (!options.crs.empty()) {
+    target = crs_from_text(options.crs);
+    if (!target.IsProjected())
+      throw UsageError("--crs '" + options.crs + "': not a projected CRS (prisms need metres east and north)");
+  }
+  const std::string local = local_raster_path(path);
+  require_no_file_references(local, path);
+  Dataset source(static_cast<GDALDataset*>(
+      GDALOpenEx(local.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY, kDemDrivers, nullptr, nullptr)));
+  if (!source) {
+    // Name the format when GDAL knows it (identification reads only the file's first bytes).
+    const std::string reason = QuietGdal::message();
+    if (GDALDriverH known = GDALIdentifyDriverEx(local.c_str(), GDAL_OF_RASTER, nullptr, nullptr))
+      throw failure(path, std::string("format '") + GDALGetDriverLongName(known) + "' (GDAL driver " +
+                              GDALGetDriverShortName(known) + ") is not read as a DEM; the formats read are " +
+                              kDemFormats + " (convert with gdal_translate -of GTiff)");
+    throw failure(path, std::string("not a raster GDAL can read as a DEM (") + kDemFormats + "): " + reason);
+  }
   if (source->GetRasterCount() < 1) throw failure(path, "the raster has no band");
+  const int nx = source->GetRasterXSize(), ny = source->GetRasterYSize();
+  if (nx < 1 || ny < 1) throw failure(path, "the raster has no cells");
+  // Its declared size against the memory, before anything is allocated for it.
+  std::uint64_t bytes = 0;
+  if (!multiply_checked(static_cast<std::uint64_t>(nx) * static_cast<std::uint64_t>(ny), kBytesPerNode, bytes))
+    bytes = UINT64_MAX;
+  const std::uint64_t budget = options.memory_budget > 0 ? options.memory_budget : available_memory_bytes();
+  require_memory(bytes, budget, path + ": a DEM of " + std::to_string(nx) + " x " + std::to_string(ny) + " nodes");
+  // GDAL reads whole blocks (16 bytes per cell at most, complex doubles).
+  int block_x = 0, block_y = 0;
+  source->GetRasterBand(1)->GetBlockSize(&block_x, &block_y);
+  const std::uint64_t block_bytes =
+      16 * static_cast<std::uint64_t>(std::max(block_x, 1)) * static_cast<std::uint64_t>(std::max(block_y, 1));
+  require_memory(block_bytes, budget / 4,
+                 path + ": a block of " + std::to_string(block_x) + " x " + std::to_string(block_y) + " cells");
   double gt[6];
   if (source->GetGeoTransform(gt) != CE_None)
     throw failure(path, "the DEM is not georeferenced (no geotransform); give it one, e.g. gdal_translate -a_ullr "
@@ -179,32 +375,27 @@ Dem read_dem(const std::string& path, const DemOptions& options) {
   const OGRSpatialReference* source_crs = source->GetSpatialRef();
   if (!source_crs || source_crs->IsEmpty())
     throw failure(path, "the DEM has no coordinate reference system; assign one (gdal_edit.py -a_srs EPSG:NNNN)");
+  require_sane_grid(gt, nx, ny, source_crs->IsGeographic(), path);
 
   std::vector<double> values;
   std::size_t first_bad = 0;
   const std::size_t no_data = read_band(*source, path, values, first_bad);
-  const int nx = source->GetRasterXSize(), ny = source->GetRasterYSize();
   if (no_data > 0 && options.no_data == NoData::Refuse)
     throw failure(path, std::to_string(no_data) + " no-data or NaN height(s), the first at row " +
                             std::to_string(first_bad / nx) + ", column " + std::to_string(first_bad % nx) +
                             " (--nodata skip leaves them out of the layer)");
   if (no_data == values.size()) throw failure(path, "every height is no-data");
 
-  OGRSpatialReference target;
-  target.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
-  if (!options.crs.empty()) {
-    if (target.SetFromUserInput(options.crs.c_str()) != OGRERR_NONE)
-      throw std::runtime_error("--crs '" + options.crs + "': PROJ cannot use this CRS (" + QuietGdal::message() + ")");
-    if (!target.IsProjected())
-      throw std::runtime_error("--crs '" + options.crs + "': not a projected CRS (prisms need metres east and north)");
-  } else if (source_crs->IsProjected()) {
-    target = *source_crs;
-  } else if (source_crs->IsGeographic()) {
-    double longitude = 0, latitude = 0;
-    centre_lon_lat(*source, *source_crs, gt, path, longitude, latitude);
-    target.importFromEPSG(utm_epsg(longitude, latitude));
-  } else {
-    throw failure(path, "its CRS (" + crs_label(*source_crs) + ") is neither geographic nor projected; give --crs");
+  if (options.crs.empty()) {  // else the user's, set above
+    if (source_crs->IsProjected()) {
+      target = *source_crs;
+    } else if (source_crs->IsGeographic()) {
+      double longitude = 0, latitude = 0;
+      centre_lon_lat(*source, *source_crs, gt, path, longitude, latitude);
+      target.importFromEPSG(utm_epsg(longitude, latitude));
+    } else {
+      throw failure(path, "its CRS (" + crs_label(*source_crs) + ") is neither geographic nor projected; give --crs");
+    }
   }
 
   Dem dem;
@@ -254,6 +445,8 @@ Dem read_dem(const std::string& path, const DemOptions& options) {
   if (!warped) throw failure(path, "cannot project to " + dem.crs + ": " + QuietGdal::message());
   double wgt[6];
   warped->GetGeoTransform(wgt);
+  require_sane_grid(wgt, warped->GetRasterXSize(), warped->GetRasterYSize(), false,
+                    path + " (projected to " + dem.crs + ")");
   std::vector<double> projected;
   const std::size_t empty = read_band(*warped, path, projected, first_bad);
   fill_grid(dem, wgt, warped->GetRasterXSize(), warped->GetRasterYSize(), projected);

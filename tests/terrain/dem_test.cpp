@@ -5,14 +5,29 @@
 // refused or skipped with a count, the bad inputs (not a raster, no
 // georeferencing, a CRS PROJ cannot use or not projected), bilinear heights
 // exact on a plane, and draped stations with their count below the topography.
+// Untrusted rasters: only local files of the allowed drivers (a VRT, a WMS
+// description, netCDF, a /vsicurl/ path, a URL, a FIFO are refused by name),
+// the declared size against the memory budget before anything is read, pixel
+// sizes, extents and heights that are no place on Earth, CRSs only as EPSG
+// codes or WKT, none naming a grid file, and no HTTP request GDAL could make.
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
+#include <cpl_http.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cmath>
+#include <fstream>
 #include <limits>
 #include <memory>
 
 #include "../support/test_files.hpp"
 #include "dem_test_support.hpp"
+#include "gpu/core/usage_error.hpp"
 #include "mesh/terrain/dem_raster.hpp"
 #include "mesh/terrain/draped_stations.hpp"
 
@@ -120,6 +135,150 @@ TEST(Dem, BadInputsSayWhatIsWrong) {
   EXPECT_NE(error_of([&] { read_dem(geographic.string(), bad); }).find("PROJ cannot use"), std::string::npos);
   bad.crs = "EPSG:4326";
   EXPECT_NE(error_of([&] { read_dem(geographic.string(), bad); }).find("not a projected CRS"), std::string::npos);
+}
+
+/// Writes a one-band GeoTIFF of nx x ny cells, all `height`, in UTM 16N.
+std::filesystem::path utm_tif(const std::string& name, int nx, int ny, double pixel, double height = 100.0) {
+  const double gt[6] = {500000.0, pixel, 0.0, 4000000.0, 0.0, -pixel};
+  const auto path = scratch(name);
+  write_geotiff(path, nx, ny, gt, "EPSG:32616", [&](int, int) { return height; });
+  return path;
+}
+
+TEST(Dem, OnlyLocalFilesOfTheAllowedDriversAreOpened) {
+  const auto secret = test::write_text("secret.bin", "0123456789abcdef");
+  const auto vrt = test::write_text(
+      "raw.vrt", "<VRTDataset rasterXSize=\"4\" rasterYSize=\"4\"><SRS>EPSG:32616</SRS>"
+                 "<GeoTransform>500000, 10, 0, 4000000, 0, -10</GeoTransform>"
+                 "<VRTRasterBand dataType=\"Byte\" band=\"1\" subClass=\"VRTRawRasterBand\">"
+                 "<SourceFilename relativetoVRT=\"1\">secret.bin</SourceFilename><ImageOffset>0</ImageOffset>"
+                 "<PixelOffset>1</PixelOffset><LineOffset>4</LineOffset></VRTRasterBand></VRTDataset>\n");
+  EXPECT_EQ(error_of([&] { read_dem(vrt.string(), {}); }),
+            vrt.string() + ": format 'Virtual Raster' (GDAL driver VRT) is not read as a DEM; the formats read are "
+                           "GeoTIFF, ESRI ASCII grid, SRTM .hgt, USGS DEM, ESRI .bil/.hdr, Golden Software grids "
+                           "(convert with gdal_translate -of GTiff)");
+  const auto wms = test::write_text(
+      "service.xml", "<GDAL_WMS><Service name=\"WMS\"><ServerUrl>http://127.0.0.1:9/wms</ServerUrl>"
+                     "<Layers>x</Layers></Service><DataWindow><UpperLeftX>-180</UpperLeftX><UpperLeftY>90</UpperLeftY>"
+                     "<LowerRightX>180</LowerRightX><LowerRightY>-90</LowerRightY><SizeX>256</SizeX><SizeY>128</SizeY>"
+                     "</DataWindow></GDAL_WMS>\n");
+  EXPECT_NE(error_of([&] { read_dem(wms.string(), {}); }).find("(GDAL driver WMS) is not read as a DEM"),
+            std::string::npos);
+  const auto netcdf = scratch("grid.nc");
+  std::ofstream(netcdf, std::ios::binary)
+      << std::string("CDF\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 32);
+  EXPECT_NE(error_of([&] { read_dem(netcdf.string(), {}); }).find("(GDAL driver netCDF) is not read as a DEM"),
+            std::string::npos);
+  for (const std::string path : {"/vsicurl/http://127.0.0.1:9/dem.tif", "/vsizip//tmp/dem.zip/dem.tif",
+                                 "http://127.0.0.1:9/dem.tif"})
+    EXPECT_EQ(error_of([&] { read_dem(path, {}); }),
+              path + ": GDAL virtual file systems and URLs are not read: give a local raster file");
+  const auto fifo = scratch("dem.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(error_of([&] { read_dem(fifo.string(), {}); }), fifo.string() + ": not a regular file");
+  EXPECT_EQ(error_of([&] { read_dem(scratch("none.tif").string(), {}); }),
+            scratch("none.tif").string() + ": no such file");
+}
+
+TEST(Dem, TheDeclaredSizeIsCheckedAgainstTheBudgetBeforeReading) {
+  // 40 bytes per node: 200 x 200 nodes need 1.6 MB, 100 x 100 0.4 MB.
+  DemOptions one_mebibyte;
+  one_mebibyte.memory_budget = 1 << 20;
+  const auto large = utm_tif("large.tif", 200, 200, 10.0), small = utm_tif("small.tif", 100, 100, 10.0);
+  EXPECT_EQ(error_of([&] { read_dem(large.string(), one_mebibyte); }),
+            large.string() + ": a DEM of 200 x 200 nodes needs 1600000 bytes (1.53 MiB), more than the 1 MiB of "
+                             "memory available");
+  EXPECT_EQ(read_dem(small.string(), one_mebibyte).heights.size(), 10000u);
+}
+
+TEST(Dem, GridsAndHeightsBeyondTheEarthAreRefused) {
+  EXPECT_NE(error_of([&] { read_dem(utm_tif("huge_pixel.tif", 4, 4, 1e200).string(), {}); })
+                .find("pixel 1e+200 x -1e+200: pixel sizes must be finite and at least 1e-06 and the raster within "
+                      "1e8 units of its CRS"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { read_dem(utm_tif("tiny_pixel.tif", 4, 4, 1e-12).string(), {}); }).find("pixel sizes"),
+            std::string::npos);
+  const auto far = scratch("far.tif");
+  const double far_gt[6] = {1e9, 10.0, 0.0, 4000000.0, 0.0, -10.0};
+  write_geotiff(far, 4, 4, far_gt, "EPSG:32616", [](int, int) { return 1.0; });
+  EXPECT_NE(error_of([&] { read_dem(far.string(), {}); }).find("origin (1e+09, 4e+06)"), std::string::npos);
+  const auto high = scratch("high.tif"), infinite = scratch("infinite.tif");
+  const double gt[6] = {500000.0, 10.0, 0.0, 4000000.0, 0.0, -10.0};
+  write_geotiff(high, 4, 3, gt, "EPSG:32616", [](int c, int r) { return c == 2 && r == 1 ? -1e5 : 10.0; });
+  EXPECT_EQ(error_of([&] { read_dem(high.string(), {}); }),
+            high.string() + ": height -100000 m at row 1, column 2: not a height on Earth (|h| < 1e5 m)");
+  write_geotiff(infinite, 4, 3, gt, "EPSG:32616",
+                [](int c, int r) { return c == 3 && r == 2 ? std::numeric_limits<double>::infinity() : 10.0; });
+  EXPECT_EQ(error_of([&] { read_dem(infinite.string(), {}); }),
+            infinite.string() + ": height inf m at row 2, column 3: not a height on Earth (|h| < 1e5 m)");
+}
+
+TEST(Dem, CrsOnlyByCodeOrWktAndNeverNamingAFile) {
+  const double gt[6] = {-84.3, 0.001, 0.0, 36.6, 0.0, -0.001};
+  const auto geographic = scratch("g.tif");
+  write_geotiff(geographic, 4, 4, gt, "EPSG:4326", [](int, int) { return 1.0; });
+  OGRSpatialReference utm;
+  utm.importFromEPSG(32617);
+  char* wkt = nullptr;
+  utm.exportToWkt(&wkt);
+  DemOptions options;
+  for (const std::string accepted : {std::string("EPSG:32617"), std::string("epsg:32617"), std::string(wkt)}) {
+    options.crs = accepted;
+    EXPECT_EQ(read_dem(geographic.string(), options).crs, "EPSG:32617") << accepted;
+  }
+  CPLFree(wkt);
+  const std::string grid_wkt =
+      "BOUNDCRS[SOURCECRS[GEOGCRS[\"NAD27\",DATUM[\"North American Datum 1927\",ELLIPSOID[\"Clarke 1866\","
+      "6378206.4,294.978698213898]],CS[ellipsoidal,2],AXIS[\"lat\",north],AXIS[\"lon\",east],ANGLEUNIT[\"degree\","
+      "0.0174532925199433]]],TARGETCRS[GEOGCRS[\"WGS 84\",DATUM[\"World Geodetic System 1984\",ELLIPSOID[\"WGS 84\","
+      "6378137,298.257223563]],CS[ellipsoidal,2],AXIS[\"lat\",north],AXIS[\"lon\",east],ANGLEUNIT[\"degree\","
+      "0.0174532925199433]]],ABRIDGEDTRANSFORMATION[\"grid\",METHOD[\"NTv2\"],PARAMETERFILE[\"Latitude and "
+      "longitude difference file\",\"" + scratch("secret.gsb").string() + "\"]]]";
+  const struct {
+    std::string crs, message;
+  } refused[] = {
+      {"+proj=utm +zone=16 +datum=WGS84",
+       "give EPSG:NNNN or WKT text (URLs, file names and PROJ strings are not read)"},
+      {"http://127.0.0.1:9/crs", "give EPSG:NNNN or WKT text"},
+      {"/etc/passwd", "give EPSG:NNNN or WKT text"},
+      {"EPSG:32616+5703x", "give EPSG:NNNN or WKT text"},
+      {grid_wkt, "the CRS refers to a grid or parameter file (PARAMETERFILE): not read"},
+      {"EPSG:999999", "PROJ cannot use this CRS"},
+  };
+  for (const auto& c : refused) {
+    options.crs = c.crs;
+    EXPECT_THROW(read_dem(geographic.string(), options), geobem::UsageError) << c.crs;
+    EXPECT_NE(error_of([&] { read_dem(geographic.string(), options); }).find(c.message), std::string::npos)
+        << error_of([&] { read_dem(geographic.string(), options); });
+  }
+  // A DEM whose own CRS names a grid: an ASCII grid and its .prj.
+  const auto grid = test::write_text("grid.asc", "ncols 3\nnrows 2\nxllcorner -84.3\nyllcorner 36.6\ncellsize 0.001\n"
+                                                  "1 2 3\n4 5 6\n");
+  test::write_text("grid.prj", grid_wkt);
+  EXPECT_EQ(error_of([&] { read_dem(grid.string(), {}); }),
+            grid.string() + ": grid.prj holds a CRS that refers to a grid or parameter file (PARAMETERFILE): not "
+                            "read; assign the DEM a CRS by its EPSG code");
+}
+
+TEST(Dem, GdalMakesNoHttpRequest) {
+  read_dem(utm_tif("any.tif", 3, 3, 10.0).string(), {});  // sets GDAL up as for every DEM
+  const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t size = sizeof address;
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(listener, 4), 0);
+  ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &size), 0);
+  const std::string url = "http://127.0.0.1:" + std::to_string(ntohs(address.sin_port)) + "/dem.tif";
+  CPLHTTPResult* result = CPLHTTPFetch(url.c_str(), nullptr);
+  ASSERT_NE(result, nullptr);
+  EXPECT_NE(result->nStatus, 0);
+  EXPECT_EQ(std::string(result->pszErrBuf ? result->pszErrBuf : ""),
+            "geobem reads local files only: no request to " + url);
+  CPLHTTPDestroyResult(result);
+  EXPECT_LT(::accept(listener, nullptr, nullptr), 0) << "a connection reached the listening socket";
+  ::close(listener);
 }
 
 Dem plane_dem() {

@@ -45,15 +45,18 @@ TEST(TerrainStages, BadRastersAreRefusedAndLeaveTheLayerAlone) {
   const auto geographic = scratch("geo.tif"), bare = scratch("bare.tif");
   write_geotiff(geographic, 4, 4, gt, "EPSG:4326", [](int, int) { return 400.0; });
   write_geotiff(bare, 4, 4, nullptr, "", [](int, int) { return 400.0; });
-  const std::pair<std::string, std::string> cases[] = {
-      {"--dem " + text.string(), "not a raster GDAL can read"},
-      {"--dem " + bare.string(), "not georeferenced"},
-      {"--dem " + geographic.string() + " --crs EPSG:999999", "PROJ cannot use"},
-      {"--dem " + utm_dem("nan.tif", true).string(), "1 no-data or NaN height(s), the first at row 4, column 3"},
+  const struct {
+    std::string options, message;
+    int exit_code;
+  } cases[] = {
+      {"--dem " + text.string(), "not a raster GDAL can read", 1},
+      {"--dem " + bare.string(), "not georeferenced", 1},
+      {"--dem " + geographic.string() + " --crs EPSG:999999", "PROJ cannot use", 2},
+      {"--dem " + utm_dem("nan.tif", true).string(), "1 no-data or NaN height(s), the first at row 4, column 3", 1},
   };
-  for (const auto& [options, message] : cases) {
+  for (const auto& [options, message, exit_code] : cases) {
     const StageRun run = run_command(model_exe + " -q " + options + " --out " + out.string());
-    EXPECT_EQ(run.exit_code, 1) << options;
+    EXPECT_EQ(run.exit_code, exit_code) << options;
     EXPECT_NE(run.errors.find(message), std::string::npos) << run.errors;
     EXPECT_EQ(read_text(out / "layer.vts"), before) << options;
   }
