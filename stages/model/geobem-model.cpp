@@ -154,10 +154,11 @@ int run(int argc, char** argv) {
     ("block", po::value(&o.blocks)->composing(),
      "blocks: one box WEST,EAST,SOUTH,NORTH,BOTTOM,TOP,DENSITY (m, kg/m^3); repeat for several")
     ("dem", optional_value(&o.dem),
-     "a DEM (any raster GDAL reads, heights in m) to turn into a prism layer, written as OUT/layer.vts")
+     "a DEM (a local GeoTIFF, ESRI ASCII grid, SRTM .hgt, USGS DEM, .bil/.hdr or Golden Software grid; heights in m) "
+     "to turn into a prism layer, written as OUT/layer.vts")
     ("crs", optional_value(&o.crs),
-     "dem: projected CRS of the layer (e.g. EPSG:32616); default: the DEM's own if projected, else the UTM zone of its "
-     "centre")
+     "dem: projected CRS of the layer, EPSG:NNNN or WKT text (e.g. EPSG:32616); default: the DEM's own if projected, "
+     "else the UTM zone of its centre")
     ("nodata", po::value(&o.nodata)->default_value(o.nodata),
      "dem: refuse or skip no-data/NaN heights (skip leaves those cells out, with a count)")
     ("reference", po::value(&o.reference)->default_value(o.reference), "dem: reference height of the layer's prisms (m)")

@@ -146,7 +146,8 @@ void add_station_options(cli::StageOptions& command, StationOptions* o) {
     ("clearance", optional_value(&o->clearance), "draped stations: height above the DEM (m)")
     ("station-step", optional_value(&o->station_step), "draped stations: every K-th DEM node along each axis")
     ("station-spacing", optional_value(&o->station_spacing), "draped stations: a grid of this spacing (m), heights bilinear")
-    ("crs", optional_value(&o->crs), "draped stations on a DEM raster: projected CRS (default as geobem-model)")
+    ("crs", optional_value(&o->crs),
+     "draped stations on a DEM raster: projected CRS, EPSG:NNNN or WKT text (default as geobem-model)")
     ("nodata", po::value(&o->nodata)->default_value(o->nodata),
      "draped stations on a DEM raster: refuse or skip no-data heights");
   command.mark_path("stations");
