@@ -1,0 +1,3 @@
+Merge "other.msh";
+Include "other.geo";
+Exit;

@@ -1,0 +1,2 @@
+SystemCall "touch /tmp/geobem-fuzz-seed";
+Point(1) = {0, 0, 0, 1};
