@@ -71,7 +71,7 @@ CPLHTTPResult* refuse_network(const char* url, CSLConstList, GDALProgressFunc, v
 void restrict_gdal() {
   static std::once_flag once;
   std::call_once(once, [] {
-    CPLSetConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", "EMPTY_DIR");
+    CPLSetConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", "EMPTY_DIR");  // siblings are given: sidecar_names()
     CPLSetConfigOption("GDAL_PAM_ENABLED", "NO");
     CPLSetConfigOption("GDAL_VRT_ENABLE_RAWRASTERBAND", "NO");
     CPLSetConfigOption("GDAL_VRT_ENABLE_PYTHON", "NO");
@@ -85,15 +85,32 @@ void restrict_gdal() {
 }
 
 /// The GDAL drivers a DEM is opened with: GeoTIFF and the elevation-grid
-/// formats whose readers allocate no more than the file holds before our
-/// size check; none reads other files than the raster's own sidecars (world
-/// files, .hdr, .prj) or the network. netCDF is not among them: libnetcdf
-/// allocates what a header declares (a 3 KB file took 2.3 GB when fuzzed),
-/// and netCDF-4 is HDF5, whose external datasets read other files.
-constexpr const char* kDemDrivers[] = {"GTiff", "AAIGrid", "SRTMHGT", "USGSDEM", "EHdr",
-                                       "GSAG",  "GSBG",    "GS7BG",   nullptr};
-constexpr const char* kDemFormats =
-    "GeoTIFF, ESRI ASCII grid, SRTM .hgt, USGS DEM, ESRI .bil/.hdr, Golden Software grids";
+/// formats that carry their CRS (in the file or an ESRI .prj beside it) and
+/// whose readers allocate no more than the file holds before our size check;
+/// none reads other files than the raster's own sidecars or the network.
+/// netCDF is not among them: libnetcdf allocates what a header declares (a
+/// 3 KB file took 2.3 GB when fuzzed), and netCDF-4 is HDF5, whose external
+/// datasets read other files. Golden Software grids neither: their CRS lives
+/// only in a .aux.xml file, which is not read.
+constexpr const char* kDemDrivers[] = {"GTiff", "AAIGrid", "SRTMHGT", "USGSDEM", "EHdr", nullptr};
+constexpr const char* kDemFormats = "GeoTIFF, ESRI ASCII grid, SRTM .hgt, USGS DEM, ESRI .bil/.hdr";
+
+/// The sidecars GDAL may read beside `local` that exist (world files, ESRI
+/// .hdr, .prj, .stx and .clr files named after the raster), by name: given
+/// to GDALOpenEx as the raster's siblings, so that GDAL neither lists the
+/// folder nor opens any other of its files.
+std::vector<std::string> sidecar_names(const std::string& local) {
+  const std::filesystem::path file(local);
+  std::vector<std::string> names{file.filename().string()};
+  for (const char* extension : {"hdr", "HDR", "prj", "PRJ", "tfw", "TFW", "tifw", "TIFW", "tiffw", "wld", "WLD", "stx",
+                                "STX", "clr", "CLR"})
+    for (const std::filesystem::path& candidate :
+         {std::filesystem::path(file).replace_extension(extension), std::filesystem::path(local + "." + extension)}) {
+      std::error_code ignored;
+      if (std::filesystem::is_regular_file(candidate, ignored)) names.push_back(candidate.filename().string());
+    }
+  return names;
+}
 
 /// Bytes read_dem holds per DEM node at its peak: the band, the DEM's heights,
 /// the warper's output and its copy, and room for the warper's own buffers.
@@ -339,8 +356,12 @@ Dem read_dem(const std::string& path, const DemOptions& options) {
   }
   const std::string local = local_raster_path(path);
   require_no_file_references(local, path);
-  Dataset source(static_cast<GDALDataset*>(
-      GDALOpenEx(local.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY, kDemDrivers, nullptr, nullptr)));
+  const std::vector<std::string> siblings = sidecar_names(local);
+  std::vector<const char*> sibling_list;
+  for (const auto& name : siblings) sibling_list.push_back(name.c_str());
+  sibling_list.push_back(nullptr);
+  Dataset source(static_cast<GDALDataset*>(GDALOpenEx(local.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY, kDemDrivers,
+                                                      nullptr, const_cast<char**>(sibling_list.data()))));
   if (!source) {
     // Name the format when GDAL knows it (identification reads only the file's first bytes).
     const std::string reason = QuietGdal::message();

@@ -1,7 +1,7 @@
 #pragma once
 // Digital elevation models through GDAL, restricted to local raster files of
 // an allow-list of drivers (GeoTIFF, ESRI ASCII grid, SRTM .hgt, USGS DEM,
-// ESRI .bil/.hdr, Golden Software grids) with no network, no
+// ESRI .bil/.hdr) with no network, no
 // VRT and no file named inside the raster or its CRS (docs/readers.md); the
 // first band taken as heights in metres, on a projected grid whose nodes are
 // the cell (pixel) centres. A geographic

@@ -154,7 +154,7 @@ int run(int argc, char** argv) {
     ("block", po::value(&o.blocks)->composing(),
      "blocks: one box WEST,EAST,SOUTH,NORTH,BOTTOM,TOP,DENSITY (m, kg/m^3); repeat for several")
     ("dem", optional_value(&o.dem),
-     "a DEM (a local GeoTIFF, ESRI ASCII grid, SRTM .hgt, USGS DEM, .bil/.hdr or Golden Software grid; heights in m) "
+     "a DEM (a local GeoTIFF, ESRI ASCII grid, SRTM .hgt, USGS DEM or .bil/.hdr file; heights in m) "
      "to turn into a prism layer, written as OUT/layer.vts")
     ("crs", optional_value(&o.crs),
      "dem: projected CRS of the layer, EPSG:NNNN or WKT text (e.g. EPSG:32616); default: the DEM's own if projected, "

@@ -155,8 +155,8 @@ TEST(Dem, OnlyLocalFilesOfTheAllowedDriversAreOpened) {
                  "<PixelOffset>1</PixelOffset><LineOffset>4</LineOffset></VRTRasterBand></VRTDataset>\n");
   EXPECT_EQ(error_of([&] { read_dem(vrt.string(), {}); }),
             vrt.string() + ": format 'Virtual Raster' (GDAL driver VRT) is not read as a DEM; the formats read are "
-                           "GeoTIFF, ESRI ASCII grid, SRTM .hgt, USGS DEM, ESRI .bil/.hdr, Golden Software grids "
-                           "(convert with gdal_translate -of GTiff)");
+                           "GeoTIFF, ESRI ASCII grid, SRTM .hgt, USGS DEM, ESRI .bil/.hdr (convert with "
+                           "gdal_translate -of GTiff)");
   const auto wms = test::write_text(
       "service.xml", "<GDAL_WMS><Service name=\"WMS\"><ServerUrl>http://127.0.0.1:9/wms</ServerUrl>"
                      "<Layers>x</Layers></Service><DataWindow><UpperLeftX>-180</UpperLeftX><UpperLeftY>90</UpperLeftY>"
@@ -178,6 +178,25 @@ TEST(Dem, OnlyLocalFilesOfTheAllowedDriversAreOpened) {
   EXPECT_EQ(error_of([&] { read_dem(fifo.string(), {}); }), fifo.string() + ": not a regular file");
   EXPECT_EQ(error_of([&] { read_dem(scratch("none.tif").string(), {}); }),
             scratch("none.tif").string() + ": no such file");
+  // Sidecars named after the raster are read: ESRI .bil with its .hdr and .prj
+  // (written with folder listings on: GDAL's EHdr writer reopens what it wrote).
+  CPLSetThreadLocalConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", "NO");
+  GDALDataset* bil_file =
+      GetGDALDriverManager()->GetDriverByName("EHdr")->Create(scratch("utm.bil").c_str(), 4, 3, 1, GDT_Float32, nullptr);
+  ASSERT_NE(bil_file, nullptr);
+  double bil_gt[6] = {500000.0, 25.0, 0.0, 4000000.0, 0.0, -25.0};
+  bil_file->SetGeoTransform(bil_gt);
+  OGRSpatialReference utm;
+  utm.importFromEPSG(32616);
+  bil_file->SetSpatialRef(&utm);
+  bil_file->GetRasterBand(1)->Fill(321.0);
+  GDALClose(bil_file);
+  CPLSetThreadLocalConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", nullptr);
+  std::filesystem::remove(scratch("utm.bil.aux.xml"));
+  ASSERT_TRUE(std::filesystem::exists(scratch("utm.hdr")));
+  const Dem bil = read_dem(scratch("utm.bil").string(), {});
+  EXPECT_EQ(bil.crs, "WGS 84 / UTM zone 16N");  // an ESRI .prj names no EPSG code
+  EXPECT_EQ(bil.heights, std::vector<double>(12, 321.0));
 }
 
 TEST(Dem, TheDeclaredSizeIsCheckedAgainstTheBudgetBeforeReading) {
