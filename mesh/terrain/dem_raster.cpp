@@ -144,13 +144,13 @@ std::string file_reference_in(std::string_view text) {
 }
 
 /// Refuses a raster whose CRS could name such a file, before GDAL reads it:
-/// the first MiB of the file (where GeoTIFF keys and ASCII grid headers are)
-/// and the .prj sidecars GDAL reads beside it, scanned for the marks of
-/// file_reference_in().
-void require_no_file_references(const std::string& local, const std::string& path) {
-  const std::filesystem::path file(local);
-  for (const std::filesystem::path& candidate :
-       {file, std::filesystem::path(local + ".prj"), std::filesystem::path(file).replace_extension(".prj")}) {
+/// the first MiB of the file (where GeoTIFF keys and citations and ASCII
+/// grid headers are) and of each sidecar GDAL may read (`siblings`, names in
+/// the file's folder), scanned for the marks of file_reference_in().
+void require_no_file_references(const std::string& local, const std::vector<std::string>& siblings,
+                                const std::string& path) {
+  for (const std::string& name : siblings) {
+    const std::filesystem::path candidate = std::filesystem::path(local).parent_path() / name;
     const int fd = ::open(candidate.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) continue;
     struct stat status {};
@@ -163,8 +163,8 @@ void require_no_file_references(const std::string& local, const std::string& pat
     ::close(fd);
     const std::string mark = file_reference_in(head);
     if (!mark.empty())
-      throw failure(path, candidate.filename().string() + " holds a CRS that refers to a grid or parameter file (" +
-                              mark + "): not read; assign the DEM a CRS by its EPSG code");
+      throw failure(path, name + " holds a CRS that refers to a grid or parameter file (" + mark +
+                              "): not read; assign the DEM a CRS by its EPSG code");
   }
 }
 
@@ -355,8 +355,8 @@ Dem read_dem(const std::string& path, const DemOptions& options) {
       throw UsageError("--crs '" + options.crs + "': not a projected CRS (prisms need metres east and north)");
   }
   const std::string local = local_raster_path(path);
-  require_no_file_references(local, path);
   const std::vector<std::string> siblings = sidecar_names(local);
+  require_no_file_references(local, siblings, path);
   std::vector<const char*> sibling_list;
   for (const auto& name : siblings) sibling_list.push_back(name.c_str());
   sibling_list.push_back(nullptr);

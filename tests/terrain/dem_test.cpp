@@ -277,6 +277,11 @@ TEST(Dem, CrsOnlyByCodeOrWktAndNeverNamingAFile) {
   EXPECT_EQ(error_of([&] { read_dem(grid.string(), {}); }),
             grid.string() + ": grid.prj holds a CRS that refers to a grid or parameter file (PARAMETERFILE): not "
                             "read; assign the DEM a CRS by its EPSG code");
+  const auto upper = test::write_text("upper.asc", "ncols 3\nnrows 2\nxllcorner -84.3\nyllcorner 36.6\n"
+                                                    "cellsize 0.001\n1 2 3\n4 5 6\n");
+  test::write_text("upper.PRJ", "PROJCS[\"x\",EXTENSION[\"PROJ4\",\"+proj=longlat +nadgrids=/etc/passwd\"]]");
+  EXPECT_NE(error_of([&] { read_dem(upper.string(), {}); }).find("upper.PRJ holds a CRS that refers to a grid"),
+            std::string::npos);
 }
 
 TEST(Dem, GdalMakesNoHttpRequest) {
