@@ -89,7 +89,7 @@ void restrict_gdal() {
 /// whose readers allocate no more than the file holds before our size check;
 /// none reads other files than the raster's own sidecars or the network.
 /// netCDF is not among them: libnetcdf allocates what a header declares (a
-/// 3 KB file took 2.3 GB when fuzzed), and netCDF-4 is HDF5, whose external
+/// 1.3 KB file took 2.3 GB when fuzzed), and netCDF-4 is HDF5, whose external
 /// datasets read other files. Golden Software grids neither: their CRS lives
 /// only in a .aux.xml file, which is not read.
 constexpr const char* kDemDrivers[] = {"GTiff", "AAIGrid", "SRTMHGT", "USGSDEM", "EHdr", nullptr};
