@@ -241,7 +241,7 @@ TEST(Dem, CrsOnlyByCodeOrWktAndNeverNamingAFile) {
   char* wkt = nullptr;
   utm.exportToWkt(&wkt);
   DemOptions options;
-  for (const std::string accepted : {std::string("EPSG:32617"), std::string("epsg:32617"), std::string(wkt)}) {
+  for (const std::string& accepted : {std::string("EPSG:32617"), std::string("epsg:32617"), std::string(wkt)}) {
     options.crs = accepted;
     EXPECT_EQ(read_dem(geographic.string(), options).crs, "EPSG:32617") << accepted;
   }
