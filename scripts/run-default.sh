@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-for workflow in gravity-spheres rod-cq cavity-pressure halfspace-load terrain-jacksboro notebook-terrain; do
+for workflow in gravity-spheres rod-cq cavity-pressure tunnel-blast halfspace-load terrain-jacksboro notebook-terrain; do
   if [ -x "workflows/$workflow/run.sh" ]; then
     echo "== workflow $workflow" >&2
     "workflows/$workflow/run.sh"
