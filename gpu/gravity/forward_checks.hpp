@@ -1,8 +1,8 @@
 #pragma once
-// What forward_model() checks and warns about, in pieces that the host path
-// (forward_model.cpp) and the device-resident path (forward_on_device.cu)
-// share: the validity of a prism and of a station, the model's extent for the
-// far-station warning, the station-on-an-edge test, and the messages.
+// What the forward functions check and warn about, in pieces that the host
+// path (forward_model.cpp), the device-resident path (forward_on_device.cu)
+// and the magnetic functions share: the validity of a prism and of a station,
+// their messages, and the warning for fields that are not finite.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -35,75 +35,12 @@ std::string prism_problem(std::size_t index);
 /// The message for station `index` when !valid_station: non-finite, or beyond max_station_coordinate.
 std::string station_problem(const Station& station, std::size_t index);
 
-/// The bounding box of the model's massive sources and their smallest side
-/// (m), for the far-station warning; an empty extent has smallest_side HUGE_VAL.
-struct ModelExtent {
-  double low[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, high[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
-  double smallest_side = HUGE_VAL;
-  GEOBEM_HD void add_box(double west, double east, double south, double north, double bottom, double top) {
-    using std::fmax;
-    using std::fmin;
-    const double lows[3] = {west, south, bottom}, highs[3] = {east, north, top};
-    for (int a = 0; a < 3; ++a) {
-      low[a] = fmin(low[a], lows[a]);
-      high[a] = fmax(high[a], highs[a]);
-      smallest_side = fmin(smallest_side, highs[a] - lows[a]);
-    }
-  }
-  GEOBEM_HD void merge(const ModelExtent& other) {
-    using std::fmax;
-    using std::fmin;
-    for (int a = 0; a < 3; ++a) {
-      low[a] = fmin(low[a], other.low[a]);
-      high[a] = fmax(high[a], other.high[a]);
-    }
-    smallest_side = fmin(smallest_side, other.smallest_side);
-  }
-  /// Whether there is a model to measure distances from.
-  GEOBEM_HD bool measurable() const { return smallest_side > 0 && smallest_side < HUGE_VAL; }
-  /// Distance from the station to the farthest corner of the box, m.
-  GEOBEM_HD double farthest_corner(const Station& s) const {
-    using std::fabs;
-    using std::fmax;
-    using std::sqrt;
-    const double position[3] = {s.easting, s.northing, s.upward};
-    double squared = 0;
-    for (int a = 0; a < 3; ++a) {
-      const double d = fmax(fabs(position[a] - low[a]), fabs(position[a] - high[a]));
-      squared += d * d;
-    }
-    return sqrt(squared);
-  }
-};
-
-/// Stations beyond far_field_accuracy_distance of the extent: how many, and
-/// the largest such distance (m).
-struct FarStations {
-  std::size_t count = 0;
-  double farthest = 0;
-};
-
-/// Warns (geobem::warn) when `far` is not empty: double precision cannot give
-/// far_field_accuracy there; the message gives the estimated error.
-void warn_far_stations(const ModelExtent& model, const FarStations& far);
-
-/// Warns for a field that is NaN at `on_edge` stations on a prism edge or
-/// vertex, and that is otherwise not finite at `other` stations (an overflow
-/// in `precision`).
-void warn_non_finite(Field field, std::size_t on_edge, std::size_t other, Precision precision);
-
-/// Whether the station lies on an edge or vertex of the prism (on at least two
-/// of its bounding planes), where the kernels answer NaN.
-GEOBEM_HD inline bool on_prism_edge_or_vertex(const Prism& prism, const Station& station) {
-  const double position[3] = {station.easting, station.northing, station.upward};
-  const double low[3] = {prism.west, prism.south, prism.bottom}, high[3] = {prism.east, prism.north, prism.top};
-  int on_bound = 0;
-  bool inside = true;
-  for (int a = 0; a < 3; ++a) {
-    on_bound += position[a] == low[a] || position[a] == high[a];
-    inside &= low[a] <= position[a] && position[a] <= high[a];
-  }
-  return inside && on_bound >= 2;
-}
+/// Warns (geobem::warn) for field `name` that is NaN at `on_edge` stations on
+/// an edge or vertex of the model and at `inside` stations inside it on a
+/// face between different `property` ("densities", "magnetizations";
+/// station_contact.hpp), and not finite at `overflow` other stations (an
+/// overflow in `precision`); nothing for zeros.
+void warn_non_finite(const std::string& name, const char* property, std::size_t on_edge, std::size_t inside,
+                     std::size_t overflow, Precision precision);
 
 }  // namespace geobem::gravity

@@ -294,18 +294,6 @@ std::vector<double> forward_cuda(const std::vector<Prism>& prisms, const std::ve
   return run(prisms, stations, mask, precision, progress, tuning);
 }
 
-void forward_cuda_resident(const Prism* prisms, std::size_t prism_count, const Station* stations,
-                           std::size_t station_count, unsigned mask, Precision precision, ProgressReporter& progress,
-                           double* sums, const CudaTuning& tuning) {
-  if (station_count == 0) return;
-  GEOBEM_CUDA_CHECK(cudaMemset(sums, 0, 10 * station_count * sizeof(double)));
-  if (prism_count == 0) return;
-  const KernelShape shape =
-      resolve_shape<Prism>(tuning, precision == Precision::Single, mask == unsigned(bit_g_z));
-  add_source_sums(prisms, static_cast<std::int64_t>(prism_count), stations, station_count, mask, precision, shape,
-                  tuning, multiprocessor_count(), sums, progress);
-}
-
 std::vector<double> forward_cuda(const std::vector<GridNode>& nodes, const std::vector<Station>& stations,
                                  unsigned mask, Precision precision, ProgressReporter& progress,
                                  const CudaTuning& tuning) {

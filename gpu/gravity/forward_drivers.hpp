@@ -4,13 +4,13 @@
 // (source_fields.hpp: prisms for the general path, weighted grid nodes for the
 // grid path). Exposed so that tests and benchmarks can call each directly.
 #include <cstddef>
-#include <functional>
 #include <vector>
 
 #include "gpu/core/progress.hpp"
 #include "gpu/gravity/forward_checks.hpp"
 #include "gpu/gravity/gravity.hpp"
 #include "gpu/gravity/grid_node_kernels.hpp"
+#include "gpu/gravity/station_contact.hpp"
 
 namespace geobem::gravity {
 
@@ -66,12 +66,6 @@ std::vector<double> forward_cpu(const std::vector<Prism>& prisms, const std::vec
 std::vector<double> forward_cuda(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
                                  unsigned mask, Precision precision, ProgressReporter& progress,
                                  const CudaTuning& tuning = {});
-/// forward_cuda over prisms and stations already in the current device's
-/// memory, no chunking: the raw sums (10 rows of station_count, zeroed here)
-/// into the device array `sums`. Throws geobem::DeviceError on a failing CUDA call.
-void forward_cuda_resident(const Prism* prisms, std::size_t prism_count, const Station* stations,
-                           std::size_t station_count, unsigned mask, Precision precision, ProgressReporter& progress,
-                           double* sums, const CudaTuning& tuning = {});
 std::vector<double> forward_cpu(const std::vector<GridNode>& nodes, const std::vector<Station>& stations,
                                 unsigned mask, Precision precision, ProgressReporter& progress);
 std::vector<double> forward_cuda(const std::vector<GridNode>& nodes, const std::vector<Station>& stations,
@@ -85,13 +79,16 @@ int last_cpu_thread_count();
 /// G times the unit factor of the field: 1 (J/kg), 1e5 (mGal) or 1e9 (Eötvös).
 double field_scale(Field field);
 
-/// The raw sums of the drivers (rows of `mask`, one value per station per row)
-/// times field_scale, as a ForwardResult. Warns (geobem::warn; always: warnings
-/// are not progress) for each field that is NaN at stations where
-/// `on_edge_or_vertex` holds, and separately for any other non-finite value,
-/// which is an overflow in `precision`, never an edge.
-ForwardResult scaled_result(const std::vector<double>& sums, unsigned mask, const std::vector<Station>& stations,
-                            Precision precision, const std::function<bool(const Station&)>& on_edge_or_vertex);
+/// A result from the drivers' raw sums of this part (10 rows): the station
+/// limits applied (given on part 0 alone: station_contact.hpp), times
+/// field_scale, warnings for fields undefined at stations (by the limits) and
+/// for any other non-finite value (an overflow in the options' precision), and
+/// the rounding budget of this part's sources (`bounds`, rounding_sums of rounding_estimate.hpp)
+/// with the stations' distances from `model_box`; complete (complete_estimates)
+/// when options.parts is 1.
+ForwardResult finish_result(std::vector<double> sums, unsigned mask, const std::vector<Station>& stations,
+                            const ForwardOptions& options, const StationLimits<1>& limits,
+                            std::vector<double> bounds, const Box& model_box);
 
 /// FieldBit mask of a field list.
 unsigned field_mask(const std::vector<Field>& fields);

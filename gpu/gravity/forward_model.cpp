@@ -1,12 +1,13 @@
 // forward_model() and forward_model_grid(): check the input, drop
 // zero-density prisms or build the weighted grid nodes, take this part's share
-// of them, dispatch to the CPU or CUDA driver with a progress line, and scale
-// the raw sums to the units of docs/design.md. Also the field, precision and path
-// names.
+// of them, dispatch to the CPU or CUDA driver with a progress line, turn the
+// drivers' one-sided limits into the survey side's at stations on the model
+// (station_contact.hpp), scale the raw sums to the units of docs/design.md and
+// estimate their rounding (rounding_estimate.hpp). Also the field, precision
+// and path names.
 #include <algorithm>
+#include <array>
 #include <cmath>
-#include <cstdio>
-#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -18,6 +19,8 @@
 #include "gpu/gravity/gravity.hpp"
 #include "gpu/gravity/grid_nodes.hpp"
 #include "gpu/gravity/prism_kernels.hpp"
+#include "gpu/gravity/rounding_estimate.hpp"
+#include "gpu/gravity/station_contact.hpp"
 
 namespace geobem::gravity {
 namespace {
@@ -35,19 +38,17 @@ void check_stations(const std::vector<Station>& stations) {
     if (!valid_station(stations[i])) throw std::invalid_argument(station_problem(stations[i], i));
 }
 
-/// Warns when double precision cannot give the documented accuracy at some stations.
-void check_far_stations(const ModelExtent& model, const std::vector<Station>& stations, Precision precision) {
-  if (precision != Precision::Double || !model.measurable()) return;
-  FarStations far;
-  for (const Station& s : stations) {
-    const double distance = model.farthest_corner(s);
-    if (far_field_relative_error(distance, model.smallest_side) > far_field_accuracy) {
-      ++far.count;
-      far.farthest = std::max(far.farthest, distance);
+/// The bounding box of a model's sources, grown box by box (empty: inverted).
+struct ModelBox {
+  Box box{HUGE_VAL, -HUGE_VAL, HUGE_VAL, -HUGE_VAL, HUGE_VAL, -HUGE_VAL};
+  void add(double west, double east, double south, double north, double bottom, double top) {
+    const double lows[3] = {west, south, bottom}, highs[3] = {east, north, top};
+    for (int a = 0; a < 3; ++a) {
+      box[2 * a] = std::min(box[2 * a], lows[a]);
+      box[2 * a + 1] = std::max(box[2 * a + 1], highs[a]);
     }
   }
-  warn_far_stations(model, far);
-}
+};
 
 /// The shape grid_nodes() relies on (mesh/prisms check_grid checks values too).
 void check_grid_shape(const PrismGrid& grid) {
@@ -73,12 +74,10 @@ std::vector<Source> share_of(std::vector<Source> sources, const ForwardOptions& 
   return std::vector<Source>(sources.begin() + first, sources.begin() + last);
 }
 
-/// Raw sums of the drivers over `sources`, scaled to the field units.
+/// Raw sums of the drivers over `sources` (10 rows), with a progress line.
 template <typename Source>
-ForwardResult evaluate(const std::vector<Source>& sources, const std::vector<Station>& stations,
-                       const std::vector<Field>& fields, const ForwardOptions& options, const char* label,
-                       const std::function<bool(const Station&)>& on_edge_or_vertex) {
-  const unsigned mask = field_mask(fields);
+std::vector<double> driver_sums(const std::vector<Source>& sources, const std::vector<Station>& stations,
+                                unsigned mask, const ForwardOptions& options, const char* label) {
   ProgressReporter progress(std::string("gravity ") + label + " (" + to_string(options.device) + ")",
                             static_cast<std::uint64_t>(sources.size()) * stations.size(), "source-station pairs",
                             options.quiet);
@@ -95,36 +94,70 @@ ForwardResult evaluate(const std::vector<Source>& sources, const std::vector<Sta
     sums = forward_cpu(sources, stations, mask, options.precision, progress);
   }
   progress.finish();
-  return scaled_result(sums, mask, stations, options.precision, on_edge_or_vertex);
+  return sums;
 }
 
 }  // namespace
 
-ForwardResult scaled_result(const std::vector<double>& sums, unsigned mask, const std::vector<Station>& stations,
-                            Precision precision, const std::function<bool(const Station&)>& on_edge_or_vertex) {
+ForwardResult finish_result(std::vector<double> sums, unsigned mask, const std::vector<Station>& stations,
+                            const ForwardOptions& options, const StationLimits<1>& limits,
+                            std::vector<double> bounds, const Box& model_box) {
+  const std::size_t n = stations.size();
+  apply_station_limits(limits, mask, sums, n);
   ForwardResult result;
   for (int f = 0; f < field_count; ++f) {
     if (!(mask & (1u << f))) continue;
     const Field field = static_cast<Field>(f);
-    const double scale = field_scale(field);
-    std::vector<double> column(stations.size());
-    // NaN is the kernels' answer on an edge or vertex (prism_kernels.hpp);
-    // any other non-finite value is a rounding or overflow failure and is
-    // never reported as an edge.
-    std::size_t on_edge = 0, other = 0;
-    for (std::size_t s = 0; s < stations.size(); ++s) {
-      column[s] = scale * sums[f * stations.size() + s];
-      if (std::isfinite(column[s])) continue;
-      if (std::isnan(column[s]) && on_edge_or_vertex(stations[s]))
-        ++on_edge;
-      else
-        ++other;
-    }
-    warn_non_finite(field, on_edge, other, precision);
+    std::vector<double> column(n);
+    for (std::size_t s = 0; s < n; ++s) column[s] = field_scale(field) * sums[f * n + s];
     result.fields.push_back(field);
     result.values.push_back(std::move(column));
   }
+  // NaN where a tensor term has no limit (station_contact.hpp); any other
+  // non-finite value is an overflow.
+  std::vector<char> undefined(n, 0);
+  for (std::size_t f = 0; f < result.fields.size(); ++f) {
+    const int row = static_cast<int>(result.fields[f]);
+    std::size_t on_edge = 0, inside = 0, other = 0;
+    for (const StationLimit<1>& limit : limits) {
+      if (row < 4 || !((limit.undefined[0] >> (row - 4)) & 1u)) continue;
+      undefined[limit.station] = 1;
+      ++((limit.interior[0] >> (row - 4)) & 1u ? inside : on_edge);
+    }
+    for (std::size_t s = 0; s < n; ++s)
+      if (!std::isfinite(result.values[f][s]) && !(std::isnan(result.values[f][s]) && undefined[s])) ++other;
+    for (const StationLimit<1>& limit : limits) undefined[limit.station] = 0;
+    warn_non_finite(field_name(result.fields[f]), "densities", on_edge, inside, other, options.precision);
+  }
+  RoundingBudget& budget = result.budget;
+  budget.precision = options.precision;
+  budget.force = options.force;
+  budget.sums = std::move(bounds);
+  budget.distance = distances_from_box(model_box, stations);
+  if (options.parts == 1) complete_estimates(result);
   return result;
+}
+
+void complete_estimates(ForwardResult& result) {
+  const std::size_t n = result.values.empty() ? 0 : result.values[0].size();
+  const RoundingBudget& budget = result.budget;
+
+  std::vector<const char*> names;
+  std::vector<int> groups;
+  std::vector<std::vector<double>> absolute;
+  for (const Field field : result.fields) {
+    const int f = static_cast<int>(field);
+    const int group = f == 0 ? group_potential : (f <= 3 ? group_g : group_tensor);
+    names.push_back(field_name(field));
+    groups.push_back(group);
+    std::vector<double> bound(n);
+    for (std::size_t s = 0; s < n; ++s)
+      bound[s] = field_scale(field) *
+                 rounding_bound(budget.sums[2 * group * n + s], budget.sums[(2 * group + 1) * n + s], budget.precision);
+    absolute.push_back(std::move(bound));
+  }
+  for (const std::string& text : assess_accuracy(names, groups, result.values, absolute, budget, result.error_estimate))
+    warn(text);
 }
 
 std::string prism_problem(std::size_t index) {
@@ -140,30 +173,19 @@ std::string station_problem(const Station& station, std::size_t index) {
          " m, beyond the 1e150 m the kernels can square";
 }
 
-void warn_far_stations(const ModelExtent& model, const FarStations& far) {
-  if (far.count == 0) return;
-  char message[400];
-  std::snprintf(message, sizeof message,
-                "%zu station(s) lie up to %.3g m from the model, whose smallest prism side is %.3g m: "
-                "double precision limits the fields there to a relative accuracy of about %.1g "
-                "(3 eps (distance/side)^2; %.0e is lost beyond %.3g m)",
-                far.count, far.farthest, model.smallest_side, far_field_relative_error(far.farthest, model.smallest_side),
-                far_field_accuracy, far_field_accuracy_distance(model.smallest_side));
-  warn(message);
-}
-
-void warn_non_finite(Field field, std::size_t on_edge, std::size_t other, Precision precision) {
+void warn_non_finite(const std::string& name, const char* property, std::size_t on_edge, std::size_t inside,
+                     std::size_t overflow, Precision precision) {
   if (on_edge > 0)
-    warn(std::string(field_name(field)) + " is undefined (NaN) at " + std::to_string(on_edge) +
-         " station(s) on a prism edge or vertex");
-  if (other > 0)
-    warn(std::string(field_name(field)) + " is not finite at " + std::to_string(other) +
-         " station(s) that lie on no prism edge: the arithmetic overflowed (" +
+    warn(name + " is undefined (NaN) at " + std::to_string(on_edge) +
+         " station(s) on an edge or vertex of the model, where its limit depends on the direction of approach or "
+         "diverges");
+  if (inside > 0)
+    warn(name + " is undefined (NaN) at " + std::to_string(inside) +
+         " station(s) inside the model on a face between different " + property +
+         ", where it jumps (a station moved off the face by any distance gets the field on its side)");
+  if (overflow > 0)
+    warn(name + " is not finite at " + std::to_string(overflow) + " station(s): the arithmetic overflowed (" +
          (precision == Precision::Double ? "double" : "single") + " precision)");
-}
-
-double far_field_accuracy_distance(double side) {
-  return side * std::sqrt(far_field_accuracy / (3 * std::numeric_limits<double>::epsilon()));
 }
 
 const char* field_name(Field field) { return names[static_cast<int>(field)]; }
@@ -217,19 +239,31 @@ ForwardResult forward_model(const std::vector<Prism>& prisms, const std::vector<
   check_stations(stations);
   std::vector<Prism> massive;
   massive.reserve(prisms.size());
-  ModelExtent extent;
+  ModelBox model;
   for (const Prism& p : prisms)
     if (p.density != 0.0) {
       massive.push_back(p);
-      extent.add_box(p.west, p.east, p.south, p.north, p.bottom, p.top);
+      model.add(p.west, p.east, p.south, p.north, p.bottom, p.top);
     }
-  if (options.part == 0) check_far_stations(extent, stations, options.precision);
-  const auto on_edge = [&massive](const Station& s) {
-    for (const Prism& p : massive)
-      if (on_prism_edge_or_vertex(p, s)) return true;
-    return false;
-  };
-  return evaluate(share_of(massive, options), stations, fields, options, "prisms", on_edge);
+  // Part 0 alone turns the limits into the survey side's, for the whole model.
+  StationLimits<1> limits;
+  if (options.part == 0) {
+    std::vector<Box> boxes;
+    std::vector<std::array<double, 1>> densities;
+    boxes.reserve(massive.size());
+    densities.reserve(massive.size());
+    for (const Prism& p : massive) {
+      boxes.push_back({p.west, p.east, p.south, p.north, p.bottom, p.top});
+      densities.push_back({p.density});
+    }
+    limits = list_station_limits<1>(boxes, densities, stations);
+  }
+  const std::vector<Prism> share = share_of(std::move(massive), options);
+  const unsigned mask = field_mask(fields);
+  std::vector<double> sums = driver_sums(share, stations, mask, options, "prisms");
+  std::vector<double> bounds =
+      rounding_sums(share, stations, options.precision, options.device, options.device_memory_limit_bytes);
+  return finish_result(std::move(sums), mask, stations, options, limits, std::move(bounds), model.box);
 }
 
 #if !GEOBEM_WITH_CUDA
@@ -245,17 +279,20 @@ ForwardResult forward_model_grid(const PrismGrid& grid, const std::vector<Statio
   check_options(options);
   check_grid_shape(grid);
   check_stations(stations);
-  ModelExtent extent;
+  ModelBox model;
   for (std::size_t i_u = 0; i_u < grid.cells_u(); ++i_u)
     for (std::size_t i_n = 0; i_n < grid.cells_n(); ++i_n)
       for (std::size_t i_e = 0; i_e < grid.cells_e(); ++i_e)
         if (grid.density[grid.index(i_e, i_n, i_u)] != 0.0)
-          extent.add_box(grid.easting_edges[i_e], grid.easting_edges[i_e + 1], grid.northing_edges[i_n],
-                         grid.northing_edges[i_n + 1], grid.upward_edges[i_u], grid.upward_edges[i_u + 1]);
-  if (options.part == 0) check_far_stations(extent, stations, options.precision);
-  // The grid path serves only stations outside the grid: none is on an edge.
-  return evaluate(share_of(grid_nodes(grid), options), stations, fields, options, "grid nodes",
-                  [](const Station&) { return false; });
+          model.add(grid.easting_edges[i_e], grid.easting_edges[i_e + 1], grid.northing_edges[i_n],
+                    grid.northing_edges[i_n + 1], grid.upward_edges[i_u], grid.upward_edges[i_u + 1]);
+  const StationLimits<1> limits = options.part == 0 ? grid_station_limits(grid, stations) : StationLimits<1>{};
+  const std::vector<GridNode> share = share_of(grid_nodes(grid), options);
+  const unsigned mask = field_mask(fields);
+  std::vector<double> sums = driver_sums(share, stations, mask, options, "grid nodes");
+  std::vector<double> bounds =
+      rounding_sums(share, stations, options.precision, options.device, options.device_memory_limit_bytes);
+  return finish_result(std::move(sums), mask, stations, options, limits, std::move(bounds), model.box);
 }
 
 }  // namespace geobem::gravity

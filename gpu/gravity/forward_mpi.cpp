@@ -15,15 +15,21 @@ ForwardOptions rank_options(ForwardOptions options, int rank, int size) {
   return options;
 }
 
-void reduce_to_root(ForwardResult& result, MPI_Comm comm) {
+void reduce_sums(std::vector<double>& values, MPI_Comm comm) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  for (auto& column : result.values) {
-    const int status = MPI_Reduce(rank == 0 ? MPI_IN_PLACE : column.data(), rank == 0 ? column.data() : nullptr,
-                                  static_cast<int>(column.size()), MPI_DOUBLE, MPI_SUM, 0, comm);
-    if (status != MPI_SUCCESS)
-      throw std::runtime_error("reduce_to_root: MPI_Reduce failed with code " + std::to_string(status));
-  }
+  const int status = MPI_Reduce(rank == 0 ? MPI_IN_PLACE : values.data(), rank == 0 ? values.data() : nullptr,
+                                static_cast<int>(values.size()), MPI_DOUBLE, MPI_SUM, 0, comm);
+  if (status != MPI_SUCCESS)
+    throw std::runtime_error("reduce_to_root: MPI_Reduce failed with code " + std::to_string(status));
+}
+
+void reduce_to_root(ForwardResult& result, MPI_Comm comm) {
+  for (auto& column : result.values) reduce_sums(column, comm);
+  reduce_sums(result.budget.sums, comm);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) complete_estimates(result);
 }
 
 }  // namespace geobem::gravity

@@ -14,8 +14,15 @@ namespace geobem::gravity {
 ForwardOptions rank_options(ForwardOptions options, int rank, int size);
 
 /// Sums every rank's partial result (same fields, same stations) into rank
-/// 0's, in place (MPI_Reduce, MPI_SUM); other ranks keep their partial
-/// result. Collective over `comm`. Throws std::runtime_error on an MPI error.
+/// 0's, in place (MPI_Reduce, MPI_SUM), values and rounding budget, and
+/// completes rank 0's estimates and warnings (complete_estimates); other
+/// ranks keep their partial result. Collective over `comm`. Throws
+/// std::runtime_error on an MPI error, geobem::UsageError as
+/// complete_estimates (rank 0).
 void reduce_to_root(ForwardResult& result, MPI_Comm comm);
+
+/// Sums `values` over the ranks into rank 0's, in place (MPI_Reduce,
+/// MPI_SUM). Collective over `comm`; throws std::runtime_error on an MPI error.
+void reduce_sums(std::vector<double>& values, MPI_Comm comm);
 
 }  // namespace geobem::gravity

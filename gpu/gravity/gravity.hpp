@@ -1,10 +1,8 @@
 #pragma once
-#include <limits>
 #include <string>
 #include <vector>
 
 #include "gpu/core/device.hpp"
-#include "gpu/core/host_device.hpp"
 #include "gpu/gravity/prism.hpp"
 
 namespace geobem::gravity {
@@ -38,6 +36,9 @@ struct ForwardOptions {
   ComputeDevice device = ComputeDevice::Cpu;
   Precision precision = Precision::Double;
   bool quiet = false;  ///< no progress lines on stderr
+  /// Single precision where no station meets single_precision_floor is
+  /// refused (geobem::UsageError) unless forced.
+  bool force = false;
   /// CUDA only: device memory to use at most, bytes (0: 80% of the free
   /// memory); larger problems are streamed in chunks.
   std::size_t device_memory_limit_bytes = 0;
@@ -47,69 +48,91 @@ struct ForwardOptions {
   int part = 0, parts = 1;
 };
 
+/// Relative accuracy the fields are meant to have: 1e-6 in double precision,
+/// 1e-4 in single. A warning counts the stations whose estimated rounding
+/// error (rounding_estimate.hpp) misses it.
+double accuracy_goal(Precision precision);
+/// Single precision where no station's estimate is within this is refused
+/// unless ForwardOptions::force.
+inline constexpr double single_precision_floor = 1e-3;
+
+/// What a result's rounding estimates are formed from (rounding_estimate.hpp):
+/// the sums Σ(w·e)² and Σ(w·e)⁴ over this part's sources per field group (two
+/// rows per group × stations), and each station's distance from the model's
+/// bounding box (m, for the warnings). reduce_to_root adds up `sums` over the
+/// ranks before the estimates are formed.
+struct RoundingBudget {
+  Precision precision = Precision::Double;
+  bool force = false;
+  std::vector<double> sums, distance;
+};
+
 /// values[f][s]: field `fields[f]` at station s, in field_unit(fields[f]).
+/// error_estimate[f][s]: its estimated relative rounding error (relative to
+/// the largest |value| of its group at the station — the potential; g_e,
+/// g_n, g_z; the tensor — less the error bound, or to the group's largest
+/// |value| over the stations where it vanishes: rounding_estimate.hpp), NaN
+/// where the value is NaN; empty until the result is
+/// complete (with parts > 1: after reduce_to_root).
 struct ForwardResult {
   std::vector<Field> fields;
   std::vector<std::vector<double>> values;
+  std::vector<std::vector<double>> error_estimate;
+  RoundingBudget budget;
 };
 
-/// Relative accuracy the gravity stage promises in double precision; a
-/// warning names the stations where rounding cannot give it.
-inline constexpr double far_field_accuracy = 1e-6;
 /// Largest station coordinate magnitude, m (forward_model refuses more): the
 /// kernels square and sum coordinate differences.
 inline constexpr double max_station_coordinate = 1e150;
 
-/// Estimated relative rounding error, in double precision, of a prism's
-/// fields at `distance` (m) from a prism whose smallest side is `side` (m):
-/// 3·eps·(distance/side)². The vertex sums cancel a part that grows as the
-/// square of distance/side. Measured against the point-mass field of 10 m
-/// and 100 m cubes 1e5 to 1e8 sides away: the largest relative error of the
-/// potential, g_z and g_zz lies between a tenth of this estimate and the
-/// estimate (tests/gravity/far_field_test.cpp, docs/readers.md).
-GEOBEM_HD inline double far_field_relative_error(double distance, double side) {
-  const double ratio = distance / side;
-  return 3 * std::numeric_limits<double>::epsilon() * ratio * ratio;
-}
-/// The distance beyond which far_field_relative_error exceeds far_field_accuracy.
-double far_field_accuracy_distance(double side);
+/// Forms error_estimate from result.budget (all sources summed), and the
+/// warnings of stations above accuracy_goal; forward_model and the other
+/// forward functions call it with parts = 1, reduce_to_root on rank 0
+/// otherwise. Throws geobem::UsageError for single precision where no station
+/// meets single_precision_floor, unless the budget is forced.
+void complete_estimates(ForwardResult& result);
 
 /// Gravity of a prism ensemble at stations (the general path): the sum over prisms of the closed
 /// forms of Nagy et al. (2000, 2002) with the cancellation-free logarithm and
 /// principal-value arctangent (Fukushima 2020). Signs and units follow
-/// Harmonica (g_z positive downward). Warns (geobem::warn, whatever `quiet`)
-/// about stations farther than far_field_accuracy_distance from the model
-/// (double precision), fields undefined at stations on a prism edge or
-/// vertex, and non-finite fields elsewhere (overflow). Throws
-/// std::invalid_argument for an empty field list, a non-finite station or
-/// one beyond max_station_coordinate, geobem::DeviceError for a failing CUDA call.
+/// Harmonica (g_z positive downward). A station on a face, an edge or a
+/// vertex of the model gets the limit from the side the survey sees, NaN
+/// where a tensor term has no limit (station_contact.hpp,
+/// docs/references.md#singular-stations). Each value carries its estimated
+/// rounding error (rounding_estimate.hpp). Warns (geobem::warn, whatever
+/// `quiet`) about stations whose estimate misses accuracy_goal,
+/// fields undefined at stations, and non-finite fields elsewhere (overflow).
+/// Throws std::invalid_argument for an empty field list, a non-finite station
+/// or one beyond max_station_coordinate, geobem::UsageError for single
+/// precision that no station can use (complete_estimates),
+/// geobem::DeviceError for a failing CUDA call.
 ForwardResult forward_model(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
                             const std::vector<Field>& fields, const ForwardOptions& options);
 
 /// Gravity of a checked prism grid at stations by the grid path: the corner
 /// function once per grid node of non-zero weight (grid_nodes.hpp,
-/// grid_node_kernels.hpp), instead of 8 vertices per cell. Same fields, units
-/// and errors as forward_model, and std::invalid_argument for a grid without
-/// 2 edges per axis and one density per cell (values are not checked: see
-/// mesh/prisms check_grid); see grid_node_kernels.hpp for its rounding and for
-/// stations on a cell edge.
+/// grid_node_kernels.hpp), instead of 8 vertices per cell. Same fields, units,
+/// limits, estimates, warnings and errors as forward_model, and
+/// std::invalid_argument for a grid without 2 edges per axis and one density
+/// per cell (values are not checked: see mesh/prisms check_grid); see
+/// grid_node_kernels.hpp for its rounding.
+ForwardResult forward_model_grid(const PrismGrid& grid, const std::vector<Station>& stations,
+                                 const std::vector<Field>& fields, const ForwardOptions& options);
+
 /// forward_model() on prisms and stations that already lie in the memory of
-/// the current CUDA device (e.g. arrays handed over through DLPack), so that
-/// nothing but a few counts and at most one offending prism or station comes
-/// to the host: the same checks and their messages, the same warnings, the
-/// same fields, units and signs. `values` (device memory, fields.size() rows
-/// of station_count, in the canonical order of parse_fields) receives the
-/// fields. No chunking: the massive prisms' copy and ten sums per station
-/// must fit the device memory budget (else DeviceError with the bytes
-/// needed). The caller's streams are synchronized first. Throws
-/// std::invalid_argument as forward_model and for parts other than 1,
-/// geobem::DeviceError for a failing CUDA call, std::runtime_error in a
-/// build without CUDA.
+/// the current CUDA device (e.g. arrays handed over through DLPack): the
+/// same checks and their messages, limits at stations on the model, rounding
+/// estimates, warnings and refusal, the same fields, units and signs. The
+/// inputs are copied to the host for the passes over the whole model
+/// (station_contact.hpp, rounding_estimate.hpp) and evaluated as by
+/// forward_model on the CUDA device. `values` (device memory, fields.size()
+/// rows of station_count, in the canonical order of parse_fields) receives
+/// the fields; the estimates stay on the host side (call forward_model for
+/// them). The caller's streams are synchronized first. Throws as
+/// forward_model, std::invalid_argument for parts other than 1, and
+/// std::runtime_error in a build without CUDA.
 void forward_model_on_device(const Prism* prisms, std::size_t prism_count, const Station* stations,
                              std::size_t station_count, const std::vector<Field>& fields,
                              const ForwardOptions& options, double* values);
-
-ForwardResult forward_model_grid(const PrismGrid& grid, const std::vector<Station>& stations,
-                                 const std::vector<Field>& fields, const ForwardOptions& options);
 
 }  // namespace geobem::gravity

@@ -8,10 +8,10 @@
 // Over a grid of cells the terms of a node shared by up to 8 cells collect
 // into one evaluation of F weighted by the alternating sum of those cells'
 // densities (grid_nodes.hpp), so a grid costs one F per node with a non-zero
-// weight instead of 8 per cell. F uses principal-value arctangents with
-// arctan(num/0) := 0 as prism_kernels.hpp, and asinh(u/ρ) in place of
-// ln(u + r) (corner_asinh: the difference vanishes in the node sum), so that
-// the node sum equals the edge pair sums of prism_fields() up to rounding.
+// weight instead of 8 per cell. F uses principal-value arctangents and
+// asinh(u/ρ) in place of ln(u + r) (corner_asinh: the difference vanishes in
+// the node sum), so that the node sum equals the edge pair sums of
+// prism_fields() up to rounding.
 //
 // Rounding: the node sum cancels more than the edge pairs of the general
 // path (F is O(r²) for the potential, O(r) for g, O(1) for the tensor while a
@@ -19,11 +19,13 @@
 // asinh(u/ρ) its values carry an extra ln r and the node sum on the paper's
 // case is 2e-11 of the largest potential; with asinh 5e-13 (RESULTS.md).
 //
-// Singular stations: on a cell's edge (a node's axis-parallel line with nodes
-// on both sides of the station) the tensor terms are not the general path's
-// NaN but a finite value (corner_asinh). Automatic choice of the grid path
-// is therefore limited to stations outside the grid's closed bounding box
-// (grid_path_applies, grid_nodes.hpp).
+// Singular stations (on a node, on a node's axis-parallel line, in a node's
+// coordinate plane): the conventions of prism_kernels.hpp — coordinates that
+// vanish are −0 (station_relative), and each term is its limit as the station
+// moves off along (+1, +1, +1), with the logarithmic divergence along a line
+// through the station removed (corner_asinh). The node sum is then the
+// model's limit wherever it exists, as on the general path; the survey side
+// and NaN where no limit exists come from station_contact.hpp.
 #include <cmath>
 
 #include "gpu/core/host_device.hpp"
@@ -40,35 +42,38 @@ struct GridNode {
 
 /// asinh(u/ρ) = ln(u + r) − ln ρ for the node-relative coordinate u along an
 /// axis, r the node's distance and rho2 = ρ² the squared distance from the
-/// axis-parallel line through the station. On that line (ρ = 0) it diverges
-/// like ±(ln 2|u| − ln ρ); the value returned is ±ln 2|u|, the dropped ln ρ
-/// being the same for every node of the line when they all lie on one side of
-/// the station (any station outside the grid's closed bounding box), so that
-/// its node sum vanishes too: the edge pairs' finite limit on the prolongation
-/// of an edge (pair_log). 0 at the node itself.
-/// The corner function may use it in place of ln(u + r) because ln ρ does not
-/// depend on u: its node sum vanishes (the weights sum to zero along every
-/// grid line). It is odd in u and written as log1p(|u|(r + ρ + |u|) / (ρ(r + ρ)))
-/// (from r − ρ = u²/(r + ρ)), accurate to rounding relative to its value,
-/// which is O(|u|/ρ) instead of O(ln r) — this keeps the node sum's rounding
-/// near that of the edge pairs for stations near the grid's top.
+/// axis-parallel line through the station. The corner function may use it in
+/// place of ln(u + r) because ln ρ does not depend on u: its node sum
+/// vanishes (the weights sum to zero along every grid line). It is odd in u
+/// and written as log1p(|u|(r + ρ + |u|) / (ρ(r + ρ))) (from r − ρ = u²/(r +
+/// ρ)), accurate to rounding relative to its value, which is O(|u|/ρ)
+/// instead of O(ln r) — this keeps the node sum's rounding near that of the
+/// edge pairs for stations near the grid's top.
+/// On that line (ρ = 0) it diverges as the station moves off along t(±1, ±1,
+/// ±1) (ρ = √2·t): its finite part ±ln(√2·|u|) is returned (the divergence
+/// ∓ln t removed, as pair_log does), and at the node itself (u = 0, ρ = 0)
+/// the limit asinh(±1/√2), the sign that of the zero u.
 template <typename Real>
 GEOBEM_HD inline Real corner_asinh(Real u, Real r, Real rho2) {
   using std::log;
   using std::log1p;
   using std::sqrt;
-  if (rho2 == Real(0)) return u == Real(0) ? Real(0) : (u < Real(0) ? -log(-2 * u) : log(2 * u));
-  const Real rho = sqrt(rho2), a = u < Real(0) ? -u : u;
+  const Real a = u < Real(0) ? -u : u;
+  if (rho2 == Real(0))
+    return unit_sign(u) * (a == Real(0) ? Real(0.65847894846240835432) : log(Real(1.4142135623730950488) * a));
+  const Real rho = sqrt(rho2);
   const Real v = log1p(a * (r + rho + a) / (rho * (r + rho)));
   return u < Real(0) ? -v : v;
 }
 
-/// Principal value of arctan(num/den), 0 for den = 0 (the mean of the
-/// one-sided limits, as pair_atan).
+/// Principal value of arctan(u·v/(w·r)); where w·r = 0 (the station in the
+/// node's plane normal to w) the one-sided limit atan_on_plane of
+/// prism_kernels.hpp.
 template <typename Real>
-GEOBEM_HD inline Real corner_atan(Real num, Real den) {
+GEOBEM_HD inline Real corner_atan(Real u, Real v, Real w, Real r) {
   using std::atan;
-  return den == Real(0) ? Real(0) : atan(num / den);
+  const Real den = w * r;
+  return den == Real(0) ? atan_on_plane(u, v, w) : atan(u * v / den);
 }
 
 /// Corner function F at node-relative coordinates (x, y, z) = node − station
@@ -90,9 +95,9 @@ GEOBEM_HD inline void corner_fields(Real x, Real y, Real z, unsigned mask, Real 
   const Real lx = need_lx ? corner_asinh(x, r, yy + zz) : Real(0);
   const Real ly = need_ly ? corner_asinh(y, r, xx + zz) : Real(0);
   const Real lz = need_lz ? corner_asinh(z, r, xx + yy) : Real(0);
-  const Real ax = need_ax ? corner_atan(y * z, x * r) : Real(0);
-  const Real ay = need_ay ? corner_atan(z * x, y * r) : Real(0);
-  const Real az = need_az ? corner_atan(x * y, z * r) : Real(0);
+  const Real ax = need_ax ? corner_atan(y, z, x, r) : Real(0);
+  const Real ay = need_ay ? corner_atan(z, x, y, r) : Real(0);
+  const Real az = need_az ? corner_atan(x, y, z, r) : Real(0);
   if (mask & bit_potential)
     out[0] = x * y * lz + y * z * lx + z * x * ly - Real(0.5) * (xx * ax + yy * ay + zz * az);
   if (mask & bit_g_e) out[1] = x * ax - z * ly - y * lz;

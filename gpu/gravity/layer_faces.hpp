@@ -12,9 +12,9 @@
 // (4 log1p, 2 atan2 and 4 square roots instead of 8, 4 and 8).
 //
 // Conventions of prism_fields: station-relative coordinates formed in double
-// then rounded to Real, unit density without G, g_z positive downward.
-// Singular stations follow the same edge terms, so the limits are those of
-// prism_fields (g_z is finite everywhere).
+// then rounded to Real (station_relative), unit density without G, g_z
+// positive downward. Singular stations follow the same edge terms, so the
+// limits are those of prism_fields (g_z is continuous everywhere).
 #include <cstdint>
 #include <vector>
 
@@ -54,8 +54,9 @@ struct LayerFace {
 template <typename Real>
 GEOBEM_HD inline Real face_g_z(const LayerFace& f, const Station& s) {
   using std::sqrt;
-  const Real e = Real(f.east - s.easting), w = Real(f.west - s.easting);
-  const Real n = Real(f.north - s.northing), so = Real(f.south - s.northing), z = Real(f.height - s.upward);
+  const Real e = station_relative<Real>(f.east, s.easting), w = station_relative<Real>(f.west, s.easting);
+  const Real n = station_relative<Real>(f.north, s.northing), so = station_relative<Real>(f.south, s.northing);
+  const Real z = station_relative<Real>(f.height, s.upward);
   const Real size_e = Real(f.east - f.west), size_n = Real(f.north - f.south);
   const Real zz = z * z;
   const Real r_ne = sqrt(e * e + n * n + zz), r_nw = sqrt(w * w + n * n + zz);
@@ -154,8 +155,9 @@ struct ReferenceEdgeGzKernel {
     using std::sqrt;
     const double along = edge.along_n ? station.northing : station.easting;
     const double across = edge.along_n ? station.easting : station.northing;
-    const Real high = Real(edge.high - along), low = Real(edge.low - along), size = Real(edge.high - edge.low);
-    const Real c = Real(edge.line - across), z = Real(reference - station.upward);
+    const Real high = station_relative<Real>(edge.high, along), low = station_relative<Real>(edge.low, along);
+    const Real size = Real(edge.high - edge.low);
+    const Real c = station_relative<Real>(edge.line, across), z = station_relative<Real>(reference, station.upward);
     const Real base = c * c + z * z;
     const Real r_high = sqrt(high * high + base), r_low = sqrt(low * low + base);
     const Real term = edge.along_n ? g_z_edge_along_n(high, low, size, c, z, r_high, r_low)

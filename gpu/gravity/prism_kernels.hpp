@@ -15,23 +15,27 @@
 // (src/choclo/prism/_kernels.py); signs of the public fields follow Harmonica
 // (g_z and the z-derivatives taken positive downward).
 //
-// Singular stations (the station on a vertex, an edge or a face), decided here
-// and tested in tests/gravity:
-//  * potential, g_e, g_n, g_z: finite everywhere; the value returned is the
-//    continuous limit (every logarithm or arctangent that is undefined there
-//    is multiplied by a factor that vanishes, and such terms are taken as 0).
-//  * diagonal tensor terms: on a face normal to their axis the one-sided limits
-//    differ by 4πGρ; the value returned is their mean (arctan(num/0) := 0).
-//    On an edge perpendicular to their axis (vertices included) the limit
-//    depends on the direction of approach: NaN is returned.
-//  * off-diagonal tensor terms g_en, g_ez, g_nz diverge logarithmically on an
-//    edge parallel to the third axis (z, n, e respectively; vertices included):
-//    NaN is returned. On the prolongation of such an edge, outside the prism,
-//    they are finite: the divergent ln(y² + z²) parts of the edge's two
-//    vertices cancel inside pair_log.
-// forward_model() warns on stderr when a result contains NaN for this reason.
+// Singular stations (the station on a face, an edge or a vertex of the
+// prism): the station-relative coordinates that vanish are signed zeros
+// (station_relative: −0), and every logarithm or arctangent that is undefined
+// there is replaced by its limit as the station moves off along the direction
+// (+1, +1, +1) — easting, northing and upward all increasing — one direction
+// for every prism, so that the limits of a model's prisms add up to the limit
+// of the model's field:
+//  * arctan(u·v/(w·r)) with w = 0: ±π/2, or ±π/4 where u or v is also zero
+//    (the station on an edge line), or ±π/6 at the vertex (atan_on_plane);
+//  * ln(u + r) along an edge through the station diverges like −ln t for a
+//    displacement t(1, 1, 1): twice for an edge that runs through the station,
+//    once for an edge that ends at it. The finite part (the divergence
+//    removed, pair_log) is returned; where the field of the model is defined,
+//    the divergences of its prisms cancel and their finite parts sum to it.
+// So the potential and g are the continuous limits everywhere; a diagonal
+// tensor term on a face is the limit from the face's (+) side, and the tensor
+// terms at an edge or a vertex are finite numbers whose sum over a model is
+// its limit wherever that exists. Which side a survey sees, and NaN where a
+// limit does not exist, are decided for the whole model by
+// station_contact.hpp (docs/references.md#singular-stations).
 #include <cmath>
-#include <limits>
 #include <type_traits>
 
 #include "gpu/core/host_device.hpp"
@@ -60,6 +64,46 @@ enum FieldBit : unsigned {
   bit_g_zz = 1u << 9,
 };
 
+/// The station-relative coordinate bound − station (m) as Real, formed in
+/// double (exact for nearby values, the precision-critical step) and then
+/// rounded. A bound through the station gives −0: the kernels take the limit
+/// as the station moves off along (+1, +1, +1) (file comment). A nonzero
+/// difference too small for Real rounds to the zero of its own sign, the side
+/// the station is on.
+template <typename Real>
+GEOBEM_HD inline Real station_relative(double bound, double station) {
+  const double difference = bound - station;
+  return difference == 0.0 ? -Real(0) : Real(difference);
+}
+
+/// ±1 with the sign of x, signed zeros included (−1 for −0).
+template <typename Real>
+GEOBEM_HD inline Real unit_sign(Real x) {
+  using std::copysign;
+  return copysign(Real(1), x);
+}
+
+/// The finite part of ln(u1 + r1) − ln(u2 + r2) on an edge through the
+/// station (u2 <= 0 <= u1, the station on the edge's line), for the station
+/// moving off along the direction of the signed zeros (t(±1, ±1, ±1), so
+/// that ρ² = 2t² and the distance to a vertex at the station is √3·t), with
+/// the divergence removed: ln(u1 + r1) − ln(u2 + r2) + c·ln t → finite part,
+/// c = 2 for an edge that runs through the station, 1 for one that ends at it:
+///   u2 < 0 < u1:  ln((2u1)(2|u2|) / (2t²))     → ln(2·u1·|u2|),
+///   u2 = 0:       ln(2h) − ln(t(√3 + s))       → ln(2h / (√3 + s)),
+///   u1 = 0:       ln(t(√3 + s)) − ln(t² / h)   → ln(h·(√3 + s)),
+/// s = ±1 the sign of the zero. Sums over prisms that share the edge's line
+/// carry the same t, so their divergences cancel where the model's field is
+/// finite and their finite parts add up to it.
+template <typename Real>
+GEOBEM_HD inline Real on_edge_log(Real u1, Real u2, Real h) {
+  using std::log;
+  const Real root3 = Real(1.7320508075688772935);
+  if (u1 == Real(0)) return log(h * (root3 + unit_sign(u1)));
+  if (u2 == Real(0)) return log(Real(2) * h / (root3 + unit_sign(u2)));
+  return log(Real(2) * u1 * -u2);
+}
+
 /// ln(u1 + r1) − ln(u2 + r2) for the two vertices of a prism edge parallel to
 /// the u axis (u1 > u2 their station-relative coordinates, h = u1 − u2 the
 /// prism's size along u, r1, r2 their distances, rho2 the squared distance of
@@ -71,12 +115,14 @@ enum FieldBit : unsigned {
 ///   u1 < 0:        log1p(h(r1 + r2 − u1 − u2) / ((r1 + r2)(r1 − u1))),
 ///   u2 < 0 <= u1:  ln((u1 + r1)(r2 − u2) / rho2) = log1p(n / rho2) with
 ///                  n = u1·r2 − u2·r1 − u1·u2 + (rho2(u1² + u2²) + u1²u2²) / (r1·r2 + rho2).
-/// On the edge itself (rho2 = 0, u2 <= 0 <= u1) the difference diverges: 0
-/// is returned, which is the limit of every term where it is multiplied by a
-/// vanishing factor; the tensor terms it feeds are set to NaN there.
+/// On the edge itself (rho2 = 0, u2 <= 0 <= u1, or rho2 lost to underflow in
+/// Real) the difference diverges: its finite part on_edge_log is returned. On
+/// the prolongation of the edge (rho2 = 0, u1 and u2 of one sign) the two
+/// divergent terms cancel inside the quotient.
 template <typename Real>
 GEOBEM_HD inline Real pair_log(Real u1, Real u2, Real h, Real r1, Real r2, Real rho2) {
   using std::log1p;
+  if (rho2 == Real(0) && u2 <= Real(0) && u1 >= Real(0)) return on_edge_log(u1, u2, h);
   // One quotient num/den per case and a single log1p call: each call site
   // then inlines one log1p instead of three (instruction cache, registers).
   const Real rs = r1 + r2;
@@ -92,20 +138,33 @@ GEOBEM_HD inline Real pair_log(Real u1, Real u2, Real h, Real r1, Real r2, Real 
     num = (u1 * r2 - u2 * r1 - uu) * c + rho2 * (u1 * u1 + u2 * u2) + uu * uu;
     den = rho2 * c;
   }
-  // den = 0 only on the edge or at its vertex (rho2 = 0 with u2 <= 0 <= u1).
-  return den == Real(0) ? Real(0) : log1p(num / den);
+  return den == Real(0) ? on_edge_log(u1, u2, h) : log1p(num / den);
+}
+
+/// arctan(u·v/(w·r)) of one vertex whose coordinate w is zero: its limit as
+/// the station moves off along the direction of the signed zeros —
+/// ±π/2 where u and v are nonzero, ±π/4 where one of them is zero as well
+/// (the station on an edge line through the vertex: u·v/(w·r) → ±1), ±π/6 at
+/// the vertex itself (→ ±1/√3); the sign is that of u·v·w, zeros signed.
+template <typename Real>
+GEOBEM_HD inline Real atan_on_plane(Real u, Real v, Real w) {
+  const Real angle = (u != Real(0) && v != Real(0))   ? Real(1.5707963267948966192)
+                     : (u != Real(0) || v != Real(0)) ? Real(0.78539816339744830962)
+                                                      : Real(0.52359877559829887308);
+  return unit_sign(u) * unit_sign(v) * unit_sign(w) * angle;
 }
 
 /// arctan(u1·v / (w·r1)) − arctan(u2·v / (w·r2)) for the two vertices of an
 /// edge parallel to u (u1 > u2, h = u1 − u2; v, w the other two coordinates,
 /// shared): the difference of principal values is atan2(v·w·D, w²·r1·r2 +
 /// u1·u2·v²) with D = u1·r2 − u2·r1 = (v² + w²)·h·(u1 + u2)/(u1·r2 + u2·r1)
-/// when u1, u2 have the same sign (no cancellation; D >= 0 always). 0 when w = 0 (each
-/// arctangent of num/0 is taken as 0: the mean of its one-sided limits).
+/// when u1, u2 have the same sign (no cancellation; D >= 0 always). Where
+/// w = 0 (the station in the plane of a face normal to w) each arctangent is
+/// its one-sided limit atan_on_plane.
 template <typename Real>
 GEOBEM_HD inline Real pair_atan(Real u1, Real u2, Real h, Real v, Real w, Real r1, Real r2) {
   using std::atan2;
-  if (w == Real(0)) return Real(0);
+  if (w == Real(0)) return atan_on_plane(u1, v, w) - atan_on_plane(u2, v, w);
   // D = d_num / d_den >= 0 with d_den > 0; both arguments of atan2 are
   // scaled by d_den instead of dividing.
   Real d_num, d_den;
@@ -129,24 +188,6 @@ struct RelativePrism {
   Real west, east, south, north, bottom, top;
   Real size_e, size_n, size_u;
 };
-
-/// Edges of the prism that contain the station (closed segments, so vertices
-/// count for all three directions): bit 0 an edge parallel to easting, bit 1
-/// to northing, bit 2 to upward.
-template <typename Real>
-GEOBEM_HD inline unsigned edges_through_station(const RelativePrism<Real>& p) {
-  const bool on_x_face = p.west == Real(0) || p.east == Real(0);
-  const bool on_y_face = p.south == Real(0) || p.north == Real(0);
-  const bool on_z_face = p.bottom == Real(0) || p.top == Real(0);
-  const bool in_x = p.west <= Real(0) && p.east >= Real(0);
-  const bool in_y = p.south <= Real(0) && p.north >= Real(0);
-  const bool in_z = p.bottom <= Real(0) && p.top >= Real(0);
-  unsigned edges = 0;
-  if (in_x && on_y_face && on_z_face) edges |= 1u;
-  if (in_y && on_x_face && on_z_face) edges |= 2u;
-  if (in_z && on_x_face && on_y_face) edges |= 4u;
-  return edges;
-}
 
 /// How prism_fields() calls pair_log and pair_atan: inline, the default (the
 /// host driver, and the CUDA kernels when their code fits the instruction
@@ -201,31 +242,42 @@ GEOBEM_HD inline Real centre_uu(Real d2, Real other, Real c, Real h) {
 /// One edge direction of prism_fields: the pair values pair(a, b) at the
 /// coordinates u_a, w_b of the other two axes (index 0: sign +), added in
 /// vertex form, vertex(s_a·s_b, a, b, value) as each comes, or in centre
-/// form, centre(pair_sums of the four). The lambdas inline: the same
-/// arithmetic as writing the two loops out.
-template <bool CentreForm, typename Real, typename Pair, typename Vertex, typename Centre>
-GEOBEM_HD inline void edge_direction(const Pair& pair, const Vertex& vertex, const Centre& centre) {
+/// form, centre(full, regular): pair_sums of the four values, and of the four
+/// with those zeroed whose coefficients in the potential and g vanish
+/// (zero_coefficient(a, b): the station on the pair's line or plane). Such a
+/// pair is a one-sided limit or a finite part (up to ln of a length, file
+/// comment) that the vertex form multiplies by an exact 0; in centre form its
+/// coefficient is a sum of products that cancel only to rounding, so the
+/// potential and g take the regular sums and only the tensor the full ones.
+/// The lambdas inline: the same arithmetic as writing the two loops out.
+template <bool CentreForm, typename Real, typename Pair, typename ZeroCoefficient, typename Vertex, typename Centre>
+GEOBEM_HD inline void edge_direction(const Pair& pair, const ZeroCoefficient& zero_coefficient, const Vertex& vertex,
+                                     const Centre& centre) {
   const Real sign[2] = {Real(1), Real(-1)};
-  Real v[2][2];
+  Real v[2][2], regular[2][2];
   GEOBEM_GRAVITY_UNROLL
   for (int a = 0; a < 2; ++a)
     GEOBEM_GRAVITY_UNROLL
     for (int b = 0; b < 2; ++b) {
       const Real value = pair(a, b);
-      if constexpr (CentreForm)
+      if constexpr (CentreForm) {
         v[a][b] = value;
-      else
+        regular[a][b] = zero_coefficient(a, b) ? Real(0) : value;
+      } else {
         vertex(sign[a] * sign[b], a, b, value);
+      }
     }
-  if constexpr (CentreForm) centre(pair_sums(v[0][0], v[0][1], v[1][0], v[1][1]));
+  if constexpr (CentreForm)
+    centre(pair_sums(v[0][0], v[0][1], v[1][0], v[1][1]),
+           pair_sums(regular[0][0], regular[0][1], regular[1][0], regular[1][1]));
 }
 
 /// The fields selected by `mask` (FieldBit) of a unit-density prism at the
 /// station, without the factor G: out[f] for Field index f, in SI units per
 /// (G·kg/m³): potential m², g in m, tensor dimensionless. Multiply by
 /// G·density and by 1e5 (mGal) or 1e9 (Eötvös). Unselected entries are left
-/// untouched. Signs: Harmonica (g_z, g_ez, g_nz positive downward). NaN for
-/// undefined tensor terms at singular stations (file comment).
+/// untouched. Signs: Harmonica (g_z, g_ez, g_nz positive downward). At a
+/// singular station, the limits of the file comment (never NaN).
 ///
 /// The vertex sum Σ(−1)^(i+j+k)·k(x, y, z, r) of Nagy et al. is taken edge by
 /// edge: every logarithm and arctangent term's coefficient is shared by the
@@ -270,17 +322,18 @@ GEOBEM_HD inline void prism_fields(const RelativePrism<Real>& p, unsigned mask, 
         [&](int j, int k) {
           return Pairs::log_pair(x[0], x[1], p.size_e, r[0][j][k], r[1][j][k], y[j] * y[j] + z[k] * z[k]);
         },
+        [&](int j, int k) { return y[j] == Real(0) && z[k] == Real(0); },
         [&](Real s, int j, int k, Real l) {
           pot += s * y[j] * z[k] * l;
           kn -= s * z[k] * l;
           ku -= s * y[j] * l;
           knu += s * l;
         },
-        [&](const PairSums<Real>& l) {
+        [&](const PairSums<Real>& full, const PairSums<Real>& l) {
           pot += centre_uw(l, cn, hn, cu, hu);  // Σ s·y·z·l
           kn -= centre_u(l.d2, l.da, cu, hu);   // Σ s·z·l
           ku -= centre_u(l.d2, l.db, cn, hn);   // Σ s·y·l
-          knu += l.d2;
+          knu += full.d2;
         });
   // ln(y + r) pairs over y at each (x_i, z_k).
   if (mask & (bit_potential | bit_g_e | bit_g_z | bit_g_ez))
@@ -288,17 +341,18 @@ GEOBEM_HD inline void prism_fields(const RelativePrism<Real>& p, unsigned mask, 
         [&](int i, int k) {
           return Pairs::log_pair(y[0], y[1], p.size_n, r[i][0][k], r[i][1][k], x[i] * x[i] + z[k] * z[k]);
         },
+        [&](int i, int k) { return x[i] == Real(0) && z[k] == Real(0); },
         [&](Real s, int i, int k, Real l) {
           pot += s * z[k] * x[i] * l;
           ke -= s * z[k] * l;
           ku -= s * x[i] * l;
           keu += s * l;
         },
-        [&](const PairSums<Real>& l) {
+        [&](const PairSums<Real>& full, const PairSums<Real>& l) {
           pot += centre_uw(l, ce, he, cu, hu);  // Σ s·x·z·l
           ke -= centre_u(l.d2, l.da, cu, hu);   // Σ s·z·l
           ku -= centre_u(l.d2, l.db, ce, he);   // Σ s·x·l
-          keu += l.d2;
+          keu += full.d2;
         });
   // ln(z + r) pairs over z at each (x_i, y_j).
   if (mask & (bit_potential | bit_g_e | bit_g_n | bit_g_en))
@@ -306,71 +360,64 @@ GEOBEM_HD inline void prism_fields(const RelativePrism<Real>& p, unsigned mask, 
         [&](int i, int j) {
           return Pairs::log_pair(z[0], z[1], p.size_u, r[i][j][0], r[i][j][1], x[i] * x[i] + y[j] * y[j]);
         },
+        [&](int i, int j) { return x[i] == Real(0) && y[j] == Real(0); },
         [&](Real s, int i, int j, Real l) {
           pot += s * x[i] * y[j] * l;
           ke -= s * y[j] * l;
           kn -= s * x[i] * l;
           ken += s * l;
         },
-        [&](const PairSums<Real>& l) {
+        [&](const PairSums<Real>& full, const PairSums<Real>& l) {
           pot += centre_uw(l, ce, he, cn, hn);  // Σ s·x·y·l
           ke -= centre_u(l.d2, l.da, cn, hn);   // Σ s·y·l
           kn -= centre_u(l.d2, l.db, ce, he);   // Σ s·x·l
-          ken += l.d2;
+          ken += full.d2;
         });
   // arctan(yz / (xr)) pairs over y at each (x_i, z_k).
   if (mask & (bit_potential | bit_g_e | bit_g_ee))
     edge_direction<CentreForm, Real>(
         [&](int i, int k) { return Pairs::atan_pair(y[0], y[1], p.size_n, z[k], x[i], r[i][0][k], r[i][1][k]); },
+        [&](int i, int) { return x[i] == Real(0); },
         [&](Real s, int i, int, Real a) {
           pot -= half * s * x[i] * x[i] * a;
           ke += s * x[i] * a;
           kee -= s * a;
         },
-        [&](const PairSums<Real>& a) {
+        [&](const PairSums<Real>& full, const PairSums<Real>& a) {
           pot -= half * centre_uu(a.d2, a.db, ce, he);  // ½ Σ s·x²·a
           ke += centre_u(a.d2, a.db, ce, he);           // Σ s·x·a
-          kee -= a.d2;
+          kee -= full.d2;
         });
   // arctan(zx / (yr)) pairs over z at each (x_i, y_j).
   if (mask & (bit_potential | bit_g_n | bit_g_nn))
     edge_direction<CentreForm, Real>(
         [&](int i, int j) { return Pairs::atan_pair(z[0], z[1], p.size_u, x[i], y[j], r[i][j][0], r[i][j][1]); },
+        [&](int, int j) { return y[j] == Real(0); },
         [&](Real s, int, int j, Real a) {
           pot -= half * s * y[j] * y[j] * a;
           kn += s * y[j] * a;
           knn -= s * a;
         },
-        [&](const PairSums<Real>& a) {
+        [&](const PairSums<Real>& full, const PairSums<Real>& a) {
           pot -= half * centre_uu(a.d2, a.da, cn, hn);  // ½ Σ s·y²·a
           kn += centre_u(a.d2, a.da, cn, hn);           // Σ s·y·a
-          knn -= a.d2;
+          knn -= full.d2;
         });
   // arctan(xy / (zr)) pairs over x at each (y_j, z_k).
   if (mask & (bit_potential | bit_g_z | bit_g_zz))
     edge_direction<CentreForm, Real>(
         [&](int j, int k) { return Pairs::atan_pair(x[0], x[1], p.size_e, y[j], z[k], r[0][j][k], r[1][j][k]); },
+        [&](int, int k) { return z[k] == Real(0); },
         [&](Real s, int, int k, Real a) {
           pot -= half * s * z[k] * z[k] * a;
           ku += s * z[k] * a;
           kuu -= s * a;
         },
-        [&](const PairSums<Real>& a) {
+        [&](const PairSums<Real>& full, const PairSums<Real>& a) {
           pot -= half * centre_uu(a.d2, a.da, cu, hu);  // ½ Σ s·z²·a
           ku += centre_u(a.d2, a.da, cu, hu);           // Σ s·z·a
-          kuu -= a.d2;
+          kuu -= full.d2;
         });
-  const unsigned tensor = bit_g_ee | bit_g_en | bit_g_ez | bit_g_nn | bit_g_nz | bit_g_zz;
-  if (mask & tensor) {
-    const unsigned edges = edges_through_station(p);
-    const Real nan = std::numeric_limits<Real>::quiet_NaN();
-    if (edges & (2u | 4u)) kee = nan;
-    if (edges & (1u | 4u)) knn = nan;
-    if (edges & (1u | 2u)) kuu = nan;
-    if (edges & 4u) ken = nan;
-    if (edges & 2u) keu = nan;
-    if (edges & 1u) knu = nan;
-  }
   if (mask & bit_potential) out[0] = pot;
   if (mask & bit_g_e) out[1] = ke;
   if (mask & bit_g_n) out[2] = kn;
@@ -383,15 +430,17 @@ GEOBEM_HD inline void prism_fields(const RelativePrism<Real>& p, unsigned mask, 
   if (mask & bit_g_zz) out[9] = kuu;
 }
 
-/// Station-relative bounds formed in double (exact differences of nearby
-/// values, the precision-critical step), then rounded to Real.
+/// Station-relative bounds (station_relative: formed in double, rounded to
+/// Real, −0 for a bound through the station) and the exact sizes.
 template <typename Real>
 GEOBEM_HD inline RelativePrism<Real> relative_prism(double west, double east, double south, double north,
                                                     double bottom, double top, double easting, double northing,
                                                     double upward) {
-  return {Real(west - easting), Real(east - easting),   Real(south - northing),
-          Real(north - northing), Real(bottom - upward), Real(top - upward),
-          Real(east - west),     Real(north - south),   Real(top - bottom)};
+  return {station_relative<Real>(west, easting),   station_relative<Real>(east, easting),
+          station_relative<Real>(south, northing), station_relative<Real>(north, northing),
+          station_relative<Real>(bottom, upward),  station_relative<Real>(top, upward),
+          Real(east - west),                       Real(north - south),
+          Real(top - bottom)};
 }
 
 }  // namespace geobem::gravity

@@ -1,6 +1,8 @@
 // forward_model_layer(): checks, this part's share of the cells, the OpenMP
 // driver (the CUDA one is prism_layer_cuda.cu; both take g_z alone face by
-// face, layer_faces.hpp), and the layer checks.
+// face, layer_faces.hpp), the station limits and rounding estimates of
+// forward_model, and the layer checks.
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -9,6 +11,8 @@
 #include "gpu/gravity/layer_faces.hpp"
 #include "gpu/gravity/layer_sources.hpp"
 #include "gpu/gravity/prism_layer_forward.hpp"
+#include "gpu/gravity/rounding_estimate.hpp"
+#include "gpu/gravity/station_contact.hpp"
 #include "gpu/gravity/tile_sums_cpu.hpp"
 
 namespace geobem::gravity {
@@ -52,6 +56,22 @@ void check_prism_layer(const PrismLayer& layer) {
                                   std::to_string(c % g.shape_e) + ", " + std::to_string(c / g.shape_e) + ")");
 }
 
+Box cells_box(const PrismLayer& layer, bool above, bool below) {
+  const LayerGeometry& g = layer.geometry;
+  Box box{HUGE_VAL, -HUGE_VAL, HUGE_VAL, -HUGE_VAL, HUGE_VAL, -HUGE_VAL};
+  for (std::size_t c = 0; c < layer.surface.size(); ++c) {
+    const double height = layer.surface[c];
+    if (!((above && height > g.reference) || (below && height < g.reference))) continue;
+    const Prism p = layer_prism(g, static_cast<std::int64_t>(c), height);
+    const double low[3] = {p.west, p.south, p.bottom}, high[3] = {p.east, p.north, p.top};
+    for (int a = 0; a < 3; ++a) {
+      box[2 * a] = std::min(box[2 * a], low[a]);
+      box[2 * a + 1] = std::max(box[2 * a + 1], high[a]);
+    }
+  }
+  return box;
+}
+
 std::size_t massive_cell_count(const PrismLayer& layer) {
   std::size_t count = 0;
   for (std::size_t c = 0; c < layer.surface.size(); ++c)
@@ -81,6 +101,11 @@ ForwardResult forward_model_layer(const PrismLayer& layer, const std::vector<Sta
   const std::int64_t first = cells * options.part / options.parts;
   const std::int64_t count = cells * (options.part + 1) / options.parts - first;
   const unsigned mask = field_mask(fields);
+  // Part 0 alone turns the limits into the survey side's, for the whole layer.
+  const StationLimits<1> limits =
+      options.part == 0 ? layer_station_limits<1>(layer.geometry, layer.surface, {layer.geometry.density_above},
+                                                  {layer.geometry.density_below}, stations)
+                        : StationLimits<1>{};
   ProgressReporter progress(std::string("gravity prism layer (") + to_string(options.device) + ")",
                             static_cast<std::uint64_t>(count) * stations.size(), "cell-station pairs", options.quiet);
   std::vector<double> sums;
@@ -95,14 +120,10 @@ ForwardResult forward_model_layer(const PrismLayer& layer, const std::vector<Sta
     sums = layer_sums_cpu(layer, first, count, stations, mask, options.precision, progress);
   }
   progress.finish();
-  const auto on_edge = [&layer](const Station& s) {
-    for (std::size_t c = 0; c < layer.surface.size(); ++c) {
-      const Prism p = layer_prism(layer.geometry, static_cast<std::int64_t>(c), layer.surface[c]);
-      if (p.density != 0.0 && on_prism_edge_or_vertex(p, s)) return true;
-    }
-    return false;
-  };
-  return scaled_result(sums, mask, stations, options.precision, on_edge);
+  std::vector<double> bounds = rounding_sums(layer, first, count, stations, options.precision, options.device,
+                                                 options.device_memory_limit_bytes);
+  return finish_result(std::move(sums), mask, stations, options, limits, std::move(bounds),
+                       cells_box(layer, layer.geometry.density_above != 0.0, layer.geometry.density_below != 0.0));
 }
 
 }  // namespace geobem::gravity

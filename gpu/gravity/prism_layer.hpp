@@ -5,6 +5,7 @@
 // prism spans its node ± half a spacing). The drivers form each prism from
 // the heights as they need it (layer_prism), so no prism list is built:
 // memory O(cells) for the heights alone.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -70,6 +71,11 @@ GEOBEM_HD inline Prism layer_prism(const LayerGeometry& g, std::int64_t cell, do
 /// spacings, finite centres, reference and densities, and heights finite or
 /// NaN (skipped). Throws std::invalid_argument naming the value or cell.
 void check_prism_layer(const PrismLayer& layer);
+
+/// The bounding box (west, east, south, north, bottom, top; m) of the
+/// non-empty cells above the reference (if `above`) and below it (if
+/// `below`); inverted (+inf/−inf) when there are none.
+std::array<double, 6> cells_box(const PrismLayer& layer, bool above, bool below);
 
 /// Number of cells that contribute (surface not NaN, not on the reference,
 /// and a non-zero density on their side).

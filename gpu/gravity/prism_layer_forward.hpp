@@ -14,12 +14,14 @@ namespace geobem::gravity {
 /// Gravity of the layer at the stations: the sum over its non-empty cells of
 /// the prism closed forms of forward_model() (Nagy et al. 2000, 2002;
 /// Fukushima 2020; g_z alone face by face, the same edge terms regrouped:
-/// layer_faces.hpp), same fields, units, signs, singular-station limits and
+/// layer_faces.hpp), same fields, units, signs, estimates, warnings and
 /// options (device, precision, memory limit streamed in chunks of cells and
-/// stations, part/parts shares of the cells for MPI ranks). Throws
-/// std::invalid_argument for an empty field list, a layer that fails
-/// check_prism_layer or a non-finite station; geobem::DeviceError for a
-/// failing CUDA call.
+/// stations, part/parts shares of the cells for MPI ranks). A station on the
+/// terrain surface (--clearance 0) gets the limit from above it, on either
+/// side of the reference (station_contact.hpp). Throws std::invalid_argument
+/// for an empty field list, a layer that fails check_prism_layer or a
+/// non-finite station; geobem::UsageError as complete_estimates;
+/// geobem::DeviceError for a failing CUDA call.
 ForwardResult forward_model_layer(const PrismLayer& layer, const std::vector<Station>& stations,
                                   const std::vector<Field>& fields, const ForwardOptions& options);
 

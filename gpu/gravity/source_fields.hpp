@@ -2,7 +2,7 @@
 // The two kinds of source the drivers sum over, behind one call: a prism
 // (general path, prism_fields) or a weighted grid node (grid path,
 // corner_fields). Both form station-relative coordinates in double before
-// rounding to Real, the precision-critical step.
+// rounding to Real, the precision-critical step (station_relative).
 #include "gpu/core/host_device.hpp"
 #include "gpu/gravity/grid_node_kernels.hpp"
 #include "gpu/gravity/prism.hpp"
@@ -24,8 +24,9 @@ GEOBEM_HD inline double source_fields(const Prism& prism, const Station& station
 /// node's weight. (Pairs is unused: the corner function has no edge pairs.)
 template <typename Real, typename Pairs = InlinePairs>
 GEOBEM_HD inline double source_fields(const GridNode& node, const Station& station, unsigned mask, Real values[10]) {
-  corner_fields<Real>(Real(node.easting - station.easting), Real(node.northing - station.northing),
-                      Real(node.upward - station.upward), mask, values);
+  corner_fields<Real>(station_relative<Real>(node.easting, station.easting),
+                      station_relative<Real>(node.northing, station.northing),
+                      station_relative<Real>(node.upward, station.upward), mask, values);
   return node.weight;
 }
 

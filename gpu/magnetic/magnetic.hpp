@@ -48,31 +48,48 @@ struct MagneticLayer {
 };
 
 /// values[f][s]: field `fields[f]` at station s in nT; the TFA is b·F̂ for
-/// F̂ = field_direction(tfa_inclination, tfa_declination), the total-field
-/// anomaly to first order in |b|/|F| (Blakely 1995, eq. 12.3).
+/// F̂ = tfa_direction = field_direction(tfa_inclination, tfa_declination),
+/// the total-field anomaly to first order in |b|/|F| (Blakely 1995, eq.
+/// 12.3). error_estimate and budget as gravity::ForwardResult: the
+/// estimate relative to the largest |value| among the fields at the station
+/// (one group), from the two rows of MagneticRoundingKernel.
 struct Result {
   std::vector<Field> fields;
   std::vector<std::vector<double>> values;
+  std::vector<std::vector<double>> error_estimate;
+  gravity::RoundingBudget budget;
+  std::array<double, 3> tfa_direction{};
 };
 
-/// Options as gravity::ForwardOptions (device, precision, quiet, device
-/// memory limit, part/parts) plus the TFA direction in degrees.
+/// Options as gravity::ForwardOptions (device, precision, quiet, force,
+/// device memory limit, part/parts) plus the TFA direction in degrees.
 struct Options {
   gravity::ForwardOptions forward;
   double tfa_inclination_deg = 90.0, tfa_declination_deg = 0.0;
 };
 
-/// The field of a prism list. Throws std::invalid_argument for an empty field
-/// list, a prism that is not a finite box, a non-finite magnetization or
-/// station; geobem::DeviceError for a failing CUDA call.
+/// The field of a prism list. A station on a face, an edge or a vertex of the
+/// model gets the limit from the side the survey sees (each magnetization
+/// component a density: gravity/station_contact.hpp), NaN where a component
+/// has no limit; each value carries its estimated rounding error, with the
+/// warnings of gravity::forward_model. Throws std::invalid_argument for an
+/// empty field list, a prism that is not a finite box, a non-finite
+/// magnetization or station; geobem::UsageError as complete_estimates;
+/// geobem::DeviceError for a failing CUDA call.
 Result forward_magnetic(const std::vector<MagnetizedPrism>& prisms, const std::vector<gravity::Station>& stations,
                         const std::vector<Field>& fields, const Options& options);
 
 /// The field of a magnetized prism layer, each cell's prism formed from its
-/// height in the drivers (no prism list). Errors as forward_magnetic and
+/// height in the drivers (no prism list); a station on the terrain surface
+/// gets the limit from above it. Errors as forward_magnetic and
 /// gravity::check_prism_layer.
 Result forward_magnetic_layer(const MagneticLayer& layer, const std::vector<gravity::Station>& stations,
                               const std::vector<Field>& fields, const Options& options);
+
+/// Forms error_estimate and the accuracy warnings of a complete result (as
+/// gravity::complete_estimates): the forward functions call it with parts =
+/// 1, reduce_to_root (magnetic_mpi.hpp) on rank 0 otherwise.
+void complete_estimates(Result& result);
 
 /// The drivers: raw sums Σ T·M (3 rows: e, n, u; multiply by
 /// field_factor_nt), sums[c · stations + s]. CUDA: current device, at most
@@ -83,6 +100,24 @@ std::vector<double> magnetic_sums_cpu(const std::vector<MagnetizedPrism>& prisms
 std::vector<double> magnetic_sums_cuda(const std::vector<MagnetizedPrism>& prisms,
                                        const std::vector<gravity::Station>& stations, gravity::Precision precision,
                                        ProgressReporter& progress, std::size_t memory_limit_bytes = 0);
+/// The sums of the rounding bounds over the prisms (or cells [first, first +
+/// count) of a layer): MagneticRoundingKernel's two rows, on the CPU or the
+/// current CUDA device.
+std::vector<double> magnetic_rounding_sums(const std::vector<MagnetizedPrism>& prisms,
+                                              const std::vector<gravity::Station>& stations,
+                                              gravity::Precision precision, ComputeDevice device,
+                                              std::size_t memory_limit_bytes);
+std::vector<double> magnetic_rounding_sums(const MagneticLayer& layer, std::int64_t first, std::int64_t count,
+                                              const std::vector<gravity::Station>& stations,
+                                              gravity::Precision precision, ComputeDevice device,
+                                              std::size_t memory_limit_bytes);
+/// The CUDA side of magnetic_rounding_sums.
+std::vector<double> magnetic_rounding_sums_cuda(const std::vector<MagnetizedPrism>& prisms,
+                                                   const std::vector<gravity::Station>& stations,
+                                                   gravity::Precision precision, std::size_t memory_limit_bytes);
+std::vector<double> magnetic_rounding_sums_cuda(const MagneticLayer& layer, std::int64_t first, std::int64_t count,
+                                                   const std::vector<gravity::Station>& stations,
+                                                   gravity::Precision precision, std::size_t memory_limit_bytes);
 /// Cells [first, first + count) of a layer.
 std::vector<double> magnetic_layer_sums_cpu(const MagneticLayer& layer, std::int64_t first, std::int64_t count,
                                             const std::vector<gravity::Station>& stations,

@@ -7,20 +7,24 @@
 // gravity kernels evaluate (prism_kernels.hpp, Nagy et al. 2002 with
 // Fukushima's 2020 pair forms) with G·ρ replaced by μ0/4π·M. Axes easting,
 // northing, upward; b_u positive upward, as Harmonica's prism_magnetic
-// (choclo's magnetic kernels). μ0 = 4π·10⁻⁷ H/m as Harmonica, so
-// μ0/4π·10⁹ nT/T = 100 exactly.
+// (choclo's magnetic kernels). μ0/4π is CODATA 2018's measured value,
+// 1.00000000055 × 10⁻⁷ H/m (docs/references.md#magnetic-prisms), 5.5e-10
+// above Harmonica's 10⁻⁷.
 //
-// Singular stations follow the tensor's limits (prism_kernels.hpp): on a face
-// the value is the mean of the two one-sided limits (B jumps across a face
-// with a normal magnetization component), on an edge or vertex NaN.
+// Singular stations follow the tensor's limits (prism_kernels.hpp: the
+// station approached along (+1, +1, +1)); the survey side and NaN where a
+// component has no limit come from station_contact.hpp, with each
+// magnetization component as a density (B jumps by μ0·(M·n)n across a face).
 #include "gpu/core/host_device.hpp"
 #include "gpu/gravity/prism.hpp"
 #include "gpu/gravity/prism_kernels.hpp"
 
 namespace geobem::magnetic {
 
+/// μ0/4π, H/m (CODATA 2018).
+inline constexpr double mu0_over_4pi = 1.00000000055e-7;
 /// μ0/4π in nT per (A/m) per unit of the dimensionless tensor T.
-inline constexpr double field_factor_nt = 100.0;
+inline constexpr double field_factor_nt = mu0_over_4pi * 1e9;
 
 /// A right rectangular prism with a uniform magnetization: bounds in metres
 /// (west < east, south < north, bottom < top), magnetization in A/m

@@ -1,22 +1,18 @@
 #pragma once
 // What the tile drivers (gpu/gravity tile_sums_cpu.hpp, tile_sums_cuda.cuh)
-// sum for magnetic prisms: views over a prism list or a layer's heights, and
-// the kernel adding T·M (magnetic_kernels.hpp).
+// sum for magnetic prisms: a view over a layer's heights (a prism list is a
+// gravity::ListView), the kernel adding T·M (magnetic_kernels.hpp) and the
+// one summing its rounding bounds (rounding_estimate.hpp).
 #include <array>
+#include <cmath>
 #include <cstdint>
 
 #include "gpu/core/host_device.hpp"
 #include "gpu/gravity/prism_layer.hpp"
+#include "gpu/gravity/rounding_estimate.hpp"
 #include "gpu/magnetic/magnetic_kernels.hpp"
 
 namespace geobem::magnetic {
-
-/// A chunk of a prism list.
-struct PrismListView {
-  using Item = MagnetizedPrism;
-  const MagnetizedPrism* prisms;
-  GEOBEM_HD MagnetizedPrism item(std::int64_t index) const { return prisms[index]; }
-};
 
 /// Cells `first …` of a magnetized layer, their heights at `surface`.
 struct MagneticLayerView {
@@ -43,6 +39,23 @@ struct MagneticKernel {
   GEOBEM_HD void add(const MagnetizedPrism& p, const gravity::Station& s, double acc[3]) const {
     if (p.magnetization_e == 0.0 && p.magnetization_n == 0.0 && p.magnetization_u == 0.0) return;
     add_magnetic_fields<Real>(p, s, acc);
+  }
+};
+
+/// The two sums of the rounding bounds of the field over prisms
+/// (rounding_estimate.hpp: w·e = Σ_j |M_j| · e_T, each component of b being
+/// Σ_j T_ij·M_j): two rows, Σ(w·e)² and Σ(w·e)⁴.
+template <typename Real>
+struct MagneticRoundingKernel {
+  static constexpr int outputs = 2;
+  GEOBEM_HD bool wanted(int) const { return true; }
+  GEOBEM_HD void add(const MagnetizedPrism& p, const gravity::Station& s, double acc[2]) const {
+    using std::fabs;
+    const double m = fabs(p.magnetization_e) + fabs(p.magnetization_n) + fabs(p.magnetization_u);
+    if (m == 0.0) return;
+    double e[3];
+    gravity::prism_rounding_bounds<Real>(p.west, p.east, p.south, p.north, p.bottom, p.top, s, e);
+    gravity::add_rounding(m * e[gravity::group_tensor], acc);
   }
 };
 

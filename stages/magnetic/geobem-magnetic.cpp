@@ -15,7 +15,6 @@
 #include <initializer_list>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,6 +22,7 @@
 #include "gpu/core/usage_error.hpp"
 #include "gpu/gravity/forward_mpi.hpp"
 #include "gpu/magnetic/magnetic.hpp"
+#include "gpu/magnetic/magnetic_mpi.hpp"
 #include "mesh/io/output_set.hpp"
 #include "stages/cli/mpi_session.hpp"
 #include "stages/cli/number_list.hpp"
@@ -46,18 +46,6 @@ struct MagneticOptions {
   std::optional<std::string> magnetization;
   std::string out;
 };
-
-/// Sums every rank's fields into rank 0's (all four outputs are linear in
-/// the sources). Collective; throws std::runtime_error on an MPI error.
-void reduce_to_root(magnetic::Result& result, const geobem::cli::MpiSession& mpi) {
-  for (auto& column : result.values) {
-    std::vector<double> total(column.size());
-    if (MPI_Reduce(column.data(), total.data(), static_cast<int>(column.size()), MPI_DOUBLE, MPI_SUM, 0,
-                   MPI_COMM_WORLD) != MPI_SUCCESS)
-      throw std::runtime_error("MPI_Reduce of the magnetic fields failed");
-    if (mpi.rank() == 0) column = std::move(total);
-  }
-}
 
 bool has_extension(const std::string& path, std::initializer_list<const char*> extensions) {
   const std::string extension = std::filesystem::path(path).extension().string();
@@ -220,7 +208,7 @@ int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
                    geobem::to_string(forward.forward.device).c_str(), mpi.size());
     result = magnetic::forward_magnetic(prisms, survey.stations, fields, forward);
   }
-  if (mpi.active()) reduce_to_root(result, mpi);
+  if (mpi.active()) magnetic::reduce_to_root(result, MPI_COMM_WORLD);
   if (!outputs) return 0;
 
   std::vector<geobem::prisms::GravityColumn> columns;

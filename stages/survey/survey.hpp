@@ -82,10 +82,12 @@ Survey read_survey(const StationOptions& options, const Model& model, const std:
 /// geobem::UsageError.
 void check_station_options(const StationOptions& options);
 
-/// --precision double|single (the kernels' arithmetic) and
+/// --precision double|single (the kernels' arithmetic), --force (single
+/// precision where no station meets gravity::single_precision_floor) and
 /// --device-memory-limit MiB (0: the default budget), as both stages take them.
 struct KernelOptions {
   std::string precision = "double";
+  bool force = false;
   double device_memory_limit = 0.0;
 };
 /// Binds the kernel options to `options`.

@@ -71,7 +71,9 @@ TEST_F(ForwardCuda, RandomPrismsMatchCpuInDouble) {
   const auto diff = relative_max_difference(gpu, cpu);
   for (int f = 0; f < field_count; ++f) EXPECT_LE(diff[f], 1e-12) << field_name(Field(f));
   const auto gpu_gz = run(ComputeDevice::Cuda, prisms, stations, Precision::Double, "g_z");
-  const auto cpu_gz = ForwardResult{{Field::g_z}, {cpu.values[3]}};
+  ForwardResult cpu_gz;
+  cpu_gz.fields = {Field::g_z};
+  cpu_gz.values = {cpu.values[3]};
   EXPECT_LE(relative_max_difference(gpu_gz, cpu_gz)[0], 1e-12);
 }
 
@@ -129,7 +131,9 @@ TEST_F(ForwardCuda, SeveralLaunchesMatchCpu) {
   const auto stations = prisms::grid_stations({0, 22000, 0, 22000, 500, 400, 100});
   const auto gpu = run(ComputeDevice::Cuda, prisms, stations, Precision::Double, "g_z");
   std::vector<Station> subset;
-  ForwardResult gpu_subset{{Field::g_z}, {{}}};
+  ForwardResult gpu_subset;
+  gpu_subset.fields = {Field::g_z};
+  gpu_subset.values = {{}};
   for (std::size_t s = 0; s < stations.size(); s += 1000) {
     subset.push_back(stations[s]);
     gpu_subset.values[0].push_back(gpu.values[0][s]);

@@ -9,7 +9,8 @@ is evaluated from the closed form of the Newtonian potential of a prism
   - x^2/2 atan(y z / (x r)) - y^2/2 atan(x z / (y r)) - z^2/2 atan(x y / (z r))
 with x, y, z the prism's coordinates relative to the station), and its
 Hessian H(U) with respect to the station is taken by mpmath's numerical
-differentiation at 60 digits. mu0/4pi = 1e-7 H/m; results in nT.
+differentiation at 60 digits. mu0/4pi = 1.00000000055e-7 H/m (CODATA 2018); results
+in nT.
 Axes easting, northing, upward; b_u positive upward.
 
 Prints C++ initializer rows {west, east, south, north, bottom, top, m_e, m_n,
@@ -53,7 +54,7 @@ def field(bounds, m, station):
     h = {}
     for (i, j), order in orders.items():
         h[i, j] = h[j, i] = diff(f, (e0, n0, u0), order)
-    return [mpf("1e-7") * mpf("1e9") * sum(h[i, j] * mpf(m[j]) for j in range(3)) for i in range(3)]
+    return [mpf("1.00000000055e-7") * mpf("1e9") * sum(h[i, j] * mpf(m[j]) for j in range(3)) for i in range(3)]
 
 
 if __name__ == "__main__":

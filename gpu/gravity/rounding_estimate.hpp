@@ -1,0 +1,267 @@
+#pragma once
+// Per-station estimates of the rounding error of the fields, for every path
+// (prisms, grid nodes, prism layers; the magnetic field from the same
+// tensor) and both precisions: one mechanism.
+//
+// A source's kernel values are sums of terms: the pair values of its edges
+// (prism_kernels.hpp) or the corner function of a node (grid_node_kernels.hpp)
+// times coordinates. Rounding costs each term a few units of the last place
+// (ε = 2^-52 in double, 2^-23 in single) of its own size, while far from the
+// source the sum is many times smaller than its terms; so a source's error is
+// a few ε times the size of its terms, e (rounding_bounds below), whatever its
+// field. Bounds of the terms, for a prism with largest side a, smallest side
+// a_min, farthest vertex at R, nearest point of its edges at distance ρ and
+// pairs' arctangents bounded by A (|arctan pair| ≤ min(π, h/|w|, h/(2·d_u))
+// for an edge of length h along u at distance |w| from the plane of its face
+// and d_u from the prism's slab along u, since |d/du arctan(uv/(wr))| ≤
+// min(1/|w|, 1/(2|u|)); |ln pair| ≤ ln(1 + a/ρ)):
+//   tensor     e_T = ln(1 + a/ρ) + A [+ 2 + 2·max|ln| of the lengths when the
+//                    station is on an edge: the finite parts],
+//   g          e_g = R·ln(1 + a/ρ) + min(a, R·A),
+//   potential  e_V = R·e_g;
+// for a grid node at distance r whose axis-parallel lines pass at ρ_min,
+// with L = ln(1 + 2r/ρ_min) (its asinh terms): e_T = π/2 + L, e_g = r·e_T,
+// e_V = r²·e_T. The absolute bound of a field at a station, over sources k
+// of weights w_k (densities, node weights; Σ|M_j| for the magnetic field), is
+//   ε·(K_source·(Σ_k (w_k e_k)⁴)^¼ + K_sum·(Σ_k (w_k e_k)²)^½):
+// the first term bounds the largest single source's error (it is at least
+// max_k w_k e_k), the second the sum of many, whose roundings are independent
+// and add in quadrature. On 7,700 single prisms (tests/gravity/
+// edge_reference.csv and a 25-digit mpmath battery: aspect 1e-3 to 1e3,
+// stations on faces, edges, vertices, 1e-12 to 1e-1 of a size off edges and
+// face planes, up to 1e4 sizes away) the largest error was 3.2·ε·e in single
+// and 3.0·ε·e in double, both paths, and the root mean square 0.46·ε·e:
+// K_source = 8 leaves a margin of 2.5 on one source, K_sum = 3 is 6.5 standard
+// deviations of a sum of many. The estimate of a field is the bound relative
+// to the largest |value| of its group at the station (the potential; g_e,
+// g_n, g_z; the six tensor terms) less the bound (the smallest the true
+// magnitude can be); tests/gravity/edge_battery_test.cpp,
+// far_field_test.cpp and docs/readers.md#accuracy-of-the-fields show it. The
+// drivers' accumulation in double adds about √N·1e-16 of the field for N
+// sources, below every bound used.
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "gpu/core/host_device.hpp"
+#include "gpu/gravity/gravity.hpp"
+#include "gpu/gravity/grid_node_kernels.hpp"
+#include "gpu/gravity/prism.hpp"
+#include "gpu/gravity/prism_layer.hpp"
+
+namespace geobem::gravity {
+
+/// The field groups of an estimate; rounding_sums has two rows per group:
+/// Σ(w·e)² (row 2g) and Σ(w·e)⁴ (row 2g + 1).
+enum RoundingGroup { group_potential = 0, group_g = 1, group_tensor = 2 };
+inline constexpr int rounding_groups = 3;
+
+/// K_source and K_sum of the bound (file comment).
+inline constexpr double source_rounding_factor = 8.0, sum_rounding_factor = 4.0;
+
+/// ε of the estimate: the machine epsilon of the kernels' arithmetic.
+inline double machine_epsilon(Precision precision) {
+  return precision == Precision::Single ? double(std::numeric_limits<float>::epsilon())
+                                        : std::numeric_limits<double>::epsilon();
+}
+
+/// The absolute bound of a group (the drivers' raw units) from its two sums
+/// Σ(w·e)² and Σ(w·e)⁴ (file comment).
+inline double rounding_bound(double squares, double fourth_powers, Precision precision) {
+  return machine_epsilon(precision) *
+         (source_rounding_factor * std::sqrt(std::sqrt(fourth_powers)) + sum_rounding_factor * std::sqrt(squares));
+}
+
+/// Adds a source's (w·e) to the two sums of a group.
+GEOBEM_HD inline void add_rounding(double we, double acc[2]) {
+  const double square = we * we;
+  acc[0] += square;
+  acc[1] += square * square;
+}
+
+/// min and max without the NaN rules of fmin/fmax (the bounds are never
+/// NaN), which the compilers then keep inline.
+GEOBEM_HD inline double smaller(double a, double b) { return a < b ? a : b; }
+GEOBEM_HD inline double larger(double a, double b) { return a > b ? a : b; }
+
+/// An upper bound of ln x for x >= 1 within ln 2 of it, from x's binary
+/// exponent alone: (⌊log2 x⌋ + 1)·ln 2.
+GEOBEM_HD inline double log_bound(double x) {
+  using std::ilogb;
+  return (ilogb(x) + 1) * 0.69314718055994530942;
+}
+
+/// e (potential, g, tensor; the drivers' raw units per unit density) of a
+/// prism with these bounds at the station, for kernels in Real (file
+/// comment). A prism farther than its largest side from the station skips the
+/// edges: ln(1 + a/ρ) ≤ a/D with D its distance from the station. Infinite
+/// where a distance of the station from an edge is too small for Real to
+/// square (the kernels' logarithm then loses it).
+template <typename Real>
+GEOBEM_HD inline void prism_rounding_bounds(double west, double east, double south, double north, double bottom,
+                                            double top, const Station& s, double e[3]) {
+  using std::fabs;
+  using std::log;
+  using std::log1p;
+  using std::sqrt;
+  const double infinity = std::numeric_limits<double>::infinity(), pi = 3.14159265358979323846;
+  const double rel[6] = {west - s.easting, east - s.easting,   south - s.northing,
+                         north - s.northing, bottom - s.upward, top - s.upward};
+  const double size[3] = {east - west, north - south, top - bottom};
+  const double a = larger(larger(size[0], size[1]), size[2]);
+  // Per axis: the distance of the station from the prism's slab (0 inside
+  // it), from the nearer face plane, and from the farther one.
+  double along[3], plane[3], far2 = 0, box2 = 0;
+  for (int k = 0; k < 3; ++k) {
+    const double lo = rel[2 * k], hi = rel[2 * k + 1];
+    along[k] = lo > 0 ? lo : (hi < 0 ? -hi : 0.0);
+    plane[k] = smaller(fabs(lo), fabs(hi));
+    const double m = larger(fabs(lo), fabs(hi));
+    far2 += m * m;
+    box2 += along[k] * along[k];
+  }
+  const double R = sqrt(far2), D = sqrt(box2);
+  // The arctangent pairs along u with w normal to their face (g_ee: along
+  // northing, w easting; g_nn: upward, northing; g_zz: easting, upward):
+  // |pair| ≤ min(π, h_u/|w|, h_u/(2·distance along u)).
+  const int u_of[3] = {1, 2, 0}, w_of[3] = {0, 1, 2};
+  double atans = 0;
+  for (int k = 0; k < 3; ++k) {
+    const double h = size[u_of[k]], w = plane[w_of[k]], d = along[u_of[k]];
+    atans = larger(atans, smaller(pi, smaller(w > 0 ? h / w : infinity, d > 0 ? h / (2 * d) : infinity)));
+  }
+  double logs = 0, finite = 0;
+  if (D > a) {
+    logs = a / D;
+  } else {
+    // Squared distances of the station from the 12 edges (segments).
+    double edge2 = infinity, shortest = infinity;
+    bool on_edge = false;
+    for (int k = 0; k < 6; ++k)
+      if (rel[k] != 0.0) shortest = smaller(shortest, fabs(rel[k]));
+    for (int u = 0; u < 3; ++u) {
+      const int v = (u + 1) % 3, w = (u + 2) % 3;
+      for (int j = 0; j < 2; ++j)
+        for (int k = 0; k < 2; ++k) {
+          const double d2 = along[u] * along[u] + rel[2 * v + j] * rel[2 * v + j] + rel[2 * w + k] * rel[2 * w + k];
+          if (d2 == 0.0)
+            on_edge = true;
+          else
+            edge2 = smaller(edge2, d2);
+        }
+    }
+    const double edge = sqrt(edge2);
+    if (static_cast<Real>(edge) * static_cast<Real>(edge) == Real(0)) {
+      e[0] = e[1] = e[2] = infinity;
+      return;
+    }
+    logs = log1p(a / edge);
+    // The finite parts on an edge (on_edge_log): logarithms of lengths.
+    const double a_min = smaller(smaller(size[0], size[1]), size[2]);
+    if (on_edge) finite = 2 + 2 * larger(larger(fabs(log(shortest)), fabs(log(a_min))), fabs(log(a)));
+  }
+  const double g_atans = smaller(a, R * atans);
+  e[group_potential] = R * (R * logs + g_atans);
+  e[group_g] = R * logs + g_atans;
+  e[group_tensor] = logs + finite + atans;
+}
+
+/// e of the corner function of a grid node at the station (file comment),
+/// per unit weight; infinite where a line distance is too small for Real to
+/// square.
+template <typename Real>
+GEOBEM_HD inline void node_rounding_bounds(const GridNode& node, const Station& s, double e[3]) {
+  using std::fabs;
+  using std::log;
+  using std::log1p;
+  using std::sqrt;
+  const double x = node.easting - s.easting, y = node.northing - s.northing, z = node.upward - s.upward;
+  const double r = sqrt(x * x + y * y + z * z);
+  const double lines2[3] = {y * y + z * z, x * x + z * z, x * x + y * y};
+  // The asinh terms: ln(1 + 2r/ρ) for the nearest line off the station, the
+  // finite part's |ln(√2·r)| for a line through it.
+  double nearest2 = std::numeric_limits<double>::infinity(), logs = 0;
+  for (const double rho2 : lines2) {
+    if (rho2 == 0.0)
+      logs = r == 0.0 ? 1.0 : 1 + fabs(log(1.4142135623730951 * r));
+    else
+      nearest2 = smaller(nearest2, rho2);
+  }
+  if (nearest2 < std::numeric_limits<double>::infinity()) {
+    const double rho = sqrt(nearest2);
+    if (static_cast<Real>(rho) * static_cast<Real>(rho) == Real(0)) {
+      e[0] = e[1] = e[2] = std::numeric_limits<double>::infinity();
+      return;
+    }
+    logs = larger(logs, log_bound(1 + 2 * r / rho));
+  }
+  const double tensor = 1.5707963267948966 + logs;
+  e[group_potential] = r * r * tensor;
+  e[group_g] = r * tensor;
+  e[group_tensor] = tensor;
+}
+
+/// The tile drivers' kernel (tile_sums_cpu.hpp, tile_sums_cuda.cuh) summing
+/// the two rows per group of (|weight|·e) over prisms or grid nodes.
+template <typename Real>
+struct RoundingKernel {
+  static constexpr int outputs = 2 * rounding_groups;
+  GEOBEM_HD bool wanted(int) const { return true; }
+  GEOBEM_HD void add(const Prism& p, const Station& s, double acc[6]) const {
+    if (p.density == 0.0) return;
+    double e[3];
+    prism_rounding_bounds<Real>(p.west, p.east, p.south, p.north, p.bottom, p.top, s, e);
+    for (int g = 0; g < 3; ++g) add_rounding(p.density * e[g], acc + 2 * g);
+  }
+  GEOBEM_HD void add(const GridNode& n, const Station& s, double acc[6]) const {
+    double e[3];
+    node_rounding_bounds<Real>(n, s, e);
+    for (int g = 0; g < 3; ++g) add_rounding(n.weight * e[g], acc + 2 * g);
+  }
+};
+
+/// A list of sources as a view of the tile drivers.
+template <typename T>
+struct ListView {
+  using Item = T;
+  const T* items;
+  GEOBEM_HD T item(std::int64_t index) const { return items[index]; }
+};
+
+/// The two sums per group over the sources, rows[r·stations + s] for rows r
+/// = 2g and 2g + 1 of group g, for kernels in `precision`: the sources of a prism list, of a grid
+/// path or cells [first, first + count) of a layer, on the CPU (all OpenMP
+/// threads) or the current CUDA device (within memory_limit_bytes, 0: the
+/// budget). Throws geobem::DeviceError for a failing CUDA call.
+std::vector<double> rounding_sums(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
+                                     Precision precision, ComputeDevice device, std::size_t memory_limit_bytes);
+std::vector<double> rounding_sums(const std::vector<GridNode>& nodes, const std::vector<Station>& stations,
+                                     Precision precision, ComputeDevice device, std::size_t memory_limit_bytes);
+std::vector<double> rounding_sums(const PrismLayer& layer, std::int64_t first, std::int64_t count,
+                                     const std::vector<Station>& stations, Precision precision, ComputeDevice device,
+                                     std::size_t memory_limit_bytes);
+
+/// Each station's distance from a box (west, east, south, north, bottom, top;
+/// 0 inside it, +inf from an inverted, empty box), m: for the warnings.
+std::vector<double> distances_from_box(const std::array<double, 6>& box, const std::vector<Station>& stations);
+
+/// The fields of a complete result (every source summed) with their groups
+/// and absolute error bounds (absolute[f][s], the fields' units): fills
+/// `estimate` (relative: absolute over m − absolute, m the largest |value|
+/// of the field's group among `values` at the station, or over the stations
+/// where the group vanishes at the station, so that it bounds the error
+/// relative to the true magnitude too; +inf where m is within the bound, NaN
+/// where the value is NaN) and
+/// returns the warning sentences (stations above accuracy_goal(precision),
+/// with the largest estimate, its field, station and distance from the
+/// model). Throws geobem::UsageError for single precision where no station
+/// meets single_precision_floor, unless `force`.
+std::vector<std::string> assess_accuracy(const std::vector<const char*>& names, const std::vector<int>& groups,
+                                         const std::vector<std::vector<double>>& values,
+                                         const std::vector<std::vector<double>>& absolute,
+                                         const RoundingBudget& budget, std::vector<std::vector<double>>& estimate);
+
+}  // namespace geobem::gravity
