@@ -49,8 +49,11 @@ struct ForwardOptions {
 };
 
 /// Relative accuracy the fields are meant to have: 1e-6 in double precision,
-/// 1e-4 in single. A warning counts the stations whose estimated rounding
-/// error (rounding_estimate.hpp) misses it.
+/// 1e-3 in single (its estimate is a bound that counts every source's
+/// rounding as independent; cells sharing faces round their shared edges
+/// alike, and on the sphere model the error stayed 15-40 times below it:
+/// docs/readers.md#accuracy-of-the-fields). A warning counts the stations
+/// whose estimated rounding error (rounding_estimate.hpp) misses it.
 double accuracy_goal(Precision precision);
 /// Single precision where no station's estimate is within this is refused
 /// unless ForwardOptions::force.

@@ -18,9 +18,11 @@ namespace geobem::gravity {
 /// The grid is assumed checked (mesh/prisms check_grid).
 std::vector<GridNode> grid_nodes(const PrismGrid& grid);
 
-/// Whether the grid path suits these stations: every station lies outside the
-/// grid's closed bounding box, so none is on a cell's face, edge or vertex
-/// (where the grid path's tensor terms differ from the general path's).
+/// Whether `--path auto` takes the grid path for these stations: every
+/// station lies outside the grid's closed bounding box, where its node sums
+/// were measured against the general path (RESULTS.md). On the grid's faces
+/// and inside it the grid path gives the same limits (station_contact.hpp)
+/// with a rounding estimate of its own, and is taken with `--path grid`.
 bool grid_path_applies(const PrismGrid& grid, const std::vector<Station>& stations);
 
 }  // namespace geobem::gravity

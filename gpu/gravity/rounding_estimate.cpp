@@ -39,7 +39,7 @@ std::string short_number(double x) {
 
 }  // namespace
 
-double accuracy_goal(Precision precision) { return precision == Precision::Single ? 1e-4 : 1e-6; }
+double accuracy_goal(Precision precision) { return precision == Precision::Single ? 1e-3 : 1e-6; }
 
 std::vector<double> rounding_sums(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
                                      Precision precision, ComputeDevice device, std::size_t memory_limit_bytes) {

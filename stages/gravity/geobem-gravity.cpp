@@ -72,7 +72,11 @@ void warn_about_densities(const geobem::survey::Model& model) {
 int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
   GravityOptions o;
   geobem::cli::StageOptions command(
-      "geobem-gravity", "Gravity potential, field (mGal) and gradient tensor (Eotvos) of a prism model on stations.");
+      "geobem-gravity",
+      "Gravity potential, field (mGal) and gradient tensor (Eotvos) of a prism model on stations. A station on the "
+      "model gets the limit from the side its survey sees (above a top face, outside a side face, below a bottom "
+      "face; above a layer's terrain); a tensor term without a limit (on an edge or vertex, or inside the model on a "
+      "face between different densities) is NaN with a warning.");
   command.add_device(&o.device);
   geobem::survey::add_model_options(command, &o.model);
   geobem::survey::add_station_options(command, &o.stations);

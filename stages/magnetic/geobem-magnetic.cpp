@@ -108,7 +108,8 @@ int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
       "Magnetic field b_e, b_n, b_u (nT, b_u upward) and total-field anomaly of magnetized prisms on stations. "
       "Prism CSV: magnetization_e/_n/_u (A/m) or susceptibility columns; UBC-GIF mesh with --ubc-model: "
       "susceptibilities; VTK voxel model (.vtr, .vti, .vtu): cell array susceptibility (SI); prism layer .vts: "
-      "--susceptibility or --magnetization.");
+      "--susceptibility or --magnetization. Stations on the model: the limit from the side the survey sees, NaN "
+      "where a component has none, as geobem-gravity. mu0/4pi = 1.00000000055e-7 H/m (CODATA 2018).");
   command.add_device(&o.device);
   geobem::survey::add_model_options(command, &o.model);
   geobem::survey::add_station_options(command, &o.stations);

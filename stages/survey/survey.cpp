@@ -143,7 +143,9 @@ void add_station_options(cli::StageOptions& command, StationOptions* o) {
     ("grid-upward", po::value(&o->grid_upward)->default_value(o->grid_upward), "station grid: elevation (m, upward)")
     ("stations-on-dem", optional_value(&o->stations_on_dem),
      "stations draped over a DEM: a prism layer .vts or a DEM raster (projected as geobem-model --dem does)")
-    ("clearance", optional_value(&o->clearance), "draped stations: height above the DEM (m)")
+    ("clearance", optional_value(&o->clearance),
+     "draped stations: height above the DEM (m); 0 puts them on the terrain, where the fields are the limits "
+     "from above it")
     ("station-step", optional_value(&o->station_step), "draped stations: every K-th DEM node along each axis")
     ("station-spacing", optional_value(&o->station_spacing), "draped stations: a grid of this spacing (m), heights bilinear")
     ("crs", optional_value(&o->crs),
@@ -201,9 +203,9 @@ Survey read_survey(const StationOptions& o, const Model& model, const std::strin
 void add_kernel_options(cli::StageOptions& command, KernelOptions* options) {
   command.add()
     ("precision", po::value(&options->precision)->default_value(options->precision),
-     "double or single (kernel arithmetic). Every value carries an estimated rounding error; a warning counts the "
-     "stations whose estimate misses 1e-6 (double) or 1e-4 (single), and single precision is refused where no "
-     "station gets within 1e-3 (docs/readers.md#accuracy-of-the-fields)")
+     "double or single (kernel arithmetic). Every value carries an estimated rounding error (a bound); a warning "
+     "counts the stations whose estimate misses 1e-6 (double) or 1e-3 (single), and single precision is refused "
+     "where it misses 1e-3 at every station (docs/readers.md#accuracy-of-the-fields)")
     ("force", po::bool_switch(&options->force),
      "write single-precision fields even where no station's estimated rounding error is within 1e-3")
     ("device-memory-limit", po::value(&options->device_memory_limit)->default_value(options->device_memory_limit),

@@ -133,7 +133,7 @@ TEST(FarField, SinglePrecisionThatNoStationCanUseIsRefusedUnlessForced) {
   const auto result = forward_model({cube}, far, parse_fields("g_z"), forced);
   EXPECT_GT(*std::min_element(result.error_estimate[0].begin(), result.error_estimate[0].end()), 1e-3);
   ASSERT_EQ(result.warnings.size(), 1u);
-  EXPECT_NE(result.warnings[0].find("2 station(s) miss the relative accuracy of 0.0001 that single precision"),
+  EXPECT_NE(result.warnings[0].find("2 station(s) miss the relative accuracy of 0.001 that single precision"),
             std::string::npos)
       << result.warnings[0];
   // One usable station is enough to compute the rest with their warning.

@@ -108,6 +108,47 @@ TEST(GravityStage, CubeFarAwayActsLikeAPointMass) {
   EXPECT_FALSE(fs::exists(out / "gravity.vts"));
 }
 
+TEST(GravityStage, SinglePrecisionThatNoStationCanUseNeedsForce) {
+  // A 10 m cube and stations 1e5 sides away: single precision's estimated
+  // error exceeds 1e-3 everywhere. Refused (exit 2, nothing written) unless
+  // --force; forced, the warning counts the stations and names the estimate.
+  const auto prisms = write_text("small_cube.csv", std::string(header) + "0,10,0,10,-10,0,1000\n");
+  const auto stations = write_text("very_far.csv", "easting,northing,upward\n5e5,3e5,1e5\n-4e5,2e5,3e5\n");
+  const auto out = scratch("single_out");
+  const std::string common = gravity_exe + " --quiet --device cpu --fields g_z --precision single --prisms " +
+                             prisms.string() + " --stations " + stations.string() + " --out " + out.string();
+  const auto refused = run_command(common);
+  EXPECT_EQ(refused.exit_code, 2) << refused.errors;
+  EXPECT_NE(refused.errors.find("single precision cannot give a relative accuracy of 0.001 at any station"),
+            std::string::npos)
+      << refused.errors;
+  EXPECT_FALSE(fs::exists(out / "gravity.csv"));
+  const auto forced = run_command(common + " --force");
+  ASSERT_EQ(forced.exit_code, 0) << forced.errors;
+  EXPECT_NE(forced.errors.find("warning: 2 station(s) miss the relative accuracy of 0.001 that single precision"),
+            std::string::npos)
+      << forced.errors;
+  EXPECT_TRUE(fs::exists(out / "gravity.csv"));
+}
+
+TEST(GravityStage, StationsOnTheModelGetTheLimitFromOutside) {
+  // Prism 0,1,0,1,0,1 at 1000 kg/m³: on its top face g_zz is 365.601710 E
+  // (the limit from above; the mean of the two sides would be −53.757 E), on
+  // an edge NaN with a warning.
+  const auto prisms = write_text("unit_cube.csv", std::string(header) + "0,1,0,1,0,1,1000\n");
+  const auto stations = write_text("on_cube.csv", "easting,northing,upward\n0.5,0.5,1\n1,0.5,1\n");
+  const auto out = scratch("on_cube_out");
+  const auto run = run_command(gravity_exe + " --quiet --device cpu --fields g_zz --prisms " + prisms.string() +
+                               " --stations " + stations.string() + " --out " + out.string());
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  EXPECT_NE(run.errors.find("warning: g_zz is undefined (NaN) at 1 station(s) on an edge or vertex of the model"),
+            std::string::npos)
+      << run.errors;
+  const geobem::CsvTable table = geobem::read_csv_table((out / "gravity.csv").string(), true);
+  EXPECT_NEAR(table.rows[0][3], 365.601710, 5e-7);
+  EXPECT_TRUE(std::isnan(table.rows[1][3]));
+}
+
 TEST(GravityStage, ZeroDensityModelGivesZeroFields) {
   const auto prisms = write_text("empty.csv", std::string(header) + "0,1,0,1,-1,0,0\n");
   const auto out = scratch("empty_out");

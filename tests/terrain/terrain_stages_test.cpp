@@ -149,5 +149,38 @@ TEST(TerrainStages, LayerGravityAndMagneticOnDrapedStations) {
   EXPECT_FALSE(std::filesystem::exists(holed_gravity / "gravity.vts"));
 }
 
+TEST(TerrainStages, StationsOnTheTerrainSeeItFromAbove) {
+  // Stations draped at clearance 0 lie on the top faces of the layer's cells
+  // (the DEM nodes are the cell centres): g_zz and b_u are the limits from
+  // above, the fields 1 µm above them to about 1e-8 (the tensor's gradient is
+  // O(1/cell size)); the two-sided mean was 2πGρ = 559.8 E lower.
+  const auto out = scratch("clearance_zero_layer");
+  ASSERT_EQ(run_command(model_exe + " -q --dem " + utm_dem("flat.tif", false).string() + " --out " + out.string())
+                .exit_code,
+            0);
+  const std::string layer = (out / "layer.vts").string();
+  for (const char* stage : {"gravity", "magnetic"}) {
+    const std::string exe = std::string(stage) == "gravity" ? gravity_exe : magnetic_exe;
+    const std::string fields = std::string(stage) == "gravity"
+                                   ? " --fields g_z,g_zz"
+                                   : " --fields b_u --susceptibility 0.01 --field-intensity 51000 --inclination 64 "
+                                     "--declination -5";
+    const auto on = scratch(std::string(stage) + "_on_terrain"), above = scratch(std::string(stage) + "_above_terrain");
+    const std::string common = exe + " -q --device cpu --prisms " + layer + " --stations-on-dem " + layer +
+                               " --station-step 2" + fields + " --out ";
+    const StageRun at_zero = run_command(common + on.string() + " --clearance 0");
+    ASSERT_EQ(at_zero.exit_code, 0) << at_zero.errors;
+    EXPECT_EQ(at_zero.errors.find("warning"), std::string::npos) << at_zero.errors;
+    ASSERT_EQ(run_command(common + above.string() + " --clearance 1e-6").exit_code, 0);
+    const auto a = read_csv_table((on / (std::string(stage) + ".csv")).string());
+    const auto b = read_csv_table((above / (std::string(stage) + ".csv")).string());
+    ASSERT_EQ(a.rows.size(), 20u);
+    for (std::size_t r = 0; r < a.rows.size(); ++r)
+      for (std::size_t c = 3; c < a.columns.size(); ++c)
+        EXPECT_NEAR(a.rows[r][c], b.rows[r][c], 1e-6 * std::abs(b.rows[r][c])) << stage << " row " << r << " "
+                                                                               << a.columns[c];
+  }
+}
+
 }  // namespace
 }  // namespace geobem::test
