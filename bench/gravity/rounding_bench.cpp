@@ -124,7 +124,6 @@ int run_bench(int argc, char** argv) {
   ForwardOptions options;
   options.device = device;
   options.quiet = true;
-  options.print_warnings = false;
   options.force = true;
   const auto fields = parse_fields("all");
   for (const bool on_grid : {false, true}) {

@@ -14,9 +14,9 @@ _CUDA_DEVICE_TYPES = (2, 13)
 class GeobemWarning(UserWarning):
     """An accuracy limit or an undefined field reported by geobem's library.
 
-    Examples: stations so far from the model that double precision cannot give
-    a relative accuracy of 1e-6, fields undefined (NaN) at stations on a prism
-    edge or vertex, or an arithmetic overflow.
+    Examples: stations whose estimated rounding error misses 1e-6 (double
+    precision) or 1e-3 (single), fields undefined (NaN) at stations on an edge
+    or vertex of the model, or an arithmetic overflow.
     """
 
 

@@ -50,6 +50,7 @@ def prism_gravity(
     *,
     device="auto",
     precision="double",
+    force=False,
     progress=False,
     parallel=True,
     dtype=np.float64,
@@ -84,6 +85,9 @@ def prism_gravity(
     precision : {"double", "single"}
         Arithmetic of the kernels (station-relative coordinates are formed and
         the sums accumulated in double either way).
+    force : bool
+        Compute in single precision even where no station's estimated
+        rounding error is within 1e-3 (refused otherwise).
     progress : bool
         Progress lines with an estimate of the time left on stderr.
     parallel, disable_checks : bool
@@ -106,16 +110,20 @@ def prism_gravity(
     ValueError
         A prism that is not a finite box, a non-finite station, an unknown
         field, precision or device, arrays of mismatched sizes; the message
-        names the value.
+        names the value. Single precision where no station's estimate is
+        within 1e-3, unless ``force``.
     geobem.DeviceError
         A failing CUDA call, or ``device="cuda"`` without a GPU.
 
     Warns
     -----
     GeobemWarning
-        Stations far enough from the model that double precision cannot give
-        a relative accuracy of 1e-6; fields undefined (NaN) at stations on a
-        prism edge or vertex; an overflow.
+        Stations whose estimated rounding error misses 1e-6 (double) or 1e-3
+        (single), with the largest estimate; fields undefined (NaN) at
+        stations on an edge or vertex of the model or inside it on a face
+        between different densities (a station on a face gets the limit from
+        the side the survey sees: docs/references.md#singular-stations); an
+        overflow.
 
     References
     ----------
@@ -126,17 +134,18 @@ def prism_gravity(
     names, single = field_names(field, GRAVITY_FIELDS, "prism_gravity")
     show = bool(progress or progressbar)
     if any(on_cuda(a) for a in (*coordinates[:3], prisms, density)):
-        return _prism_gravity_on_device(coordinates, prisms, density, names, single, device, precision, show, dtype)
+        return _prism_gravity_on_device(coordinates, prisms, density, names, single, device, precision, force, show,
+                                        dtype)
     stations, shape = station_table(coordinates, "prism_gravity")
     table = prism_table(prisms, [density], ["density"], "prism_gravity")
     rows, fields, messages = _geobem.prism_gravity(
-        stations, table, ",".join(names), resolve_device(device), precision, show
+        stations, table, ",".join(names), resolve_device(device), precision, show, bool(force)
     )
     issue_warnings(messages, stacklevel=2)
     return shaped(rows, fields, names, shape, dtype, single)
 
 
-def _prism_gravity_on_device(coordinates, prisms, density, names, single, device, precision, show, dtype):
+def _prism_gravity_on_device(coordinates, prisms, density, names, single, device, precision, force, show, dtype):
     """prism_gravity on CUDA arrays: packed on their device, computed there, returned there."""
     if resolve_device(device) != "cuda":
         raise ValueError("prism_gravity: arrays on a CUDA device need device='auto' or 'cuda', not " + repr(device))
@@ -153,7 +162,8 @@ def _prism_gravity_on_device(coordinates, prisms, density, names, single, device
     if density.size != prisms.shape[0]:
         raise ValueError(f"prism_gravity: density has {density.size} values for {prisms.shape[0]} prisms")
     table = xp.ascontiguousarray(xp.concatenate([prisms, density[:, None]], axis=1))
-    rows, fields, messages = _geobem.prism_gravity_on_device(stations, table, ",".join(names), precision, show)
+    rows, fields, messages = _geobem.prism_gravity_on_device(stations, table, ",".join(names), precision, show,
+                                                                   bool(force))
     issue_warnings(messages, stacklevel=3)
     rows = xp.from_dlpack(rows)
     by_name = dict(zip(fields, rows))
@@ -169,6 +179,7 @@ def prism_magnetic(
     *,
     device="auto",
     precision="double",
+    force=False,
     progress=False,
     parallel=True,
     dtype=np.float64,
@@ -195,7 +206,7 @@ def prism_magnetic(
     field : str or sequence of str
         ``b`` (the three components), ``b_e``, ``b_n`` or ``b_u`` (nT, ``b_u``
         positive upward), or a sequence of the last three.
-    device, precision, progress, parallel, dtype, progressbar, disable_checks
+    device, precision, force, progress, parallel, dtype, progressbar, disable_checks
         As in :func:`prism_gravity`.
 
     Returns
@@ -209,14 +220,15 @@ def prism_magnetic(
     ------
     ValueError
         A prism that is not a finite box, a non-finite magnetization or
-        station, an unknown field, arrays of mismatched sizes, device arrays.
+        station, an unknown field, arrays of mismatched sizes, device arrays;
+        single precision as :func:`prism_gravity`.
     geobem.DeviceError
         A failing CUDA call, or ``device="cuda"`` without a GPU.
 
     Warns
     -----
     GeobemWarning
-        Fields undefined (NaN) at stations on a prism edge or vertex.
+        As :func:`prism_gravity`, with magnetizations for densities.
 
     References
     ----------
@@ -233,7 +245,8 @@ def prism_magnetic(
     table = prism_table(prisms, magnetization, ["magnetization_e", "magnetization_n", "magnetization_u"],
                         "prism_magnetic")
     rows, fields, messages = _geobem.prism_magnetic(
-        stations, table, ",".join(names), resolve_device(device), precision, bool(progress or progressbar)
+        stations, table, ",".join(names), resolve_device(device), precision, bool(progress or progressbar),
+        bool(force),
     )
     issue_warnings(messages, stacklevel=2)
     return shaped(rows, fields, names, shape, dtype, single)

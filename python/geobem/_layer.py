@@ -163,6 +163,7 @@ class DatasetAccessorGeobem:
         thickness_threshold=None,
         device="auto",
         precision="double",
+        force=False,
         progress=False,
         progressbar=False,
         dtype=np.float64,
@@ -184,7 +185,7 @@ class DatasetAccessorGeobem:
             The data variable holding the density (kg/m³).
         thickness_threshold : float, optional
             Cells thinner than this (m) are left out.
-        device, precision, progress, progressbar, dtype
+        device, precision, force, progress, progressbar, dtype
             As in :func:`geobem.prism_gravity`; other keyword arguments of
             Harmonica (``parallel``, ``disable_checks``) are accepted and ignored.
 
@@ -210,12 +211,12 @@ class DatasetAccessorGeobem:
         if sides is None:
             prisms, volume = self._prisms(top, bottom, keep)
             return prism_gravity(coordinates, prisms, density[volume], names[0] if single else names, device=device,
-                                 precision=precision, progress=show, dtype=dtype)
+                                 precision=precision, force=force, progress=show, dtype=dtype)
         surface, reference, ((above, below),) = sides
         stations, shape = station_table(coordinates, "gravity")
         rows, fields, messages = _geobem.layer_gravity(
             stations, np.ascontiguousarray(surface), self._grid(), reference, above, below, ",".join(names),
-            resolve_device(device), precision, show)
+            resolve_device(device), precision, show, bool(force))
         issue_warnings(messages, stacklevel=2)
         return shaped(rows, fields, names, shape, dtype, single)
 
@@ -228,6 +229,7 @@ class DatasetAccessorGeobem:
         thickness_threshold=None,
         device="auto",
         precision="double",
+        force=False,
         progress=False,
         progressbar=False,
         dtype=np.float64,
@@ -250,7 +252,7 @@ class DatasetAccessorGeobem:
             magnetization (A/m).
         thickness_threshold : float, optional
             Cells thinner than this (m) are left out.
-        device, precision, progress, progressbar, dtype
+        device, precision, force, progress, progressbar, dtype
             As in :func:`geobem.prism_gravity`.
 
         Returns
@@ -278,14 +280,14 @@ class DatasetAccessorGeobem:
         if sides is None:
             prisms, volume = self._prisms(top, bottom, keep)
             return prism_magnetic(coordinates, prisms, [v[volume] for v in values], names[0] if single else names,
-                                  device=device, precision=precision, progress=show, dtype=dtype)
+                                  device=device, precision=precision, force=force, progress=show, dtype=dtype)
         surface, reference, per_component = sides
         above = [side[0] for side in per_component]
         below = [side[1] for side in per_component]
         stations, shape = station_table(coordinates, "magnetic")
         rows, fields, messages = _geobem.layer_magnetic(
             stations, np.ascontiguousarray(surface), self._grid(), reference, above, below, ",".join(names),
-            resolve_device(device), precision, show)
+            resolve_device(device), precision, show, bool(force))
         issue_warnings(messages, stacklevel=2)
         return shaped(rows, fields, names, shape, dtype, single)
 

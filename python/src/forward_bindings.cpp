@@ -39,11 +39,14 @@ std::vector<Row> rows_of(const Table& table) {
   return rows;
 }
 
-gravity::ForwardOptions forward_options(const std::string& device, const std::string& precision, bool progress) {
+/// `force`: single precision even where no station can meet 1e-3 (gravity::ForwardOptions::force).
+gravity::ForwardOptions forward_options(const std::string& device, const std::string& precision, bool progress,
+                                        bool force) {
   gravity::ForwardOptions options;
   options.device = compute_device(device);
   options.precision = gravity::parse_precision(precision);
   options.quiet = !progress;
+  options.force = force;
   return options;
 }
 
@@ -60,9 +63,9 @@ Rows gravity_rows(const gravity::ForwardResult& result, std::size_t stations) {
 }
 
 Rows prism_gravity(const HostTable<3>& stations, const HostTable<7>& prisms, const std::string& fields,
-                   const std::string& device, const std::string& precision, bool progress) {
+                   const std::string& device, const std::string& precision, bool progress, bool force) {
   const auto field_list = gravity::parse_fields(fields);
-  const auto options = forward_options(device, precision, progress);
+  const auto options = forward_options(device, precision, progress, force);
   Warnings warnings;
   const auto result = run_released(warnings, [&] {
     return gravity::forward_model(rows_of<Prism>(prisms), rows_of<Station>(stations), field_list, options);
@@ -94,9 +97,9 @@ gravity::PrismLayer layer_of(const HostMatrix& surface, const std::array<double,
 
 Rows layer_gravity(const HostTable<3>& stations, const HostMatrix& surface, const std::array<double, 4>& grid,
                    double reference, double density_above, double density_below, const std::string& fields,
-                   const std::string& device, const std::string& precision, bool progress) {
+                   const std::string& device, const std::string& precision, bool progress, bool force) {
   const auto field_list = gravity::parse_fields(fields);
-  const auto options = forward_options(device, precision, progress);
+  const auto options = forward_options(device, precision, progress, force);
   Warnings warnings;
   const auto result = run_released(warnings, [&] {
     return gravity::forward_model_layer(layer_of(surface, grid, reference, density_above, density_below),
@@ -117,16 +120,17 @@ Rows magnetic_rows(const magnetic::Result& result, std::size_t stations, Warning
   return {numpy_rows(std::move(values), names.size(), stations), names, std::move(warnings)};
 }
 
-magnetic::Options magnetic_options(const std::string& device, const std::string& precision, bool progress) {
+magnetic::Options magnetic_options(const std::string& device, const std::string& precision, bool progress,
+                                   bool force) {
   magnetic::Options options;
-  options.forward = forward_options(device, precision, progress);
+  options.forward = forward_options(device, precision, progress, force);
   return options;
 }
 
 Rows prism_magnetic(const HostTable<3>& stations, const HostTable<9>& prisms, const std::string& fields,
-                    const std::string& device, const std::string& precision, bool progress) {
+                    const std::string& device, const std::string& precision, bool progress, bool force) {
   const auto field_list = magnetic::parse_fields(fields);
-  const auto options = magnetic_options(device, precision, progress);
+  const auto options = magnetic_options(device, precision, progress, force);
   Warnings warnings;
   const auto result = run_released(warnings, [&] {
     return magnetic::forward_magnetic(rows_of<magnetic::MagnetizedPrism>(prisms), rows_of<Station>(stations),
@@ -138,9 +142,9 @@ Rows prism_magnetic(const HostTable<3>& stations, const HostTable<9>& prisms, co
 Rows layer_magnetic(const HostTable<3>& stations, const HostMatrix& surface, const std::array<double, 4>& grid,
                     double reference, const std::array<double, 3>& above, const std::array<double, 3>& below,
                     const std::string& fields, const std::string& device, const std::string& precision,
-                    bool progress) {
+                    bool progress, bool force) {
   const auto field_list = magnetic::parse_fields(fields);
-  const auto options = magnetic_options(device, precision, progress);
+  const auto options = magnetic_options(device, precision, progress, force);
   Warnings warnings;
   const auto result = run_released(warnings, [&] {
     const magnetic::MagneticLayer layer{layer_of(surface, grid, reference, 0.0, 0.0), above, below};
@@ -163,12 +167,12 @@ using DeviceRows = nb::ndarray<nb::array_api, double, nb::ndim<2>, nb::device::c
 /// the rows come back as a device array exporting DLPack.
 std::tuple<DeviceRows, std::vector<std::string>, Warnings> prism_gravity_on_device(
     const DeviceTable<3>& stations, const DeviceTable<7>& prisms, const std::string& fields,
-    const std::string& precision, bool progress) {
+    const std::string& precision, bool progress, bool force) {
   if (prisms.device_id() != stations.device_id())
     throw std::invalid_argument("prism_gravity: the prisms are on CUDA device " + std::to_string(prisms.device_id()) +
                                 ", the coordinates on device " + std::to_string(stations.device_id()));
   const auto field_list = gravity::parse_fields(fields);
-  const auto options = forward_options("cuda", precision, progress);
+  const auto options = forward_options("cuda", precision, progress, force);
   const std::size_t n = stations.shape(0);
   Warnings warnings;
   auto* values = run_released(warnings, [&] {
@@ -193,19 +197,19 @@ std::tuple<DeviceRows, std::vector<std::string>, Warnings> prism_gravity_on_devi
 
 void bind_forward(nb::module_& m) {
   m.def("prism_gravity", &prism_gravity, nb::arg("stations"), nb::arg("prisms"), nb::arg("fields"),
-        nb::arg("device"), nb::arg("precision"), nb::arg("progress"));
+        nb::arg("device"), nb::arg("precision"), nb::arg("progress"), nb::arg("force"));
   m.def("layer_gravity", &layer_gravity, nb::arg("stations"), nb::arg("surface"), nb::arg("grid"),
         nb::arg("reference"), nb::arg("density_above"), nb::arg("density_below"), nb::arg("fields"),
-        nb::arg("device"), nb::arg("precision"), nb::arg("progress"));
+        nb::arg("device"), nb::arg("precision"), nb::arg("progress"), nb::arg("force"));
   m.def("prism_magnetic", &prism_magnetic, nb::arg("stations"), nb::arg("prisms"), nb::arg("fields"),
-        nb::arg("device"), nb::arg("precision"), nb::arg("progress"));
+        nb::arg("device"), nb::arg("precision"), nb::arg("progress"), nb::arg("force"));
   m.def("layer_magnetic", &layer_magnetic, nb::arg("stations"), nb::arg("surface"), nb::arg("grid"),
         nb::arg("reference"), nb::arg("magnetization_above"), nb::arg("magnetization_below"), nb::arg("fields"),
-        nb::arg("device"), nb::arg("precision"), nb::arg("progress"));
+        nb::arg("device"), nb::arg("precision"), nb::arg("progress"), nb::arg("force"));
   m.def("field_direction", &field_direction, nb::arg("inclination"), nb::arg("declination"));
 #if GEOBEM_WITH_CUDA
   m.def("prism_gravity_on_device", &prism_gravity_on_device, nb::arg("stations"), nb::arg("prisms"),
-        nb::arg("fields"), nb::arg("precision"), nb::arg("progress"));
+        nb::arg("fields"), nb::arg("precision"), nb::arg("progress"), nb::arg("force"));
 #endif
 }
 

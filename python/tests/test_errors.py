@@ -115,3 +115,35 @@ def test_the_gil_is_released_while_the_library_computes():
     during = [t for t in ticks if start < t < start + elapsed]
     # A thread blocked on the GIL would tick once or twice; a free one every millisecond or so.
     assert elapsed > 0.05 and len(during) > 0.2 * elapsed / 0.001, (elapsed, len(during))
+
+
+def test_stations_on_the_model_get_the_limit_from_the_survey_side():
+    # The unit cube at 1000 kg/m³ seen from (0.5, 0.5, 1) on its top face:
+    # g_zz 365.60171012785 E and, magnetized (0, 0, 1) A/m, b_u 547.77536270310
+    # nT (mpmath, tests/gravity/edge_reference.py); the two-sided mean was
+    # 419.4 E and 628.3 nT lower.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a face has a limit: nothing to warn about
+        g_zz = geobem.prism_gravity((0.5, 0.5, 1.0), PRISM, [1000.0], "g_zz", device="cpu")
+        b_u = geobem.prism_magnetic((0.5, 0.5, 1.0), PRISM, ([0.0], [0.0], [1.0]), "b_u", device="cpu")
+    assert abs(g_zz - 365.60171012785) <= 1e-9 * 365.6
+    assert abs(b_u - 547.77536270310) <= 1e-9 * 547.8
+    # A terrain layer with stations on its surface (the cells' top-face
+    # centres) sees it from above: the field 1 µm above to 1e-6.
+    easting, northing = np.array([0.0, 10.0, 20.0]), np.array([0.0, 10.0])
+    surface = np.array([[5.0, 7.0, 6.0], [4.0, 8.0, 5.0]])
+    layer = geobem.prism_layer((easting, northing), surface, 0.0, properties={"density": np.full((2, 3), 2670.0)})
+    e, n = np.meshgrid(easting, northing)
+    on = layer.geobem.gravity((e, n, surface), "g_zz", device="cpu")
+    above = layer.geobem.gravity((e, n, surface + 1e-6), "g_zz", device="cpu")
+    np.testing.assert_allclose(on, above, rtol=1e-6)
+
+
+def test_single_precision_no_station_can_use_is_refused_unless_forced():
+    # A 10 m cube 1e5 sides away: single precision's estimate is far above 1e-3.
+    far = ((5e5, -4e5), (3e5, 2e5), (1e5, 3e5))
+    cube = [[0.0, 10.0, 0.0, 10.0, -10.0, 0.0]]
+    with pytest.raises(ValueError, match="single precision cannot give a relative accuracy of 0.001"):
+        geobem.prism_gravity(far, cube, [1000.0], "g_z", device="cpu", precision="single")
+    with pytest.warns(geobem.GeobemWarning, match="2 station.s. miss the relative accuracy of 0.001"):
+        geobem.prism_gravity(far, cube, [1000.0], "g_z", device="cpu", precision="single", force=True)

@@ -11,8 +11,11 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "gpu/core/usage_error.hpp"
+#include "gpu/core/warning.hpp"
 #include "gpu/gravity/gravity.hpp"
 
 using namespace geobem::gravity;
@@ -22,7 +25,6 @@ namespace {
 ForwardOptions quiet(Precision precision = Precision::Double) {
   ForwardOptions options;
   options.quiet = true;
-  options.print_warnings = false;
   options.precision = precision;
   return options;
 }
@@ -55,6 +57,14 @@ std::pair<double, double> measured_and_estimated(double side, double distance, P
   return {measured, estimated};
 }
 
+/// A forward call's result and the warnings it gave (geobem::warn).
+template <typename Call>
+std::pair<ForwardResult, std::vector<std::string>> warned(Call&& call) {
+  geobem::WarningCapture capture;
+  ForwardResult result = call();
+  return {std::move(result), capture.messages()};
+}
+
 }  // namespace
 
 TEST(FarField, EstimateBoundsTheMeasuredRounding) {
@@ -79,37 +89,36 @@ TEST(FarField, EstimateBoundsTheMeasuredRounding) {
 
 TEST(FarField, WarningsNameFarStationsEdgesAndOverflow) {
   const Prism cube{0, 10, 0, 10, -10, 0, 1000};
-  const auto far = forward_model({cube}, {{5, 5, 1e6}}, parse_fields("g_z"), quiet());
-  ASSERT_EQ(far.warnings.size(), 1u);
-  EXPECT_NE(far.warnings[0].find("1 station(s) miss the relative accuracy of 1e-06 that double precision is meant "
+  const auto [far, far_warnings] = warned([&] { return forward_model({cube}, {{5, 5, 1e6}}, parse_fields("g_z"), quiet()); });
+  ASSERT_EQ(far_warnings.size(), 1u);
+  EXPECT_NE(far_warnings[0].find("1 station(s) miss the relative accuracy of 1e-06 that double precision is meant "
                                  "to give: the estimated rounding error reaches "),
             std::string::npos)
-      << far.warnings[0];
-  EXPECT_NE(far.warnings[0].find("(g_z at station 0, 1e+06 m from the model"), std::string::npos) << far.warnings[0];
+      << far_warnings[0];
+  EXPECT_NE(far_warnings[0].find("(g_z at station 0, 1e+06 m from the model"), std::string::npos) << far_warnings[0];
   EXPECT_GT(far.error_estimate[0][0], 1e-6);
 
-  EXPECT_TRUE(forward_model({cube}, {{5, 5, 100}}, parse_fields("g_z"), quiet()).warnings.empty());
+  EXPECT_TRUE(warned([&] { return forward_model({cube}, {{5, 5, 100}}, parse_fields("g_z"), quiet()); }).second.empty());
 
   // g_zz is undefined at a vertex (station_contact.hpp).
-  const auto at_vertex = forward_model({cube}, {{0, 0, 0}}, parse_fields("g_zz"), quiet());
+  const auto [at_vertex, vertex_warnings] =
+      warned([&] { return forward_model({cube}, {{0, 0, 0}}, parse_fields("g_zz"), quiet()); });
   EXPECT_TRUE(std::isnan(at_vertex.values[0][0]));
-  ASSERT_EQ(at_vertex.warnings.size(), 1u);
-  EXPECT_EQ(at_vertex.warnings[0],
+  ASSERT_EQ(vertex_warnings.size(), 1u);
+  EXPECT_EQ(vertex_warnings[0],
             "g_zz is undefined (NaN) at 1 station(s) on an edge or vertex of the model, where its limit depends on "
             "the direction of approach or diverges");
 
-  // The warnings print too, whatever `quiet`, unless the caller takes them.
-  ForwardOptions printing = quiet();
-  printing.print_warnings = true;
+  // Without a capture the warnings print, whatever `quiet`.
   testing::internal::CaptureStderr();
-  forward_model({cube}, {{0, 0, 0}}, parse_fields("g_zz"), printing);
-  EXPECT_EQ(testing::internal::GetCapturedStderr(), "warning: " + at_vertex.warnings[0] + "\n");
+  forward_model({cube}, {{0, 0, 0}}, parse_fields("g_zz"), quiet());
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "warning: " + vertex_warnings[0] + "\n");
 
   // Single precision overflows far away; that is never an edge.
   ForwardOptions single = quiet(Precision::Single);
   single.force = true;
-  const auto overflow = forward_model({cube}, {{5, 5, 1e30}}, parse_fields("g_zz"), single);
-  for (const std::string& text : overflow.warnings) EXPECT_EQ(text.find("edge or vertex"), std::string::npos) << text;
+  const auto overflow = warned([&] { return forward_model({cube}, {{5, 5, 1e30}}, parse_fields("g_zz"), single); });
+  for (const std::string& text : overflow.second) EXPECT_EQ(text.find("edge or vertex"), std::string::npos) << text;
 
   EXPECT_THROW(forward_model({cube}, {{5, 5, 1e300}}, parse_fields("g_z"), quiet()), std::invalid_argument);
 }
@@ -130,12 +139,12 @@ TEST(FarField, SinglePrecisionThatNoStationCanUseIsRefusedUnlessForced) {
   }
   ForwardOptions forced = quiet(Precision::Single);
   forced.force = true;
-  const auto result = forward_model({cube}, far, parse_fields("g_z"), forced);
+  const auto [result, warnings] = warned([&] { return forward_model({cube}, far, parse_fields("g_z"), forced); });
   EXPECT_GT(*std::min_element(result.error_estimate[0].begin(), result.error_estimate[0].end()), 1e-3);
-  ASSERT_EQ(result.warnings.size(), 1u);
-  EXPECT_NE(result.warnings[0].find("2 station(s) miss the relative accuracy of 0.001 that single precision"),
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("2 station(s) miss the relative accuracy of 0.001 that single precision"),
             std::string::npos)
-      << result.warnings[0];
+      << warnings[0];
   // One usable station is enough to compute the rest with their warning.
   std::vector<Station> mixed = far;
   mixed.push_back({5, 5, 20});

@@ -20,7 +20,6 @@ ForwardResult run(const std::vector<Prism>& prisms, const std::vector<Station>& 
                   const std::string& fields = "all") {
   ForwardOptions options;
   options.quiet = true;
-  options.print_warnings = false;  // single precision warns on the seed geometry: far_field_test checks warnings
   options.precision = precision;
   return forward_model(prisms, stations, parse_fields(fields), options);
 }

@@ -224,7 +224,8 @@ ForwardResult run_on_device(const std::vector<Prism>& prisms, const std::vector<
   forward_model_on_device(d_prisms.data(), prisms.size(), d_stations.data(), stations.size(), field_list, options,
                           values.data());
   const std::vector<double> rows = values.to_host();
-  ForwardResult result{field_list, {}};
+  ForwardResult result;
+  result.fields = field_list;
   for (std::size_t k = 0; k < field_list.size(); ++k)
     result.values.emplace_back(rows.begin() + k * stations.size(), rows.begin() + (k + 1) * stations.size());
   return result;
