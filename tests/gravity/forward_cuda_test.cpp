@@ -252,6 +252,22 @@ TEST_F(ForwardCuda, DeviceArraysMatchCpu) {
   for (const double d : relative_max_difference(gpu, cpu)) EXPECT_LE(d, 1e-12);
 }
 
+TEST_F(ForwardCuda, DeviceArraysSeeAFaceFromTheSurveySide) {
+  // The unit cube at 1000 kg/m³ from (0.5, 0.5, 1) on its top face: g_zz
+  // 365.60171012785 E (mpmath, edge_reference.py), in both precisions within
+  // the host path's estimate.
+  const std::vector<Prism> cube{{0, 1, 0, 1, 0, 1, 1000}};
+  const std::vector<Station> top{{0.5, 0.5, 1}};
+  for (const Precision precision : {Precision::Double, Precision::Single}) {
+    ForwardOptions options;
+    options.precision = precision;
+    options.quiet = true;
+    const double estimate = forward_model(cube, top, parse_fields("g_zz"), options).error_estimate[0][0];
+    const double value = run_on_device(cube, top, "g_zz", precision).values[0][0];
+    EXPECT_NEAR(value, 365.60171012785, 1e-9 * 365.6 + estimate * 365.6);
+  }
+}
+
 TEST_F(ForwardCuda, DeviceArraysAreCheckedAndWarnedLikeHostArrays) {
   std::vector<Prism> prisms{{0, 1, 0, 1, 0, 1, 1000}, {2, 3, 0, 1, 0, 1, 500}};
   std::vector<Station> stations{{0.5, 0.5, 2}, {1, 1, 1}, {1e9, 0, 0}};
