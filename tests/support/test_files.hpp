@@ -114,14 +114,17 @@ inline std::map<std::string, std::string> snapshot(const std::filesystem::path& 
 }
 
 /// Temporaries of unfinished runs in `folder` (staging folders, `.partial-`
-/// files, sets moved aside), by name.
+/// files, sets moved aside) and lock files, by name.
 inline std::vector<std::string> leftovers(const std::filesystem::path& folder) {
   std::vector<std::string> names;
   if (!std::filesystem::is_directory(folder)) return names;
   for (const auto& entry : std::filesystem::directory_iterator(folder)) {
     const std::string name = entry.path().filename().string();
-    for (const char* mark : {".staging-", ".partial-", ".previous-"})
-      if (name.find(mark) != std::string::npos) names.push_back(name);
+    for (const char* mark : {".staging-", ".partial-", ".previous-", ".lock"})
+      if (name.find(mark) != std::string::npos) {
+        names.push_back(name);
+        break;
+      }
   }
   return names;
 }
