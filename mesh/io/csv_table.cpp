@@ -8,7 +8,10 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "gpu/core/regular_file.hpp"
+#include "mesh/io/bounded_line.hpp"
 #include "mesh/io/byte_order_mark.hpp"
+#include "mesh/io/memory_budget.hpp"
 #include "mesh/io/parse_number.hpp"
 #include "mesh/io/trimmed.hpp"
 
@@ -23,6 +26,32 @@ std::vector<std::string> split_fields(const std::string& line) {
   if (!line.empty() && line.back() == ',') fields.push_back("");
   return fields;
 }
+
+/// The memory a table's rows take, checked as they are read: every 4096 rows
+/// or 16 MiB, the rows so far scaled by the file's size over the bytes read
+/// so far must fit in the memory available (a file of many short rows would
+/// otherwise take tens of times its size before any check).
+class TableMemory {
+ public:
+  TableMemory(const std::string& path, std::uint64_t file_bytes) : path_(path), file_bytes_(file_bytes) {}
+  /// One more row of `columns` numbers, read from `stream`.
+  void add_row(std::size_t columns, std::istream& stream) {
+    // Its values, its vector (and the text one) and line number, the allocator's share.
+    bytes_ += 8 * static_cast<std::uint64_t>(columns) + 72;
+    if (++rows_ % 4096 != 0 && bytes_ < checked_ + (std::uint64_t(16) << 20)) return;
+    checked_ = bytes_;
+    const std::streamoff read = stream.tellg();
+    if (read <= 0) return;
+    const double projected = static_cast<double>(bytes_) * static_cast<double>(file_bytes_) / static_cast<double>(read);
+    require_memory(projected >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(projected), available_memory_bytes(),
+                   path_ + ": a table of " + std::to_string(file_bytes_) + " bytes (projected from its first " +
+                       std::to_string(rows_) + " rows)");
+  }
+
+ private:
+  const std::string& path_;
+  std::uint64_t file_bytes_, bytes_ = 0, checked_ = 0, rows_ = 0;
+};
 
 bool is_skipped(const std::string& line) {
   const std::string text = trimmed(line, " \t\r");
@@ -41,6 +70,7 @@ std::size_t CsvTable::column(const std::string& name) const {
 std::string CsvTable::where(std::size_t row) const { return source + ":" + std::to_string(line_numbers.at(row)); }
 
 CsvTable read_csv_table(const std::string& path, bool allow_non_finite, const std::vector<std::string>& text_columns) {
+  const std::uint64_t file_bytes = require_regular_file(path);
   std::ifstream stream(path);
   if (!stream) throw std::runtime_error(path + ": cannot open file (" + std::strerror(errno) + ")");
   skip_utf8_bom(stream);
@@ -50,13 +80,20 @@ CsvTable read_csv_table(const std::string& path, bool allow_non_finite, const st
   std::vector<int> text_index;  // per column: its index in text_columns, or -1
   std::string line;
   std::size_t line_number = 0;
-  while (std::getline(stream, line)) {
+  TableMemory memory(path, file_bytes);
+  while (read_bounded_line(stream, line, max_csv_line_bytes, path, line_number + 1)) {
     ++line_number;
     if (is_skipped(line)) continue;
     if (table.columns.empty()) {
       table.columns = split_fields(line);
-      for (const auto& name : table.columns)
-        if (name.empty()) throw std::runtime_error(path + ":" + std::to_string(line_number) + ": empty column name in header");
+      const std::string where = path + ":" + std::to_string(line_number);
+      for (std::size_t j = 0; j < table.columns.size(); ++j) {
+        if (table.columns[j].empty()) throw std::runtime_error(where + ": empty column name in header");
+        for (std::size_t k = 0; k < j; ++k)
+          if (table.columns[k] == table.columns[j])
+            throw std::runtime_error(where + ": column '" + table.columns[j] + "' appears twice in the header (columns " +
+                                     std::to_string(k + 1) + " and " + std::to_string(j + 1) + ")");
+      }
       for (const auto& name : table.columns) {
         int index = -1;
         for (std::size_t k = 0; k < text_columns.size(); ++k)
@@ -79,7 +116,7 @@ CsvTable read_csv_table(const std::string& path, bool allow_non_finite, const st
         values[j] = std::nan("");
         continue;
       }
-      const std::optional<double> number = parse_number(field);
+      const std::optional<double> number = parse_number(field, allow_non_finite);
       if (!number) throw std::runtime_error(where + ": column '" + table.columns[j] + "': '" + field + "' is not a number");
       const double value = *number;
       if (!allow_non_finite && !std::isfinite(value))
@@ -89,6 +126,7 @@ CsvTable read_csv_table(const std::string& path, bool allow_non_finite, const st
     table.rows.push_back(std::move(values));
     table.text.push_back(std::move(texts));
     table.line_numbers.push_back(line_number);
+    memory.add_row(table.columns.size(), stream);
   }
   if (stream.bad()) throw std::runtime_error(path + ": read error");
   if (table.columns.empty()) throw std::runtime_error(path + ": empty file (no header line)");

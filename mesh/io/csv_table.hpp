@@ -24,10 +24,17 @@ struct CsvTable {
   std::string where(std::size_t row) const;
 };
 
+/// The longest line a CSV file may have (1 MiB: about 40,000 numbers).
+inline constexpr std::size_t max_csv_line_bytes = std::size_t(1) << 20;
+
 /// Reads a numeric CSV file. Throws std::runtime_error with FILE:LINE for a
-/// missing or unreadable file, an empty file, a row whose field count differs
-/// from the header, a field that is not a number (quoted, text, empty), and
-/// non-finite values unless `allow_non_finite`. Columns named in
+/// missing or unreadable file, one that is not a regular file (a FIFO, a
+/// device), a line longer than max_csv_line_bytes, a table that may not fit
+/// in the memory available (judged from the file's size before the rows are
+/// read), an empty file, a header naming a column twice, a row whose field
+/// count differs from the header, a field that is not a decimal number
+/// (quoted, text, empty, hexadecimal), and non-finite values unless
+/// `allow_non_finite`. Columns named in
 /// `text_columns` (e.g. an integrator's status word) are kept as text in
 /// CsvTable::text instead.
 CsvTable read_csv_table(const std::string& path, bool allow_non_finite = false,

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "gpu/core/atomic_file.hpp"
+#include "gpu/core/regular_file.hpp"
 
 namespace geobem {
 
@@ -83,6 +84,7 @@ void read_npy_complex(const std::filesystem::path& path, std::size_t rows, std::
   for (const auto& part : parts) count += part.second;
   total_count(rows, columns, count);
   const std::string name = path.string();
+  require_regular_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(name + ": cannot open (missing matrix file?)");
   char preamble[preamble_length];
@@ -119,6 +121,7 @@ void read_npy_complex(const std::filesystem::path& path, std::size_t rows, std::
 }
 
 std::uint32_t file_crc32(const std::filesystem::path& path) {
+  require_regular_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path.string() + ": cannot open");
   std::uint32_t crc = static_cast<std::uint32_t>(crc32(0L, Z_NULL, 0));

@@ -20,10 +20,14 @@
 #include <vector>
 
 #include "mesh/io/memory_budget.hpp"
+#include "mesh/io/parse_number.hpp"
 
 namespace geobem {
 
 namespace {
+
+/// The largest extent value (either sign) the check accepts: 2^30.
+constexpr long long max_extent = 1LL << 30;
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
@@ -461,6 +465,13 @@ class Checker {
       fail(element, error.what());
     }
     std::array<long long, 6> result;
+    // VTK keeps extents in int and loops to the upper end inclusive: every
+    // value within ±2^30 keeps the ends, their difference and the loop's
+    // last increment inside int32.
+    for (int k = 0; k < 6; ++k)
+      if (values[k] < -max_extent || values[k] > max_extent)
+        fail(element, std::string(key) + " '" + *text + "': " + std::to_string(values[k]) + " lies outside ±" +
+                          std::to_string(max_extent) + " (VTK's extents are 32-bit integers)");
     for (int a = 0; a < 3; ++a) {
       result[2 * a] = values[2 * a];
       result[2 * a + 1] = values[2 * a + 1];
@@ -483,7 +494,7 @@ class Checker {
       }
       const std::size_t end = std::min(text.find_first_of(" \t\r\n", p), text.size());
       const std::string token = text.substr(p, end - p);
-      if (!decimal_number(token.c_str()) || !std::isfinite(std::strtod(token.c_str(), nullptr)))
+      if (!is_decimal_number(token.c_str()) || !std::isfinite(std::strtod(token.c_str(), nullptr)))
         fail(element, std::string(key) + " '" + text + "': '" + token + "' is not a finite number");
       ++found;
       p = end;
@@ -715,7 +726,7 @@ class Checker {
       p = end;
       ++index;
       if (type.kind == Kind::Float) {
-        if (!decimal_number(token)) throw std::runtime_error(where + " is not a finite decimal number");
+        if (!is_decimal_number(token)) throw std::runtime_error(where + " is not a finite decimal number");
         errno = 0;
         const double value = std::strtod(token, nullptr);
         const bool overflow = !std::isfinite(value) || (type.size == 4 && std::fabs(value) > FLT_MAX);
@@ -749,28 +760,6 @@ class Checker {
         }
       }
     }
-  }
-
-  static bool decimal_number(const char* token) {
-    const char* p = token;
-    if (*p == '+' || *p == '-') ++p;
-    const std::size_t whole = std::strspn(p, "0123456789");
-    p += whole;
-    std::size_t fraction = 0;
-    if (*p == '.') {
-      ++p;
-      fraction = std::strspn(p, "0123456789");
-      p += fraction;
-    }
-    if (whole + fraction == 0) return false;
-    if (*p == 'e' || *p == 'E') {
-      ++p;
-      if (*p == '+' || *p == '-') ++p;
-      const std::size_t exponent = std::strspn(p, "0123456789");
-      if (exponent == 0) return false;
-      p += exponent;
-    }
-    return *p == '\0';
   }
 
   std::uint64_t header_word(ByteSource& source, const char* what) const {
@@ -875,7 +864,7 @@ class Checker {
 class MappedFile {
  public:
   explicit MappedFile(const std::filesystem::path& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);  // a FIFO must not block
     if (fd < 0) throw std::runtime_error(path.string() + ": cannot open (" + std::strerror(errno) + ")");
     struct stat info {};
     if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {

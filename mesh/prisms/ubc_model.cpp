@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "gpu/core/regular_file.hpp"
+#include "mesh/io/bounded_line.hpp"
 #include "mesh/io/byte_order_mark.hpp"
 #include "mesh/io/memory_budget.hpp"
 #include "mesh/io/parse_number.hpp"
@@ -20,7 +22,7 @@ namespace {
 /// `!` comment lines are skipped.
 class TokenStream {
  public:
-  explicit TokenStream(const std::string& path) : path_(path), stream_(path) {
+  explicit TokenStream(const std::string& path) : path_(path), stream_((require_regular_file(path), path)) {
     if (!stream_) throw std::runtime_error(path + ": cannot open file (" + std::strerror(errno) + ")");
     skip_utf8_bom(stream_);
   }
@@ -29,7 +31,8 @@ class TokenStream {
   bool next(std::string& token) {
     while (!(line_ >> token)) {
       std::string text;
-      if (!std::getline(stream_, text)) return false;
+      // A mesh line lists one axis's widths: 16 MiB holds a million of them uncompressed.
+      if (!read_bounded_line(stream_, text, std::size_t(16) << 20, path_, line_number_ + 1)) return false;
       ++line_number_;
       const auto first = text.find_first_not_of(" \t\r");
       if (first != std::string::npos && text[first] == '!') text.clear();
@@ -141,12 +144,11 @@ PrismModel read_ubc_model(const std::string& mesh_path, const std::string& model
     // UBC order: vertical fastest from the top, then easting, then northing.
     const std::size_t k_top = read % n_z, i_e = (read / n_z) % n_e, i_n = read / (n_z * n_e);
     const std::optional<double> number = parse_number(token);
-    if (!number) throw std::runtime_error(model.where() + ": density '" + token + "' is not a number");
-    const double value = *number;
-    if (!std::isfinite(value))
+    if (!number || !std::isfinite(*number))
       throw std::runtime_error(model.where() + ": density '" + token + "' of cell (" + std::to_string(i_e) + ", " +
                                std::to_string(i_n) + ", " + std::to_string(k_top) +
-                               ") (easting, northing, depth index) is not finite");
+                               ") (easting, northing, depth index) is not a finite number");
+    const double value = *number;
     // Inactive cells (air above the topography) hold the no-data value: no mass.
     if (value == ubc_no_data) ++no_data;
     grid.density[grid.index(i_e, i_n, n_z - 1 - k_top)] = value == ubc_no_data ? 0.0 : value;

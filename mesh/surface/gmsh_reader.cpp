@@ -17,6 +17,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gpu/core/regular_file.hpp"
+#include "mesh/io/memory_budget.hpp"
+#include "mesh/io/parse_number.hpp"
+
 namespace geobem::surface {
 
 namespace {
@@ -72,6 +76,11 @@ constexpr int triangle_type = 2;
 class MshText {
  public:
   explicit MshText(const std::filesystem::path& path) : name_(path.string()) {
+    // The text, and the nodes and triangles it gives (under four times its
+    // size), must fit before the whole file is read.
+    const std::uint64_t bytes = require_regular_file(path);
+    require_memory(bytes > UINT64_MAX / 5 ? UINT64_MAX : 5 * bytes, available_memory_bytes(),
+                   name_ + ": reading a mesh file of " + std::to_string(bytes) + " bytes");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error(name_ + ": cannot open (" + std::strerror(errno) + ")");
     text_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
@@ -145,11 +154,10 @@ class MshText {
   /// A finite decimal number.
   double number(std::string_view token, const std::string& what) const {
     const std::string text(token);
-    char* end = nullptr;
-    const double value = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size() || !std::isfinite(value))
+    const std::optional<double> value = parse_number(text);
+    if (!value || !std::isfinite(*value))
       fail(what + " '" + text.substr(0, 40) + "' is not a finite number");
-    return value;
+    return *value;
   }
 
   /// Skips to the line "$EndNAME" (an unknown section).

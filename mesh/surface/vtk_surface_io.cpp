@@ -26,6 +26,7 @@
 #include <vtkStringArray.h>
 #include <vtkUnstructuredGrid.h>
 
+#include "gpu/core/regular_file.hpp"
 #include "mesh/io/vtk_output.hpp"
 #include "mesh/surface/mesh_geometry.hpp"
 
@@ -199,7 +200,8 @@ SurfaceMesh read_vtk_surface(const std::filesystem::path& path) {
 
 SurfaceMesh read_stl_surface(const std::filesystem::path& path) {
   const std::string name = path.string();
-  if (!std::filesystem::is_regular_file(path)) throw std::runtime_error(name + ": no such file");
+  if (!std::filesystem::exists(path)) throw std::runtime_error(name + ": no such file");
+  require_regular_file(path);
   check_binary_stl_size(path);
   auto reader = vtkSmartPointer<vtkSTLReader>::New();
   reader->SetFileName(name.c_str());

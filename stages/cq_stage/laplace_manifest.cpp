@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "gpu/core/atomic_file.hpp"
+#include "gpu/core/regular_file.hpp"
 #include "mesh/io/memory_budget.hpp"
 #include "stages/cq_stage/name_list.hpp"
 
@@ -107,6 +108,10 @@ void write_laplace_manifest(const std::filesystem::path& path, const LaplaceMani
 
 LaplaceManifest read_laplace_manifest(const std::filesystem::path& path) {
   pt::ptree tree;
+  // A manifest lists a CRC-32 per file: under a hundred bytes a frequency.
+  const std::uint64_t bytes = require_regular_file(path);
+  require_memory(bytes > UINT64_MAX / 16 ? UINT64_MAX : 16 * bytes, available_memory_bytes(),
+                 path.string() + ": reading a manifest of " + std::to_string(bytes) + " bytes");
   try {
     pt::read_ini(path.string(), tree);
   } catch (const pt::ini_parser_error& error) {

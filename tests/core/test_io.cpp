@@ -88,7 +88,8 @@ TEST(CsvTable, BrokenFilesNameFileAndLine) {
   expect_error_containing(path, "a,b\n1,2\n3\n", ":3: expected 2 fields");
   expect_error_containing(path, "a,b\n1,x\n", ":2: column 'b': 'x' is not a number");
   expect_error_containing(path, "a,b\n1,\n", ":2: column 'b'");
-  expect_error_containing(path, "a,b\n1,nan\n", "not finite");
+  expect_error_containing(path, "a,b\n1,nan\n", ":2: column 'b': 'nan' is not a number");
+  expect_error_containing(path, "a,b\n1,1e999\n", ":2: column 'b': value '1e999' is not finite");
   expect_error_containing(path, "# only a comment\n", "empty file");
   EXPECT_THROW(geobem::read_csv_table(scratch("missing.csv").string()), std::runtime_error);
   write(path, "a,b\n1,2\n");
