@@ -18,8 +18,27 @@ struct CqSettings {
   double epsilon = 1e-10;   ///< ε of R = ε^{1/(2N)}
 };
 
-/// Throws std::invalid_argument naming the value for N < 1, Δt ≤ 0 or ε ∉ (0, 1).
+/// The most CQ steps N a run takes (N/2 + 1 dense systems are solved).
+inline constexpr int max_cq_steps = 10'000'000;
+/// The range of ε: the inverse transform's aliasing error is about ε and its
+/// rounding error about 1e-16·ε^{−1/2} (Lubich 1988, part II, §4): outside
+/// [1e-14, 1e-3] one of them exceeds 1e-6 or the error of a run's solves
+/// (amplified by ε^{−1/2}) exceeds 1e-5.
+inline constexpr double min_cq_epsilon = 1e-14, max_cq_epsilon = 1e-3;
+/// The smallest CQ step ratio β = c_P·Δt/h a run takes (stable around
+/// 0.1–0.3): below it the S-wave number |s|·h/c_S across an element at the
+/// highest CQ frequency passes 400, beyond the largest triangle rule
+/// (QuadratureTable::max_order), and a duration needs tens of times the
+/// steps of the stable range.
+inline constexpr double min_cq_step_ratio = 0.01;
+
+/// Throws std::invalid_argument naming the value for N outside 1…max_cq_steps,
+/// Δt ≤ 0 or not finite, or ε outside [min_cq_epsilon, max_cq_epsilon].
 void check_cq_settings(const CqSettings& settings);
+
+/// Throws std::invalid_argument naming β = c·Δt/h (c the P-wave speed, h the
+/// smallest element size) and the least Δt when β < min_cq_step_ratio.
+void check_cq_step_ratio(double wave_speed, double time_step, double element_size);
 /// ⌊L/2⌋ + 1: the Laplace parameters whose systems are solved.
 int cq_frequency_count(const CqSettings& settings);
 /// R = ε^{1/(2N)}.
@@ -43,7 +62,7 @@ double cq_time_step_from_beta(double beta, double element_size, double wave_spee
 
 /// N = ⌈T/Δt⌉ (T/Δt within 1e-9 of an integer counts as that integer):
 /// the steps that reach the simulated time T (s). Throws
-/// std::invalid_argument naming T for T ≤ 0 or more than 1e7 steps.
+/// std::invalid_argument naming T for T ≤ 0 or more than max_cq_steps steps.
 int cq_steps_for_duration(double duration, double time_step);
 
 /// β = c·Δt/h, the CQ stability ratio; stable steps lie around 0.1–0.3

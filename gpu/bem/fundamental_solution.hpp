@@ -30,8 +30,16 @@ struct Material {
   double density = 0.0, lame_lambda = 0.0, shear_modulus = 0.0, p_wave_speed = 0.0, s_wave_speed = 0.0;
 };
 
-/// Material from Young's modulus E (Pa), Poisson's ratio ν (−1 < ν < 0.5) and
-/// density ρ (kg/m³). Throws std::invalid_argument naming the bad value.
+/// The largest Poisson's ratio material_from_young() takes: 0.01 below the
+/// incompressible 1/2, where c_P/c_S = √(2(1 − ν)/(1 − 2ν)) reaches 7.1. The
+/// time step follows the P wave (β = c_P·Δt/h), so the S wave number across
+/// an element grows with c_P/c_S, and towards 1/2 the pure-displacement
+/// formulation locks (a mixed one would be needed).
+inline constexpr double max_poisson_ratio = 0.49;
+
+/// Material from Young's modulus E (Pa), Poisson's ratio ν (−1 < ν ≤
+/// max_poisson_ratio) and density ρ (kg/m³). Throws std::invalid_argument
+/// naming the bad value.
 Material material_from_young(double young_modulus, double poisson_ratio, double density);
 
 // Blocks are [i][j]: i the load direction, j the component.

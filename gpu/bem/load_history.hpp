@@ -13,6 +13,7 @@
 // listed there; a stage takes them as `--load-history [GROUP=]TEXT`.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -48,9 +49,14 @@ struct LoadHistory {
       case Kind::ramp: return std::min(t / rise_time, 1.0);
       case Kind::ricker: {
         const double x = kPi * central_frequency * (t - delay), x2 = x * x;
-        return (1 - 2 * x2) * std::exp(-x2);
+        // e^{−x²} underflows past x² = 745, where (1 − 2x²) may already be
+        // infinite: their product is 0 there, not NaN.
+        return x2 < 745.0 ? (1 - 2 * x2) * std::exp(-x2) : 0.0;
       }
-      case Kind::friedlander: return (1 - t / positive_duration) * std::exp(-decay * t / positive_duration);
+      case Kind::friedlander: {
+        const double u = t / positive_duration;
+        return decay * u < 745.0 ? (1 - u) * std::exp(-decay * u) : 0.0;
+      }
       case Kind::tabulated: {
         if (t < times.front()) return 0.0;
         if (t >= times.back()) return values.back();
@@ -133,10 +139,33 @@ inline LoadHistory tabulated_history(std::vector<double> times, std::vector<doub
 }
 
 /// The samples g_n = f(nΔt), n = 0…N, that cq_forward_transform() takes.
+/// Throws std::invalid_argument when the step cannot sample the history: a
+/// Ricker wavelet whose central frequency lies above the Nyquist frequency
+/// 1/(2Δt), or a Friedlander pulse whose positive phase is shorter than one
+/// step, fall between the samples; and when a sample is not finite (a
+/// Friedlander pulse without decay whose t/t_d overflows).
 inline std::vector<double> load_history_samples(const LoadHistory& history, const CqSettings& settings) {
   check_cq_settings(settings);
+  const auto text = [](double value) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.6g", value);
+    return std::string(buffer);
+  };
+  if (history.kind == LoadHistory::Kind::ricker && history.central_frequency * settings.time_step > 0.5)
+    throw std::invalid_argument("Ricker central frequency " + text(history.central_frequency) +
+                                " Hz lies above the Nyquist frequency " + text(0.5 / settings.time_step) +
+                                " Hz of the time step " + text(settings.time_step) +
+                                " s: the wavelet falls between the samples; take a shorter step or a lower frequency");
+  if (history.kind == LoadHistory::Kind::friedlander && history.positive_duration < settings.time_step)
+    throw std::invalid_argument("Friedlander positive-phase duration " + text(history.positive_duration) +
+                                " s is shorter than the time step " + text(settings.time_step) +
+                                " s: the pulse falls between the samples; take a shorter step");
   std::vector<double> samples(settings.steps + 1);
-  for (int n = 0; n <= settings.steps; ++n) samples[n] = history(n * settings.time_step);
+  for (int n = 0; n <= settings.steps; ++n) {
+    samples[n] = history(n * settings.time_step);
+    if (!std::isfinite(samples[n]))
+      throw std::invalid_argument("the load history is not finite at t = " + text(n * settings.time_step) + " s");
+  }
   return samples;
 }
 

@@ -1,4 +1,5 @@
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -9,8 +10,14 @@ namespace geobem::bem {
 Material material_from_young(double young_modulus, double poisson_ratio, double density) {
   if (!(young_modulus > 0.0) || !std::isfinite(young_modulus))
     throw std::invalid_argument("Young's modulus " + std::to_string(young_modulus) + " Pa: must be positive");
-  if (!(poisson_ratio > -1.0 && poisson_ratio < 0.5))
-    throw std::invalid_argument("Poisson's ratio " + std::to_string(poisson_ratio) + ": must lie in (-1, 0.5)");
+  if (!(poisson_ratio > -1.0 && poisson_ratio <= max_poisson_ratio)) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.17g", poisson_ratio);
+    throw std::invalid_argument(std::string("Poisson's ratio ") + text +
+                                ": must lie in (-1, 0.49]; nearer 1/2 the solid is nearly incompressible, its S "
+                                "waves more than 7 times shorter than the P waves that set the step, which the "
+                                "mesh cannot resolve and this displacement BEM cannot represent");
+  }
   if (!(density > 0.0) || !std::isfinite(density))
     throw std::invalid_argument("density " + std::to_string(density) + " kg/m^3: must be positive");
   Material m;

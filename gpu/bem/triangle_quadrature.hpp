@@ -89,17 +89,25 @@ constexpr double wave_tolerance = 1e-4;
 /// on [0, 1] are 2 e^{−κ/2} I_n(κ/2) (A&S 9.6.34), and by the series A&S
 /// 9.6.10, |I_n(κ/2)| ≤ (|κ|/4)^n / n! · e^{|κ|²/(16(n+1))}: the degree is the
 /// first n − 1 past |κ|/4 at which 2 e^{−decay} times that bound falls below
-/// wave_tolerance; 0 when 2 e^{−decay} does already.
+/// wave_tolerance; 0 when 2 e^{−decay} does already. Degrees from
+/// max_wave_degree on all give the largest rule (quadrature_plan caps the
+/// order at QuadratureTable::max_order even for 8² sub-triangles), so the
+/// search stops there, and where the bound overflows (|κ|/4 beyond about
+/// 700: a wave far shorter than the element, a time step far below the
+/// mesh's) it returns max_wave_degree at once.
+constexpr int max_wave_degree = 256;
 GEOBEM_HD inline int wave_degree(double kappa, double decay) {
   double bound = 2.0 * ::exp(-decay);
   if (bound <= wave_tolerance) return 0;
   const double quarter = 0.25 * kappa;
-  for (int n = 1;; ++n) {
+  for (int n = 1; n <= max_wave_degree; ++n) {
     bound *= quarter / n;
+    if (!(bound <= 1e300)) return max_wave_degree;  // overflowed (or NaN): the largest rule
     // The exponential factor is ≥ 1: only evaluated once the rest is small.
     if (n > quarter && bound <= wave_tolerance && bound * ::exp(quarter * quarter / (n + 1)) <= wave_tolerance)
       return n - 1 + (n - 1) % 2;
   }
+  return max_wave_degree;
 }
 
 /// Plan for a point at distance `distance` from the element's centroid, longest
@@ -111,7 +119,9 @@ GEOBEM_HD inline int wave_degree(double kappa, double decay) {
 /// element needs the degree of its static kernel and of the slower-varying P
 /// wave only.
 GEOBEM_HD inline QuadraturePlan quadrature_plan(double distance, double edge, const PairWaves& waves, bool singular) {
-  int extra = static_cast<int>(ceil(0.5 * waves.kappa_s));
+  // Clamped before the conversion: any extra past max_wave_degree / 2 gives the largest rule.
+  const double half_kappa = ceil(0.5 * waves.kappa_s);
+  int extra = half_kappa < max_wave_degree / 2 ? static_cast<int>(half_kappa) : max_wave_degree / 2;
   if (!singular) {
     const int s_degree = wave_degree(waves.kappa_s, waves.decay_s), p_degree = wave_degree(waves.kappa_p, waves.decay_p);
     const int needed = (s_degree > p_degree ? s_degree : p_degree) / 2;

@@ -113,7 +113,11 @@ std::vector<double> load_history_values(const std::string& text, const bem::CqSe
     const std::string message = error.what(), prefix = "load history ";
     throw UsageError("--load-history " + (message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message));
   }
-  return bem::load_history_samples(history, settings);
+  try {
+    return bem::load_history_samples(history, settings);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError("--load-history '" + text + "': " + error.what());
+  }
 }
 
 std::vector<std::string> load_history_texts(const std::vector<std::string>& texts,

@@ -198,6 +198,7 @@ int run(int argc, char** argv, const cli::MpiSession& mpi) {
   const double h = model.smallest_element_size(), c = material.p_wave_speed;
   try {
     manifest.cq.time_step = o.time_step ? *o.time_step : bem::cq_time_step_from_beta(*o.beta, h, c);
+    bem::check_cq_step_ratio(c, manifest.cq.time_step, h);  // before a duration turns a tiny step into steps
     manifest.cq.steps = o.steps ? *o.steps : bem::cq_steps_for_duration(*o.duration, manifest.cq.time_step);
     bem::check_cq_settings(manifest.cq);
   } catch (const std::invalid_argument& error) {

@@ -321,9 +321,10 @@ TEST(CqStages, ManifestSavedWithByteOrderMarkOrCrLfReadsTheSame) {
 }
 
 TEST(CqStages, ManifestSizesBeyondTheMemoryAreRefusedBeforeAllocating) {
-  // A manifest whose checksum holds (written by the library) but whose step
-  // count asks for 2e9 steps of 18 unknowns: about 576 GB of solutions and
-  // time series, refused with the bytes, not std::bad_alloc.
+  // Manifests whose checksum holds (written by the library) but whose step
+  // count asks for 2e9 steps (beyond the 1e7 a run takes), or 1e7 steps of
+  // 18 unknowns with a million receivers: about 480 TB of receiver fields
+  // and time series, refused with the bytes, not std::bad_alloc.
   const SmallRod& rod = small_rod();
   const auto copy = scratch("laplace12_huge"), out = scratch("time12_huge");
   fs::remove_all(copy);
@@ -332,9 +333,17 @@ TEST(CqStages, ManifestSizesBeyondTheMemoryAreRefusedBeforeAllocating) {
   manifest.cq.steps = 2000000000;
   manifest.frequencies = bem::cq_frequency_count(manifest.cq);
   cq_stage::write_laplace_manifest(copy / "manifest.ini", manifest);
-  const auto run = time_stage(copy, out, "");
+  auto run = time_stage(copy, out, "");
   EXPECT_EQ(run.exit_code, 1);
-  EXPECT_NE(run.errors.find("manifest.ini: holding its solutions and their time series needs 576000000432 bytes"),
+  EXPECT_NE(run.errors.find("manifest.ini: CQ steps 2000000000: must be from 1 to 10000000"), std::string::npos)
+      << run.errors;
+  manifest.cq.steps = bem::max_cq_steps;
+  manifest.frequencies = bem::cq_frequency_count(manifest.cq);
+  cq_stage::write_laplace_manifest(copy / "manifest.ini", manifest);
+  run = time_stage(copy, out, "--receiver-grid 0.1,0.1,0.1:2.9,0.9,0.9:100,100,100");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.errors.find("manifest.ini: holding its solutions and their time series with 1000000 receivers needs "
+                            "480002952000432 bytes"),
             std::string::npos)
       << run.errors;
   EXPECT_FALSE(fs::exists(out));
