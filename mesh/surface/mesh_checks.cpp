@@ -12,6 +12,7 @@
 
 #include "gpu/core/math_constants.hpp"
 #include "mesh/surface/mesh_geometry.hpp"
+#include "mesh/surface/self_intersection.hpp"
 
 namespace geobem::surface {
 
@@ -328,6 +329,16 @@ MeshCheckReport check_surface_mesh(const SurfaceMesh& mesh, double degenerate_to
                     " triangles form separate fans (surfaces touching at one point)");
     }
     closed_and_consistent = pinched.count() == 0;
+  }
+
+  {
+    // Nesting and normals mean nothing for a surface that passes through itself.
+    const auto pairs = intersecting_triangles(mesh);
+    for (const auto& pair : pairs)
+      problems.push_back("self-intersecting surface: " + triangle_name(mesh, pair.first) + " and " +
+                         triangle_name(mesh, pair.second) + " cross, touch or overlap");
+    if (pairs.size() >= 6) problems.push_back("... and perhaps more intersecting triangles");
+    if (!pairs.empty()) closed_and_consistent = false;
   }
 
   if (closed_and_consistent) {

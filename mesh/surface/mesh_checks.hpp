@@ -83,6 +83,9 @@ struct MeshCheckReport {
 ///    the triangles around each node form one fan ("non-manifold node");
 ///  - consistent orientation: the two triangles of an edge traverse it in
 ///    opposite directions;
+///  - no self-intersection: no two triangles cross, touch or overlap other
+///    than along the edge or at the node they share
+///    (intersecting_triangles(), the first six pairs named);
 ///  - normals out of the solid: once closed and consistent, each closed
 ///    surface's normals point out of the solid of `domain` (closed_surfaces(),
 ///    solid_inside()): a surface around solid encloses a positive volume, one
