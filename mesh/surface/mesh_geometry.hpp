@@ -17,6 +17,14 @@ double triangle_area(const SurfaceMesh& mesh, int t);
 /// Unit normal of triangle t; zero for a degenerate triangle.
 Vector3 triangle_normal(const SurfaceMesh& mesh, int t);
 
+/// Distance (m) from `point` to triangle t, by its nearest point (Ericson
+/// 2005, "Real-Time Collision Detection", §5.1.5: the Voronoi regions of its
+/// corners, edges and face).
+double distance_to_triangle(const SurfaceMesh& mesh, int t, const Vector3& point);
+
+/// Longest edge of triangle t (m).
+double longest_edge(const SurfaceMesh& mesh, int t);
+
 /// Centroid of triangle t (m).
 Vector3 triangle_centroid(const SurfaceMesh& mesh, int t);
 

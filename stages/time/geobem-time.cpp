@@ -419,10 +419,16 @@ bool parse(int argc, const char* const argv[], TimeOptions& o, cli::StageOptions
 std::vector<Receiver> option_receivers(const TimeOptions& o) {
   std::vector<Receiver> receivers;
   if (o.receivers) receivers = read_receiver_csv(*o.receivers);
-  for (const auto& text : o.receiver_line)
-    for (Receiver& receiver : receiver_line(text)) receivers.push_back(std::move(receiver));
-  for (const auto& text : o.receiver_grid)
-    for (Receiver& receiver : receiver_grid(text)) receivers.push_back(std::move(receiver));
+  for (const auto& text : o.receiver_line) {
+    std::vector<Receiver> line = receiver_line(text);
+    require_receiver_count(receivers.size(), line.size(), "--receiver-line '" + text + "'");
+    for (Receiver& receiver : line) receivers.push_back(std::move(receiver));
+  }
+  for (const auto& text : o.receiver_grid) {
+    std::vector<Receiver> grid = receiver_grid(text);
+    require_receiver_count(receivers.size(), grid.size(), "--receiver-grid '" + text + "'");
+    for (Receiver& receiver : grid) receivers.push_back(std::move(receiver));
+  }
   return receivers;
 }
 
@@ -497,7 +503,8 @@ int run(int argc, char** argv) {
   ReceiversInSolid in_solid = receivers_in_solid(mesh, model.unbounded_solid, receivers);
   if (in_solid.left_out > 0 && !command.quiet())
     std::fprintf(stderr, "geobem-time: %zu of %zu receivers of --receiver-line/--receiver-grid lie outside the elastic "
-                         "solid and are left out (the first: %s)\n",
+                         "solid or nearer its surface than the receiver quadrature resolves, and are left out (the "
+                         "first: %s)\n",
                  in_solid.left_out, receivers.size(), in_solid.first_left_out.c_str());
   receivers = std::move(in_solid.receivers);
 
