@@ -13,36 +13,42 @@ namespace geobem {
 
 namespace {
 
-const char* kind_of(mode_t mode) {
-  if (S_ISDIR(mode)) return "a folder";
-  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
+std::runtime_error not_regular(const std::filesystem::path& path, mode_t mode) {
+  const char* kind = S_ISDIR(mode)    ? " but a folder"
+                     : S_ISFIFO(mode) ? " but a FIFO (named pipe)"
+                     : S_ISCHR(mode)  ? " but a character device"
+                     : S_ISBLK(mode)  ? " but a block device"
+                     : S_ISSOCK(mode) ? " but a socket"
+                                      : "";
+  return std::runtime_error(path.string() + ": not a regular file" + kind);
 }
 
 }  // namespace
 
-std::uint64_t require_regular_file(const std::filesystem::path& path) {
-  // O_NONBLOCK: opening a FIFO for reading returns at once instead of
-  // waiting for a writer; O_NOCTTY: a terminal never becomes ours.
-  const int descriptor = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (descriptor < 0) {
+RegularFile::RegularFile(const std::filesystem::path& path) {
+  descriptor_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (descriptor_ < 0) {
     const int error = errno;
-    struct stat status;  // a socket cannot be opened (ENXIO): say what it is
-    if (::stat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode))
-      throw std::runtime_error(path.string() + ": " + kind_of(status.st_mode) + ", not a regular file: give a file");
+    if (error == ENOENT) throw std::runtime_error(path.string() + ": no such file");
+    struct stat status {};  // a socket cannot be opened (ENXIO): say what it is
+    if (::stat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode)) throw not_regular(path, status.st_mode);
     throw std::runtime_error(path.string() + ": cannot open the file (" + std::strerror(error) + ")");
   }
-  struct stat status;
-  const bool known = ::fstat(descriptor, &status) == 0;
-  const int error = errno;
-  ::close(descriptor);
-  if (!known) throw std::runtime_error(path.string() + ": cannot read its status (" + std::strerror(error) + ")");
-  if (!S_ISREG(status.st_mode))
-    throw std::runtime_error(path.string() + ": " + kind_of(status.st_mode) + ", not a regular file: give a file");
-  return static_cast<std::uint64_t>(status.st_size);
+  struct stat status {};
+  if (::fstat(descriptor_, &status) != 0) {
+    const int error = errno;
+    ::close(descriptor_);
+    throw std::runtime_error(path.string() + ": cannot read its status (" + std::strerror(error) + ")");
+  }
+  if (!S_ISREG(status.st_mode)) {
+    ::close(descriptor_);
+    throw not_regular(path, status.st_mode);
+  }
+  size_ = static_cast<std::uint64_t>(status.st_size);
 }
+
+RegularFile::~RegularFile() { ::close(descriptor_); }
+
+std::uint64_t require_regular_file(const std::filesystem::path& path) { return RegularFile(path).size(); }
 
 }  // namespace geobem

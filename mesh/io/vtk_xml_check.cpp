@@ -1,10 +1,7 @@
 #include "mesh/io/vtk_xml_check.hpp"
 
 #include <expat.h>
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -19,6 +16,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "gpu/core/regular_file.hpp"
 #include "mesh/io/memory_budget.hpp"
 #include "mesh/io/parse_number.hpp"
 
@@ -864,23 +862,13 @@ class Checker {
 class MappedFile {
  public:
   explicit MappedFile(const std::filesystem::path& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);  // a FIFO must not block
-    if (fd < 0) throw std::runtime_error(path.string() + ": cannot open (" + std::strerror(errno) + ")");
-    struct stat info {};
-    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-      ::close(fd);
-      throw std::runtime_error(path.string() + ": not a regular file");
-    }
-    size_ = static_cast<std::size_t>(info.st_size);
+    const RegularFile file(path);
+    size_ = static_cast<std::size_t>(file.size());
     if (size_ > 0) {
-      void* data = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-      if (data == MAP_FAILED) {
-        ::close(fd);
-        throw std::runtime_error(path.string() + ": cannot map (" + std::strerror(errno) + ")");
-      }
+      void* data = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, file.descriptor(), 0);
+      if (data == MAP_FAILED) throw std::runtime_error(path.string() + ": cannot map (" + std::strerror(errno) + ")");
       data_ = static_cast<const char*>(data);
     }
-    ::close(fd);
   }
   ~MappedFile() {
     if (data_) ::munmap(const_cast<char*>(data_), size_);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gpu/core/math_constants.hpp"
+#include "gpu/core/regular_file.hpp"
 #include "gpu/core/usage_error.hpp"
 #include "mesh/io/parse_number.hpp"
 #include "mesh/surface/geo_check.hpp"
@@ -249,22 +250,14 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 /// The bytes of the regular file `path`, at most kMaxGeoFileBytes; read
 /// without blocking on a FIFO or following the file's size past the limit.
 std::string read_geo_file(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) throw std::runtime_error(path + ": cannot open the file (" + std::strerror(errno) + ")");
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat status {};
-  if (::fstat(fd, &status) != 0 || !S_ISREG(status.st_mode))
-    throw std::runtime_error(path + ": not a regular file");
-  if (static_cast<std::uint64_t>(status.st_size) > kMaxGeoFileBytes)
-    throw std::runtime_error(path + ": " + std::to_string(status.st_size) + " bytes, more than the " +
+  const RegularFile file(path);
+  if (file.size() > kMaxGeoFileBytes)
+    throw std::runtime_error(path + ": " + std::to_string(file.size()) + " bytes, more than the " +
                              std::to_string(kMaxGeoFileBytes >> 20) + " MiB a .geo geometry file may have");
-  std::string bytes(static_cast<std::size_t>(status.st_size), '\0');
+  std::string bytes(static_cast<std::size_t>(file.size()), '\0');
   std::size_t done = 0;
   while (done < bytes.size()) {
-    const ssize_t got = ::read(fd, bytes.data() + done, bytes.size() - done);
+    const ssize_t got = ::read(file.descriptor(), bytes.data() + done, bytes.size() - done);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) throw std::runtime_error(path + ": cannot read the file (" + std::strerror(errno) + ")");
     if (got == 0) break;

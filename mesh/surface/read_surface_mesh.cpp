@@ -1,16 +1,13 @@
 #include "mesh/surface/read_surface_mesh.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cctype>
-#include <cerrno>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
+#include "gpu/core/regular_file.hpp"
 #include "mesh/surface/gmsh_reader.hpp"
 #include "mesh/surface/vtk_surface_io.hpp"
 
@@ -34,14 +31,8 @@ void remove_unused_nodes(SurfaceMesh& mesh) {
 }
 
 MeshFileFormat detect_mesh_format(const std::filesystem::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) throw std::runtime_error(path.string() + ": cannot open the file (" + std::strerror(errno) + ")");
-  struct stat status {};
   char head[256];
-  ssize_t size = -1;
-  if (::fstat(fd, &status) == 0 && S_ISREG(status.st_mode)) size = ::read(fd, head, sizeof head);
-  ::close(fd);
-  if (!S_ISREG(status.st_mode)) throw std::runtime_error(path.string() + ": not a regular file");
+  const ssize_t size = ::read(RegularFile(path).descriptor(), head, sizeof head);
   if (size < 0) throw std::runtime_error(path.string() + ": cannot read the file");
   const std::string_view bytes(head, static_cast<std::size_t>(size));
   std::size_t at = bytes.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;

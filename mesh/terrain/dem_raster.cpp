@@ -25,6 +25,7 @@
 #include <string_view>
 #include <utility>
 
+#include "gpu/core/regular_file.hpp"
 #include "gpu/core/usage_error.hpp"
 #include "mesh/io/memory_budget.hpp"
 
@@ -125,9 +126,7 @@ constexpr double kMaxHeight = 1e5;
 std::string local_raster_path(const std::string& path) {
   if (path.rfind("/vsi", 0) == 0 || path.find("://") != std::string::npos)
     throw failure(path, "GDAL virtual file systems and URLs are not read: give a local raster file");
-  struct stat status {};
-  if (::stat(path.c_str(), &status) != 0) throw failure(path, "no such file");
-  if (!S_ISREG(status.st_mode)) throw failure(path, "not a regular file");
+  require_regular_file(path);
   return std::filesystem::absolute(path).lexically_normal().string();
 }
 

@@ -78,14 +78,16 @@ INSTANTIATE_TEST_SUITE_P(
                       BadCsv{"south_north", "0,1,3,2,-1,0,100\n", "south (3) must be less than north (2)"},
                       BadCsv{"bottom_top", "0,1,0,1,0,-1,100\n", "bottom (0) must be less than top (-1)"},
                       BadCsv{"nan_density", "0,1,0,1,-1,0,nan\n", "'density'"},
-                      BadCsv{"inf_density", "0,1,0,1,-1,0,inf\n", "not finite"},
+                      BadCsv{"inf_density", "0,1,0,1,-1,0,inf\n", "'inf' is not a number"},
+                      BadCsv{"overflowing_density", "0,1,0,1,-1,0,1e999\n", "value '1e999' is not finite"},
+                      BadCsv{"hexadecimal_density", "0,1,0,1,-1,0,0x10\n", "'0x10' is not a number"},
                       BadCsv{"short_row", "0,1,0,1,-1,0\n", "expected 7 fields, found 6"},
                       BadCsv{"text", "0,1,zero,1,-1,0,100\n", "'zero' is not a number"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(PrismCsv, MissingFileAndColumnAreNamed) {
   const std::string missing = geobem::test::scratch("no_such_model.csv").string();
-  EXPECT_NE(error_of([&] { read_prism_model(missing); }).find(missing + ": cannot open"), std::string::npos);
+  EXPECT_NE(error_of([&] { read_prism_model(missing); }).find(missing + ": no such file"), std::string::npos);
   const auto path = write_text("no_top.csv", "west,east,south,north,bottom,density\n0,1,0,1,-1,5\n");
   EXPECT_NE(error_of([&] { read_prism_model(path.string()); }).find("missing column 'top'"), std::string::npos);
 }

@@ -175,7 +175,7 @@ TEST(Dem, OnlyLocalFilesOfTheAllowedDriversAreOpened) {
               path + ": GDAL virtual file systems and URLs are not read: give a local raster file");
   const auto fifo = scratch("dem.fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  EXPECT_EQ(error_of([&] { read_dem(fifo.string(), {}); }), fifo.string() + ": not a regular file");
+  EXPECT_EQ(error_of([&] { read_dem(fifo.string(), {}); }), fifo.string() + ": not a regular file but a FIFO (named pipe)");
   EXPECT_EQ(error_of([&] { read_dem(scratch("none.tif").string(), {}); }),
             scratch("none.tif").string() + ": no such file");
   // Sidecars named after the raster are read: ESRI .bil with its .hdr and .prj
