@@ -2,9 +2,9 @@
 
 #include <fftw3.h>
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <mutex>
 #include <stdexcept>
 #include <utility>
@@ -19,13 +19,7 @@ std::mutex fftw_planner_mutex;
 /// The shortest text that reads back as `value` (std::to_string prints 1e-300 as 0.000000).
 std::string number_text(double value) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.17g", value);
-  for (int digits = 1; digits < 17; ++digits) {
-    char shorter[32];
-    std::snprintf(shorter, sizeof shorter, "%.*g", digits, value);
-    if (std::strtod(shorter, nullptr) == value) return shorter;
-  }
-  return text;
+  return std::string(text, std::to_chars(text, text + sizeof text, value).ptr);
 }
 }  // namespace
 

@@ -1,5 +1,5 @@
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -11,9 +11,9 @@ Material material_from_young(double young_modulus, double poisson_ratio, double 
   if (!(young_modulus > 0.0) || !std::isfinite(young_modulus))
     throw std::invalid_argument("Young's modulus " + std::to_string(young_modulus) + " Pa: must be positive");
   if (!(poisson_ratio > -1.0 && poisson_ratio <= max_poisson_ratio)) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.17g", poisson_ratio);
-    throw std::invalid_argument(std::string("Poisson's ratio ") + text +
+    char text[32];  // the shortest text that reads back as the value: 0.4999999999, not 0.49999999989999999
+    throw std::invalid_argument("Poisson's ratio " +
+                                std::string(text, std::to_chars(text, text + sizeof text, poisson_ratio).ptr) +
                                 ": must lie in (-1, 0.49]; nearer 1/2 the solid is nearly incompressible, its S "
                                 "waves more than 7 times shorter than the P waves that set the step, which the "
                                 "mesh cannot resolve and this displacement BEM cannot represent");

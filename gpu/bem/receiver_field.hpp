@@ -28,8 +28,8 @@ constexpr double receiver_foot_split_ratio = 0.25;
 /// refuses the receiver. Measured on the rod against a finer quadrature
 /// (tests/bem/test_receiver_near_surface.cpp, the field's error relative to
 /// its largest value over the CQ frequencies, the worst foot of the receiver
-/// on the element): 1e-6 at 0.1 edges, 3e-4 at 0.05, 4e-3 at 0.03, 3e-2 at
-/// 0.01, and 5 times the field itself at 1e-5. The neighbours of the element
+/// on the element; bench/RESULTS.md): 1e-6 at 0.1 edges, 3e-4 at 0.05, 4e-3
+/// at 0.03, 5e-2 at 0.01, and 6 times the field itself at 1e-5. The neighbours of the element
 /// under a receiver take the subdivided rule (8² sub-triangles at most),
 /// which no longer resolves a point that near.
 constexpr double receiver_min_distance_ratio = 0.05;
