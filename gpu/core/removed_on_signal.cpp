@@ -26,6 +26,7 @@ enum SlotState : int { free_slot, filling, active, claimed };
 
 struct Slot {
   std::atomic<int> state{free_slot};
+  pid_t owner = 0;  ///< the process that registered the path
   bool only_this_file = false;
   dev_t device = 0;
   ino_t inode = 0;
@@ -79,11 +80,14 @@ void remove_slot(Slot& slot) {
 
 extern "C" void remove_registered_paths(int signal_number) {
   const int saved_errno = errno;
+  // A child forked without exec (Gmsh's) inherits this handler and the
+  // slots: the paths are its parent's, never its own to remove.
+  const pid_t self = ::getpid();
   // Lock files last: while a run's temporaries are being removed, its lock
   // keeps the next run out.
   for (const bool locks : {false, true})
     for (Slot& slot : slots) {
-      if (slot.only_this_file != locks) continue;
+      if (slot.only_this_file != locks || slot.owner != self) continue;
       int expected = active;
       if (slot.state.compare_exchange_strong(expected, claimed)) remove_slot(slot);
     }
@@ -124,6 +128,7 @@ RemovedOnSignal::RemovedOnSignal(const std::filesystem::path& path, bool only_th
     int expected = free_slot;
     if (!slots[s].state.compare_exchange_strong(expected, filling)) continue;
     std::memcpy(slots[s].path, absolute.c_str(), absolute.size() + 1);
+    slots[s].owner = ::getpid();
     slots[s].only_this_file = only_this_file;
     slots[s].device = identity.st_dev;
     slots[s].inode = identity.st_ino;

@@ -19,7 +19,9 @@ namespace geobem {
 /// anything). With `only_this_file`, the path is removed only while it still
 /// names the file open there (its device and inode, read now): a lock file
 /// that another run may have put in its place after a manual removal is kept.
-/// The handlers are installed on first use, for each signal whose disposition
+/// Only the registering process removes it: a child forked without exec
+/// (Gmsh's, mesh/surface/gmsh_process) that a signal ends leaves its
+/// parent's paths alone. The handlers are installed on first use, for each signal whose disposition
 /// is still the default (one that a caller ignores or handles is left alone).
 /// At most 64 paths are registered at once; beyond that a path is left to
 /// the next run (no error: removal on a signal is a courtesy, not a promise).

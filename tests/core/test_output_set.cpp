@@ -321,6 +321,32 @@ TEST(OutputSet, ASignalLeavesTheEarlierSetAndNothingElse) {
   }
 }
 
+// A child forked without exec (as Gmsh's is) that a signal ends removes
+// nothing of its parent's: the staging folder and lock stay until the
+// parent's run ends.
+TEST(OutputSet, AForkedChildsSignalLeavesTheParentsRunAlone) {
+  const auto out = scratch("set_forked");
+  const fs::path lock = out.parent_path() / ".set_forked.lock";
+  {
+    geobem::OutputSet set(out, "geobem-test");
+    for (const int signal_number : {SIGTERM, SIGABRT}) {
+      EXPECT_EQ(in_child([&] {
+                  const rlimit no_core{0, 0};
+                  ::setrlimit(RLIMIT_CORE, &no_core);
+                  ::raise(signal_number);
+                  return 0;
+                }),
+                -signal_number);
+      EXPECT_TRUE(fs::is_directory(set.staging_folder()));
+      EXPECT_EQ(read_text(lock), std::to_string(::getpid()));
+    }
+    set.write_record("a = 1\n");
+    set.commit();
+  }
+  EXPECT_EQ(contents(out), with_record({}));
+  EXPECT_TRUE(leftovers(out.parent_path()).empty()) << leftovers(out.parent_path()).front();
+}
+
 // Four processes take and release one lock as fast as they can for 0.4 s.
 // Every refusal must name a pid, and not the refused process's own (a lock
 // file filled in after it was locked named no one, or its previous holder);
