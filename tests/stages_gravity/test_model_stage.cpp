@@ -110,7 +110,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadStageRun{"west_east", "--generate blocks --block 5,1,0,1,-1,0,10", 1, "block 1: west (5) must be less than east (1)"},
         BadStageRun{"block_text", "--generate blocks --block 0,1,0,1,-1,0,rock", 2, "'rock' is not a finite number"},
         BadStageRun{"non_finite", "--input BAD_CSV", 1, "bad_model_input.csv:3: column 'density'"},
-        BadStageRun{"missing", "--input /nonexistent/model.csv", 1, "/nonexistent/model.csv: cannot open"},
+        BadStageRun{"missing", "--input /nonexistent/model.csv", 1, "/nonexistent/model.csv: no such file"},
         BadStageRun{"zero_cells", "--generate spheres --cells 0,10,10", 2, "--cells '0,10,10'"},
         BadStageRun{"unknown", "--generate cubes", 2, "--generate 'cubes'"},
         BadStageRun{"both", "--generate spheres --input x.csv", 2, "exactly one of --generate, --input and --dem"}),
