@@ -26,30 +26,41 @@ struct Sides {
 };
 Sides sides_of(double x, double low, double high) { return {low <= x && x < high, low < x && x <= high}; }
 
-/// The bounds of a list of boxes, per axis, sorted: a point can lie on a
-/// face, edge or vertex of a box only where a coordinate is among them.
-class BoundPlanes {
- public:
-  explicit BoundPlanes(const std::vector<Box>& boxes) {
-    for (int a = 0; a < 3; ++a) {
-      planes_[a].reserve(2 * boxes.size());
-      for (const Box& b : boxes) {
-        planes_[a].push_back(b[2 * a]);
-        planes_[a].push_back(b[2 * a + 1]);
+/// The stations that lie on a bound plane of some box: a point can lie on a
+/// face, edge or vertex of a box only where one of its coordinates equals one
+/// of the box's bounds. The stations' coordinates are sorted per axis (the
+/// survey is small beside a model of 10^5-10^6 prisms) and each box bound is
+/// looked up among them: O(stations log stations + boxes log stations), no
+/// sort of the model's bounds.
+std::vector<std::size_t> stations_on_bound_planes(const std::vector<Box>& boxes, const std::vector<Station>& stations) {
+  std::vector<double> values[3];
+  for (int a = 0; a < 3; ++a) {
+    values[a].reserve(stations.size());
+    for (const Station& p : stations) values[a].push_back(a == 0 ? p.easting : a == 1 ? p.northing : p.upward);
+    std::sort(values[a].begin(), values[a].end());
+    values[a].erase(std::unique(values[a].begin(), values[a].end()), values[a].end());
+  }
+  std::vector<char> hit[3];
+  for (int a = 0; a < 3; ++a) hit[a].assign(values[a].size(), 0);
+  for (const Box& b : boxes)
+    for (int a = 0; a < 3; ++a)
+      for (int end = 0; end < 2; ++end) {
+        const auto at = std::lower_bound(values[a].begin(), values[a].end(), b[2 * a + end]);
+        if (at != values[a].end() && *at == b[2 * a + end]) hit[a][static_cast<std::size_t>(at - values[a].begin())] = 1;
       }
-      std::sort(planes_[a].begin(), planes_[a].end());
+  std::vector<std::size_t> touching;
+  for (std::size_t s = 0; s < stations.size(); ++s) {
+    const double x[3] = {stations[s].easting, stations[s].northing, stations[s].upward};
+    for (int a = 0; a < 3; ++a) {
+      const auto at = std::lower_bound(values[a].begin(), values[a].end(), x[a]);
+      if (hit[a][static_cast<std::size_t>(at - values[a].begin())]) {
+        touching.push_back(s);
+        break;
+      }
     }
   }
-  bool contains(const Station& p) const {
-    const double x[3] = {p.easting, p.northing, p.upward};
-    for (int a = 0; a < 3; ++a)
-      if (std::binary_search(planes_[a].begin(), planes_[a].end(), x[a])) return true;
-    return false;
-  }
-
- private:
-  std::vector<double> planes_[3];
-};
+  return touching;
+}
 
 /// The boxes whose closed box contains a point (list_station_limits).
 class ContactIndex {
@@ -241,10 +252,7 @@ StationLimits<Components> list_station_limits(const std::vector<Box>& boxes,
                                               const std::vector<Station>& stations) {
   StationLimits<Components> limits;
   if (boxes.empty()) return limits;
-  const BoundPlanes planes(boxes);
-  std::vector<std::size_t> touching;
-  for (std::size_t s = 0; s < stations.size(); ++s)
-    if (planes.contains(stations[s])) touching.push_back(s);
+  const std::vector<std::size_t> touching = stations_on_bound_planes(boxes, stations);
   if (touching.empty()) return limits;
   const ContactIndex index(boxes);
   std::vector<std::size_t> contacts;

@@ -83,8 +83,9 @@ using StationLimits = std::vector<StationLimit<Components>>;
 using Box = std::array<double, 6>;
 
 /// The limits at the stations of a list of sources (boxes with weights per
-/// component: densities, or magnetization components). The sorted bounds of
-/// the boxes tell in O(log boxes) whether a station can touch one; only then
+/// component: densities, or magnetization components). Each box bound is
+/// looked up among the stations' sorted coordinates (O(boxes log stations))
+/// to find the stations that can touch a box; only then
 /// is an index of the boxes built (a uniform grid of buckets, about one per
 /// box, each box in the buckets it overlaps or in a short list of boxes that
 /// overlap more than 64), and each such station's octants are summed over
