@@ -7,7 +7,8 @@ Reads the case that `gravity_bench --peer-case DIR` wrote:
   geobem.npy    (10, S) float64: geobem's double results in docs/design.md's
                 field order and units (J/kg, mGal, Eötvös)
   geobem.txt    "driver cuda|cpu", then lines "NAME SECONDS": geobem's timed
-                calls (best of its --repeat; all ten fields, g_z alone)
+                calls (best of its --repeat; all ten fields, g_z alone:
+                forward_model, and its driver alone as all_driver, g_z_driver)
 Runs Harmonica's prism_gravity (Uieda et al. 2020, Harmonica; kernels of
 choclo, Soler & Uieda) with parallel=True on every --stride-th station for each
 field (one call per field, as Harmonica computes one field per call), after a

@@ -1,19 +1,26 @@
 #!/usr/bin/env python3
 """The Python module beside the C++ library call on the same cases, and Harmonica on a subset.
 
-Reads the cases the C++ benchmarks write, with their times of the library
-call from host arrays to host results (best of --repeat after a warm-up):
+Reads the cases the C++ benchmarks write, with their times of the library's
+public call, the one a C++ program and the stages make, from host vectors to
+host results (best of --repeat after a warm-up):
   SEED: `gravity_bench --peer-case SEED` (the gravity-spheres workflow's
         model, 251,947 prisms, on its 150 x 100 station grid; all ten fields
-        in one call, and g_z alone),
+        in one call, and g_z alone): gravity::forward_model, and beside it the
+        driver alone (forward_cuda: no checks, no far-station estimate, no
+        units), printed for what the public call adds,
   LAYER: `terrain_bench --layer layer.vts --station-step 1 --peer-case LAYER`
         (the Jacksboro prism layer, 138,632 cells, a station 100 m above every
-        node; g_z, and b_e, b_n, b_u of the magnetized layer).
+        node; g_z, and b_e, b_n, b_u of the magnetized layer):
+        gravity::forward_model_layer and magnetic::forward_magnetic_layer.
+The module calls the same public functions, so the ratio (target <= 1.05)
+measures what the module adds: argument handling, building the library's
+prisms from the NumPy arrays, shaping the results and issuing the warnings.
 Times the same computations through the module (geobem.prism_gravity,
 layer.geobem.gravity / .magnetic: NumPy in, NumPy out, its checks, conversions
 and warnings included), best of --repeat after a warm-up call, and prints per
-case the module's time, the C++ call's, their ratio (target <= 1.05) and the
-largest difference of the results over the largest field. With
+case the module's time, the C++ call's, their ratio and the largest
+difference of the results over the largest field. With
 --harmonica-stride K, Harmonica (prism_gravity, the layer's
 prism_layer.gravity, prism_magnetic; numba on every core, compiled by a
 warm-up call) runs on every K-th station, and its time scaled by K is set
@@ -61,6 +68,11 @@ def report(name, python_seconds, cpp_seconds, diff, pairs):
           f"   {pairs / python_seconds:10.4g} pairs/s   max diff / max field {diff:.1e}")
 
 
+def driver_row(cpp_seconds, driver_seconds, python_seconds):
+    print(f"{'':<34} (driver alone {driver_seconds:.4f} s: the C++ call adds {cpp_seconds - driver_seconds:+.4f} s,"
+          f" the module {python_seconds - driver_seconds:+.4f} s)")
+
+
 def harmonica_row(name, seconds, stride, python_seconds):
     print(f"{name:<34} harmonica {seconds:8.3f} s on 1/{stride} of the stations, x{stride} = {seconds * stride:9.1f} s:"
           f" {seconds * stride / python_seconds:8.0f} x the module's time")
@@ -78,9 +90,11 @@ def seed_case(folder, options, hm):
         coordinates, prisms[:, :6], prisms[:, 6], FIELDS, device=options.device))
     report("seed, all ten fields", seconds, float(times["all"][0]),
            max(difference(v, reference[f]) for f, v in enumerate(everything)), pairs)
+    driver_row(float(times["all"][0]), float(times["all_driver"][0]), seconds)
     g_z, seconds_gz = best(options.repeat, lambda: geobem.prism_gravity(
         coordinates, prisms[:, :6], prisms[:, 6], "g_z", device=options.device))
     report("seed, g_z", seconds_gz, float(times["g_z"][0]), difference(g_z, reference[3]), pairs)
+    driver_row(float(times["g_z"][0]), float(times["g_z_driver"][0]), seconds_gz)
     if hm:
         subset = tuple(c[::options.harmonica_stride] for c in coordinates)
         hm.prism_gravity(tuple(c[:1] for c in subset), prisms[:1, :6], prisms[:1, 6], field="g_z")

@@ -28,11 +28,6 @@ namespace {
 constexpr const char* names[field_count] = {"potential", "g_e",  "g_n",  "g_z",  "g_ee",
                                             "g_en",      "g_ez", "g_nn", "g_nz", "g_zz"};
 
-void check_prisms(const std::vector<Prism>& prisms) {
-  for (std::size_t i = 0; i < prisms.size(); ++i)
-    if (!valid_prism(prisms[i])) throw std::invalid_argument(prism_problem(i));
-}
-
 void check_stations(const std::vector<Station>& stations) {
   for (std::size_t i = 0; i < stations.size(); ++i)
     if (!valid_station(stations[i])) throw std::invalid_argument(station_problem(stations[i], i));
@@ -231,34 +226,37 @@ const char* to_string(ForwardPath path) {
   return path == ForwardPath::Auto ? "auto" : (path == ForwardPath::General ? "general" : "grid");
 }
 
-ForwardResult forward_model(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
+ForwardResult forward_model(std::vector<Prism> prisms, const std::vector<Station>& stations,
                             const std::vector<Field>& fields, const ForwardOptions& options) {
   if (fields.empty()) throw std::invalid_argument("forward_model: the field list is empty");
   check_options(options);
-  check_prisms(prisms);
-  check_stations(stations);
-  std::vector<Prism> massive;
-  massive.reserve(prisms.size());
+  // One pass over the prisms: check each, keep the massive ones in place and
+  // grow the model's box (no second list: the drivers read this one).
   ModelBox model;
-  for (const Prism& p : prisms)
-    if (p.density != 0.0) {
-      massive.push_back(p);
-      model.add(p.west, p.east, p.south, p.north, p.bottom, p.top);
-    }
+  std::size_t massive = 0;
+  for (std::size_t i = 0; i < prisms.size(); ++i) {
+    const Prism p = prisms[i];
+    if (!valid_prism(p)) throw std::invalid_argument(prism_problem(i));
+    if (p.density == 0.0) continue;
+    model.add(p.west, p.east, p.south, p.north, p.bottom, p.top);
+    prisms[massive++] = p;
+  }
+  prisms.resize(massive);
+  check_stations(stations);
   // Part 0 alone turns the limits into the survey side's, for the whole model.
   StationLimits<1> limits;
   if (options.part == 0) {
     std::vector<Box> boxes;
     std::vector<std::array<double, 1>> densities;
-    boxes.reserve(massive.size());
-    densities.reserve(massive.size());
-    for (const Prism& p : massive) {
+    boxes.reserve(prisms.size());
+    densities.reserve(prisms.size());
+    for (const Prism& p : prisms) {
       boxes.push_back({p.west, p.east, p.south, p.north, p.bottom, p.top});
       densities.push_back({p.density});
     }
     limits = list_station_limits<1>(boxes, densities, stations);
   }
-  const std::vector<Prism> share = share_of(std::move(massive), options);
+  const std::vector<Prism> share = share_of(std::move(prisms), options);
   const unsigned mask = field_mask(fields);
   std::vector<double> sums = driver_sums(share, stations, mask, options, "prisms");
   std::vector<double> bounds =

@@ -109,7 +109,9 @@ void complete_estimates(ForwardResult& result);
 /// or one beyond max_station_coordinate, geobem::UsageError for single
 /// precision that no station can use (complete_estimates),
 /// geobem::DeviceError for a failing CUDA call.
-ForwardResult forward_model(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
+/// `prisms` is taken by value and compacted in place: a caller done with its
+/// list passes it with std::move and no copy of the prisms is made.
+ForwardResult forward_model(std::vector<Prism> prisms, const std::vector<Station>& stations,
                             const std::vector<Field>& fields, const ForwardOptions& options);
 
 /// Gravity of a checked prism grid at stations by the grid path: the corner

@@ -19,20 +19,22 @@ GRAVITY_FIELDS = ("potential", "g_e", "g_n", "g_z", "g_ee", "g_en", "g_ez", "g_n
 MAGNETIC_FIELDS = ("b_e", "b_n", "b_u")
 
 
-def prism_table(prisms, values, names, function):
-    """Prisms (P, 6) and their per-prism values as one (P, 6 + K) C-ordered table."""
+def prism_columns(prisms, values, names, function):
+    """Prisms as a float64 (P, 6) array and their per-prism values as float64
+    (P,) arrays, each as NumPy holds it (columns of one table stay views: the
+    extension reads them in place and builds its prisms in one pass)."""
     prisms = np.atleast_2d(host_array(prisms, "prisms", function))
     if prisms.ndim != 2 or prisms.shape[1] != 6:
         raise ValueError(
             f"{function}: prisms needs rows of west, east, south, north, bottom, top, not shape {prisms.shape}"
         )
-    columns = [prisms]
+    columns = []
     for value, name in zip(values, names):
-        column = host_array(value, name, function).ravel()
+        column = host_array(value, name, function).reshape(-1)
         if column.size != prisms.shape[0]:
             raise ValueError(f"{function}: {name} has {column.size} values for {prisms.shape[0]} prisms")
-        columns.append(column[:, np.newaxis])
-    return np.ascontiguousarray(np.concatenate(columns, axis=1))
+        columns.append(column)
+    return prisms, columns
 
 
 def shaped(rows, fields, names, shape, dtype, single):
@@ -137,9 +139,9 @@ def prism_gravity(
         return _prism_gravity_on_device(coordinates, prisms, density, names, single, device, precision, force, show,
                                         dtype)
     stations, shape = station_table(coordinates, "prism_gravity")
-    table = prism_table(prisms, [density], ["density"], "prism_gravity")
+    prisms, (density,) = prism_columns(prisms, [density], ["density"], "prism_gravity")
     rows, fields, messages = _geobem.prism_gravity(
-        stations, table, ",".join(names), resolve_device(device), precision, show, bool(force)
+        stations, prisms, density, ",".join(names), resolve_device(device), precision, show, bool(force)
     )
     issue_warnings(messages, stacklevel=2)
     return shaped(rows, fields, names, shape, dtype, single)
@@ -242,11 +244,11 @@ def prism_magnetic(
     if len(magnetization) != 3:
         raise ValueError(f"prism_magnetic: magnetization needs 3 components (e, n, u), not {len(magnetization)}")
     stations, shape = station_table(coordinates, "prism_magnetic")
-    table = prism_table(prisms, magnetization, ["magnetization_e", "magnetization_n", "magnetization_u"],
-                        "prism_magnetic")
+    prisms, magnetization = prism_columns(prisms, magnetization,
+                                          ["magnetization_e", "magnetization_n", "magnetization_u"], "prism_magnetic")
     rows, fields, messages = _geobem.prism_magnetic(
-        stations, table, ",".join(names), resolve_device(device), precision, bool(progress or progressbar),
-        bool(force),
+        stations, prisms, *magnetization, ",".join(names), resolve_device(device), precision,
+        bool(progress or progressbar), bool(force),
     )
     issue_warnings(messages, stacklevel=2)
     return shaped(rows, fields, names, shape, dtype, single)

@@ -19,6 +19,11 @@ namespace nb = nanobind;
 /// A C-ordered float64 host array of `Columns` columns (rows × Columns).
 template <int Columns>
 using HostTable = nb::ndarray<const double, nb::shape<-1, Columns>, nb::c_contig, nb::device::cpu>;
+/// Prism bounds (P × 6: west, east, south, north, bottom, top), float64 on
+/// the host, any strides: read in place, never copied into a packed table.
+using HostBounds = nb::ndarray<const double, nb::shape<-1, 6>, nb::device::cpu>;
+/// One value per prism (density, a magnetization component), float64 on the host, any stride.
+using HostColumn = nb::ndarray<const double, nb::ndim<1>, nb::device::cpu>;
 /// A float64 host array of any number of columns.
 using HostMatrix = nb::ndarray<const double, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
 /// A NumPy array returned to Python (rows × stations or rows × integrals).

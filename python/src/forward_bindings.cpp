@@ -9,8 +9,10 @@
 #include <nanobind/stl/vector.h>
 
 #include <array>
+#include <cstdint>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <tuple>
 
 #include "gpu/gravity/gravity.hpp"
@@ -39,6 +41,33 @@ std::vector<Row> rows_of(const Table& table) {
   return rows;
 }
 
+/// Prisms as the library's structs, built in one pass from the (P, 6) bounds
+/// and the K per-prism columns as NumPy holds them (any strides: a column of
+/// a larger table is read in place, not first packed into a new table).
+/// The Python layer checks the sizes and names the argument; this guard keeps
+/// a call from elsewhere from reading past a column.
+template <typename Row, std::size_t K>
+std::vector<Row> prism_rows(const HostBounds& bounds, const std::array<const HostColumn*, K>& columns) {
+  static_assert(sizeof(Row) == (6 + K) * sizeof(double), "a prism is 6 bounds and K values");
+  const std::size_t n = bounds.shape(0);
+  for (const HostColumn* column : columns)
+    if (column->shape(0) != n)
+      throw std::invalid_argument("a per-prism column has " + std::to_string(column->shape(0)) + " values for " +
+                                  std::to_string(n) + " prisms");
+  // nanobind's strides count elements.
+  const double* b = bounds.data();
+  const std::int64_t across = bounds.stride(0), along = bounds.stride(1);
+  std::vector<Row> rows;
+  rows.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    double row[6 + K];
+    for (std::size_t j = 0; j < 6; ++j) row[j] = b[std::int64_t(i) * across + std::int64_t(j) * along];
+    for (std::size_t k = 0; k < K; ++k) row[6 + k] = columns[k]->data()[std::int64_t(i) * columns[k]->stride(0)];
+    std::memcpy(&rows.emplace_back(), row, sizeof row);
+  }
+  return rows;
+}
+
 /// `force`: single precision even where no station can meet 1e-3 (gravity::ForwardOptions::force).
 gravity::ForwardOptions forward_options(const std::string& device, const std::string& precision, bool progress,
                                         bool force) {
@@ -62,13 +91,15 @@ Rows gravity_rows(const gravity::ForwardResult& result, std::size_t stations) {
   return {numpy_rows(std::move(values), names.size(), stations), names, {}};
 }
 
-Rows prism_gravity(const HostTable<3>& stations, const HostTable<7>& prisms, const std::string& fields,
-                   const std::string& device, const std::string& precision, bool progress, bool force) {
+Rows prism_gravity(const HostTable<3>& stations, const HostBounds& prisms, const HostColumn& density,
+                   const std::string& fields, const std::string& device, const std::string& precision,
+                   bool progress, bool force) {
   const auto field_list = gravity::parse_fields(fields);
   const auto options = forward_options(device, precision, progress, force);
   Warnings warnings;
   const auto result = run_released(warnings, [&] {
-    return gravity::forward_model(rows_of<Prism>(prisms), rows_of<Station>(stations), field_list, options);
+    return gravity::forward_model(prism_rows<Prism, 1>(prisms, {&density}), rows_of<Station>(stations), field_list,
+                                  options);
   });
   Rows rows = gravity_rows(result, stations.shape(0));
   std::get<2>(rows) = std::move(warnings);
@@ -127,14 +158,17 @@ magnetic::Options magnetic_options(const std::string& device, const std::string&
   return options;
 }
 
-Rows prism_magnetic(const HostTable<3>& stations, const HostTable<9>& prisms, const std::string& fields,
-                    const std::string& device, const std::string& precision, bool progress, bool force) {
+Rows prism_magnetic(const HostTable<3>& stations, const HostBounds& prisms, const HostColumn& magnetization_e,
+                    const HostColumn& magnetization_n, const HostColumn& magnetization_u, const std::string& fields,
+                    const std::string& device, const std::string& precision, bool progress,
+                    bool force) {
   const auto field_list = magnetic::parse_fields(fields);
   const auto options = magnetic_options(device, precision, progress, force);
   Warnings warnings;
   const auto result = run_released(warnings, [&] {
-    return magnetic::forward_magnetic(rows_of<magnetic::MagnetizedPrism>(prisms), rows_of<Station>(stations),
-                                      field_list, options);
+    const auto rows = prism_rows<magnetic::MagnetizedPrism, 3>(
+        prisms, {&magnetization_e, &magnetization_n, &magnetization_u});
+    return magnetic::forward_magnetic(rows, rows_of<Station>(stations), field_list, options);
   });
   return magnetic_rows(result, stations.shape(0), std::move(warnings));
 }
@@ -196,13 +230,14 @@ std::tuple<DeviceRows, std::vector<std::string>, Warnings> prism_gravity_on_devi
 }  // namespace
 
 void bind_forward(nb::module_& m) {
-  m.def("prism_gravity", &prism_gravity, nb::arg("stations"), nb::arg("prisms"), nb::arg("fields"),
-        nb::arg("device"), nb::arg("precision"), nb::arg("progress"), nb::arg("force"));
+  m.def("prism_gravity", &prism_gravity, nb::arg("stations"), nb::arg("prisms"), nb::arg("density"),
+        nb::arg("fields"), nb::arg("device"), nb::arg("precision"), nb::arg("progress"), nb::arg("force"));
   m.def("layer_gravity", &layer_gravity, nb::arg("stations"), nb::arg("surface"), nb::arg("grid"),
         nb::arg("reference"), nb::arg("density_above"), nb::arg("density_below"), nb::arg("fields"),
         nb::arg("device"), nb::arg("precision"), nb::arg("progress"), nb::arg("force"));
-  m.def("prism_magnetic", &prism_magnetic, nb::arg("stations"), nb::arg("prisms"), nb::arg("fields"),
-        nb::arg("device"), nb::arg("precision"), nb::arg("progress"), nb::arg("force"));
+  m.def("prism_magnetic", &prism_magnetic, nb::arg("stations"), nb::arg("prisms"), nb::arg("magnetization_e"),
+        nb::arg("magnetization_n"), nb::arg("magnetization_u"), nb::arg("fields"), nb::arg("device"),
+        nb::arg("precision"), nb::arg("progress"), nb::arg("force"));
   m.def("layer_magnetic", &layer_magnetic, nb::arg("stations"), nb::arg("surface"), nb::arg("grid"),
         nb::arg("reference"), nb::arg("magnetization_above"), nb::arg("magnetization_below"), nb::arg("fields"),
         nb::arg("device"), nb::arg("precision"), nb::arg("progress"), nb::arg("force"));
