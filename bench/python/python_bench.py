@@ -27,7 +27,12 @@ warm-up call) runs on every K-th station, and its time scaled by K is set
 beside the module's (Harmonica's loop is over stations: its time is linear
 in them).
 
-Usage: python_bench.py SEED LAYER [--device cuda] [--repeat 3] [--harmonica-stride K]
+Usage: python_bench.py SEED [LAYER] [--device cuda] [--repeat 3] [--harmonica-stride K]
+
+What the module and the public call add to the driver shows best where the
+kernels take little time, e.g. on the CPU with one station (no device needed):
+  gravity_bench --peer-case /tmp/seed1 --shape-e 1 --shape-n 1 --repeat 7
+  OMP_NUM_THREADS=1 python_bench.py /tmp/seed1 --device cpu --repeat 7
 """
 import argparse
 import os
@@ -143,7 +148,7 @@ def layer_case(folder, options, hm):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("seed", help="folder of gravity_bench --peer-case")
-    parser.add_argument("layer", help="folder of terrain_bench --peer-case")
+    parser.add_argument("layer", nargs="?", help="folder of terrain_bench --peer-case (none: the seed case only)")
     parser.add_argument("--device", default="cuda", help="auto, cpu or cuda (default cuda)")
     parser.add_argument("--repeat", type=int, default=3, help="timed calls per case after a warm-up (best reported)")
     parser.add_argument("--harmonica-stride", type=int, default=0, help="Harmonica on every K-th station (0: none)")
@@ -154,7 +159,8 @@ def main():
 
         print(f"harmonica {hm.__version__}, numba threads {__import__('numba').config.NUMBA_NUM_THREADS}")
     seed_case(options.seed, options, hm)
-    layer_case(options.layer, options, hm)
+    if options.layer:
+        layer_case(options.layer, options, hm)
 
 
 if __name__ == "__main__":

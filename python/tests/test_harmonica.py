@@ -54,6 +54,36 @@ def test_magnetic_field_and_total_field_anomaly_match_harmonica(case):
         assert largest_relative_difference(tfa, hm.total_field_anomaly(theirs, inclination, declination)) <= TOLERANCE
 
 
+def test_prisms_are_read_in_place_whatever_their_strides(case):
+    """Columns of one table, Fortran order, reversed rows and every other row
+    are read where NumPy holds them: the fields equal those of contiguous
+    copies bit for bit (same prisms, same order), gravity and magnetics."""
+    prisms, density, coordinates = case
+    rng = np.random.default_rng(11)
+    magnetization = rng.uniform(-5, 5, (prisms.shape[0], 3))
+    table = np.column_stack([prisms, density, magnetization])  # (P, 10): every column a strided view
+    views = {
+        "table columns": (table[:, :6], table[:, 6], table[:, 7:10].T),
+        "Fortran order": (np.asfortranarray(prisms), density, np.asfortranarray(magnetization).T),
+        "reversed rows": (table[::-1, :6], table[::-1, 6], table[::-1, 7:10].T),
+        "every other row": (table[::2, :6], table[::2, 6], table[::2, 7:10].T),
+    }
+    for name, (bounds, rho, m) in views.items():
+        copies = (np.ascontiguousarray(bounds), np.ascontiguousarray(rho), [np.ascontiguousarray(c) for c in m])
+        ours = geobem.prism_gravity(coordinates, bounds, rho, FIELDS, device="cpu")
+        reference = geobem.prism_gravity(coordinates, copies[0], copies[1], FIELDS, device="cpu")
+        for field, a, b in zip(FIELDS, ours, reference):
+            np.testing.assert_array_equal(a, b, err_msg=f"{name}: {field}")
+        ours = geobem.prism_magnetic(coordinates, bounds, tuple(m), "b", device="cpu")
+        reference = geobem.prism_magnetic(coordinates, copies[0], tuple(copies[2]), "b", device="cpu")
+        for field, a, b in zip(("b_e", "b_n", "b_u"), ours, reference):
+            np.testing.assert_array_equal(a, b, err_msg=f"{name}: {field}")
+    # The strided reading is not a no-op: half the prisms give other fields.
+    half = geobem.prism_gravity(coordinates, table[::2, :6], table[::2, 6], "g_z", device="cpu")
+    assert largest_relative_difference(half, geobem.prism_gravity(coordinates, prisms, density, "g_z",
+                                                                  device="cpu")) > 1e-3
+
+
 def terrain(rng):
     """A 14 × 11 layer whose surface crosses the reference, and stations 50 m above its top."""
     easting, northing = np.linspace(-650, 650, 14), np.linspace(1000, 2000, 11)

@@ -1,5 +1,6 @@
 // The OpenMP driver: several threads really take part, zero densities are
-// dropped without changing the result, bad input is refused, and single
+// dropped without changing the result (and without changing the caller's
+// list), bad input is refused naming the prism's index in the given list, and single
 // precision stays within its stated bound on the seed geometry.
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -7,6 +8,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <utility>
 
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/gravity.hpp"
@@ -40,6 +44,35 @@ TEST(ForwardCpu, ZeroDensityPrismsChangeNothing) {
   const std::vector<Station> stations{{5, 5, 1}, {-50, 20, 3}};
   const auto a = run(massive, stations, Precision::Double), b = run(with_zero, stations, Precision::Double);
   for (int f = 0; f < field_count; ++f) EXPECT_EQ(a.values[f], b.values[f]);
+}
+
+TEST(ForwardCpu, AListMovedInEqualsTheCallersCopy) {
+  // forward_model compacts its own list in place: the caller's vector, when
+  // passed as an lvalue, is left as it was, and moving it in gives the same fields.
+  const std::vector<Prism> prisms{{0, 10, 0, 10, -20, -10, 0.0}, {0, 10, 0, 10, -20, -10, 1000},
+                                  {100, 200, 0, 10, -20, -10, 0.0}, {20, 30, 0, 5, -30, -5, -200}};
+  std::vector<Prism> caller = prisms;
+  const std::vector<Station> stations{{5, 5, 1}, {-50, 20, 3}};
+  ForwardOptions options;
+  options.quiet = true;
+  const auto copied = forward_model(caller, stations, parse_fields("all"), options);
+  ASSERT_EQ(caller.size(), prisms.size());
+  for (std::size_t i = 0; i < prisms.size(); ++i) EXPECT_EQ(caller[i].density, prisms[i].density);
+  const auto moved = forward_model(std::move(caller), stations, parse_fields("all"), options);
+  for (int f = 0; f < field_count; ++f) EXPECT_EQ(copied.values[f], moved.values[f]);
+}
+
+TEST(ForwardCpu, ABadPrismIsNamedByItsIndexInTheGivenList) {
+  // Zero-density prisms before it are dropped in the same pass: the message
+  // still counts them.
+  const std::vector<Prism> prisms{{0, 10, 0, 10, -20, -10, 0.0}, {0, 10, 0, 10, -20, -10, 1000},
+                                  {20, 30, 0, 5, -30, -5, 0.0}, {20, 30, 5, 0, -30, -5, 1}};
+  try {
+    run(prisms, {{0, 0, 1}}, Precision::Double);
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("prism 3 needs"), std::string::npos) << error.what();
+  }
 }
 
 TEST(ForwardCpu, FieldSubsetsEqualTheFullRun) {
