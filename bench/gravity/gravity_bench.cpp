@@ -74,10 +74,11 @@ int run_bench(int argc, char** argv) {
 
   if (!peer_case.empty()) {
     // Two times per case, both from host vectors to host results: the
-    // library's public call forward_model() (the checks, the far-station
-    // estimate, the driver, the units: what a C++ program, geobem-gravity and
-    // the Python module call), and its driver alone (forward_cuda or
-    // forward_cpu), to show what the call adds.
+    // library's public call forward_model() (the checks, the limits at
+    // stations on the model, the driver, the rounding estimate with its own
+    // pass over prisms and stations, the units: what a C++ program,
+    // geobem-gravity and the Python module call), and its driver alone
+    // (forward_cuda or forward_cpu), to show what the call adds.
     const bool cuda = cuda_device_count() > 0;
     ForwardOptions options;
     options.device = cuda ? ComputeDevice::Cuda : ComputeDevice::Cpu;

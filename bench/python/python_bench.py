@@ -7,8 +7,9 @@ host results (best of --repeat after a warm-up):
   SEED: `gravity_bench --peer-case SEED` (the gravity-spheres workflow's
         model, 251,947 prisms, on its 150 x 100 station grid; all ten fields
         in one call, and g_z alone): gravity::forward_model, and beside it the
-        driver alone (forward_cuda: no checks, no far-station estimate, no
-        units), printed for what the public call adds,
+        driver alone (forward_cuda: no checks, no limits at stations on the
+        model, no rounding estimate, no units), printed for what the public
+        call adds,
   LAYER: `terrain_bench --layer layer.vts --station-step 1 --peer-case LAYER`
         (the Jacksboro prism layer, 138,632 cells, a station 100 m above every
         node; g_z, and b_e, b_n, b_u of the magnetized layer):
