@@ -241,9 +241,9 @@ int run_bench(int argc, char** argv) {
     hankel.insert(hankel.end(), {0.0, 1.0, a, r});
     hankel_expression.insert(hankel_expression.end(), {r, a, a});
   }
-  compare("exp-cos vs 'exp(-a*x)' cos:w", tf::TransformFamily::ExponentialCosine, exp_cos, "exp(-a*x)",
+  compare("exp-cos vs 'exp(-a*x)' cos:w", tf::transform_family<tf::ExponentialCosine>, exp_cos, "exp(-a*x)",
           ex::OscillationKind::Cos, exp_cos_expression, count);
-  compare("hankel-exp (nu 0, m 1) vs 'x*exp(-a*x)' J0:r", tf::TransformFamily::HankelExponential, hankel,
+  compare("hankel-exp (nu 0, m 1) vs 'x*exp(-a*x)' J0:r", tf::transform_family<tf::HankelExponential>, hankel,
           "x*exp(-a*x)", ex::OscillationKind::J0, hankel_expression, count);
   compare_adaptive(std::min<std::size_t>(count, 10000));
   compare_cubature();

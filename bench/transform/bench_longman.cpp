@@ -120,7 +120,7 @@ void report(const char* setting, const char* path, std::size_t count, double sec
 void run_setting(const char* setting, const std::vector<double>& p, const LongmanOptions& options, bool gpu,
                  std::size_t gsl_count, double gsl_relative) {
   const std::size_t count = p.size() / 2;
-  const auto family = TransformFamily::ExponentialCosine;
+  const auto family = transform_family<ExponentialCosine>;
   auto start = Clock::now();
   auto results = integrate_family(family, p, count, options, 16, geobem::ComputeDevice::Cpu);
   report(setting, ("cpu " + std::to_string(omp_get_max_threads()) + " threads").c_str(), count, seconds_since(start),
@@ -181,7 +181,7 @@ int run_bench(int argc, char** argv) {
   if (gpu) {  // create the context outside the timings
     LongmanOptions options;
     const std::vector<double> p = paper_batch(16);
-    integrate_family(TransformFamily::ExponentialCosine, p, 16, options, 16, geobem::ComputeDevice::Cuda);
+    integrate_family(transform_family<ExponentialCosine>, p, 16, options, 16, geobem::ComputeDevice::Cuda);
   }
   const std::size_t paper_m = quick ? 5000 : 50000, large_m = quick ? 20000 : 1000000;
 

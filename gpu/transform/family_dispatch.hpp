@@ -1,31 +1,25 @@
 #pragma once
-// Internal to geobem_transform: maps a TransformFamily to its functor type, so
-// the CPU (transform.cpp) and CUDA (transform_cuda.cu) paths of
-// integrate_family share one switch.
+// Internal to geobem_transform: calls a visitor with the functor type of a
+// TransformFamily (from LongmanFamilies), so the CPU (transform.cpp) and CUDA
+// (transform_cuda.cu) paths of integrate_family share one dispatch.
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
+#include "gpu/core/family_list.hpp"
 #include "gpu/transform/families.hpp"
 #include "gpu/transform/transform.hpp"
 
 namespace geobem::transform::detail {
 
-template <class F>
-struct FamilyType {
-  using type = F;
-};
-
-/// Calls visit(FamilyType<Functor>{}) with the family's functor type.
+/// Calls visit(FamilyTag<Functor>{}) with the family's functor type; throws
+/// std::invalid_argument for a value outside LongmanFamilies.
 template <class Visitor>
 void visit_family(TransformFamily family, Visitor&& visit) {
-  switch (family) {
-    case TransformFamily::ExponentialCosine: visit(FamilyType<ExponentialCosine>{}); break;
-    case TransformFamily::ExponentialSine: visit(FamilyType<ExponentialSine>{}); break;
-    case TransformFamily::LorentzianCosine: visit(FamilyType<LorentzianCosine>{}); break;
-    case TransformFamily::LorentzianSine: visit(FamilyType<LorentzianSine>{}); break;
-    case TransformFamily::HankelExponential: visit(FamilyType<HankelExponential>{}); break;
-    case TransformFamily::HalfSpaceDisk: visit(FamilyType<HalfSpaceDisk>{}); break;
-  }
+  if (!visit_family_at(LongmanFamilies{}, static_cast<int>(family), visit))
+    throw std::invalid_argument("transform family " + std::to_string(static_cast<int>(family)) +
+                                " is not registered in LongmanFamilies");
 }
 
 /// The CUDA path of integrate_family (transform_cuda.cu).

@@ -15,6 +15,7 @@
 #include "gpu/core/host_device.hpp"
 #include "gpu/core/math_constants.hpp"
 #include "gpu/transform/bessel.hpp"
+#include "gpu/transform/family_trait.hpp"
 #include "gpu/transform/longman.hpp"
 
 namespace geobem::transform {
@@ -25,6 +26,19 @@ namespace geobem::transform {
 /// Partition: zeros of the faster factor, J0(k r) for r > a, else J1(k a)
 /// (away from the rim; near it, integrate_one below splits the integral).
 struct HalfSpaceDisk {
+  static constexpr const char* name = "halfspace-disk";
+  static constexpr const char* parameter_names[] = {"a", "r"};
+  static constexpr const char* integral = "int_0^inf J1(k a) J0(k r) / k dk: disk load on a half-space";
+  /// Scale a, ratio r/a (r = 0 also allowed).
+  static constexpr ParameterRange range{1e-6, 1e6, 1e-3, 1e3};
+  static constexpr const char* range_text = "1e-6 <= a <= 1e6; r = 0 or 1e-3 <= r/a <= 1e3 (the rim r = a included)";
+#if !defined(__CUDACC_RTC__)
+  static std::string check(const double* p) {
+    std::string problem = outside_range("a", p[0], range.scale_min, range.scale_max);
+    if (problem.empty() && p[1] != 0.0) problem = outside_range("r/a", p[1] / p[0], range.ratio_min, range.ratio_max, " (or r = 0)");
+    return problem;
+  }
+#endif
   double a, r;
   /// From a parameter row (a, r).
   GEOBEM_HD static HalfSpaceDisk from_parameters(const double* p) { return {p[0], p[1]}; }

@@ -1,9 +1,11 @@
 #include "gpu/transform/transform.hpp"
 
 #include <cmath>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 
+#include "gpu/core/family_list.hpp"
 #include "gpu/core/gauss_legendre.hpp"
 #include "gpu/core/progress.hpp"
 #include "gpu/transform/family_dispatch.hpp"
@@ -13,42 +15,30 @@
 namespace geobem::transform {
 
 const std::vector<FamilyDescription>& transform_families() {
-  static const std::vector<FamilyDescription> families{
-      {TransformFamily::ExponentialCosine, "exp-cos", {"lambda", "omega"},
-       "int_0^inf exp(-lambda x) cos(omega x) dx = lambda/(lambda^2+omega^2)",
-       "1e-8 <= omega <= 1e8, 0.02 <= lambda/omega <= 1e10"},
-      {TransformFamily::ExponentialSine, "exp-sin", {"a", "omega"},
-       "int_0^inf exp(-a x) sin(omega x) dx = omega/(a^2+omega^2)", "1e-8 <= omega <= 1e8, 0.02 <= a/omega <= 1e10"},
-      {TransformFamily::LorentzianCosine, "lorentzian-cos", {"omega"},
-       "int_0^inf cos(omega x)/(1+x^2) dx = (pi/2) exp(-omega)", "1e-8 <= omega <= 5"},
-      {TransformFamily::LorentzianSine, "lorentzian-sin", {"omega"},
-       "int_0^inf x sin(omega x)/(1+x^2) dx = (pi/2) exp(-omega)", "1e-8 <= omega <= 5"},
-      {TransformFamily::HankelExponential, "hankel-exp", {"nu", "m", "a", "r"},
-       "int_0^inf exp(-a k) J_nu(k r) k^m dk  (nu, m in {0,1})",
-       "1e-6 <= r <= 1e6; 0 <= a/r <= 1e8 (m = 0), 0.05 <= a/r <= 1e8 (m = 1)"},
-      {TransformFamily::HalfSpaceDisk, "halfspace-disk", {"a", "r"},
-       "int_0^inf J1(k a) J0(k r) / k dk: disk load on a half-space",
-       "1e-6 <= a <= 1e6; r = 0 or 1e-3 <= r/a <= 1e3 (the rim r = a included)"},
-  };
+  static const std::vector<FamilyDescription> families = [] {
+    std::vector<FamilyDescription> list;
+    for_each_family(LongmanFamilies{}, [&](auto tag) {
+      using F = typename decltype(tag)::type;
+      list.push_back({transform_family<F>, F::name, {std::begin(F::parameter_names), std::end(F::parameter_names)},
+                      F::integral, F::range_text});
+    });
+    return list;
+  }();
   return families;
 }
 
 ParameterRange parameter_range(TransformFamily family) {
-  switch (family) {
-    case TransformFamily::ExponentialCosine:
-    case TransformFamily::ExponentialSine: return {1e-8, 1e8, 0.02, 1e10};
-    case TransformFamily::LorentzianCosine:
-    case TransformFamily::LorentzianSine: return {1.0, 1.0, 1e-8, 5.0};
-    case TransformFamily::HankelExponential: return {1e-6, 1e6, 0.05, 1e8};
-    case TransformFamily::HalfSpaceDisk: return {1e-6, 1e6, 1e-3, 1e3};
-  }
-  throw std::logic_error("transform family without a range");
+  ParameterRange range{};
+  detail::visit_family(family, [&](auto tag) { range = decltype(tag)::type::range; });
+  return range;
 }
 
 const FamilyDescription& describe(TransformFamily family) {
-  for (const auto& description : transform_families())
-    if (description.family == family) return description;
-  throw std::logic_error("transform family without a description");
+  const auto& families = transform_families();
+  const auto index = static_cast<std::size_t>(family);
+  if (index >= families.size())
+    throw std::invalid_argument("transform family " + std::to_string(index) + " is not registered in LongmanFamilies");
+  return families[index];
 }
 
 TransformFamily parse_transform_family(const std::string& name) {
@@ -109,55 +99,26 @@ void validate_options(const LongmanOptions& options) {
                                 "), got " + std::to_string(options.min_areas));
 }
 
-namespace {
-
 std::string describe_value(const std::string& name, double value, const std::string& requirement) {
   std::ostringstream message;
   message << name << " = " << value << " " << requirement;
   return message.str();
 }
 
-}  // namespace
+std::string outside_range(const std::string& name, double value, double lo, double hi, const char* why) {
+  if (value >= lo && value <= hi) return "";
+  std::ostringstream limits;
+  limits << "is outside the documented range [" << lo << ", " << hi << "]" << why;
+  return describe_value(name, value, limits.str());
+}
 
 std::string check_parameters(TransformFamily family, const double* p) {
   const auto& names = describe(family).parameters;
   for (std::size_t i = 0; i < names.size(); ++i)
     if (!std::isfinite(p[i])) return describe_value(names[i], p[i], "is not finite");
-  const ParameterRange range = parameter_range(family);
-  auto within = [](const std::string& name, double value, double lo, double hi, const char* why) -> std::string {
-    if (value >= lo && value <= hi) return "";
-    std::ostringstream limits;
-    limits << "is outside the documented range [" << lo << ", " << hi << "]" << why;
-    return describe_value(name, value, limits.str());
-  };
-  const char* damping = " (strong damping is fine; below the range rounding exceeds 1e-12)";
-  switch (family) {
-    case TransformFamily::ExponentialCosine:
-    case TransformFamily::ExponentialSine: {
-      std::string problem = within(names[1], p[1], range.scale_min, range.scale_max, "");
-      if (problem.empty()) problem = within(names[0] + "/" + names[1], p[0] / p[1], range.ratio_min, range.ratio_max, damping);
-      return problem;
-    }
-    case TransformFamily::LorentzianCosine:
-    case TransformFamily::LorentzianSine:
-      return within(names[0], p[0], range.ratio_min, range.ratio_max,
-                    " (above it the integral (pi/2) e^-omega is a small remainder lost to rounding)");
-    case TransformFamily::HankelExponential: {
-      if (p[0] != 0 && p[0] != 1) return describe_value("nu", p[0], "must be 0 or 1");
-      if (p[1] != 0 && p[1] != 1) return describe_value("m", p[1], "must be 0 or 1");
-      std::string problem = within("r", p[3], range.scale_min, range.scale_max, "");
-      if (!problem.empty()) return problem;
-      if (p[1] == 0) return within("a/r", p[2] / p[3], 0.0, range.ratio_max, "");
-      return within("a/r", p[2] / p[3], range.ratio_min, range.ratio_max,
-                    " for m = 1 (a = 0 diverges; below the range rounding exceeds 1e-12)");
-    }
-    case TransformFamily::HalfSpaceDisk: {
-      std::string problem = within("a", p[0], range.scale_min, range.scale_max, "");
-      if (problem.empty() && p[1] != 0.0) problem = within("r/a", p[1] / p[0], range.ratio_min, range.ratio_max, " (or r = 0)");
-      return problem;
-    }
-  }
-  return "";
+  std::string problem;
+  detail::visit_family(family, [&](auto tag) { problem = decltype(tag)::type::check(p); });
+  return problem;
 }
 
 std::vector<LongmanResult> integrate_family(TransformFamily family, const std::vector<double>& parameters,

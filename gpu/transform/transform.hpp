@@ -1,18 +1,25 @@
 #pragma once
 // Batched Longman integration of the built-in families (families.hpp) on the
-// CPU or the GPU, with the parameter checks and names the stage uses. A new
-// family needs no change here: call longman_integrate_cpu / _cuda
-// (longman_cpu.hpp, longman_cuda.cuh) with its functor directly.
+// CPU or the GPU, with the parameter checks and names the stage uses, all
+// generated from the family list (LongmanFamilies): a family registered there
+// needs no change here. A family of one's own needs no registration either:
+// call longman_integrate_cpu / _cuda (longman_cpu.hpp, longman_cuda.cuh) with
+// its functor directly.
 #include <cstddef>
 #include <string>
 #include <vector>
 
 #include "gpu/core/device.hpp"
+#include "gpu/transform/families.hpp"
 #include "gpu/transform/longman.hpp"
 
 namespace geobem::transform {
 
-enum class TransformFamily { ExponentialCosine, ExponentialSine, LorentzianCosine, LorentzianSine, HankelExponential, HalfSpaceDisk };
+/// A built-in family: its position in LongmanFamilies (families.hpp). Name one
+/// by its trait, transform_family<ExponentialCosine>, or parse its name.
+enum class TransformFamily : int {};
+template <class Family>
+constexpr TransformFamily transform_family = static_cast<TransformFamily>(FamilyIndex<Family, LongmanFamilies>::value);
 
 struct FamilyDescription {
   TransformFamily family;
@@ -22,26 +29,14 @@ struct FamilyDescription {
   std::string range;                    ///< the documented range (parameter_range), for --help
 };
 
-/// The documented parameter range of a family, over which its status is
-/// measured honest (bench/transform/longman_battery, tests/transform): a scale
-/// and a dimensionless ratio, both inclusive.
-///   exp-cos, exp-sin: scale omega, ratio lambda/omega (the damping; lambda = a for exp-sin);
-///   lorentzian-cos, -sin: ratio omega (scale unused, 1);
-///   hankel-exp: scale r, ratio a/r; with m = 0, a/r may go down to 0 (below
-///     ratio_min only m = 1 is refused: k e^{-ak} J_nu(kr) then cancels to
-///     a/r^3 and rounding exceeds 1e-12);
-///   halfspace-disk: scale a, ratio r/a (r = 0 also allowed).
-/// Below ratio_min for exp-cos/exp-sin (weak damping) the integral lambda/omega^2
-/// is a small remainder of areas of size 2/omega and rounding exceeds 1e-12.
-struct ParameterRange {
-  double scale_min, scale_max, ratio_min, ratio_max;
-};
-/// The documented range of `family`.
+/// The documented range of `family` (its trait's range; which parameters are
+/// the scale and the ratio is said there).
 ParameterRange parameter_range(TransformFamily family);
 
 /// All built-in families.
 const std::vector<FamilyDescription>& transform_families();
-/// The description of `family`.
+/// The description of `family`; throws std::invalid_argument for a value
+/// outside the list.
 const FamilyDescription& describe(TransformFamily family);
 /// Parses a family name; throws geobem::UsageError naming it and listing the known ones.
 TransformFamily parse_transform_family(const std::string& name);

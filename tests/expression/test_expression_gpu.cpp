@@ -76,7 +76,7 @@ TEST_F(ExpressionCuda, ExponentialCosineAgreesWithCpuAndTheFamilyKernel) {
   const auto cuda = ex::integrate_longman_expression(rest, ex::OscillationKind::Cos, rows, count, options, 16,
                                                      ComputeDevice::Cuda);
   const auto family =
-      tf::integrate_family(tf::TransformFamily::ExponentialCosine, family_rows, count, options, 16, ComputeDevice::Cuda);
+      tf::integrate_family(tf::transform_family<tf::ExponentialCosine>, family_rows, count, options, 16, ComputeDevice::Cuda);
   std::size_t converged = 0;
   for (std::size_t i = 0; i < count; ++i) {
     const double lambda = family_rows[2 * i], omega = family_rows[2 * i + 1];

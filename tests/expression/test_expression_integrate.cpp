@@ -44,7 +44,7 @@ TEST(LongmanExpression, ExponentialCosineEqualsTheFamilyToRounding) {
   // exp(-a x) with the factor cos(w x) and the decay rate a: the exp-cos
   // family's panels, cut-off and products, so the same numbers.
   std::mt19937_64 random(180);
-  const tf::ParameterRange range = tf::parameter_range(tf::TransformFamily::ExponentialCosine);
+  const tf::ParameterRange range = tf::parameter_range(tf::transform_family<tf::ExponentialCosine>);
   const std::size_t count = 400;
   std::vector<double> family_rows, expression_rows;
   for (std::size_t i = 0; i < count; ++i) {
@@ -57,7 +57,7 @@ TEST(LongmanExpression, ExponentialCosineEqualsTheFamilyToRounding) {
     tf::LongmanOptions options;
     options.accelerator = accelerator;
     options.relative_tolerance = 1e-10;
-    const auto family = tf::integrate_family(tf::TransformFamily::ExponentialCosine, family_rows, count, options, 16,
+    const auto family = tf::integrate_family(tf::transform_family<tf::ExponentialCosine>, family_rows, count, options, 16,
                                              ComputeDevice::Cpu);
     const auto mine = ex::integrate_longman_expression(longman_rest("exp(-a*x)", {"a", "w"}), ex::OscillationKind::Cos,
                                                        expression_rows, count, options, 16, ComputeDevice::Cpu);
@@ -129,9 +129,9 @@ TEST(LongmanExpression, HalfspaceLoadKernelGivesTheFamilysNumbersAndTheClosedFor
     family_inner.insert(family_inner.end(), {inner[3 * i], inner[3 * i + 2]});
   }
   const auto family_far =
-      tf::integrate_family(tf::TransformFamily::HalfSpaceDisk, family_outer, 100, options, 16, ComputeDevice::Cpu);
+      tf::integrate_family(tf::transform_family<tf::HalfSpaceDisk>, family_outer, 100, options, 16, ComputeDevice::Cpu);
   const auto family_near =
-      tf::integrate_family(tf::TransformFamily::HalfSpaceDisk, family_inner, 100, options, 16, ComputeDevice::Cpu);
+      tf::integrate_family(tf::transform_family<tf::HalfSpaceDisk>, family_inner, 100, options, 16, ComputeDevice::Cpu);
   for (std::size_t i = 0; i < 100; ++i) {
     EXPECT_NEAR(far[i].value, family_far[i].value, 1e-8 * std::fabs(family_far[i].value)) << i;
     EXPECT_NEAR(near[i].value, family_near[i].value, 1e-8 * std::fabs(family_near[i].value)) << i;

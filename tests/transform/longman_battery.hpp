@@ -16,20 +16,20 @@ namespace geobem::test {
 
 /// The closed form of one integral of `family` (parameter row p), in long double.
 inline long double closed_form_long(transform::TransformFamily family, const double* p) {
-  using F = transform::TransformFamily;
+  using namespace transform;
   using Real = long double;
   const Real pi = 3.141592653589793238462643383279502884L;
   switch (family) {
-    case F::ExponentialCosine: return Real(p[0]) / (Real(p[0]) * p[0] + Real(p[1]) * p[1]);
-    case F::ExponentialSine: return Real(p[1]) / (Real(p[0]) * p[0] + Real(p[1]) * p[1]);
-    case F::LorentzianCosine:
-    case F::LorentzianSine: return pi / 2 * std::exp(-Real(p[0]));
-    case F::HankelExponential: {
+    case transform_family<ExponentialCosine>: return Real(p[0]) / (Real(p[0]) * p[0] + Real(p[1]) * p[1]);
+    case transform_family<ExponentialSine>: return Real(p[1]) / (Real(p[0]) * p[0] + Real(p[1]) * p[1]);
+    case transform_family<LorentzianCosine>:
+    case transform_family<LorentzianSine>: return pi / 2 * std::exp(-Real(p[0]));
+    case transform_family<HankelExponential>: {
       const Real a = p[2], r = p[3], s = std::sqrt(a * a + r * r);
       if (p[0] == 0) return p[1] == 0 ? 1 / s : a / (s * s * s);
       return p[1] == 0 ? r / (s * (s + a)) : r / (s * s * s);
     }
-    case F::HalfSpaceDisk: {
+    case transform_family<HalfSpaceDisk>: {
       const Real a = p[0], r = p[1];
       if (r == 0) return 1;
       if (r < a) return 2 / pi * std::comp_ellint_2(r / a);
@@ -47,7 +47,7 @@ inline long double closed_form_long(transform::TransformFamily family, const dou
 /// third of the rows within 30% of the rim (log-uniform distance 1e-4..0.3)
 /// and some at r = 0.
 inline std::vector<double> draw_battery(transform::TransformFamily family, std::size_t count, std::mt19937_64& random) {
-  using F = transform::TransformFamily;
+  using namespace transform;
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   auto log_uniform = [&](double lo, double hi) { return lo * std::pow(hi / lo, unit(random)); };
   const transform::ParameterRange range = transform::parameter_range(family);
@@ -58,18 +58,18 @@ inline std::vector<double> draw_battery(transform::TransformFamily family, std::
     if (i % 10 == 9)
       ratio = unit(random) < 0.5 ? range.ratio_min * log_uniform(1.0, 1.5) : range.ratio_max / log_uniform(1.0, 1.5);
     switch (family) {
-      case F::ExponentialCosine:
-      case F::ExponentialSine: rows.insert(rows.end(), {scale * ratio, scale}); break;  // lambda, omega
-      case F::LorentzianCosine:
-      case F::LorentzianSine: rows.push_back(ratio); break;  // omega
-      case F::HankelExponential: {
+      case transform_family<ExponentialCosine>:
+      case transform_family<ExponentialSine>: rows.insert(rows.end(), {scale * ratio, scale}); break;  // lambda, omega
+      case transform_family<LorentzianCosine>:
+      case transform_family<LorentzianSine>: rows.push_back(ratio); break;  // omega
+      case transform_family<HankelExponential>: {
         const double nu = std::floor(2 * unit(random)), m = std::floor(2 * unit(random));
         if (m == 0 && i % 4 == 3) ratio = log_uniform(1e-6, range.ratio_min);
         const double a = (m == 0 && i % 8 == 7) ? 0.0 : scale * ratio;
         rows.insert(rows.end(), {nu, m, a, scale});
         break;
       }
-      case F::HalfSpaceDisk:
+      case transform_family<HalfSpaceDisk>:
         if (i % 3 == 1) ratio = 1.0 + (unit(random) < 0.5 ? -1.0 : 1.0) * log_uniform(1e-4, 0.3);
         if (i % 50 == 7) ratio = 0.0;
         rows.insert(rows.end(), {scale, scale * ratio});  // a, r

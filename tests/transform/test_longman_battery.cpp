@@ -48,9 +48,9 @@ void check_battery(TransformFamily family) {
 
 }  // namespace
 
-TEST(LongmanBattery, ExponentialCosine) { check_battery(TransformFamily::ExponentialCosine); }
-TEST(LongmanBattery, ExponentialSine) { check_battery(TransformFamily::ExponentialSine); }
-TEST(LongmanBattery, LorentzianCosine) { check_battery(TransformFamily::LorentzianCosine); }
-TEST(LongmanBattery, LorentzianSine) { check_battery(TransformFamily::LorentzianSine); }
-TEST(LongmanBattery, HankelExponential) { check_battery(TransformFamily::HankelExponential); }
-TEST(LongmanBattery, HalfSpaceDisk) { check_battery(TransformFamily::HalfSpaceDisk); }
+TEST(LongmanBattery, ExponentialCosine) { check_battery(transform_family<ExponentialCosine>); }
+TEST(LongmanBattery, ExponentialSine) { check_battery(transform_family<ExponentialSine>); }
+TEST(LongmanBattery, LorentzianCosine) { check_battery(transform_family<LorentzianCosine>); }
+TEST(LongmanBattery, LorentzianSine) { check_battery(transform_family<LorentzianSine>); }
+TEST(LongmanBattery, HankelExponential) { check_battery(transform_family<HankelExponential>); }
+TEST(LongmanBattery, HalfSpaceDisk) { check_battery(transform_family<HalfSpaceDisk>); }

@@ -27,19 +27,19 @@ std::vector<double> random_parameters(TransformFamily family, std::size_t count,
   std::vector<double> p;
   for (std::size_t i = 0; i < count; ++i) {
     switch (family) {
-      case TransformFamily::ExponentialCosine:
-      case TransformFamily::ExponentialSine:
+      case transform_family<ExponentialCosine>:
+      case transform_family<ExponentialSine>:
         p.insert(p.end(), {0.05 + 5 * unit(random), 0.1 + 50 * unit(random)});
         break;
-      case TransformFamily::LorentzianCosine:
-      case TransformFamily::LorentzianSine:
+      case transform_family<LorentzianCosine>:
+      case transform_family<LorentzianSine>:
         p.push_back(0.1 + 8 * unit(random));
         break;
-      case TransformFamily::HankelExponential:
+      case transform_family<HankelExponential>:
         p.insert(p.end(), {std::floor(2 * unit(random)), std::floor(2 * unit(random)), 0.05 + 5 * unit(random),
                            0.1 + 10 * unit(random)});
         break;
-      case TransformFamily::HalfSpaceDisk:
+      case transform_family<HalfSpaceDisk>:
         p.insert(p.end(), {1.0, 20 * unit(random)});
         break;
     }
@@ -88,9 +88,9 @@ TEST_F(LongmanCuda, PaperBatchMatchesClosedForm) {
   LongmanOptions options;
   options.accelerator = Accelerator::Euler;
   options.min_areas = options.max_areas = 16;  // the paper's N = 16
-  const auto gpu = integrate_family(TransformFamily::ExponentialCosine, parameters, count, options, 16,
+  const auto gpu = integrate_family(transform_family<ExponentialCosine>, parameters, count, options, 16,
                                     geobem::ComputeDevice::Cuda);
-  const auto cpu = integrate_family(TransformFamily::ExponentialCosine, parameters, count, options, 16,
+  const auto cpu = integrate_family(transform_family<ExponentialCosine>, parameters, count, options, 16,
                                     geobem::ComputeDevice::Cpu);
   for (std::size_t i = 0; i < count; ++i) {
     const double lambda = parameters[2 * i], omega = parameters[2 * i + 1];
@@ -119,9 +119,9 @@ TEST_F(LongmanCuda, BatchesOfMoreChunksThanSlotsMatchTheCpu) {
   options.accelerator = Accelerator::Epsilon;
   options.relative_tolerance = 1e-10;
   LongmanTimings timings;
-  const auto gpu = integrate_family(TransformFamily::ExponentialCosine, parameters, count, options, 16,
+  const auto gpu = integrate_family(transform_family<ExponentialCosine>, parameters, count, options, 16,
                                     geobem::ComputeDevice::Cuda, true, &timings);
-  const auto cpu = integrate_family(TransformFamily::ExponentialCosine, parameters, count, options, 16,
+  const auto cpu = integrate_family(transform_family<ExponentialCosine>, parameters, count, options, 16,
                                     geobem::ComputeDevice::Cpu);
   std::size_t status_mismatches = 0;
   double worst = 0.0;
@@ -143,7 +143,7 @@ TEST_F(LongmanCuda, BatchesOfMoreChunksThanSlotsMatchTheCpu) {
   const std::size_t small = 1000;
   const std::vector<double> head(parameters.begin() + 2 * 777, parameters.begin() + 2 * (777 + small));
   std::vector<LongmanResult> again = gpu;  // the overload into a caller's vector: resized, storage reused
-  integrate_family(TransformFamily::ExponentialCosine, head, small, options, 16, geobem::ComputeDevice::Cuda, again);
+  integrate_family(transform_family<ExponentialCosine>, head, small, options, 16, geobem::ComputeDevice::Cuda, again);
   ASSERT_EQ(again.size(), small);
   for (std::size_t i = 0; i < small; ++i) {
     ASSERT_EQ(again[i].value, gpu[777 + i].value) << "integral " << 777 + i;
