@@ -145,7 +145,7 @@ void compare_adaptive(std::size_t count) {
   std::vector<double> rows;
   for (std::size_t i = 0; i < count; ++i) {
     q::Problem1D p;
-    p.integrand.family = q::Integrand1DFamily::ExpSin;
+    p.integrand.family = q::integrand_1d_family<q::ExpSin>;
     p.integrand.p[0] = log_uniform(1e-3, 50.0);
     p.integrand.p[1] = log_uniform(1e-3, 1000.0);
     p.integrand.p[2] = 0.0;

@@ -102,15 +102,15 @@ double exact_table2(const Integrand1D& f, double a, double b) {
   const double* p = f.p;
   auto F = [&](double x) {
     switch (f.family) {
-      case Integrand1DFamily::ExpSin:
+      case integrand_1d_family<ExpSin>:
         return std::exp(p[0] * x) * (p[0] * std::sin(p[1] * x) - p[1] * std::cos(p[1] * x)) / (p[0] * p[0] + p[1] * p[1]);
-      case Integrand1DFamily::PolyCos:
+      case integrand_1d_family<PolyCos>:
         return p[0] * (std::cos(p[1] * x) / (p[1] * p[1]) + x * std::sin(p[1] * x) / p[1]) - std::pow(x - p[2], 3) / 3.0;
-      case Integrand1DFamily::ExpCos: {
+      case integrand_1d_family<ExpCos>: {
         const double k = p[1] * kPi;
         return std::exp(-p[0] * x) * (k * std::sin(k * x) - p[0] * std::cos(k * x)) / (p[0] * p[0] + k * k);
       }
-      case Integrand1DFamily::Sinc: return gsl_sf_Si(p[0] * kPi * x) / kPi;
+      case integrand_1d_family<Sinc>: return gsl_sf_Si(p[0] * kPi * x) / kPi;
     }
     return 0.0;
   };
@@ -190,10 +190,10 @@ int run_bench(int argc, char** argv) {
   if (min_regions < 1) throw po::error("--min-regions must be at least 1");
   if (!(cuda_cap >= 1.0 && cuda_cap < 1.8e19)) throw po::error("--max-evals out of range");
   const bool cuda = !command.given("no-cuda") && geobem::cuda_device_count() > 0;
-  const NdCase nd_cases[] = {{CubatureFamily::F1, 7, 1e-5, kF1Reference7D},
-                             {CubatureFamily::F2, 4, 1e-4, kF2Reference4D},
-                             {CubatureFamily::F3, 4, 1e-5, kF3Reference4D},
-                             {CubatureFamily::F4, 7, 1e-4, kF4Reference7D}};
+  const NdCase nd_cases[] = {{cubature_family<ArumugamF1>, 7, 1e-5, kF1Reference7D},
+                             {cubature_family<ArumugamF2>, 4, 1e-4, kF2Reference4D},
+                             {cubature_family<ArumugamF3>, 4, 1e-5, kF3Reference4D},
+                             {cubature_family<ArumugamF4>, 7, 1e-4, kF4Reference7D}};
   std::vector<NdCase> cases;
   for (const std::string& name : split_names(case_list)) {
     const auto it = std::find_if(std::begin(nd_cases), std::end(nd_cases),
@@ -210,9 +210,9 @@ int run_bench(int argc, char** argv) {
     warm.dim = 2;
     warm.rel_tol = 1e-9;
     warm.min_regions = 64;
-    const NdCase warm_case{CubatureFamily::F1, 2, warm.rel_tol, std::nan("")};  // no reference: true_error nan
+    const NdCase warm_case{cubature_family<ArumugamF1>, 2, warm.rel_tol, std::nan("")};  // no reference: true_error nan
     const auto start = std::chrono::steady_clock::now();
-    const CubatureResult r = integrate_cubature(make_cubature_integrand(CubatureFamily::F1, 2), warm, ComputeDevice::Cuda);
+    const CubatureResult r = integrate_cubature(make_cubature_integrand(cubature_family<ArumugamF1>, 2), warm, ComputeDevice::Cuda);
     print_cubature_row("geobem_cuda_warmup", warm_case, r, seconds_since(start));
     // Passes of f1..f4 back to back; the first pass is the geobem_cuda row.
     std::vector<std::vector<double>> seconds(cases.size());
@@ -283,12 +283,12 @@ int run_bench(int argc, char** argv) {
     Integrand1DFamily family;
     double lower, upper;
   };
-  const Case1D table2[] = {{Integrand1DFamily::ExpSin, 0, 5},   {Integrand1DFamily::ExpSin, 0, 6},
-                           {Integrand1DFamily::ExpSin, 0, 7},   {Integrand1DFamily::PolyCos, 0, 30},
-                           {Integrand1DFamily::PolyCos, 0, 50}, {Integrand1DFamily::PolyCos, 0, 70},
-                           {Integrand1DFamily::ExpCos, 0, 10},  {Integrand1DFamily::ExpCos, 0, 20},
-                           {Integrand1DFamily::ExpCos, 0, 30},  {Integrand1DFamily::Sinc, 1e-6, 10},
-                           {Integrand1DFamily::Sinc, 1e-6, 15}, {Integrand1DFamily::Sinc, 1e-6, 20}};
+  const Case1D table2[] = {{integrand_1d_family<ExpSin>, 0, 5},   {integrand_1d_family<ExpSin>, 0, 6},
+                           {integrand_1d_family<ExpSin>, 0, 7},   {integrand_1d_family<PolyCos>, 0, 30},
+                           {integrand_1d_family<PolyCos>, 0, 50}, {integrand_1d_family<PolyCos>, 0, 70},
+                           {integrand_1d_family<ExpCos>, 0, 10},  {integrand_1d_family<ExpCos>, 0, 20},
+                           {integrand_1d_family<ExpCos>, 0, 30},  {integrand_1d_family<Sinc>, 1e-6, 10},
+                           {integrand_1d_family<Sinc>, 1e-6, 15}, {integrand_1d_family<Sinc>, 1e-6, 20}};
   gsl_set_error_handler_off();
   gsl_integration_workspace* workspace = gsl_integration_workspace_alloc(100000);
   if (cuda) {  // first 1D launch (module load) reported on its own row
@@ -325,7 +325,7 @@ int run_bench(int argc, char** argv) {
   // A batch: 100,000 integrals of e^{-p0 x} cos(p1 pi x) on [0, b], each adaptive on its own.
   std::vector<Problem1D> problems(100000);
   for (std::size_t i = 0; i < problems.size(); ++i) {
-    problems[i].integrand = table2_integrand(Integrand1DFamily::ExpCos);
+    problems[i].integrand = table2_integrand(integrand_1d_family<ExpCos>);
     problems[i].integrand.p[0] = 0.5 + 1e-5 * i;
     problems[i].integrand.p[1] = 1.0 + 4e-5 * i;
     problems[i].upper = 1.0 + 1e-4 * i;

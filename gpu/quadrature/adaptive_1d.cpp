@@ -13,7 +13,6 @@
 namespace geobem::quadrature {
 
 namespace {
-const char* const kFamilies[] = {"exp_sin", "poly_cos", "exp_cos", "sinc"};
 const char* const kRules[] = {"double", "keep", "reset"};
 
 std::string number(double value) {
@@ -21,32 +20,32 @@ std::string number(double value) {
   text << std::setprecision(17) << value;
   return text.str();
 }
+/// Calls visit(FamilyTag<Trait>{}) with the family's trait.
+template <class Visitor>
+void visit_integrand_1d_family(Integrand1DFamily family, Visitor&& visit) {
+  if (!visit_family_at(Integrand1DFamilies{}, static_cast<int>(family), visit))
+    throw std::invalid_argument("1D family " + std::to_string(static_cast<int>(family)) +
+                                " is not registered in Integrand1DFamilies");
+}
 }  // namespace
 
 Integrand1DRanges integrand_1d_ranges(Integrand1DFamily family) {
-  switch (family) {
-    case Integrand1DFamily::ExpSin: return {{1e-3, 1e-3, 0.0}, {50.0, 1000.0, 0.0}, {true, true, false}};
-    case Integrand1DFamily::PolyCos: return {{1e-3, 1e-3, 0.0}, {1000.0, 1000.0, 100.0}, {true, true, true}};
-    case Integrand1DFamily::ExpCos: return {{1e-3, 1e-3, 0.0}, {50.0, 1000.0, 0.0}, {true, true, false}};
-    case Integrand1DFamily::Sinc: return {{1e-3, 0.0, 0.0}, {1000.0, 0.0, 0.0}, {true, false, false}};
-  }
-  throw std::invalid_argument("unknown 1D family");
+  Integrand1DRanges ranges{};
+  visit_integrand_1d_family(family, [&](auto tag) { ranges = decltype(tag)::type::ranges; });
+  return ranges;
 }
 
 double integrand_1d_rate(const Integrand1D& f) {
-  switch (f.family) {
-    case Integrand1DFamily::ExpSin: return std::max(std::fabs(f.p[0]), std::fabs(f.p[1]));
-    case Integrand1DFamily::PolyCos: return std::fabs(f.p[1]);
-    case Integrand1DFamily::ExpCos: return std::max(std::fabs(f.p[0]), kPi * std::fabs(f.p[1]));
-    case Integrand1DFamily::Sinc: return kPi * std::fabs(f.p[0]);
-  }
-  return 0.0;
+  double rate = 0.0;
+  visit_integrand_1d_family(f.family, [&](auto tag) { rate = decltype(tag)::type::rate(f.p); });
+  return rate;
 }
 
 double exp_family_limit(const Integrand1D& f) {
   const double rate = integrand_1d_rate(f);
   double limit = rate > 0.0 ? std::min(kMaxLimit1D, kMaxPhase1D / rate) : kMaxLimit1D;
-  const bool exponential = f.family == Integrand1DFamily::ExpSin || f.family == Integrand1DFamily::ExpCos;
+  bool exponential = false;
+  visit_integrand_1d_family(f.family, [&](auto tag) { exponential = decltype(tag)::type::exponential; });
   if (exponential && f.p[0] != 0.0) limit = std::min(limit, kMaxExponent1D / std::fabs(f.p[0]));
   return limit;
 }
@@ -86,12 +85,23 @@ void check_problem_1d(const Problem1D& p, const std::string& where) {
                                 ", the documented range of " + to_string(p.integrand.family));
 }
 
-std::string to_string(Integrand1DFamily family) { return kFamilies[static_cast<int>(family)]; }
+std::string to_string(Integrand1DFamily family) {
+  std::string name;
+  visit_integrand_1d_family(family, [&](auto tag) { name = decltype(tag)::type::name; });
+  return name;
+}
 
 Integrand1DFamily parse_integrand_1d_family(const std::string& name) {
-  for (int i = 0; i < 4; ++i)
-    if (name == kFamilies[i]) return static_cast<Integrand1DFamily>(i);
-  throw UsageError("unknown integrand '" + name + "' (known: exp_sin, poly_cos, exp_cos, sinc)");
+  Integrand1DFamily found{};
+  std::string known;
+  bool matched = false;
+  for_each_family(Integrand1DFamilies{}, [&](auto tag) {
+    using F = typename decltype(tag)::type;
+    if (!matched && name == F::name) found = integrand_1d_family<F>, matched = true;
+    known += (known.empty() ? "" : ", ") + std::string(F::name);
+  });
+  if (!matched) throw UsageError("unknown integrand '" + name + "' (known: " + known + ")");
+  return found;
 }
 
 std::string to_string(ExpansionRule rule) { return kRules[static_cast<int>(rule)]; }
@@ -105,12 +115,9 @@ ExpansionRule parse_expansion_rule(const std::string& name) {
 Integrand1D table2_integrand(Integrand1DFamily family) {
   Integrand1D f;
   f.family = family;
-  switch (family) {
-    case Integrand1DFamily::ExpSin: f.p[0] = 2.0, f.p[1] = 3.0, f.p[2] = 0.0; break;
-    case Integrand1DFamily::PolyCos: f.p[0] = 4.0, f.p[1] = 2.0, f.p[2] = 2.0; break;
-    case Integrand1DFamily::ExpCos: f.p[0] = 3.0, f.p[1] = 5.0, f.p[2] = 0.0; break;
-    case Integrand1DFamily::Sinc: f.p[0] = 10.0, f.p[1] = 0.0, f.p[2] = 0.0; break;
-  }
+  visit_integrand_1d_family(family, [&](auto tag) {
+    for (int k = 0; k < 3; ++k) f.p[k] = decltype(tag)::type::table2[k];
+  });
   return f;
 }
 

@@ -41,27 +41,12 @@ struct Problem1D {
   double lower = 0.0, upper = 1.0;
 };
 
-/// The parameter ranges a family is documented (and measured) for: |p_k| ≤
-/// max[k] (max[k] = 0: p_k unused and must be 0); min_magnitude[k] is the low
-/// end of the decades the batteries draw from (0: drawn uniformly over
-/// [−max, max]); signed_parameter[k]: negative values allowed. The limits lie
-/// within ±kMaxLimit1D and within ±kMaxPhase1D/rate (exp_family_limit), rate
-/// the largest |exponent or angular frequency| of the family (exp_sin
-/// max(|p0|, |p1|), poly_cos |p1|, exp_cos max(|p0|, π|p1|), sinc π|p0|):
-/// at most ~160 oscillations over the interval, where relative tolerances
-/// down to 1e-12 are measured to hold (bench/RESULTS.md); and for exp_sin,
-/// exp_cos within ±kMaxExponent1D/|p0|, so that e^{±p0 x} stays far from overflow.
-struct Integrand1DRanges {
-  double min_magnitude[3];
-  double max[3];
-  bool signed_parameter[3];
-};
 constexpr double kMaxLimit1D = 100.0;
 constexpr double kMaxPhase1D = 1000.0;
 constexpr double kMaxExponent1D = 300.0;
 Integrand1DRanges integrand_1d_ranges(Integrand1DFamily family);
 
-/// The family's rate (see Integrand1DRanges) and the largest |x| its limits may reach.
+/// The family's rate (its trait's rate, see Integrand1DRanges) and the largest |x| its limits may reach.
 double integrand_1d_rate(const Integrand1D& integrand);
 double exp_family_limit(const Integrand1D& integrand);
 

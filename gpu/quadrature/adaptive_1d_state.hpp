@@ -1,25 +1,19 @@
 #pragma once
 // GEOBEM_HD pieces of the block-cutting sweep shared by the CPU and CUDA
-// drivers: the built-in 1D integrands and the accept/cut/expand decision.
+// drivers: the built-in 1D integrands (one trait per family, registered in
+// Integrand1DFamilies) and the accept/cut/expand decision.
 #include <cmath>
 #include <cstdint>
 #if !defined(__CUDACC_RTC__)  // names and parsing are host code; NVRTC-compiled kernels (gpu/expression) see the rest
 #include <string>
 #endif
 
+#include "gpu/core/family_list.hpp"
 #include "gpu/core/host_device.hpp"
 #include "gpu/core/math_constants.hpp"
 #include "gpu/quadrature/gauss_kronrod.hpp"
 
 namespace geobem::quadrature {
-
-/// The four functions of Kern & Alaghband's Table 2 as families with
-/// parameters p (defaults = the paper's):
-///   ExpSin  e^{p0 x} sin(p1 x)            (2, 3)
-///   PolyCos p0 x cos(p1 x) − (x − p2)²    (4, 2, 2)
-///   ExpCos  e^{−p0 x} cos(p1 π x)         (3, 5)
-///   Sinc    sin(p0 π x)/(π x)             (10)
-enum class Integrand1DFamily { ExpSin, PolyCos, ExpCos, Sinc };
 
 /// e^{t} for t = t_high + t_low (|t_low| ≤ ulp(t_high)): first order in t_low.
 GEOBEM_HD inline double exp_compensated(double t_high, double t_low) { return exp(t_high) * (1.0 + t_low); }
@@ -49,8 +43,124 @@ GEOBEM_HD inline double sin_or_cos_pi(double t_high, double t_low, bool sine) {
   return quadrant >= 2 ? -value : value;
 }
 
+/// The parameter ranges a family is documented (and measured) for: |p_k| ≤
+/// max[k] (max[k] = 0: p_k unused and must be 0); min_magnitude[k] is the low
+/// end of the decades the batteries draw from (0: drawn uniformly over
+/// [−max, max]); signed_parameter[k]: negative values allowed. The limits lie
+/// within ±kMaxLimit1D and within ±kMaxPhase1D/rate (exp_family_limit), rate
+/// the largest |exponent or angular frequency| of the family (its trait's
+/// rate): at most ~160 oscillations over the interval, where relative
+/// tolerances down to 1e-12 are measured to hold (bench/RESULTS.md); and for
+/// the exponential families within ±kMaxExponent1D/|p0|, so that e^{±p0 x}
+/// stays far from overflow.
+struct Integrand1DRanges {
+  double min_magnitude[3];
+  double max[3];
+  bool signed_parameter[3];
+};
+
+// The four functions of Kern & Alaghband's Table 2 as families with
+// parameters p, one trait each, registered in Integrand1DFamilies below:
+//   static constexpr const char* name;             // as the stage spells it
+//   static constexpr double table2[3];             // the paper's parameters (the defaults)
+//   static constexpr Integrand1DRanges ranges;     // the documented range
+//   static constexpr bool exponential;             // e^{±p0 x}: limits within kMaxExponent1D/|p0|
+//   GEOBEM_HD static double rate(const double* p); // largest |exponent or angular frequency|
+//   GEOBEM_HD static double value(const double* p, double x_high, double x_low, double* magnitude);
+// value is f(x_high + x_low), the node carried in two doubles
+// (gauss_kronrod.hpp): exponents and phases are formed to ~ε relative of the
+// exact node instead of ε·|p·x| absolute, so that the integral's rounding
+// error stays at ε·∫|f| however far the limits lie from 0 or however fast f
+// oscillates; *magnitude is the size the value's rounding is relative to.
+
+/// e^{p0 x} sin(p1 x), Table 2: (2, 3).
+struct ExpSin {
+  static constexpr const char* name = "exp_sin";
+  static constexpr double table2[3] = {2.0, 3.0, 0.0};
+  static constexpr Integrand1DRanges ranges{{1e-3, 1e-3, 0.0}, {50.0, 1000.0, 0.0}, {true, true, false}};
+  static constexpr bool exponential = true;
+  GEOBEM_HD static double rate(const double* p) { return fmax(fabs(p[0]), fabs(p[1])); }
+  GEOBEM_HD static double value(const double* p, double x_high, double x_low, double* magnitude) {
+    double t, t_low, s, c;
+    product_compensated(p[1], x_high, x_low, &t, &t_low);
+    sincos(t, &s, &c);
+    const double wave = s + c * t_low;  // sin(t + t_low) to first order
+    product_compensated(p[0], x_high, x_low, &s, &c);
+    const double value = exp_compensated(s, c) * wave;
+    *magnitude = fabs(value);
+    return value;
+  }
+};
+
+/// p0 x cos(p1 x) − (x − p2)², Table 2: (4, 2, 2). *magnitude is
+/// |p0 x cos(p1 x)| + (x − p2)², as the two terms may cancel.
+struct PolyCos {
+  static constexpr const char* name = "poly_cos";
+  static constexpr double table2[3] = {4.0, 2.0, 2.0};
+  static constexpr Integrand1DRanges ranges{{1e-3, 1e-3, 0.0}, {1000.0, 1000.0, 100.0}, {true, true, true}};
+  static constexpr bool exponential = false;
+  GEOBEM_HD static double rate(const double* p) { return fabs(p[1]); }
+  GEOBEM_HD static double value(const double* p, double x_high, double x_low, double* magnitude) {
+    double t, t_low, s, c;
+    product_compensated(p[1], x_high, x_low, &t, &t_low);
+    sincos(t, &s, &c);
+    const double shifted = (x_high - p[2]) + x_low;
+    const double wave = p[0] * (x_high + x_low) * (c - s * t_low), parabola = shifted * shifted;
+    *magnitude = fabs(wave) + parabola;
+    return wave - parabola;
+  }
+};
+
+/// e^{−p0 x} cos(p1 π x), Table 2: (3, 5).
+struct ExpCos {
+  static constexpr const char* name = "exp_cos";
+  static constexpr double table2[3] = {3.0, 5.0, 0.0};
+  static constexpr Integrand1DRanges ranges{{1e-3, 1e-3, 0.0}, {50.0, 1000.0, 0.0}, {true, true, false}};
+  static constexpr bool exponential = true;
+  GEOBEM_HD static double rate(const double* p) { return fmax(fabs(p[0]), kPi * fabs(p[1])); }
+  GEOBEM_HD static double value(const double* p, double x_high, double x_low, double* magnitude) {
+    double t, t_low, s, c;
+    product_compensated(-p[0], x_high, x_low, &s, &c);
+    const double decay = exp_compensated(s, c);
+    product_compensated(p[1], x_high, x_low, &t, &t_low);
+    const double value = decay * sin_or_cos_pi(t, t_low, false);
+    *magnitude = fabs(value);
+    return value;
+  }
+};
+
+/// sin(p0 π x)/(π x), Table 2: (10).
+struct Sinc {
+  static constexpr const char* name = "sinc";
+  static constexpr double table2[3] = {10.0, 0.0, 0.0};
+  static constexpr Integrand1DRanges ranges{{1e-3, 0.0, 0.0}, {1000.0, 0.0, 0.0}, {true, false, false}};
+  static constexpr bool exponential = false;
+  GEOBEM_HD static double rate(const double* p) { return kPi * fabs(p[0]); }
+  GEOBEM_HD static double value(const double* p, double x_high, double x_low, double* magnitude) {
+    double value = p[0];
+    if (x_high != 0.0 || x_low != 0.0) {
+      double t, t_low;
+      product_compensated(p[0], x_high, x_low, &t, &t_low);
+      value = sin_or_cos_pi(t, t_low, true) / (kPi * (x_high + x_low));
+    }
+    *magnitude = fabs(value);
+    return value;
+  }
+};
+
+/// The built-in families, registered: their order fixes the Integrand1DFamily values.
+using Integrand1DFamilies = FamilyList<ExpSin, PolyCos, ExpCos, Sinc>;
+
+/// A built-in family: its position in Integrand1DFamilies. Name one by its
+/// trait, integrand_1d_family<ExpSin>, or parse its name.
+enum class Integrand1DFamily : int {};
+template <class Family>
+constexpr Integrand1DFamily integrand_1d_family =
+    static_cast<Integrand1DFamily>(FamilyIndex<Family, Integrand1DFamilies>::value);
+
+/// A built-in family with its parameters (defaults: exp_sin with the paper's).
 struct Integrand1D {
-  Integrand1DFamily family = Integrand1DFamily::ExpSin;
+  Integrand1DFamily family = integrand_1d_family<ExpSin>;
   double p[3] = {2.0, 3.0, 0.0};
 
   GEOBEM_HD double operator()(double x) const {
@@ -58,50 +168,12 @@ struct Integrand1D {
     return (*this)(x, 0.0, &magnitude);
   }
 
-  /// f(x_high + x_low), the node carried in two doubles (gauss_kronrod.hpp):
-  /// exponents and phases are formed to ~ε relative of the exact node
-  /// instead of ε·|p·x| absolute, so that the integral's rounding error stays
-  /// at ε·∫|f| however far the limits lie from 0 or however fast f oscillates.
-  /// *magnitude: the size the value's rounding is relative to, |f| but for
-  /// poly_cos, whose two terms may cancel: |p0 x cos(p1 x)| + (x − p2)².
+  /// f(x_high + x_low) and *magnitude (the family's value, above).
   GEOBEM_HD double operator()(double x_high, double x_low, double* magnitude) const {
-    double t, t_low, s, c, value;
-    switch (family) {
-      case Integrand1DFamily::ExpSin: {
-        product_compensated(p[1], x_high, x_low, &t, &t_low);
-        sincos(t, &s, &c);
-        const double wave = s + c * t_low;  // sin(t + t_low) to first order
-        product_compensated(p[0], x_high, x_low, &s, &c);
-        value = exp_compensated(s, c) * wave;
-        break;
-      }
-      case Integrand1DFamily::PolyCos: {
-        product_compensated(p[1], x_high, x_low, &t, &t_low);
-        sincos(t, &s, &c);
-        const double shifted = (x_high - p[2]) + x_low;
-        const double wave = p[0] * (x_high + x_low) * (c - s * t_low), parabola = shifted * shifted;
-        *magnitude = fabs(wave) + parabola;
-        return wave - parabola;
-      }
-      case Integrand1DFamily::ExpCos: {
-        product_compensated(-p[0], x_high, x_low, &s, &c);
-        const double decay = exp_compensated(s, c);
-        product_compensated(p[1], x_high, x_low, &t, &t_low);
-        value = decay * sin_or_cos_pi(t, t_low, false);
-        break;
-      }
-      case Integrand1DFamily::Sinc: {
-        if (x_high == 0.0 && x_low == 0.0) {
-          value = p[0];
-          break;
-        }
-        product_compensated(p[0], x_high, x_low, &t, &t_low);
-        value = sin_or_cos_pi(t, t_low, true) / (kPi * (x_high + x_low));
-        break;
-      }
-      default: value = 0.0;
-    }
-    *magnitude = fabs(value);
+    double value = 0.0;
+    *magnitude = 0.0;
+    visit_family_at(Integrand1DFamilies{}, static_cast<int>(family),
+                    [&](auto tag) { value = decltype(tag)::type::value(p, x_high, x_low, magnitude); });
     return value;
   }
 };

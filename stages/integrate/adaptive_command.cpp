@@ -151,7 +151,7 @@ int run_adaptive(int argc, const char* const argv[]) {
   if (user_integrand == !o.integrand.empty()) throw geobem::UsageError("give either --integrand or --integrand-expression");
   q::Adaptive1DOptions settings;
   const q::Integrand1D base =
-      q::table2_integrand(user_integrand ? q::Integrand1DFamily::ExpSin : q::parse_integrand_1d_family(o.integrand));
+      q::table2_integrand(user_integrand ? q::integrand_1d_family<q::ExpSin> : q::parse_integrand_1d_family(o.integrand));
   settings.rel_tol = o.rel_tol;
   settings.abs_tol = o.abs_tol;
   settings.alpha = o.alpha;

@@ -17,9 +17,9 @@ struct ArumugamExpressionCase {
 };
 
 inline constexpr ArumugamExpressionCase kArumugamExpressionCases[] = {
-    {quadrature::CubatureFamily::F3, 4, 1e-5, 0.090415164700330145624,
+    {quadrature::cubature_family<quadrature::ArumugamF3>, 4, 1e-5, 0.090415164700330145624,
      "sin((1*asin(x1))*(2*asin(x2^2))*(3*asin(x3^3))*(4*asin(x4^4)))"},
-    {quadrature::CubatureFamily::F4, 7, 1e-4, 0.019196994669629073495,
+    {quadrature::cubature_family<quadrature::ArumugamF4>, 7, 1e-4, 0.019196994669629073495,
      "sin(asin(x1)*asin(x2)*asin(x3)*asin(x4)*asin(x5)*asin(x6)*asin(x7))"},
 };
 

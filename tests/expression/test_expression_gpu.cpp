@@ -184,11 +184,11 @@ TEST_F(ExpressionCuda, AdaptiveMatchesCpuTheFamilyAndClosedForms) {
   // p1 x is large, that bound alone can exceed 1e-10 (rounding_limited).
   std::vector<q::Problem1D> problems;
   std::vector<double> family_rows;
-  const q::Integrand1DRanges ranges = q::integrand_1d_ranges(q::Integrand1DFamily::ExpSin);
+  const q::Integrand1DRanges ranges = q::integrand_1d_ranges(q::integrand_1d_family<q::ExpSin>);
   const ex::Expression exp_sin = ex::parse_expression("exp(p0*x)*sin(p1*x)", {"x"}, {{"p0", "p1"}, "a column"});
   while (problems.size() < 200) {
     q::Problem1D p;
-    p.integrand.family = q::Integrand1DFamily::ExpSin;
+    p.integrand.family = q::integrand_1d_family<q::ExpSin>;
     for (int k = 0; k < 2; ++k) p.integrand.p[k] = log_uniform(random, ranges.min_magnitude[k], ranges.max[k]);
     p.integrand.p[2] = 0.0;
     const double limit = q::exp_family_limit(p.integrand);
@@ -234,7 +234,7 @@ TEST_F(ExpressionCuda, CubatureMatchesCpuTheFamiliesAndReferences) {
   const auto cpu = ex::integrate_cubature_expression(gaussian, rows, count, options, ComputeDevice::Cpu);
   const auto cuda = ex::integrate_cubature_expression(gaussian, rows, count, options, ComputeDevice::Cuda);
   for (int i = 0; i < count; ++i) {
-    const auto family = q::make_cubature_integrand(q::CubatureFamily::Gaussian, 3, rows[2 * i], rows[2 * i + 1]);
+    const auto family = q::make_cubature_integrand(q::cubature_family<q::GenzGaussian>, 3, rows[2 * i], rows[2 * i + 1]);
     const double exact = q::genz_exact_integral(family, 3);
     expect_honest(cuda[i].estimate, cuda[i].error, cuda[i].status, exact, 1e-7, "gaussian row " + std::to_string(i));
     EXPECT_NEAR(cuda[i].estimate, cpu[i].estimate, cuda[i].error + cpu[i].error) << i;

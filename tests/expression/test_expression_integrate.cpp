@@ -170,9 +170,9 @@ TEST(AdaptiveExpression, KernAlaghbandFamiliesAgreeWithTheBuiltInOnes) {
     std::string text;
   };
   const Case cases[] = {
-      {q::Integrand1DFamily::ExpSin, "exp(p0*x)*sin(p1*x)"},
-      {q::Integrand1DFamily::PolyCos, "p0*x*cos(p1*x) - (x - p2)*(x - p2)"},
-      {q::Integrand1DFamily::ExpCos, "exp(-p0*x)*cos(p1*pi*x)"},
+      {q::integrand_1d_family<q::ExpSin>, "exp(p0*x)*sin(p1*x)"},
+      {q::integrand_1d_family<q::PolyCos>, "p0*x*cos(p1*x) - (x - p2)*(x - p2)"},
+      {q::integrand_1d_family<q::ExpCos>, "exp(-p0*x)*cos(p1*pi*x)"},
   };
   std::mt19937_64 random(183);
   q::Adaptive1DOptions options;
@@ -252,7 +252,7 @@ TEST(CubatureExpression, GenzAndArumugamFamiliesAsExpressions) {
   const auto f4 = ex::integrate_cubature_expression(
       ex::parse_expression("sin(asin(x1)*asin(x2)*asin(x3))", ex::numbered_variables(3), {}), {}, 1, options,
       ComputeDevice::Cpu);
-  const auto f4_family = q::integrate_cubature(q::make_cubature_integrand(q::CubatureFamily::F4, 3), options,
+  const auto f4_family = q::integrate_cubature(q::make_cubature_integrand(q::cubature_family<q::ArumugamF4>, 3), options,
                                                ComputeDevice::Cpu);
   EXPECT_EQ(f4[0].estimate, f4_family.estimate);
   EXPECT_EQ(f4[0].status, f4_family.status);
@@ -266,7 +266,7 @@ TEST(CubatureExpression, GenzAndArumugamFamiliesAsExpressions) {
     const double a = log_uniform(random, 0.1, 10.0), u = std::uniform_real_distribution<double>(0.0, 1.0)(random);
     const bool a_first = gaussian.parameters[0] == "a";
     rows.insert(rows.end(), {a_first ? a : u, a_first ? u : a});
-    const auto family = q::make_cubature_integrand(q::CubatureFamily::Gaussian, 3, a, u);
+    const auto family = q::make_cubature_integrand(q::cubature_family<q::GenzGaussian>, 3, a, u);
     exact.push_back(q::genz_exact_integral(family, 3));
   }
   const auto mine = ex::integrate_cubature_expression(gaussian, rows, 6, options, ComputeDevice::Cpu);

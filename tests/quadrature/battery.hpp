@@ -157,18 +157,18 @@ inline long double genz_closed_form(q::CubatureFamily family, int n, long double
   const long double pi = acosl(-1.0L);
   long double product = 1.0L;
   switch (family) {
-    case q::CubatureFamily::Oscillatory:
+    case q::cubature_family<q::GenzOscillatory>:
       return powl(2.0L * sinl(0.5L * a) / a, n) * cosl(2.0L * pi * u + 0.5L * n * a);
-    case q::CubatureFamily::ProductPeak:
+    case q::cubature_family<q::GenzProductPeak>:
       return powl(a * (atanl(a * (1.0L - u)) + atanl(a * u)), n);
-    case q::CubatureFamily::CornerPeak:
+    case q::cubature_family<q::GenzCornerPeak>:
       for (int k = 1; k <= n; ++k) product *= 1.0L + k * a;
       return 1.0L / product;
-    case q::CubatureFamily::Gaussian:
+    case q::cubature_family<q::GenzGaussian>:
       return powl(sqrtl(pi) / (2.0L * a) * (erfl(a * (1.0L - u)) + erfl(a * u)), n);
-    case q::CubatureFamily::Continuous:
+    case q::cubature_family<q::GenzContinuous>:
       return powl((2.0L - expl(-a * u) - expl(-a * (1.0L - u))) / a, n);
-    case q::CubatureFamily::Discontinuous:
+    case q::cubature_family<q::GenzDiscontinuous>:
       return powl(expm1l(a * u) / a, 2) * powl(expm1l(a) / a, n - 2);
     default: return NAN;
   }
@@ -247,9 +247,9 @@ inline void expect_family_rules(const std::string& family, const Tally (&by_tole
   std::fflush(stdout);
 }
 
-inline const q::CubatureFamily kGenzFamilies[] = {q::CubatureFamily::Oscillatory, q::CubatureFamily::ProductPeak,
-                                                  q::CubatureFamily::CornerPeak,  q::CubatureFamily::Gaussian,
-                                                  q::CubatureFamily::Continuous,  q::CubatureFamily::Discontinuous};
+inline const q::CubatureFamily kGenzFamilies[] = {q::cubature_family<q::GenzOscillatory>, q::cubature_family<q::GenzProductPeak>,
+                                                  q::cubature_family<q::GenzCornerPeak>,  q::cubature_family<q::GenzGaussian>,
+                                                  q::cubature_family<q::GenzContinuous>,  q::cubature_family<q::GenzDiscontinuous>};
 
 // ---------------------------------------------------------------------- 1D
 
@@ -289,10 +289,10 @@ struct PanelIntegrand1D {
     const Quad two_pi = 2 * 3.14159265358979323846264338327950288Q;
     const Quad p0 = f.p[0], p1 = f.p[1];
     switch (f.family) {
-      case q::Integrand1DFamily::ExpSin: phase = reduced_phase(p1 * a, two_pi), growth = exp_quad(p0 * a); break;
-      case q::Integrand1DFamily::PolyCos: phase = reduced_phase(p1 * a, two_pi), shifted = static_cast<long double>(a - f.p[2]); break;
-      case q::Integrand1DFamily::ExpCos: phase = reduced_phase(p1 * a, 2), growth = exp_quad(-p0 * a); break;
-      case q::Integrand1DFamily::Sinc: phase = reduced_phase(p0 * a, 2); break;
+      case q::integrand_1d_family<q::ExpSin>: phase = reduced_phase(p1 * a, two_pi), growth = exp_quad(p0 * a); break;
+      case q::integrand_1d_family<q::PolyCos>: phase = reduced_phase(p1 * a, two_pi), shifted = static_cast<long double>(a - f.p[2]); break;
+      case q::integrand_1d_family<q::ExpCos>: phase = reduced_phase(p1 * a, 2), growth = exp_quad(-p0 * a); break;
+      case q::integrand_1d_family<q::Sinc>: phase = reduced_phase(p0 * a, 2); break;
     }
   }
 
@@ -300,13 +300,13 @@ struct PanelIntegrand1D {
     const long double pi = acosl(-1.0L);
     const long double p0 = f.p[0], p1 = f.p[1];
     switch (f.family) {
-      case q::Integrand1DFamily::ExpSin: return growth * expl(p0 * d) * sinl(phase + p1 * d);
-      case q::Integrand1DFamily::PolyCos: {
+      case q::integrand_1d_family<q::ExpSin>: return growth * expl(p0 * d) * sinl(phase + p1 * d);
+      case q::integrand_1d_family<q::PolyCos>: {
         const long double parabola = (shifted + d) * (shifted + d);
         return p0 * (x + d) * cosl(phase + p1 * d) - parabola;
       }
-      case q::Integrand1DFamily::ExpCos: return growth * expl(-p0 * d) * cosl(pi * (phase + p1 * d));
-      case q::Integrand1DFamily::Sinc: {
+      case q::integrand_1d_family<q::ExpCos>: return growth * expl(-p0 * d) * cosl(pi * (phase + p1 * d));
+      case q::integrand_1d_family<q::Sinc>: {
         const long double at = x + d;
         return at == 0.0L ? p0 : sinl(pi * (phase + p0 * d)) / (pi * at);
       }
@@ -353,10 +353,10 @@ inline long double reference_1d(const q::Integrand1D& f, double lower, double up
   static const GaussLegendre30 rule;
   double rate = 1.0;  // phase or growth per unit length
   switch (f.family) {
-    case q::Integrand1DFamily::ExpSin: rate = std::fabs(f.p[0]) + std::fabs(f.p[1]); break;
-    case q::Integrand1DFamily::PolyCos: rate = std::fabs(f.p[1]) + 1.0 / (1.0 + std::fabs(upper - lower)); break;
-    case q::Integrand1DFamily::ExpCos: rate = std::fabs(f.p[0]) + geobem::kPi * std::fabs(f.p[1]); break;
-    case q::Integrand1DFamily::Sinc: rate = geobem::kPi * std::fabs(f.p[0]) + 1.0; break;
+    case q::integrand_1d_family<q::ExpSin>: rate = std::fabs(f.p[0]) + std::fabs(f.p[1]); break;
+    case q::integrand_1d_family<q::PolyCos>: rate = std::fabs(f.p[1]) + 1.0 / (1.0 + std::fabs(upper - lower)); break;
+    case q::integrand_1d_family<q::ExpCos>: rate = std::fabs(f.p[0]) + geobem::kPi * std::fabs(f.p[1]); break;
+    case q::integrand_1d_family<q::Sinc>: rate = geobem::kPi * std::fabs(f.p[0]) + 1.0; break;
   }
   const long long panels =
       static_cast<long long>(std::max(30.0L, ceill((static_cast<long double>(upper) - lower) * rate)));
@@ -375,8 +375,8 @@ inline long double reference_1d(const q::Integrand1D& f, double lower, double up
   return sum;
 }
 
-inline const q::Integrand1DFamily kFamilies1D[] = {q::Integrand1DFamily::ExpSin, q::Integrand1DFamily::PolyCos,
-                                                   q::Integrand1DFamily::ExpCos, q::Integrand1DFamily::Sinc};
+inline const q::Integrand1DFamily kFamilies1D[] = {q::integrand_1d_family<q::ExpSin>, q::integrand_1d_family<q::PolyCos>,
+                                                   q::integrand_1d_family<q::ExpCos>, q::integrand_1d_family<q::Sinc>};
 
 /// A 1D problem over the documented ranges of its family (adaptive_1d_state.hpp):
 /// limits within ±kMaxLimit1D, width log-uniform down to 1e-3; rates log-uniform

@@ -22,16 +22,16 @@ namespace {
 double antiderivative(const Integrand1D& f, double x) {
   const double* p = f.p;
   switch (f.family) {
-    case Integrand1DFamily::ExpSin:
+    case integrand_1d_family<ExpSin>:
       return std::exp(p[0] * x) * (p[0] * std::sin(p[1] * x) - p[1] * std::cos(p[1] * x)) / (p[0] * p[0] + p[1] * p[1]);
-    case Integrand1DFamily::PolyCos:
+    case integrand_1d_family<PolyCos>:
       return p[0] * (std::cos(p[1] * x) / (p[1] * p[1]) + x * std::sin(p[1] * x) / p[1]) -
              std::pow(x - p[2], 3) / 3.0;
-    case Integrand1DFamily::ExpCos: {
+    case integrand_1d_family<ExpCos>: {
       const double k = p[1] * kPi;
       return std::exp(-p[0] * x) * (k * std::sin(k * x) - p[0] * std::cos(k * x)) / (p[0] * p[0] + k * k);
     }
-    case Integrand1DFamily::Sinc: return gsl_sf_Si(p[0] * kPi * x) / kPi;  // Si from GSL
+    case integrand_1d_family<Sinc>: return gsl_sf_Si(p[0] * kPi * x) / kPi;  // Si from GSL
   }
   return 0.0;
 }
@@ -61,12 +61,12 @@ TEST_P(Table2, MatchesAntiderivativeAtOneInTenBillion) {
 
 INSTANTIATE_TEST_SUITE_P(
     KernAlaghband, Table2,
-    ::testing::Values(Table2Case{Integrand1DFamily::ExpSin, 0, 5}, Table2Case{Integrand1DFamily::ExpSin, 0, 6},
-                      Table2Case{Integrand1DFamily::ExpSin, 0, 7}, Table2Case{Integrand1DFamily::PolyCos, 0, 30},
-                      Table2Case{Integrand1DFamily::PolyCos, 0, 50}, Table2Case{Integrand1DFamily::PolyCos, 0, 70},
-                      Table2Case{Integrand1DFamily::ExpCos, 0, 10}, Table2Case{Integrand1DFamily::ExpCos, 0, 20},
-                      Table2Case{Integrand1DFamily::ExpCos, 0, 30}, Table2Case{Integrand1DFamily::Sinc, 1e-6, 10},
-                      Table2Case{Integrand1DFamily::Sinc, 1e-6, 15}, Table2Case{Integrand1DFamily::Sinc, 1e-6, 20}));
+    ::testing::Values(Table2Case{integrand_1d_family<ExpSin>, 0, 5}, Table2Case{integrand_1d_family<ExpSin>, 0, 6},
+                      Table2Case{integrand_1d_family<ExpSin>, 0, 7}, Table2Case{integrand_1d_family<PolyCos>, 0, 30},
+                      Table2Case{integrand_1d_family<PolyCos>, 0, 50}, Table2Case{integrand_1d_family<PolyCos>, 0, 70},
+                      Table2Case{integrand_1d_family<ExpCos>, 0, 10}, Table2Case{integrand_1d_family<ExpCos>, 0, 20},
+                      Table2Case{integrand_1d_family<ExpCos>, 0, 30}, Table2Case{integrand_1d_family<Sinc>, 1e-6, 10},
+                      Table2Case{integrand_1d_family<Sinc>, 1e-6, 15}, Table2Case{integrand_1d_family<Sinc>, 1e-6, 20}));
 
 TEST(Adaptive1D, KahanerGanderGautschiBattery) {
   // Functions of Kahaner (1971) as used by Gander & Gautschi (2000), values in closed form.
@@ -101,7 +101,7 @@ TEST(Adaptive1D, KahanerGanderGautschiBattery) {
 }
 
 TEST(Adaptive1D, ExpansionVariantsAgree) {
-  const Integrand1D f = table2_integrand(Integrand1DFamily::ExpCos);
+  const Integrand1D f = table2_integrand(integrand_1d_family<ExpCos>);
   const double exact = antiderivative(f, 20.0) - antiderivative(f, 0.0);
   for (ExpansionRule rule : {ExpansionRule::Double, ExpansionRule::Keep, ExpansionRule::Reset}) {
     Adaptive1DOptions o;
@@ -119,7 +119,7 @@ TEST(Adaptive1D, BatchIntegratesEachProblemOnItsOwn) {
   std::vector<Problem1D> problems;
   for (int i = 0; i < 200; ++i) {
     Problem1D p;
-    p.integrand = table2_integrand(Integrand1DFamily::ExpSin);
+    p.integrand = table2_integrand(integrand_1d_family<ExpSin>);
     p.integrand.p[0] = -1.0 + 0.02 * i;
     p.integrand.p[1] = 1.0 + 0.1 * i;
     p.lower = 0.0;
@@ -146,7 +146,7 @@ TEST(Adaptive1D, EvaluationCapGivesStatus) {
   o.beta = 4;
   o.max_evaluations = 600;
   const Adaptive1DResult r =
-      integrate_adaptive_1d(table2_integrand(Integrand1DFamily::Sinc), 1e-6, 20.0, o, ComputeDevice::Cpu);
+      integrate_adaptive_1d(table2_integrand(integrand_1d_family<Sinc>), 1e-6, 20.0, o, ComputeDevice::Cpu);
   EXPECT_EQ(r.status, IntegrationStatus::EvaluationCapReached);
   EXPECT_LE(r.evaluations, 600u);
 }
@@ -154,7 +154,7 @@ TEST(Adaptive1D, EvaluationCapGivesStatus) {
 TEST(Adaptive1D, StopsAtTheRoundingLevel) {
   // lower + (upper − lower) rounds below upper here: the whole-interval block
   // must still count as the whole integral, or the target stays at abs_tol = 0.
-  Integrand1D smooth = table2_integrand(Integrand1DFamily::ExpSin);
+  Integrand1D smooth = table2_integrand(integrand_1d_family<ExpSin>);
   smooth.p[0] = 6.3504055818302074;
   smooth.p[1] = 0.43595636582265568;
   const double lower = -0.46432273070648944, upper = 0.07758813794888321;
@@ -171,7 +171,7 @@ TEST(Adaptive1D, StopsAtTheRoundingLevel) {
   // A tolerance below the rounding level: QUADPACK's estimate is then noise
   // that grows as blocks shrink; the sweep must stop early and say so, its
   // error column still covering the true error (closed form in long double).
-  Integrand1D flat = table2_integrand(Integrand1DFamily::ExpCos);
+  Integrand1D flat = table2_integrand(integrand_1d_family<ExpCos>);
   flat.p[0] = 0.0017735534430373451;
   flat.p[1] = 0.0028068475168720798;
   const double a = -0.52178901121875598, b = 0.17612026500807643;
@@ -193,7 +193,7 @@ TEST(Adaptive1D, CancellingRoundingIsAveragedDownOnAFinerGrid) {
   // grid averages it down, so the integral converges, within the tolerance
   // of the closed form (long double); with a cap too small for that grid it
   // stays rounding_limited, its error column still covering the true error.
-  Integrand1D f = table2_integrand(Integrand1DFamily::ExpSin);
+  Integrand1D f = table2_integrand(integrand_1d_family<ExpSin>);
   f.p[0] = 0.0010944715427745296;
   f.p[1] = -412.04639983000646;
   const double a = -2.426911144988912, b = 2.426911144988912;
@@ -222,7 +222,7 @@ TEST(Adaptive1D, CancellingRoundingIsAveragedDownOnAFinerGrid) {
 }
 
 TEST(Adaptive1D, RejectsBadInput) {
-  const Integrand1D f = table2_integrand(Integrand1DFamily::ExpSin);
+  const Integrand1D f = table2_integrand(integrand_1d_family<ExpSin>);
   Adaptive1DOptions o;
   EXPECT_THROW(integrate_adaptive_1d(f, 1.0, 0.0, o, ComputeDevice::Cpu), std::invalid_argument);
   EXPECT_THROW(integrate_adaptive_1d(f, 0.0, INFINITY, o, ComputeDevice::Cpu), std::invalid_argument);

@@ -239,13 +239,13 @@ TEST_P(GenzFamilies, MatchesClosedFormWithinTolerance) {
 
 INSTANTIATE_TEST_SUITE_P(
     SeveralDimensions, GenzFamilies,
-    ::testing::Values(GenzCase{CubatureFamily::Oscillatory, 2, 4.0, 0.3}, GenzCase{CubatureFamily::Oscillatory, 5, 1.5, 0.3},
-                      GenzCase{CubatureFamily::ProductPeak, 2, 5.0, 0.4}, GenzCase{CubatureFamily::ProductPeak, 4, 3.0, 0.6},
-                      GenzCase{CubatureFamily::CornerPeak, 3, 1.0, 0.0}, GenzCase{CubatureFamily::CornerPeak, 5, 0.5, 0.0},
-                      GenzCase{CubatureFamily::Gaussian, 3, 3.0, 0.45}, GenzCase{CubatureFamily::Gaussian, 6, 1.5, 0.5},
-                      GenzCase{CubatureFamily::Continuous, 2, 2.0, 0.5}, GenzCase{CubatureFamily::Continuous, 3, 1.0, 0.5},
-                      GenzCase{CubatureFamily::Discontinuous, 2, 1.0, 0.5},
-                      GenzCase{CubatureFamily::Discontinuous, 3, 0.5, 0.7}));
+    ::testing::Values(GenzCase{cubature_family<GenzOscillatory>, 2, 4.0, 0.3}, GenzCase{cubature_family<GenzOscillatory>, 5, 1.5, 0.3},
+                      GenzCase{cubature_family<GenzProductPeak>, 2, 5.0, 0.4}, GenzCase{cubature_family<GenzProductPeak>, 4, 3.0, 0.6},
+                      GenzCase{cubature_family<GenzCornerPeak>, 3, 1.0, 0.0}, GenzCase{cubature_family<GenzCornerPeak>, 5, 0.5, 0.0},
+                      GenzCase{cubature_family<GenzGaussian>, 3, 3.0, 0.45}, GenzCase{cubature_family<GenzGaussian>, 6, 1.5, 0.5},
+                      GenzCase{cubature_family<GenzContinuous>, 2, 2.0, 0.5}, GenzCase{cubature_family<GenzContinuous>, 3, 1.0, 0.5},
+                      GenzCase{cubature_family<GenzDiscontinuous>, 2, 1.0, 0.5},
+                      GenzCase{cubature_family<GenzDiscontinuous>, 3, 0.5, 0.7}));
 
 TEST(Cubature, PrismVerticalGravityMatchesClosedForm) {
   // g_z (positive down) = G ρ ∫ (z_s − z') / r³ dV over the first prism of
@@ -292,7 +292,7 @@ TEST(Cubature, ErrorEstimateBoundsTrueErrorOnRandomBattery) {
 TEST(Cubature, PhaseOneRetiresRegionsWithinTheirShare) {
   // A peak: most of the box is smooth and retires early; what retired keeps
   // below 0.9 of the tolerance, and the whole bounds the true error.
-  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::ProductPeak, 4, 10.0, 0.3);
+  const CubatureIntegrand f = make_cubature_integrand(cubature_family<GenzProductPeak>, 4, 10.0, 0.3);
   CubatureOptions o = options_for(4, 1e-6);
   o.min_regions = 1 << 16;
   const CubaturePhaseOne one = cubature_phase_one(f, o, ComputeDevice::Cpu);
@@ -337,7 +337,7 @@ TEST(Cubature, PhaseTwoCapsShareTheRemainderAndBoundEachRegion) {
 TEST(Cubature, PhaseOneReportsTheLiveRegionsAndTheirError) {
   CubatureOptions o = options_for(3, 1e-12);
   o.min_regions = 64;
-  const CubaturePhaseOne one = cubature_phase_one(make_cubature_integrand(CubatureFamily::Gaussian, 3, 2.0, 0.4), o,
+  const CubaturePhaseOne one = cubature_phase_one(make_cubature_integrand(cubature_family<GenzGaussian>, 3, 2.0, 0.4), o,
                                                   ComputeDevice::Cpu);
   ASSERT_FALSE(one.converged);
   ASSERT_EQ(one.regions.size(), one.live_regions);
@@ -465,7 +465,7 @@ TEST(Cubature, DegreeNineCancellationCreditIsTheSmallerCancellationOverThree) {
 TEST(Cubature, ArumugamF4LowDimensionMatchesNestedQuadrature) {
   // 2D f4 = sin(asin(x) asin(y)); substituting x = sin θ, y = sin φ gives
   // ∫∫ sin(θφ) cos θ cos φ over [0, π/2]², a smooth integrand: tensor Gauss–Legendre check.
-  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::F4, 2);
+  const CubatureIntegrand f = make_cubature_integrand(cubature_family<ArumugamF4>, 2);
   const CubatureResult result = integrate_cubature(f, options_for(2, 1e-7), ComputeDevice::Cpu);
   struct Smooth {
     double operator()(const double* t, int) const { return std::sin(t[0] * t[1]) * std::cos(t[0]) * std::cos(t[1]); }
@@ -499,7 +499,7 @@ TEST(Cubature, CpuDriverUsesSeveralThreads) {
 }
 
 TEST(Cubature, EvaluationCapGivesStatusNotSilentNumber) {
-  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::F1, 5);
+  const CubatureIntegrand f = make_cubature_integrand(cubature_family<ArumugamF1>, 5);
   CubatureOptions o = options_for(5, 1e-10);
   o.max_evaluations = 100'000;
   const CubatureResult result = integrate_cubature(f, o, ComputeDevice::Cpu);
@@ -509,7 +509,7 @@ TEST(Cubature, EvaluationCapGivesStatusNotSilentNumber) {
 }
 
 TEST(Cubature, RejectsBadOptions) {
-  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::F1, 3);
+  const CubatureIntegrand f = make_cubature_integrand(cubature_family<ArumugamF1>, 3);
   EXPECT_THROW(integrate_cubature(f, options_for(1, 1e-3), ComputeDevice::Cpu), std::invalid_argument);
   EXPECT_THROW(integrate_cubature(f, options_for(11, 1e-3), ComputeDevice::Cpu), std::invalid_argument);
   EXPECT_THROW(integrate_cubature(f, options_for(3, -1e-3), ComputeDevice::Cpu), std::invalid_argument);
@@ -519,8 +519,8 @@ TEST(Cubature, RejectsBadOptions) {
   box.upper = {1.0, 1.0};
   EXPECT_THROW(integrate_cubature(f, box, ComputeDevice::Cpu), std::invalid_argument);
   EXPECT_THROW(parse_cubature_family("f9"), std::invalid_argument);
-  EXPECT_THROW(make_cubature_integrand(CubatureFamily::F2, 10), std::invalid_argument);  // 2^(2^10) overflows
-  EXPECT_NO_THROW(make_cubature_integrand(CubatureFamily::F2, kMaxF2Dim));
+  EXPECT_THROW(make_cubature_integrand(cubature_family<ArumugamF2>, 10), std::invalid_argument);  // 2^(2^10) overflows
+  EXPECT_NO_THROW(make_cubature_integrand(cubature_family<ArumugamF2>, kMaxF2Dim));
   EXPECT_THROW(genz_exact_integral(f, 3), std::invalid_argument);
 }
 
@@ -535,11 +535,11 @@ TEST(Cubature, GenzDifficultyOutsideTheDocumentedRangeIsRefusedWithTheLimitNamed
     }
     return std::string("accepted");
   };
-  EXPECT_NE(message(CubatureFamily::Discontinuous, 8, 90.0).find("[0.01, 87.5]"), std::string::npos)
-      << message(CubatureFamily::Discontinuous, 8, 90.0);
-  EXPECT_EQ(message(CubatureFamily::Discontinuous, 7, 100.0), "accepted");
-  EXPECT_NE(message(CubatureFamily::Gaussian, 4, 35.0).find("--genz-a 35 "), std::string::npos)
-      << message(CubatureFamily::Gaussian, 4, 35.0);
-  EXPECT_NE(message(CubatureFamily::Gaussian, 4, 35.0).find("28.125"), std::string::npos);
-  EXPECT_EQ(message(CubatureFamily::Gaussian, 3, 50.0), "accepted");
+  EXPECT_NE(message(cubature_family<GenzDiscontinuous>, 8, 90.0).find("[0.01, 87.5]"), std::string::npos)
+      << message(cubature_family<GenzDiscontinuous>, 8, 90.0);
+  EXPECT_EQ(message(cubature_family<GenzDiscontinuous>, 7, 100.0), "accepted");
+  EXPECT_NE(message(cubature_family<GenzGaussian>, 4, 35.0).find("--genz-a 35 "), std::string::npos)
+      << message(cubature_family<GenzGaussian>, 4, 35.0);
+  EXPECT_NE(message(cubature_family<GenzGaussian>, 4, 35.0).find("28.125"), std::string::npos);
+  EXPECT_EQ(message(cubature_family<GenzGaussian>, 3, 50.0), "accepted");
 }

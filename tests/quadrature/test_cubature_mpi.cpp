@@ -19,7 +19,7 @@ TEST(CubatureMpi, IdenticalToOneRankAndToClosedForm) {
   o.dim = 4;
   o.rel_tol = 1e-11;
   o.min_regions = 5000;  // two chunks of phase-one regions: each rank refines one
-  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::Oscillatory, 4, 2.0, 0.3);
+  const CubatureIntegrand f = make_cubature_integrand(cubature_family<GenzOscillatory>, 4, 2.0, 0.3);
   ASSERT_GT(cubature_phase_one(f, o, ComputeDevice::Cpu).live_regions, kPhaseTwoChunk);
   const CubatureResult distributed = integrate_cubature_mpi(f, o, ComputeDevice::Cpu, MPI_COMM_WORLD);
   const CubatureResult single = integrate_cubature(f, o, ComputeDevice::Cpu);

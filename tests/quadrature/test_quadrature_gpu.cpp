@@ -26,8 +26,8 @@ TEST_F(QuadratureGpu, PhaseOneRegionsMatchCpu) {
     double a, u, rel_tol;
     std::size_t min_regions;
   };
-  for (const Case c : {Case{CubatureFamily::Gaussian, 5, 3.0, 0.4, 1e-9, 256},
-                       Case{CubatureFamily::ProductPeak, 4, 10.0, 0.3, 1e-4, 512}}) {
+  for (const Case c : {Case{cubature_family<GenzGaussian>, 5, 3.0, 0.4, 1e-9, 256},
+                       Case{cubature_family<GenzProductPeak>, 4, 10.0, 0.3, 1e-4, 512}}) {
     CubatureOptions o;
     o.dim = c.dim;
     o.rel_tol = c.rel_tol;
@@ -36,7 +36,7 @@ TEST_F(QuadratureGpu, PhaseOneRegionsMatchCpu) {
     const CubaturePhaseOne cpu = cubature_phase_one(f, o, ComputeDevice::Cpu);
     const CubaturePhaseOne gpu = cubature_phase_one(f, o, ComputeDevice::Cuda);
     ASSERT_FALSE(cpu.converged) << to_string(c.family);
-    if (c.family == CubatureFamily::ProductPeak) {
+    if (c.family == cubature_family<GenzProductPeak>) {
       EXPECT_GT(cpu.retired_regions, 0u);
     }
     EXPECT_EQ(gpu.retired_regions, cpu.retired_regions) << to_string(c.family);
@@ -61,7 +61,7 @@ TEST_F(QuadratureGpu, PhaseOneBuffersGrowPastTheirInitialSize) {
   o.dim = 4;
   o.rel_tol = 1e-13;
   o.min_regions = std::size_t{1} << 16;
-  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::Gaussian, 4, 3.0, 0.4);
+  const CubatureIntegrand f = make_cubature_integrand(cubature_family<GenzGaussian>, 4, 3.0, 0.4);
   const CubaturePhaseOne cpu = cubature_phase_one(f, o, ComputeDevice::Cpu);
   const CubaturePhaseOne gpu = cubature_phase_one(f, o, ComputeDevice::Cuda);
   ASSERT_FALSE(cpu.converged);
@@ -81,7 +81,7 @@ TEST_F(QuadratureGpu, PhaseTwoTakesRegionsFromTheDeviceOrTheHost) {
   o.dim = 4;
   o.rel_tol = 1e-8;
   o.min_regions = 5000;  // two chunks of live regions: one for each of two ranks
-  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::ProductPeak, 4, 4.0, 0.35);
+  const CubatureIntegrand f = make_cubature_integrand(cubature_family<GenzProductPeak>, 4, 4.0, 0.35);
   const double exact = genz_exact_integral(f, 4);
   const CubaturePhaseOne on_device = cubature_phase_one(f, o, ComputeDevice::Cuda);
   ASSERT_FALSE(on_device.converged);
@@ -139,9 +139,9 @@ TEST_F(QuadratureGpu, CubatureMatchesCpuAndClosedForm) {
     int dim;
     double a, u, rel_tol;
   };
-  for (const Case c : {Case{CubatureFamily::Oscillatory, 6, 1.5, 0.2, 1e-8}, Case{CubatureFamily::ProductPeak, 3, 6.0, 0.3, 1e-8},
-                       Case{CubatureFamily::CornerPeak, 8, 0.4, 0.0, 1e-4}, Case{CubatureFamily::Gaussian, 6, 1.0, 0.5, 1e-6},
-                       Case{CubatureFamily::Discontinuous, 3, 1.0, 0.5, 1e-5}}) {
+  for (const Case c : {Case{cubature_family<GenzOscillatory>, 6, 1.5, 0.2, 1e-8}, Case{cubature_family<GenzProductPeak>, 3, 6.0, 0.3, 1e-8},
+                       Case{cubature_family<GenzCornerPeak>, 8, 0.4, 0.0, 1e-4}, Case{cubature_family<GenzGaussian>, 6, 1.0, 0.5, 1e-6},
+                       Case{cubature_family<GenzDiscontinuous>, 3, 1.0, 0.5, 1e-5}}) {
     CubatureOptions o;
     o.dim = c.dim;
     o.rel_tol = c.rel_tol;
@@ -156,8 +156,8 @@ TEST_F(QuadratureGpu, CubatureMatchesCpuAndClosedForm) {
 }
 
 TEST_F(QuadratureGpu, ArumugamFunctionsMatchCpu) {
-  for (const auto& [family, dim, tol] : {std::tuple{CubatureFamily::F1, 3, 1e-6}, std::tuple{CubatureFamily::F3, 3, 1e-5},
-                                          std::tuple{CubatureFamily::F4, 4, 1e-5}}) {
+  for (const auto& [family, dim, tol] : {std::tuple{cubature_family<ArumugamF1>, 3, 1e-6}, std::tuple{cubature_family<ArumugamF3>, 3, 1e-5},
+                                          std::tuple{cubature_family<ArumugamF4>, 4, 1e-5}}) {
     CubatureOptions o;
     o.dim = dim;
     o.rel_tol = tol;
@@ -175,7 +175,7 @@ TEST_F(QuadratureGpu, SpillAndRetireKeepTheTotals) {
   o.rel_tol = 1e-7;
   o.min_regions = 64;
   o.max_evaluations = 50'000'000;
-  const CubatureIntegrand f = make_cubature_integrand(CubatureFamily::ProductPeak, 3, 8.0, 0.3);
+  const CubatureIntegrand f = make_cubature_integrand(cubature_family<GenzProductPeak>, 3, 8.0, 0.3);
   const double exact = genz_exact_integral(f, 3);
   // A spill slice large enough: records leave shared memory and come back.
   o.spill_records = 2048;
@@ -198,7 +198,7 @@ TEST_F(QuadratureGpu, EvaluationCapGivesStatus) {
   o.dim = 6;
   o.rel_tol = 1e-12;
   o.max_evaluations = 3'000'000;
-  const CubatureResult gpu = integrate_cubature(make_cubature_integrand(CubatureFamily::F1, 6), o, ComputeDevice::Cuda);
+  const CubatureResult gpu = integrate_cubature(make_cubature_integrand(cubature_family<ArumugamF1>, 6), o, ComputeDevice::Cuda);
   EXPECT_EQ(gpu.status, IntegrationStatus::EvaluationCapReached);
   EXPECT_LE(gpu.evaluations, o.max_evaluations);
 }
@@ -271,10 +271,10 @@ TEST_F(QuadratureGpu, RoundingLimitedRunIsFlaggedAsTheCpuDoes) {
 TEST_F(QuadratureGpu, Adaptive1DSingleAndBatchMatchCpu) {
   Adaptive1DOptions o;
   o.rel_tol = 1e-10;
-  for (Integrand1DFamily family : {Integrand1DFamily::ExpSin, Integrand1DFamily::PolyCos, Integrand1DFamily::ExpCos,
-                                   Integrand1DFamily::Sinc}) {
+  for (Integrand1DFamily family : {integrand_1d_family<ExpSin>, integrand_1d_family<PolyCos>, integrand_1d_family<ExpCos>,
+                                   integrand_1d_family<Sinc>}) {
     const Integrand1D f = table2_integrand(family);
-    const double lower = family == Integrand1DFamily::Sinc ? 1e-6 : 0.0;
+    const double lower = family == integrand_1d_family<Sinc> ? 1e-6 : 0.0;
     const Adaptive1DResult cpu = integrate_adaptive_1d(f, lower, 20.0, o, ComputeDevice::Cpu);
     const Adaptive1DResult gpu = integrate_adaptive_1d(f, lower, 20.0, o, ComputeDevice::Cuda);
     EXPECT_EQ(gpu.status, IntegrationStatus::Converged);
@@ -284,7 +284,7 @@ TEST_F(QuadratureGpu, Adaptive1DSingleAndBatchMatchCpu) {
   std::vector<Problem1D> problems;
   for (int i = 0; i < 1000; ++i) {
     Problem1D p;
-    p.integrand = table2_integrand(Integrand1DFamily::ExpCos);
+    p.integrand = table2_integrand(integrand_1d_family<ExpCos>);
     p.integrand.p[0] = 0.5 + 0.01 * i;
     p.upper = 1.0 + 0.02 * i;
     problems.push_back(p);
