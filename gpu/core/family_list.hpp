@@ -4,9 +4,13 @@
 // dispatch from a run-time family to its trait. An integrator's family
 // identifier, name table and switches are generated from one such list, so a
 // family is registered by one entry and the identifiers follow the list's
-// order with no rule to keep by hand. No standard header: the NVRTC kernels
-// (gpu/expression) include it too.
+// order with no rule to keep by hand. No standard header but in host code:
+// the NVRTC kernels (gpu/expression) include it too.
 #include "gpu/core/host_device.hpp"
+#if !defined(__CUDACC_RTC__)  // the throwing dispatch is host code
+#include <stdexcept>
+#include <string>
+#endif
 
 namespace geobem {
 
@@ -69,5 +73,17 @@ template <class... Families, class Visitor>
 GEOBEM_HD void for_each_family(FamilyList<Families...>, Visitor&& visit) {
   (visit(FamilyTag<Families>{}), ...);
 }
+
+#if !defined(__CUDACC_RTC__)
+/// visit_family_at for a family identifier `family` (an enum whose values are
+/// the positions in the list); throws std::invalid_argument naming `list_name`
+/// for a value outside the list.
+template <class List, class FamilyId, class Visitor>
+void visit_registered_family(List list, FamilyId family, const char* list_name, Visitor&& visit) {
+  if (!visit_family_at(list, static_cast<int>(family), visit))
+    throw std::invalid_argument("family " + std::to_string(static_cast<int>(family)) + " is not registered in " +
+                                list_name);
+}
+#endif
 
 }  // namespace geobem

@@ -23,9 +23,7 @@ std::string number(double value) {
 /// Calls visit(FamilyTag<Trait>{}) with the family's trait.
 template <class Visitor>
 void visit_integrand_1d_family(Integrand1DFamily family, Visitor&& visit) {
-  if (!visit_family_at(Integrand1DFamilies{}, static_cast<int>(family), visit))
-    throw std::invalid_argument("1D family " + std::to_string(static_cast<int>(family)) +
-                                " is not registered in Integrand1DFamilies");
+  visit_registered_family(Integrand1DFamilies{}, family, "Integrand1DFamilies", visit);
 }
 }  // namespace
 

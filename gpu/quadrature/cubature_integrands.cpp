@@ -15,9 +15,7 @@ namespace {
 /// Calls visit(FamilyTag<Trait>{}) with the family's trait.
 template <class Visitor>
 void visit_cubature_family(CubatureFamily family, Visitor&& visit) {
-  if (!visit_family_at(CubatureFamilies{}, static_cast<int>(family), visit))
-    throw std::invalid_argument("cubature family " + std::to_string(static_cast<int>(family)) +
-                                " is not registered in CubatureFamilies");
+  visit_registered_family(CubatureFamilies{}, family, "CubatureFamilies", visit);
 }
 
 }  // namespace

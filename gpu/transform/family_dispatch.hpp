@@ -3,8 +3,6 @@
 // TransformFamily (from LongmanFamilies), so the CPU (transform.cpp) and CUDA
 // (transform_cuda.cu) paths of integrate_family share one dispatch.
 #include <cstddef>
-#include <stdexcept>
-#include <string>
 #include <vector>
 
 #include "gpu/core/family_list.hpp"
@@ -17,9 +15,7 @@ namespace geobem::transform::detail {
 /// std::invalid_argument for a value outside LongmanFamilies.
 template <class Visitor>
 void visit_family(TransformFamily family, Visitor&& visit) {
-  if (!visit_family_at(LongmanFamilies{}, static_cast<int>(family), visit))
-    throw std::invalid_argument("transform family " + std::to_string(static_cast<int>(family)) +
-                                " is not registered in LongmanFamilies");
+  visit_registered_family(LongmanFamilies{}, family, "LongmanFamilies", visit);
 }
 
 /// The CUDA path of integrate_family (transform_cuda.cu).
