@@ -83,6 +83,25 @@ void check_problem_1d(const Problem1D& p, const std::string& where) {
                                 ", the documented range of " + to_string(p.integrand.family));
 }
 
+const std::vector<Integrand1DDescription>& integrand_1d_families() {
+  static const std::vector<Integrand1DDescription> families = [] {
+    std::vector<Integrand1DDescription> list;
+    for_each_family(Integrand1DFamilies{}, [&](auto tag) {
+      using F = typename decltype(tag)::type;
+      std::string table2;
+      for (int k = 0; k < 3; ++k)
+        if (F::ranges.max[k] > 0.0) {
+          std::ostringstream value;
+          value << F::table2[k];
+          table2 += (table2.empty() ? "" : ",") + value.str();
+        }
+      list.push_back({integrand_1d_family<F>, F::name, F::formula, table2, F::rate_text, F::exponential});
+    });
+    return list;
+  }();
+  return families;
+}
+
 std::string to_string(Integrand1DFamily family) {
   std::string name;
   visit_integrand_1d_family(family, [&](auto tag) { name = decltype(tag)::type::name; });

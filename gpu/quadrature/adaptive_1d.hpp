@@ -55,6 +55,18 @@ double exp_family_limit(const Integrand1D& integrand);
 /// outside the documented range; `where` prefixes the message.
 void check_problem_1d(const Problem1D& problem, const std::string& where);
 
+/// A built-in family as --help describes it (from its trait).
+struct Integrand1DDescription {
+  Integrand1DFamily family;
+  std::string name;     ///< "exp_sin"
+  std::string formula;  ///< "e^{p0 x} sin(p1 x)"
+  std::string table2;   ///< the paper's parameters, "2,3"
+  std::string rate;     ///< "max(|p0|,|p1|)"
+  bool exponential;     ///< limits also within kMaxExponent1D/|p0|
+};
+/// All built-in families, in registration order.
+const std::vector<Integrand1DDescription>& integrand_1d_families();
+
 /// "p0 in [-50, 50], p1 in [-1000, 1000]" for a family's --help text.
 std::string describe_integrand_1d_ranges(Integrand1DFamily family);
 

@@ -62,6 +62,8 @@ struct Integrand1DRanges {
 // The four functions of Kern & Alaghband's Table 2 as families with
 // parameters p, one trait each, registered in Integrand1DFamilies below:
 //   static constexpr const char* name;             // as the stage spells it
+//   static constexpr const char* formula;          // f in words, for --help
+//   static constexpr const char* rate_text;        // rate in words, for --help
 //   static constexpr double table2[3];             // the paper's parameters (the defaults)
 //   static constexpr Integrand1DRanges ranges;     // the documented range
 //   static constexpr bool exponential;             // e^{±p0 x}: limits within kMaxExponent1D/|p0|
@@ -76,6 +78,8 @@ struct Integrand1DRanges {
 /// e^{p0 x} sin(p1 x), Table 2: (2, 3).
 struct ExpSin {
   static constexpr const char* name = "exp_sin";
+  static constexpr const char* formula = "e^{p0 x} sin(p1 x)";
+  static constexpr const char* rate_text = "max(|p0|,|p1|)";
   static constexpr double table2[3] = {2.0, 3.0, 0.0};
   static constexpr Integrand1DRanges ranges{{1e-3, 1e-3, 0.0}, {50.0, 1000.0, 0.0}, {true, true, false}};
   static constexpr bool exponential = true;
@@ -96,6 +100,8 @@ struct ExpSin {
 /// |p0 x cos(p1 x)| + (x − p2)², as the two terms may cancel.
 struct PolyCos {
   static constexpr const char* name = "poly_cos";
+  static constexpr const char* formula = "p0 x cos(p1 x) - (x - p2)^2";
+  static constexpr const char* rate_text = "|p1|";
   static constexpr double table2[3] = {4.0, 2.0, 2.0};
   static constexpr Integrand1DRanges ranges{{1e-3, 1e-3, 0.0}, {1000.0, 1000.0, 100.0}, {true, true, true}};
   static constexpr bool exponential = false;
@@ -114,6 +120,8 @@ struct PolyCos {
 /// e^{−p0 x} cos(p1 π x), Table 2: (3, 5).
 struct ExpCos {
   static constexpr const char* name = "exp_cos";
+  static constexpr const char* formula = "e^{-p0 x} cos(p1 pi x)";
+  static constexpr const char* rate_text = "max(|p0|, pi|p1|)";
   static constexpr double table2[3] = {3.0, 5.0, 0.0};
   static constexpr Integrand1DRanges ranges{{1e-3, 1e-3, 0.0}, {50.0, 1000.0, 0.0}, {true, true, false}};
   static constexpr bool exponential = true;
@@ -132,6 +140,8 @@ struct ExpCos {
 /// sin(p0 π x)/(π x), Table 2: (10).
 struct Sinc {
   static constexpr const char* name = "sinc";
+  static constexpr const char* formula = "sin(p0 pi x)/(pi x)";
+  static constexpr const char* rate_text = "pi|p0|";
   static constexpr double table2[3] = {10.0, 0.0, 0.0};
   static constexpr Integrand1DRanges ranges{{1e-3, 0.0, 0.0}, {1000.0, 0.0, 0.0}, {true, false, false}};
   static constexpr bool exponential = false;

@@ -54,17 +54,18 @@ const char* const kDescription =
 
 /// --integrand's help: each family with its defaults and documented ranges.
 std::string integrand_help() {
-  std::string text =
-      "family (Kern & Alaghband Table 2, defaults in brackets): exp_sin e^{p0 x} sin(p1 x) [2,3]; "
-      "poly_cos p0 x cos(p1 x) - (x - p2)^2 [4,2,2]; exp_cos e^{-p0 x} cos(p1 pi x) [3,5]; "
-      "sinc sin(p0 pi x)/(pi x) [10]. Documented ranges:";
-  for (const char* name : {"exp_sin", "poly_cos", "exp_cos", "sinc"})
-    text += std::string(" ") + name + " " + q::describe_integrand_1d_ranges(q::parse_integrand_1d_family(name)) + ";";
-  return text + " limits within [-" + std::to_string(static_cast<int>(q::kMaxLimit1D)) + ", " +
+  std::string families, ranges, rates, exponential;
+  for (const q::Integrand1DDescription& f : q::integrand_1d_families()) {
+    families += (families.empty() ? "" : "; ") + f.name + " " + f.formula + " [" + f.table2 + "]";
+    ranges += " " + f.name + " " + q::describe_integrand_1d_ranges(f.family) + ";";
+    rates += (rates.empty() ? "" : ", ") + f.name + " " + f.rate;
+    if (f.exponential) exponential += (exponential.empty() ? "" : ", ") + f.name;
+  }
+  return "family (Kern & Alaghband Table 2, defaults in brackets): " + families + ". Documented ranges:" + ranges +
+         " limits within [-" + std::to_string(static_cast<int>(q::kMaxLimit1D)) + ", " +
          std::to_string(static_cast<int>(q::kMaxLimit1D)) + "] and within +-" +
-         std::to_string(static_cast<int>(q::kMaxPhase1D)) +
-         "/rate, rate = exp_sin max(|p0|,|p1|), poly_cos |p1|, exp_cos max(|p0|, pi|p1|), sinc pi|p0| "
-         "(measured to 1e-12 there), and for exp_sin, exp_cos within +-" +
+         std::to_string(static_cast<int>(q::kMaxPhase1D)) + "/rate, rate = " + rates +
+         " (measured to 1e-12 there), and for " + exponential + " within +-" +
          std::to_string(static_cast<int>(q::kMaxExponent1D)) + "/|p0|";
 }
 
