@@ -247,9 +247,13 @@ inline void expect_family_rules(const std::string& family, const Tally (&by_tole
   std::fflush(stdout);
 }
 
-inline const q::CubatureFamily kGenzFamilies[] = {q::cubature_family<q::GenzOscillatory>, q::cubature_family<q::GenzProductPeak>,
-                                                  q::cubature_family<q::GenzCornerPeak>,  q::cubature_family<q::GenzGaussian>,
-                                                  q::cubature_family<q::GenzContinuous>,  q::cubature_family<q::GenzDiscontinuous>};
+/// Every registered family that takes a and u (Genz's six), in registration order.
+inline const std::vector<q::CubatureFamily> kGenzFamilies = [] {
+  std::vector<q::CubatureFamily> families;
+  for (const std::string& name : q::cubature_family_names())
+    if (q::is_genz_family(q::parse_cubature_family(name))) families.push_back(q::parse_cubature_family(name));
+  return families;
+}();
 
 // ---------------------------------------------------------------------- 1D
 
@@ -375,8 +379,12 @@ inline long double reference_1d(const q::Integrand1D& f, double lower, double up
   return sum;
 }
 
-inline const q::Integrand1DFamily kFamilies1D[] = {q::integrand_1d_family<q::ExpSin>, q::integrand_1d_family<q::PolyCos>,
-                                                   q::integrand_1d_family<q::ExpCos>, q::integrand_1d_family<q::Sinc>};
+/// Every registered 1D family, in registration order.
+inline const std::vector<q::Integrand1DFamily> kFamilies1D = [] {
+  std::vector<q::Integrand1DFamily> families;
+  for (const q::Integrand1DDescription& description : q::integrand_1d_families()) families.push_back(description.family);
+  return families;
+}();
 
 /// A 1D problem over the documented ranges of its family (adaptive_1d_state.hpp):
 /// limits within ±kMaxLimit1D, width log-uniform down to 1e-3; rates log-uniform
