@@ -10,6 +10,9 @@
 #if !defined(__CUDACC_RTC__)  // the throwing dispatch is host code
 #include <stdexcept>
 #include <string>
+#include <vector>
+
+#include "gpu/core/usage_error.hpp"
 #endif
 
 namespace geobem {
@@ -83,6 +86,36 @@ void visit_registered_family(List list, FamilyId family, const char* list_name, 
   if (!visit_family_at(list, static_cast<int>(family), visit))
     throw std::invalid_argument("family " + std::to_string(static_cast<int>(family)) + " is not registered in " +
                                 list_name);
+}
+
+/// The families' names (each trait's `name`), in registration order.
+template <class List>
+std::vector<std::string> family_names(List list) {
+  std::vector<std::string> names;
+  for_each_family(list, [&](auto tag) { names.push_back(decltype(tag)::type::name); });
+  return names;
+}
+
+/// The name of `family` (its trait's `name`); throws as visit_registered_family.
+template <class List, class FamilyId>
+std::string family_name(List list, FamilyId family, const char* list_name) {
+  std::string name;
+  visit_registered_family(list, family, list_name, [&](auto tag) { name = decltype(tag)::type::name; });
+  return name;
+}
+
+/// The family identifier (FamilyId, an enum over the list's positions) whose
+/// trait's `name` is `name`; throws geobem::UsageError "unknown <what> '<name>'
+/// (known: <the names>)" otherwise.
+template <class FamilyId, class List>
+FamilyId parse_family(List list, const std::string& name, const char* what) {
+  const std::vector<std::string> names = family_names(list);
+  std::string known;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == name) return static_cast<FamilyId>(i);
+    known += (known.empty() ? "" : ", ") + names[i];
+  }
+  throw UsageError("unknown " + std::string(what) + " '" + name + "' (known: " + known + ")");
 }
 #endif
 

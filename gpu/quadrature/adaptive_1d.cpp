@@ -42,8 +42,7 @@ double integrand_1d_rate(const Integrand1D& f) {
 double exp_family_limit(const Integrand1D& f) {
   const double rate = integrand_1d_rate(f);
   double limit = rate > 0.0 ? std::min(kMaxLimit1D, kMaxPhase1D / rate) : kMaxLimit1D;
-  bool exponential = false;
-  visit_integrand_1d_family(f.family, [&](auto tag) { exponential = decltype(tag)::type::exponential; });
+  const bool exponential = integrand_1d_ranges(f.family).exponential;
   if (exponential && f.p[0] != 0.0) limit = std::min(limit, kMaxExponent1D / std::fabs(f.p[0]));
   return limit;
 }
@@ -95,7 +94,7 @@ const std::vector<Integrand1DDescription>& integrand_1d_families() {
           value << F::table2[k];
           table2 += (table2.empty() ? "" : ",") + value.str();
         }
-      list.push_back({integrand_1d_family<F>, F::name, F::formula, table2, F::rate_text, F::exponential});
+      list.push_back({integrand_1d_family<F>, F::name, F::help.formula, table2, F::help.rate, F::ranges.exponential});
     });
     return list;
   }();
@@ -103,22 +102,11 @@ const std::vector<Integrand1DDescription>& integrand_1d_families() {
 }
 
 std::string to_string(Integrand1DFamily family) {
-  std::string name;
-  visit_integrand_1d_family(family, [&](auto tag) { name = decltype(tag)::type::name; });
-  return name;
+  return family_name(Integrand1DFamilies{}, family, "Integrand1DFamilies");
 }
 
 Integrand1DFamily parse_integrand_1d_family(const std::string& name) {
-  Integrand1DFamily found{};
-  std::string known;
-  bool matched = false;
-  for_each_family(Integrand1DFamilies{}, [&](auto tag) {
-    using F = typename decltype(tag)::type;
-    if (!matched && name == F::name) found = integrand_1d_family<F>, matched = true;
-    known += (known.empty() ? "" : ", ") + std::string(F::name);
-  });
-  if (!matched) throw UsageError("unknown integrand '" + name + "' (known: " + known + ")");
-  return found;
+  return parse_family<Integrand1DFamily>(Integrand1DFamilies{}, name, "integrand");
 }
 
 std::string to_string(ExpansionRule rule) { return kRules[static_cast<int>(rule)]; }

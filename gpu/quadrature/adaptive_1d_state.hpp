@@ -43,6 +43,13 @@ GEOBEM_HD inline double sin_or_cos_pi(double t_high, double t_low, bool sine) {
   return quadrant >= 2 ? -value : value;
 }
 
+/// value, with *magnitude = |value|: the size its rounding is relative to
+/// where no terms cancel.
+GEOBEM_HD inline double with_magnitude(double value, double* magnitude) {
+  *magnitude = fabs(value);
+  return value;
+}
+
 /// The parameter ranges a family is documented (and measured) for: |p_k| ≤
 /// max[k] (max[k] = 0: p_k unused and must be 0); min_magnitude[k] is the low
 /// end of the decades the batteries draw from (0: drawn uniformly over
@@ -57,16 +64,21 @@ struct Integrand1DRanges {
   double min_magnitude[3];
   double max[3];
   bool signed_parameter[3];
+  bool exponential;  ///< e^{±p0 x}: the limits also within ±kMaxExponent1D/|p0|
+};
+
+/// What --help says of a family beside its name: f and its rate, in words.
+struct Integrand1DHelp {
+  const char* formula;  ///< "e^{p0 x} sin(p1 x)"
+  const char* rate;     ///< "max(|p0|,|p1|)"
 };
 
 // The four functions of Kern & Alaghband's Table 2 as families with
 // parameters p, one trait each, registered in Integrand1DFamilies below:
 //   static constexpr const char* name;             // as the stage spells it
-//   static constexpr const char* formula;          // f in words, for --help
-//   static constexpr const char* rate_text;        // rate in words, for --help
+//   static constexpr Integrand1DHelp help;         // f and its rate in words, for --help
 //   static constexpr double table2[3];             // the paper's parameters (the defaults)
 //   static constexpr Integrand1DRanges ranges;     // the documented range
-//   static constexpr bool exponential;             // e^{±p0 x}: limits within kMaxExponent1D/|p0|
 //   GEOBEM_HD static double rate(const double* p); // largest |exponent or angular frequency|
 //   GEOBEM_HD static double value(const double* p, double x_high, double x_low, double* magnitude);
 // value is f(x_high + x_low), the node carried in two doubles
@@ -78,11 +90,9 @@ struct Integrand1DRanges {
 /// e^{p0 x} sin(p1 x), Table 2: (2, 3).
 struct ExpSin {
   static constexpr const char* name = "exp_sin";
-  static constexpr const char* formula = "e^{p0 x} sin(p1 x)";
-  static constexpr const char* rate_text = "max(|p0|,|p1|)";
+  static constexpr Integrand1DHelp help{"e^{p0 x} sin(p1 x)", "max(|p0|,|p1|)"};
   static constexpr double table2[3] = {2.0, 3.0, 0.0};
-  static constexpr Integrand1DRanges ranges{{1e-3, 1e-3, 0.0}, {50.0, 1000.0, 0.0}, {true, true, false}};
-  static constexpr bool exponential = true;
+  static constexpr Integrand1DRanges ranges{{1e-3, 1e-3, 0.0}, {50.0, 1000.0, 0.0}, {true, true, false}, true};
   GEOBEM_HD static double rate(const double* p) { return fmax(fabs(p[0]), fabs(p[1])); }
   GEOBEM_HD static double value(const double* p, double x_high, double x_low, double* magnitude) {
     double t, t_low, s, c;
@@ -90,9 +100,7 @@ struct ExpSin {
     sincos(t, &s, &c);
     const double wave = s + c * t_low;  // sin(t + t_low) to first order
     product_compensated(p[0], x_high, x_low, &s, &c);
-    const double value = exp_compensated(s, c) * wave;
-    *magnitude = fabs(value);
-    return value;
+    return with_magnitude(exp_compensated(s, c) * wave, magnitude);
   }
 };
 
@@ -100,11 +108,9 @@ struct ExpSin {
 /// |p0 x cos(p1 x)| + (x − p2)², as the two terms may cancel.
 struct PolyCos {
   static constexpr const char* name = "poly_cos";
-  static constexpr const char* formula = "p0 x cos(p1 x) - (x - p2)^2";
-  static constexpr const char* rate_text = "|p1|";
+  static constexpr Integrand1DHelp help{"p0 x cos(p1 x) - (x - p2)^2", "|p1|"};
   static constexpr double table2[3] = {4.0, 2.0, 2.0};
-  static constexpr Integrand1DRanges ranges{{1e-3, 1e-3, 0.0}, {1000.0, 1000.0, 100.0}, {true, true, true}};
-  static constexpr bool exponential = false;
+  static constexpr Integrand1DRanges ranges{{1e-3, 1e-3, 0.0}, {1000.0, 1000.0, 100.0}, {true, true, true}, false};
   GEOBEM_HD static double rate(const double* p) { return fabs(p[1]); }
   GEOBEM_HD static double value(const double* p, double x_high, double x_low, double* magnitude) {
     double t, t_low, s, c;
@@ -120,41 +126,31 @@ struct PolyCos {
 /// e^{−p0 x} cos(p1 π x), Table 2: (3, 5).
 struct ExpCos {
   static constexpr const char* name = "exp_cos";
-  static constexpr const char* formula = "e^{-p0 x} cos(p1 pi x)";
-  static constexpr const char* rate_text = "max(|p0|, pi|p1|)";
+  static constexpr Integrand1DHelp help{"e^{-p0 x} cos(p1 pi x)", "max(|p0|, pi|p1|)"};
   static constexpr double table2[3] = {3.0, 5.0, 0.0};
-  static constexpr Integrand1DRanges ranges{{1e-3, 1e-3, 0.0}, {50.0, 1000.0, 0.0}, {true, true, false}};
-  static constexpr bool exponential = true;
+  static constexpr Integrand1DRanges ranges{{1e-3, 1e-3, 0.0}, {50.0, 1000.0, 0.0}, {true, true, false}, true};
   GEOBEM_HD static double rate(const double* p) { return fmax(fabs(p[0]), kPi * fabs(p[1])); }
   GEOBEM_HD static double value(const double* p, double x_high, double x_low, double* magnitude) {
     double t, t_low, s, c;
     product_compensated(-p[0], x_high, x_low, &s, &c);
     const double decay = exp_compensated(s, c);
     product_compensated(p[1], x_high, x_low, &t, &t_low);
-    const double value = decay * sin_or_cos_pi(t, t_low, false);
-    *magnitude = fabs(value);
-    return value;
+    return with_magnitude(decay * sin_or_cos_pi(t, t_low, false), magnitude);
   }
 };
 
 /// sin(p0 π x)/(π x), Table 2: (10).
 struct Sinc {
   static constexpr const char* name = "sinc";
-  static constexpr const char* formula = "sin(p0 pi x)/(pi x)";
-  static constexpr const char* rate_text = "pi|p0|";
+  static constexpr Integrand1DHelp help{"sin(p0 pi x)/(pi x)", "pi|p0|"};
   static constexpr double table2[3] = {10.0, 0.0, 0.0};
-  static constexpr Integrand1DRanges ranges{{1e-3, 0.0, 0.0}, {1000.0, 0.0, 0.0}, {true, false, false}};
-  static constexpr bool exponential = false;
+  static constexpr Integrand1DRanges ranges{{1e-3, 0.0, 0.0}, {1000.0, 0.0, 0.0}, {true, false, false}, false};
   GEOBEM_HD static double rate(const double* p) { return kPi * fabs(p[0]); }
   GEOBEM_HD static double value(const double* p, double x_high, double x_low, double* magnitude) {
-    double value = p[0];
-    if (x_high != 0.0 || x_low != 0.0) {
-      double t, t_low;
-      product_compensated(p[0], x_high, x_low, &t, &t_low);
-      value = sin_or_cos_pi(t, t_low, true) / (kPi * (x_high + x_low));
-    }
-    *magnitude = fabs(value);
-    return value;
+    if (x_high == 0.0 && x_low == 0.0) return with_magnitude(p[0], magnitude);
+    double t, t_low;
+    product_compensated(p[0], x_high, x_low, &t, &t_low);
+    return with_magnitude(sin_or_cos_pi(t, t_low, true) / (kPi * (x_high + x_low)), magnitude);
   }
 };
 

@@ -20,25 +20,12 @@ void visit_cubature_family(CubatureFamily family, Visitor&& visit) {
 
 }  // namespace
 
-std::vector<std::string> cubature_family_names() {
-  std::vector<std::string> names;
-  for_each_family(CubatureFamilies{}, [&](auto tag) { names.push_back(decltype(tag)::type::name); });
-  return names;
-}
+std::vector<std::string> cubature_family_names() { return family_names(CubatureFamilies{}); }
 
-std::string to_string(CubatureFamily family) {
-  std::string name;
-  visit_cubature_family(family, [&](auto tag) { name = decltype(tag)::type::name; });
-  return name;
-}
+std::string to_string(CubatureFamily family) { return family_name(CubatureFamilies{}, family, "CubatureFamilies"); }
 
 CubatureFamily parse_cubature_family(const std::string& name) {
-  const std::vector<std::string> names = cubature_family_names();
-  for (std::size_t i = 0; i < names.size(); ++i)
-    if (name == names[i]) return static_cast<CubatureFamily>(i);
-  std::string known;
-  for (const std::string& k : names) known += (known.empty() ? "" : ", ") + k;
-  throw UsageError("unknown integrand '" + name + "' (known: " + known + ")");
+  return parse_family<CubatureFamily>(CubatureFamilies{}, name, "integrand");
 }
 
 bool is_genz_family(CubatureFamily family) {

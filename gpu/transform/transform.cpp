@@ -42,12 +42,7 @@ const FamilyDescription& describe(TransformFamily family) {
 }
 
 TransformFamily parse_transform_family(const std::string& name) {
-  std::string known;
-  for (const auto& description : transform_families()) {
-    if (description.name == name) return description.family;
-    known += (known.empty() ? "" : ", ") + description.name;
-  }
-  throw UsageError("unknown family '" + name + "' (known: " + known + ")");
+  return parse_family<TransformFamily>(LongmanFamilies{}, name, "family");
 }
 
 Accelerator parse_accelerator(const std::string& name) {
