@@ -27,6 +27,7 @@
 #include "gpu/core/device.hpp"
 #include "gpu/core/usage_error.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
+#include "gpu/potential/station_sums_cpu.hpp"
 #include "mesh/prisms/model_generators.hpp"
 #include "mesh/prisms/stations.hpp"
 #include "stages/cli/stage_options.hpp"
@@ -123,7 +124,7 @@ int run_bench(int argc, char** argv) {
       const double t = best_time(1, [&] { forward_cpu(prisms, subset, c.mask, c.precision, silent); });
       std::printf("%-5s %-6s %-7s %12.3f %14.4g %12zu  (whole grid: %.1f s, %d threads)\n", "cpu", c.fields,
                   c.precision == Precision::Double ? "double" : "single", t, sub_pairs / t, subset.size(),
-                  t * pairs / sub_pairs, last_cpu_thread_count());
+                  t * pairs / sub_pairs, potential::last_cpu_thread_count());
     }
   }
 

@@ -34,9 +34,9 @@
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/layer_sources.hpp"
 #include "gpu/gravity/prism_layer_forward.hpp"
-#include "gpu/gravity/tile_sums_cpu.hpp"
 #include "gpu/magnetic/magnetic.hpp"
 #include "gpu/magnetic/magnetic_sources.hpp"
+#include "gpu/potential/station_sums_cpu.hpp"
 #include "mesh/terrain/layer_file.hpp"
 #include "stages/cli/stage_options.hpp"
 
@@ -65,11 +65,12 @@ std::vector<double> long_double_reference(const magnetic::MagneticLayer& layer,
   const std::int64_t cells = static_cast<std::int64_t>(layer.layer.cell_count());
   ProgressReporter quiet("", 1, "", true);
   const gravity::LayerView gravity_view{layer.layer.geometry, layer.layer.surface.data(), 0};
-  const auto g = gravity::cpu_tile_sums(gravity_view, cells, chosen,
-                                        gravity::GravityKernel<long double, true>{gravity::bit_g_z}, quiet);
+  const auto g = potential::station_sums_cpu(gravity_view, cells, chosen,
+                                             gravity::LayerFieldsKernel<long double, true>{{gravity::bit_g_z}}, quiet);
   const auto magnetic_view = magnetic::magnetic_layer_view(layer.layer.geometry, layer.magnetization_above,
                                                            layer.magnetization_below, layer.layer.surface.data(), 0);
-  const auto b = gravity::cpu_tile_sums(magnetic_view, cells, chosen, magnetic::MagneticKernel<long double>{}, quiet);
+  const auto b =
+      potential::station_sums_cpu(magnetic_view, cells, chosen, magnetic::MagneticKernel<long double>{}, quiet);
   const std::size_t n = chosen.size();
   std::vector<double> rows(index);
   for (std::size_t s = 0; s < n; ++s) rows.push_back(gravity::field_scale(gravity::Field::g_z) * g[3 * n + s]);

@@ -1,6 +1,7 @@
 #pragma once
-// The two drivers behind forward_model(): an OpenMP loop (forward_cpu.cpp)
-// and a CUDA launcher (forward_cuda.cu) over the same point kernels
+// The two drivers behind forward_model(): the source × station launcher
+// (gpu/potential/station_sums_cpu.hpp in forward_cpu.cpp,
+// station_sums_cuda.cuh in forward_cuda.cu) over the same kernel
 // (source_fields.hpp: prisms for the general path, weighted grid nodes for the
 // grid path). Exposed so that tests and benchmarks can call each directly.
 #include <cstddef>
@@ -11,20 +12,14 @@
 #include "gpu/gravity/gravity.hpp"
 #include "gpu/gravity/grid_node_kernels.hpp"
 #include "gpu/gravity/station_contact.hpp"
+#include "gpu/potential/kernel_shape.hpp"
 
 namespace geobem::gravity {
 
 /// A launch shape of the CUDA prism kernels: both numbers are compile-time
-/// parameters, so only the shapes of cuda_kernel_shapes() exist.
-struct KernelShape {
-  /// Threads per block (one station each), also the prisms per shared-memory
-  /// tile; 0 in CudaTuning: each kernel's default shape.
-  int block_size = 0;
-  /// Register cap per thread (__maxnreg__): more resident warps per SM for
-  /// the latency of dependent FP64 chains, at the cost of spills; 0: no cap
-  /// (the compiler's choice: 156 for all ten fields in double, 96 for g_z).
-  int max_registers = 0;
-};
+/// parameters, so only the shapes of cuda_kernel_shapes() exist. Register
+/// caps: the compiler's choice is 156 for all ten fields in double, 96 for g_z.
+using KernelShape = potential::KernelShape;
 
 /// The shapes compiled into the CUDA prism kernels (double and single, all
 /// fields and g_z alone), {128, 0} first; bench/gravity times them.
@@ -43,7 +38,8 @@ struct CudaTuning {
   int blocks_per_sm = 64;
   /// Device memory the driver may use, bytes; 0: no limit but the budget
   /// every method gets (device_memory_budget.hpp: 80% of the free memory).
-  /// Sources and stations beyond it are streamed in chunks (chunk_plan.hpp).
+  /// Sources and stations beyond it are streamed in chunks
+  /// (gpu/potential/chunk_plan.hpp).
   std::size_t memory_limit_bytes = 0;
   /// Launch shape of the prism kernels, one of cuda_kernel_shapes() (else
   /// forward_cuda throws std::invalid_argument); block_size 0: each kernel's
@@ -71,10 +67,6 @@ std::vector<double> forward_cpu(const std::vector<GridNode>& nodes, const std::v
 std::vector<double> forward_cuda(const std::vector<GridNode>& nodes, const std::vector<Station>& stations,
                                  unsigned mask, Precision precision, ProgressReporter& progress,
                                  const CudaTuning& tuning = {});
-
-/// Number of OpenMP threads that took part in the last forward_cpu call of
-/// this process (lets tests check that the CPU path really runs in parallel).
-int last_cpu_thread_count();
 
 /// G times the unit factor of the field: 1 (J/kg), 1e5 (mGal) or 1e9 (Eötvös).
 double field_scale(Field field);

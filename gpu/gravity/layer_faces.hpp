@@ -113,13 +113,6 @@ struct LayerFaceView {
   }
 };
 
-/// A chunk of reference edges.
-struct ReferenceEdgeView {
-  using Item = ReferenceEdge;
-  const ReferenceEdge* edges;
-  GEOBEM_HD ReferenceEdge item(std::int64_t index) const { return edges[index]; }
-};
-
 /// acc[0] += x with the rounding error of the addition kept in acc[1]
 /// (Knuth's TwoSum, exact in binary floating point): the surface faces sum to
 /// many times the layer's g_z (17 times on the Jacksboro DEM: the reference

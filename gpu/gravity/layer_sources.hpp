@@ -1,12 +1,11 @@
 #pragma once
-// What the tile drivers (tile_sums_cpu.hpp, tile_sums_cuda.cuh) sum for the
-// gravity of a prism layer: the view forms each cell's prism from its surface
-// height (layer_prism), the kernel adds density × prism_fields (the point
-// kernels of the prism-list path, prism_kernels.hpp) for non-empty cells.
+// What the source × station launcher (gpu/potential/source_view.hpp) sums
+// for the gravity of a prism layer: the view forms each cell's prism from its
+// surface height (layer_prism), the kernel adds density × prism_fields (the
+// kernel of the prism-list path, source_fields.hpp) for non-empty cells.
 #include <cstdint>
 
 #include "gpu/core/host_device.hpp"
-#include "gpu/gravity/prism_kernels.hpp"
 #include "gpu/gravity/prism_layer.hpp"
 #include "gpu/gravity/source_fields.hpp"
 
@@ -21,22 +20,18 @@ struct LayerView {
   GEOBEM_HD Prism item(std::int64_t index) const { return layer_prism(geometry, first + index, surface[index]); }
 };
 
-/// Σ density · prism_fields for the fields of `mask` (FieldBit), in Real
-/// arithmetic with station-relative bounds formed in double. GzOnly fixes the
-/// mask at compile time (terrain_bench's long-double g_z reference, whole
-/// prisms: the drivers take g_z alone face by face, layer_faces.hpp).
+/// FieldSumsKernel over a layer's cells, empty cells (density 0: NaN or
+/// on the reference) skipped. GzOnly: terrain_bench's long-double g_z
+/// reference, whole prisms (the drivers take g_z alone face by face,
+/// layer_faces.hpp).
 template <typename Real, bool GzOnly>
-struct GravityKernel {
+struct LayerFieldsKernel {
   static constexpr int outputs = 10;
-  unsigned mask;
-  GEOBEM_HD bool wanted(int f) const { return (GzOnly ? unsigned(bit_g_z) : mask) & (1u << f); }
+  FieldSumsKernel<Real, GzOnly> fields;
+  GEOBEM_HD bool wanted(int f) const { return fields.wanted(f); }
   GEOBEM_HD void add(const Prism& prism, const Station& station, double acc[10]) const {
     if (prism.density == 0.0) return;  // empty cell (uniform across a warp: one tile item)
-    const unsigned m = GzOnly ? unsigned(bit_g_z) : mask;
-    Real values[10] = {};
-    source_fields<Real>(prism, station, m, values);
-    for (int f = 0; f < 10; ++f)
-      if (m & (1u << f)) acc[f] += prism.density * static_cast<double>(values[f]);
+    fields.add(prism, station, acc);
   }
 };
 

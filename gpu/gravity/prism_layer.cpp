@@ -13,7 +13,8 @@
 #include "gpu/gravity/prism_layer_forward.hpp"
 #include "gpu/gravity/rounding_estimate.hpp"
 #include "gpu/gravity/station_contact.hpp"
-#include "gpu/gravity/tile_sums_cpu.hpp"
+#include "gpu/potential/source_view.hpp"
+#include "gpu/potential/station_sums_cpu.hpp"
 
 namespace geobem::gravity {
 namespace {
@@ -24,17 +25,19 @@ std::vector<double> cpu_run(const PrismLayer& layer, std::int64_t first, std::in
   if (mask == unsigned(bit_g_z)) {
     // Face by face (layer_faces.hpp): surface faces, then the reference
     // edges that do not cancel (few: no progress of their own).
-    const std::vector<double> faces = cpu_tile_sums(LayerFaceView{layer.geometry, layer.surface.data() + first, first},
-                                                    count, stations, FaceGzKernel<Real>{}, progress);
+    const std::vector<double> faces =
+        potential::station_sums_cpu(LayerFaceView{layer.geometry, layer.surface.data() + first, first}, count,
+                                    stations, FaceGzKernel<Real>{}, progress);
     const std::vector<ReferenceEdge> edges = reference_edges(layer, first, count);
     ProgressReporter silent("", 1, "", true);
     const std::vector<double> rim =
-        cpu_tile_sums(ReferenceEdgeView{edges.data()}, static_cast<std::int64_t>(edges.size()), stations,
-                      ReferenceEdgeGzKernel<Real>{layer.geometry.reference}, silent);
+        potential::station_sums_cpu(potential::ListView<ReferenceEdge>{edges.data()},
+                                    static_cast<std::int64_t>(edges.size()), stations,
+                                    ReferenceEdgeGzKernel<Real>{layer.geometry.reference}, silent);
     return g_z_rows(faces, rim);
   }
   const LayerView view{layer.geometry, layer.surface.data() + first, first};
-  return cpu_tile_sums(view, count, stations, GravityKernel<Real, false>{mask}, progress);
+  return potential::station_sums_cpu(view, count, stations, LayerFieldsKernel<Real, false>{{mask}}, progress);
 }
 
 }  // namespace

@@ -1,11 +1,12 @@
 // CUDA driver of the prism layer: the surface heights stream to the device in
-// chunks (tile_sums_cuda.cuh) and each thread forms its tile's prisms (or, for
-// g_z alone, surface faces: layer_faces.hpp) from them, so the device never
-// holds a prism list.
+// chunks (the source × station launcher, gpu/potential/station_sums_cuda.cuh)
+// and each thread forms its tile's prisms (or, for g_z alone, surface faces:
+// layer_faces.hpp) from them, so the device never holds a prism list.
 #include "gpu/gravity/layer_faces.hpp"
 #include "gpu/gravity/layer_sources.hpp"
 #include "gpu/gravity/prism_layer_forward.hpp"
-#include "gpu/gravity/tile_sums_cuda.cuh"
+#include "gpu/potential/source_view.hpp"
+#include "gpu/potential/station_sums_cuda.cuh"
 
 namespace geobem::gravity {
 namespace {
@@ -14,11 +15,10 @@ template <typename Real>
 std::vector<double> run(const PrismLayer& layer, std::int64_t first, std::int64_t count,
                         const std::vector<Station>& stations, unsigned mask, ProgressReporter& progress,
                         std::size_t memory_limit_bytes) {
-  // The heights of this share only: the stored data the driver streams.
+  potential::LaunchOptions launch;
+  launch.memory_limit_bytes = memory_limit_bytes;
+  // The heights of this share only: the stored data the launcher streams.
   const std::vector<double> surface(layer.surface.begin() + first, layer.surface.begin() + first + count);
-  const auto make_view = [&](const double* chunk, std::int64_t index) {
-    return LayerView{layer.geometry, chunk, first + index};
-  };
   if (mask == unsigned(bit_g_z)) {
     // Face by face (layer_faces.hpp): surface faces, then the reference
     // edges that do not cancel (few: no progress of their own). The face
@@ -28,17 +28,19 @@ std::vector<double> run(const PrismLayer& layer, std::int64_t first, std::int64_
       return LayerFaceView{layer.geometry, chunk, first + index};
     };
     const std::vector<double> faces =
-        stream_tile_sums<0>(surface, stations, face_view, FaceGzKernel<Real>{},
-                                                                     memory_limit_bytes, progress);
+        potential::station_sums_cuda<128, 0>(surface, stations, face_view, FaceGzKernel<Real>{}, launch, progress);
     const std::vector<ReferenceEdge> edges = reference_edges(layer, first, count);
     ProgressReporter silent("", 1, "", true);
-    const std::vector<double> rim = stream_tile_sums<0>(
-        edges, stations, [](const ReferenceEdge* chunk, std::int64_t) { return ReferenceEdgeView{chunk}; },
-        ReferenceEdgeGzKernel<Real>{layer.geometry.reference}, memory_limit_bytes, silent);
+    const std::vector<double> rim =
+        potential::station_sums_cuda<128, 0>(edges, stations, potential::ListChunks{},
+                                             ReferenceEdgeGzKernel<Real>{layer.geometry.reference}, launch, silent);
     return g_z_rows(faces, rim);
   }
-  return stream_tile_sums<0>(surface, stations, make_view, GravityKernel<Real, false>{mask}, memory_limit_bytes,
-                             progress);
+  const auto view = [&](const double* chunk, std::int64_t index) {
+    return LayerView{layer.geometry, chunk, first + index};
+  };
+  return potential::station_sums_cuda<128, 0>(surface, stations, view, LayerFieldsKernel<Real, false>{{mask}}, launch,
+                                              progress);
 }
 
 }  // namespace

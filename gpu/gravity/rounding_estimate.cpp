@@ -1,7 +1,7 @@
 // The rounding estimates of rounding_estimate.hpp: the sums of squared
 // bounds over the sources (OpenMP here, CUDA in rounding_estimate_cuda.cu,
-// through the tile drivers), the relative estimates of a complete result and
-// their warnings.
+// through the source × station launcher), the relative estimates of a
+// complete result and their warnings.
 #include "gpu/gravity/rounding_estimate.hpp"
 
 #include <algorithm>
@@ -12,7 +12,8 @@
 #include "gpu/core/usage_error.hpp"
 #include "gpu/gravity/layer_sources.hpp"
 #include "gpu/gravity/rounding_estimate_cuda.hpp"
-#include "gpu/gravity/tile_sums_cpu.hpp"
+#include "gpu/potential/source_view.hpp"
+#include "gpu/potential/station_sums_cpu.hpp"
 
 namespace geobem::gravity {
 namespace {
@@ -20,7 +21,7 @@ namespace {
 template <typename Real, typename View>
 std::vector<double> cpu_sums(const View& view, std::int64_t count, const std::vector<Station>& stations) {
   ProgressReporter silent("", 1, "", true);
-  return cpu_tile_sums(view, count, stations, RoundingKernel<Real>{}, silent);
+  return potential::station_sums_cpu(view, count, stations, RoundingKernel<Real>{}, silent);
 }
 
 template <typename View>
@@ -50,7 +51,8 @@ std::vector<double> rounding_sums(const std::vector<Prism>& prisms, const std::v
     throw_cuda_not_built("rounding estimate");
 #endif
   }
-  return sums_on(ListView<Prism>{prisms.data()}, static_cast<std::int64_t>(prisms.size()), stations, precision);
+  return sums_on(potential::ListView<Prism>{prisms.data()}, static_cast<std::int64_t>(prisms.size()), stations,
+                 precision);
 }
 
 std::vector<double> rounding_sums(const std::vector<GridNode>& nodes, const std::vector<Station>& stations,
@@ -62,7 +64,8 @@ std::vector<double> rounding_sums(const std::vector<GridNode>& nodes, const std:
     throw_cuda_not_built("rounding estimate");
 #endif
   }
-  return sums_on(ListView<GridNode>{nodes.data()}, static_cast<std::int64_t>(nodes.size()), stations, precision);
+  return sums_on(potential::ListView<GridNode>{nodes.data()}, static_cast<std::int64_t>(nodes.size()), stations,
+                 precision);
 }
 
 std::vector<double> rounding_sums(const PrismLayer& layer, std::int64_t first, std::int64_t count,

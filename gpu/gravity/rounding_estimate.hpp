@@ -204,8 +204,8 @@ GEOBEM_HD inline void node_rounding_bounds(const GridNode& node, const Station& 
   e[group_tensor] = tensor;
 }
 
-/// The tile drivers' kernel (tile_sums_cpu.hpp, tile_sums_cuda.cuh) summing
-/// the two rows per group of (|weight|·e) over prisms or grid nodes.
+/// The launcher's kernel (gpu/potential/source_view.hpp) summing the two
+/// rows per group of (|weight|·e) over prisms or grid nodes.
 template <typename Real>
 struct RoundingKernel {
   static constexpr int outputs = 2 * rounding_groups;
@@ -221,14 +221,6 @@ struct RoundingKernel {
     node_rounding_bounds<Real>(n, s, e);
     for (int g = 0; g < 3; ++g) add_rounding(n.weight * e[g], acc + 2 * g);
   }
-};
-
-/// A list of sources as a view of the tile drivers.
-template <typename T>
-struct ListView {
-  using Item = T;
-  const T* items;
-  GEOBEM_HD T item(std::int64_t index) const { return items[index]; }
 };
 
 /// The two sums per group over the sources, rows[r·stations + s] for rows r

@@ -1,5 +1,5 @@
 #pragma once
-// The CUDA side of rounding_sums (rounding_estimate.hpp): the tile driver
+// The CUDA side of rounding_sums (rounding_estimate.hpp): the launcher
 // on the current device, sources and stations streamed in chunks within
 // memory_limit_bytes (0: the device memory budget).
 #include <cstdint>

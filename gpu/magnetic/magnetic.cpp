@@ -1,8 +1,9 @@
 // forward_magnetic() and forward_magnetic_layer(): checks, this part's share
-// of the sources, the OpenMP drivers (the CUDA ones are magnetic_cuda.cu),
-// the limits at stations on the model (gravity/station_contact.hpp with each
-// magnetization component as a density), nT, the total-field anomaly and the
-// rounding estimates (gravity/rounding_estimate.hpp).
+// of the sources, the OpenMP drivers (the source × station launcher of
+// gpu/potential; the CUDA ones are magnetic_cuda.cu), the limits at stations
+// on the model (gravity/station_contact.hpp with each magnetization component
+// as a density), nT, the total-field anomaly and the rounding estimates
+// (gravity/rounding_estimate.hpp).
 #include "gpu/magnetic/magnetic.hpp"
 
 #include <algorithm>
@@ -16,8 +17,9 @@
 #include "gpu/gravity/forward_checks.hpp"
 #include "gpu/gravity/rounding_estimate.hpp"
 #include "gpu/gravity/station_contact.hpp"
-#include "gpu/gravity/tile_sums_cpu.hpp"
 #include "gpu/magnetic/magnetic_sources.hpp"
+#include "gpu/potential/source_view.hpp"
+#include "gpu/potential/station_sums_cpu.hpp"
 
 namespace geobem::magnetic {
 namespace {
@@ -115,25 +117,23 @@ Result finish(std::vector<double> sums, const std::vector<gravity::Station>& sta
   return result;
 }
 
-template <typename Real>
-std::vector<double> list_cpu(const std::vector<MagnetizedPrism>& prisms, const std::vector<gravity::Station>& stations,
-                             ProgressReporter& progress) {
-  return gravity::cpu_tile_sums(gravity::ListView<MagnetizedPrism>{prisms.data()},
-                                static_cast<std::int64_t>(prisms.size()), stations, MagneticKernel<Real>{}, progress);
+/// Kernel<Real> for Real of `precision` over view.item(0 … count − 1).
+template <template <typename> class Kernel, typename View>
+std::vector<double> cpu_sums(const View& view, std::int64_t count, const std::vector<gravity::Station>& stations,
+                             gravity::Precision precision, ProgressReporter& progress) {
+  return precision == gravity::Precision::Single
+             ? potential::station_sums_cpu(view, count, stations, Kernel<float>{}, progress)
+             : potential::station_sums_cpu(view, count, stations, Kernel<double>{}, progress);
 }
 
-template <typename Real>
-std::vector<double> layer_cpu(const MagneticLayer& layer, std::int64_t first, std::int64_t count,
-                              const std::vector<gravity::Station>& stations, ProgressReporter& progress) {
-  const auto view = magnetic_layer_view(layer.layer.geometry, layer.magnetization_above, layer.magnetization_below,
-                                        layer.layer.surface.data() + first, first);
-  return gravity::cpu_tile_sums(view, count, stations, MagneticKernel<Real>{}, progress);
+potential::ListView<MagnetizedPrism> list_view(const std::vector<MagnetizedPrism>& prisms) {
+  return {prisms.data()};
 }
 
-template <typename Real, typename View>
-std::vector<double> sums_cpu(const View& view, std::int64_t count, const std::vector<gravity::Station>& stations) {
-  ProgressReporter silent("", 1, "", true);
-  return gravity::cpu_tile_sums(view, count, stations, MagneticRoundingKernel<Real>{}, silent);
+/// Cells [first, …) of the layer.
+MagneticLayerView cells_view(const MagneticLayer& layer, std::int64_t first) {
+  return magnetic_layer_view(layer.layer.geometry, layer.magnetization_above, layer.magnetization_below,
+                             layer.layer.surface.data() + first, first);
 }
 
 bool finite3(const std::array<double, 3>& m) {
@@ -164,15 +164,14 @@ std::array<double, 3> induced_magnetization(double chi, const InducingField& fie
 std::vector<double> magnetic_sums_cpu(const std::vector<MagnetizedPrism>& prisms,
                                       const std::vector<gravity::Station>& stations, gravity::Precision precision,
                                       ProgressReporter& progress) {
-  return precision == gravity::Precision::Single ? list_cpu<float>(prisms, stations, progress)
-                                                 : list_cpu<double>(prisms, stations, progress);
+  return cpu_sums<MagneticKernel>(list_view(prisms), static_cast<std::int64_t>(prisms.size()), stations, precision,
+                                  progress);
 }
 
 std::vector<double> magnetic_layer_sums_cpu(const MagneticLayer& layer, std::int64_t first, std::int64_t count,
                                             const std::vector<gravity::Station>& stations,
                                             gravity::Precision precision, ProgressReporter& progress) {
-  return precision == gravity::Precision::Single ? layer_cpu<float>(layer, first, count, stations, progress)
-                                                 : layer_cpu<double>(layer, first, count, stations, progress);
+  return cpu_sums<MagneticKernel>(cells_view(layer, first), count, stations, precision, progress);
 }
 
 std::vector<double> magnetic_rounding_sums(const std::vector<MagnetizedPrism>& prisms,
@@ -186,10 +185,9 @@ std::vector<double> magnetic_rounding_sums(const std::vector<MagnetizedPrism>& p
     throw_cuda_not_built("magnetic rounding estimate");
 #endif
   }
-  const gravity::ListView<MagnetizedPrism> view{prisms.data()};
-  const auto count = static_cast<std::int64_t>(prisms.size());
-  return precision == gravity::Precision::Single ? sums_cpu<float>(view, count, stations)
-                                                 : sums_cpu<double>(view, count, stations);
+  ProgressReporter silent("", 1, "", true);
+  return cpu_sums<MagneticRoundingKernel>(list_view(prisms), static_cast<std::int64_t>(prisms.size()), stations,
+                                          precision, silent);
 }
 
 std::vector<double> magnetic_rounding_sums(const MagneticLayer& layer, std::int64_t first, std::int64_t count,
@@ -203,10 +201,8 @@ std::vector<double> magnetic_rounding_sums(const MagneticLayer& layer, std::int6
     throw_cuda_not_built("magnetic rounding estimate");
 #endif
   }
-  const auto view = magnetic_layer_view(layer.layer.geometry, layer.magnetization_above, layer.magnetization_below,
-                                        layer.layer.surface.data() + first, first);
-  return precision == gravity::Precision::Single ? sums_cpu<float>(view, count, stations)
-                                                 : sums_cpu<double>(view, count, stations);
+  ProgressReporter silent("", 1, "", true);
+  return cpu_sums<MagneticRoundingKernel>(cells_view(layer, first), count, stations, precision, silent);
 }
 
 void complete_estimates(Result& result) {

@@ -1,7 +1,7 @@
 #pragma once
-// What the tile drivers (gpu/gravity tile_sums_cpu.hpp, tile_sums_cuda.cuh)
-// sum for magnetic prisms: a view over a layer's heights (a prism list is a
-// gravity::ListView), the kernel adding T·M (magnetic_kernels.hpp) and the
+// What the source × station launcher (gpu/potential/source_view.hpp) sums
+// for magnetic prisms: a view over a layer's heights (a prism list is a
+// potential::ListView), the kernel adding T·M (magnetic_kernels.hpp) and the
 // one summing its rounding bounds (rounding_estimate.hpp).
 #include <array>
 #include <cmath>

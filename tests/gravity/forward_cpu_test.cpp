@@ -14,6 +14,7 @@
 
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/gravity.hpp"
+#include "gpu/potential/station_sums_cpu.hpp"
 #include "mesh/prisms/model_generators.hpp"
 #include "mesh/prisms/stations.hpp"
 
@@ -34,7 +35,7 @@ TEST(ForwardCpu, UsesSeveralThreads) {
   std::vector<Station> stations;
   for (int i = 0; i < 256; ++i) stations.push_back({double(i), 0.0, 5.0});
   run(prisms, stations, Precision::Double, "g_z");
-  EXPECT_EQ(last_cpu_thread_count(), 2);
+  EXPECT_EQ(potential::last_cpu_thread_count(), 2);
 }
 
 TEST(ForwardCpu, ZeroDensityPrismsChangeNothing) {

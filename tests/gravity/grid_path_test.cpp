@@ -11,7 +11,6 @@
 #include <cmath>
 #include <random>
 
-#include "gpu/gravity/chunk_plan.hpp"
 #include "gpu/gravity/gravity.hpp"
 #include "gpu/gravity/grid_nodes.hpp"
 #include "mesh/prisms/model_generators.hpp"
@@ -173,28 +172,6 @@ TEST(GridPath, SharesAddUpToTheWhole) {
   PrismGrid short_of_densities = grid;
   short_of_densities.density.pop_back();
   EXPECT_THROW(forward_model_grid(short_of_densities, stations, fields, quiet_cpu()), std::invalid_argument);
-}
-
-TEST(ChunkPlan, EverythingAtOnceWhenItFits) {
-  const ChunkPlan plan = plan_chunks(1000, 56, 500, 1 << 20);
-  EXPECT_EQ(plan.sources_per_chunk, 1000u);
-  EXPECT_EQ(plan.stations_per_chunk, 500u);
-}
-
-TEST(ChunkPlan, ChunksStayWithinTheBudget) {
-  const std::size_t per_station = station_device_bytes();
-  for (const std::size_t budget : {std::size_t(4096), std::size_t(100000), std::size_t(1) << 24}) {
-    const ChunkPlan plan = plan_chunks(1000000, 56, 300000, budget);
-    EXPECT_LE(plan.sources_per_chunk * 56 + plan.stations_per_chunk * per_station, budget);
-    EXPECT_GE(plan.sources_per_chunk, 1u);
-    EXPECT_GE(plan.stations_per_chunk, 1u);
-    EXPECT_GE(plan.stations_per_chunk * per_station, budget / 2 - per_station);  // half the budget for stations
-  }
-  // Stations fit: all of them in one chunk, the sources share the rest.
-  const ChunkPlan few = plan_chunks(1000000, 56, 10, 56 * 1000 + 10 * per_station);
-  EXPECT_EQ(few.stations_per_chunk, 10u);
-  EXPECT_EQ(few.sources_per_chunk, 1000u);
-  EXPECT_THROW(plan_chunks(10, 56, 10, 56), std::invalid_argument);
 }
 
 }  // namespace

@@ -1,0 +1,53 @@
+#pragma once
+// The OpenMP side of the source × station launcher: each thread takes whole
+// stations and loops over every source in order, forming it from its index
+// as the CUDA threads do (station_sums_cuda.cuh runs the same views and
+// kernels, source_view.hpp). The sums of a station are in source order, so
+// they do not depend on the thread count.
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "gpu/core/progress.hpp"
+
+namespace geobem::potential {
+
+/// Records the OpenMP threads of a station_sums_cpu call (last_cpu_thread_count).
+void note_cpu_threads(int threads);
+
+/// Number of OpenMP threads that took part in the last station_sums_cpu call
+/// of this process (lets tests check that the CPU path really runs in parallel).
+int last_cpu_thread_count();
+
+/// Sums[r · stations.size() + s] of Kernel::outputs rows: Σ over
+/// view.item(0 … count − 1) of kernel.add at station s, on all OpenMP
+/// threads. `progress` advances in source–station pairs.
+template <typename SourceView, typename Kernel, typename Station>
+std::vector<double> station_sums_cpu(const SourceView& view, std::int64_t count, const std::vector<Station>& stations,
+                                     const Kernel& kernel, ProgressReporter& progress) {
+  const std::int64_t n = static_cast<std::int64_t>(stations.size());
+  std::vector<double> sums(static_cast<std::size_t>(Kernel::outputs) * stations.size(), 0.0);
+  const std::int64_t chunk = 16;  // stations per work item: load balance and progress
+  int threads = 0;
+#pragma omp parallel
+  {
+#pragma omp single
+    threads = omp_get_num_threads();
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t first = 0; first < n; first += chunk) {
+      const std::int64_t last = std::min(n, first + chunk);
+      for (std::int64_t s = first; s < last; ++s) {
+        double acc[Kernel::outputs] = {};
+        for (std::int64_t p = 0; p < count; ++p) kernel.add(view.item(p), stations[s], acc);
+        for (int r = 0; r < Kernel::outputs; ++r) sums[r * stations.size() + s] = acc[r];
+      }
+      progress.advance(static_cast<std::uint64_t>(last - first) * static_cast<std::uint64_t>(count));
+    }
+  }
+  note_cpu_threads(threads);
+  return sums;
+}
+
+}  // namespace geobem::potential

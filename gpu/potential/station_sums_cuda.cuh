@@ -1,0 +1,161 @@
+#pragma once
+// The CUDA side of the source × station launcher, for every potential-field
+// method (source_view.hpp says what a source view and a kernel are): each
+// thread owns one station; the threads of a block each form one source of
+// the current tile (SourceView::item) into shared memory, then every thread
+// adds the whole tile to its station's accumulators in double (Kernel::add).
+// Blocks are also split over ranges of sources (grid y) so that a station set
+// smaller than the GPU still fills it; the partial sums meet with double
+// atomicAdd, so the order of the sources' sums varies from run to run. The
+// stored source data and the stations stream to the device in chunks within
+// the device memory budget (device_memory_budget.hpp, chunk_plan.hpp): device
+// memory O(sources + stations). The launch shape (threads per block, register
+// cap) is a pair of template parameters (kernel_shape.hpp); methods compile
+// the shapes their benchmarks time. station_sums_cpu.hpp is the OpenMP side.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "gpu/core/cuda_check.hpp"
+#include "gpu/core/device_buffer.hpp"
+#include "gpu/core/device_memory_budget.hpp"
+#include "gpu/core/progress.hpp"
+#include "gpu/potential/chunk_plan.hpp"
+
+namespace geobem::potential {
+
+/// Launch choices of station_sums_cuda that are not compile-time.
+struct LaunchOptions {
+  /// Blocks of 128 threads launched per SM per launch (sources split over
+  /// grid y to get there; a shape with smaller blocks launches
+  /// proportionally more): many short waves, so the last, partial one costs
+  /// little (bench/RESULTS.md, "Gravity at scale").
+  int blocks_per_sm = 64;
+  /// Device memory the launcher may use, bytes; 0: the budget every method
+  /// gets (device_memory_budget.hpp: 80% of the free memory).
+  std::size_t memory_limit_bytes = 0;
+};
+
+/// Adds Σ kernel.add over sources [y·span, (y+1)·span) ∩ [0, count) of the
+/// view to sums[r·n_stations + s], one station per thread of a Block-thread
+/// block.
+template <int Block, typename SourceView, typename Kernel, typename Station>
+__device__ __forceinline__ void tile_loop(const SourceView& view, const Kernel& kernel, std::int64_t count,
+                                          std::int64_t span, const Station* __restrict__ stations, int n_stations,
+                                          double* __restrict__ sums) {
+  using Item = typename SourceView::Item;
+  __shared__ Item tile[Block];
+  const int s = blockIdx.x * Block + threadIdx.x;
+  const bool active = s < n_stations;
+  const Station station = active ? stations[s] : Station{};
+  const std::int64_t begin = static_cast<std::int64_t>(blockIdx.y) * span;
+  const std::int64_t end = std::min(count, begin + span);
+  double acc[Kernel::outputs] = {};
+  for (std::int64_t base = begin; base < end; base += Block) {
+    const std::int64_t p = base + threadIdx.x;
+    if (p < end) tile[threadIdx.x] = view.item(p);
+    __syncthreads();
+    const int n = static_cast<int>(std::min<std::int64_t>(Block, end - base));
+    if (active)
+      for (int t = 0; t < n; ++t) kernel.add(tile[t], station, acc);
+    __syncthreads();
+  }
+  if (active && begin < end) {
+#pragma unroll
+    for (int r = 0; r < Kernel::outputs; ++r)
+      if (kernel.wanted(r)) atomicAdd(&sums[static_cast<std::int64_t>(r) * n_stations + s], acc[r]);
+  }
+}
+
+/// tile_loop with the compiler's register choice for Block threads.
+template <int Block, typename SourceView, typename Kernel, typename Station>
+__global__ void __launch_bounds__(Block)
+    station_sums_kernel(SourceView view, Kernel kernel, std::int64_t count, std::int64_t span,
+                        const Station* __restrict__ stations, int n_stations, double* __restrict__ sums) {
+  tile_loop<Block>(view, kernel, count, span, stations, n_stations, sums);
+}
+
+/// tile_loop with at most MaxRegisters registers per thread (__maxnreg__ and
+/// __launch_bounds__ exclude each other).
+template <int Block, int MaxRegisters, typename SourceView, typename Kernel, typename Station>
+__global__ void __maxnreg__(MaxRegisters)
+    capped_station_sums_kernel(SourceView view, Kernel kernel, std::int64_t count, std::int64_t span,
+                               const Station* __restrict__ stations, int n_stations, double* __restrict__ sums) {
+  tile_loop<Block>(view, kernel, count, span, stations, n_stations, sums);
+}
+
+/// Sums[r · stations.size() + s] of Kernel::outputs rows: Σ over all sources
+/// of kernel.add at station s, on the current CUDA device, in the launch
+/// shape {Block, MaxRegisters} (0: no register cap). `stored` goes to the
+/// device in chunks; make_view(device pointer into a chunk, index of that
+/// element among all of `stored`) gives the SourceView of the sources from
+/// there on (ListChunks for a plain list). `progress` advances in
+/// source–station pairs. Throws std::invalid_argument for a memory limit that
+/// cannot hold one source and one station, geobem::DeviceError for a failing
+/// CUDA call.
+template <int Block, int MaxRegisters, typename Stored, typename MakeView, typename Kernel, typename Station>
+std::vector<double> station_sums_cuda(const std::vector<Stored>& stored, const std::vector<Station>& stations,
+                                      const MakeView& make_view, const Kernel& kernel, const LaunchOptions& options,
+                                      ProgressReporter& progress) {
+  constexpr int rows = Kernel::outputs;
+  const std::size_t n_stations = stations.size(), n_sources = stored.size();
+  std::vector<double> sums(static_cast<std::size_t>(rows) * n_stations, 0.0);
+  if (n_sources == 0 || n_stations == 0) return sums;
+  const ChunkPlan plan = plan_chunks(n_sources, sizeof(Stored), n_stations, sizeof(Station) + rows * sizeof(double),
+                                     device_memory_budget(options.memory_limit_bytes));
+  DeviceBuffer<Stored> d_sources(plan.sources_per_chunk);
+  DeviceBuffer<Station> d_stations(plan.stations_per_chunk);
+  DeviceBuffer<double> d_sums(static_cast<std::size_t>(rows) * plan.stations_per_chunk);
+  const bool sources_once = plan.sources_per_chunk == n_sources;
+  if (sources_once) d_sources.upload(stored.data(), n_sources);
+  int device = 0, sm_count = 0;
+  GEOBEM_CUDA_CHECK(cudaGetDevice(&device));
+  GEOBEM_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+
+  for (std::size_t s0 = 0; s0 < n_stations; s0 += plan.stations_per_chunk) {
+    const std::size_t ns = std::min(plan.stations_per_chunk, n_stations - s0);
+    d_stations.upload(stations.data() + s0, ns);
+    GEOBEM_CUDA_CHECK(cudaMemset(d_sums.data(), 0, rows * ns * sizeof(double)));
+    const unsigned station_blocks = static_cast<unsigned>((ns + Block - 1) / Block);
+    // Launches of about 2^31 pairs each: short enough for progress lines,
+    // long enough that launch overhead is negligible.
+    const std::int64_t launch_sources =
+        std::max<std::int64_t>(Block, (std::int64_t(1) << 31) / static_cast<std::int64_t>(ns));
+    for (std::size_t p0 = 0; p0 < n_sources; p0 += plan.sources_per_chunk) {
+      const std::size_t chunk = std::min(plan.sources_per_chunk, n_sources - p0);
+      if (!sources_once) d_sources.upload(stored.data() + p0, chunk);
+      const Stored* chunk_data = sources_once ? d_sources.data() + p0 : d_sources.data();
+      for (std::int64_t first = 0; first < static_cast<std::int64_t>(chunk); first += launch_sources) {
+        const std::int64_t count = std::min<std::int64_t>(launch_sources, static_cast<std::int64_t>(chunk) - first);
+        // Split the sources of this launch over options.blocks_per_sm blocks
+        // of 128 threads per SM in all, each split at least one tile long.
+        const std::int64_t tiles = (count + Block - 1) / Block;
+        const std::int64_t wanted =
+            (std::max(1, options.blocks_per_sm) * static_cast<std::int64_t>(sm_count) * 128 / Block +
+             station_blocks - 1) /
+            station_blocks;
+        const std::int64_t splits = std::max<std::int64_t>(1, std::min<std::int64_t>({wanted, tiles, 65535}));
+        const std::int64_t span = ((tiles + splits - 1) / splits) * Block;
+        const dim3 grid(station_blocks, static_cast<unsigned>((count + span - 1) / span));
+        const auto view = make_view(chunk_data + first, static_cast<std::int64_t>(p0) + first);
+        if constexpr (MaxRegisters == 0)
+          station_sums_kernel<Block><<<grid, Block>>>(view, kernel, count, span, d_stations.data(),
+                                                      static_cast<int>(ns), d_sums.data());
+        else
+          capped_station_sums_kernel<Block, MaxRegisters><<<grid, Block>>>(
+              view, kernel, count, span, d_stations.data(), static_cast<int>(ns), d_sums.data());
+        GEOBEM_CUDA_CHECK_LAUNCH();
+        GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
+        progress.advance(static_cast<std::uint64_t>(count) * ns);
+      }
+    }
+    // Rows of this station chunk into the full rows of the result.
+    GEOBEM_CUDA_CHECK(cudaMemcpy2D(sums.data() + s0, n_stations * sizeof(double), d_sums.data(), ns * sizeof(double),
+                                   ns * sizeof(double), rows, cudaMemcpyDeviceToHost));
+  }
+  return sums;
+}
+
+}  // namespace geobem::potential

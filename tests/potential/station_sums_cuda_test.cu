@@ -1,0 +1,62 @@
+// The CUDA side of the source × station launcher against the OpenMP side
+// and the exact counts (counting_kernel.hpp): every source once at every
+// station, rows not wanted left zero, in several launch shapes (with and
+// without a register cap), few and many blocks per SM, and a device memory
+// limit that splits sources and stations into chunks.
+#include <gtest/gtest.h>
+
+#include <tuple>
+
+#include "gpu/potential/kernel_shape.hpp"
+#include "gpu/potential/station_sums_cpu.hpp"
+#include "gpu/potential/station_sums_cuda.cuh"
+#include "tests/potential/counting_kernel.hpp"
+#include "tests/support/backend_test.hpp"
+
+namespace geobem::potential {
+namespace {
+
+class StationSumsCuda : public test::CudaTest {};
+
+using TestedShapes = std::tuple<Shape<128, 0>, Shape<32, 0>, Shape<64, 112>>;
+
+TEST_F(StationSumsCuda, EverySourceOnceAtEveryStationInEveryShapeAndChunking) {
+  ProgressReporter quiet("", 1, "", true);
+  for (const std::int64_t n : {1, 127, 5003})
+    for (const int n_stations : {1, 130, 1000}) {
+      const auto values = test::counted_values(n);
+      const auto stations = test::counting_stations(n_stations);
+      const auto exact = test::counted_sums(values, n_stations);
+      const auto cpu =
+          station_sums_cpu(test::CountingView{values.data(), 0}, n, stations, test::CountingKernel{}, quiet);
+      ASSERT_EQ(cpu, exact);
+      const auto make_view = [](const double* chunk, std::int64_t first) { return test::CountingView{chunk, first}; };
+      for (const KernelShape& shape : shape_values(TestedShapes{}))
+        for (const int blocks_per_sm : {1, 64})
+          // No limit, then about 600 sources and 60 stations per chunk.
+          for (const std::size_t limit : {std::size_t(0), std::size_t(600 * 8 + 60 * (8 + 5 * 8))}) {
+            std::vector<double> gpu;
+            ASSERT_TRUE(in_shape(TestedShapes{}, shape, [&](auto compiled) {
+              using S = decltype(compiled);
+              gpu = station_sums_cuda<S::block, S::max_registers>(values, stations, make_view, test::CountingKernel{},
+                                                                  LaunchOptions{blocks_per_sm, limit}, quiet);
+            }));
+            EXPECT_EQ(gpu, cpu) << n << " sources, " << n_stations << " stations, shape " << shape.block_size << "/"
+                                << shape.max_registers << ", " << blocks_per_sm << " blocks per SM, limit " << limit;
+          }
+    }
+}
+
+TEST_F(StationSumsCuda, NoSourcesOrStationsGiveZeroRows) {
+  ProgressReporter quiet("", 1, "", true);
+  const auto make_view = [](const double* chunk, std::int64_t first) { return test::CountingView{chunk, first}; };
+  const auto none = station_sums_cuda<128, 0>(std::vector<double>{}, test::counting_stations(3), make_view,
+                                              test::CountingKernel{}, LaunchOptions{}, quiet);
+  EXPECT_EQ(none, std::vector<double>(15, 0.0));
+  const auto no_stations = station_sums_cuda<128, 0>(test::counted_values(10), std::vector<test::CountingStation>{},
+                                                     make_view, test::CountingKernel{}, LaunchOptions{}, quiet);
+  EXPECT_TRUE(no_stations.empty());
+}
+
+}  // namespace
+}  // namespace geobem::potential
