@@ -26,9 +26,24 @@ std::vector<double> cpu_sums(const View& view, std::int64_t count, const std::ve
 
 template <typename View>
 std::vector<double> sums_on(const View& view, std::int64_t count, const std::vector<Station>& stations,
-                               Precision precision) {
+                            Precision precision) {
   return precision == Precision::Single ? cpu_sums<float>(view, count, stations)
                                         : cpu_sums<double>(view, count, stations);
+}
+
+/// rounding_sums over a list of prisms or grid nodes.
+template <typename Source>
+std::vector<double> list_sums(const std::vector<Source>& sources, const std::vector<Station>& stations,
+                              Precision precision, ComputeDevice device, std::size_t memory_limit_bytes) {
+  if (device == ComputeDevice::Cuda) {
+#if GEOBEM_WITH_CUDA
+    return rounding_sums_cuda(sources, stations, precision, memory_limit_bytes);
+#else
+    throw_cuda_not_built("rounding estimate");
+#endif
+  }
+  return sums_on(potential::ListView<Source>{sources.data()}, static_cast<std::int64_t>(sources.size()), stations,
+                 precision);
 }
 
 /// "%.2g" of a number.
@@ -43,29 +58,13 @@ std::string short_number(double x) {
 double accuracy_goal(Precision precision) { return precision == Precision::Single ? 1e-3 : 1e-6; }
 
 std::vector<double> rounding_sums(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
-                                     Precision precision, ComputeDevice device, std::size_t memory_limit_bytes) {
-  if (device == ComputeDevice::Cuda) {
-#if GEOBEM_WITH_CUDA
-    return rounding_sums_cuda(prisms, stations, precision, memory_limit_bytes);
-#else
-    throw_cuda_not_built("rounding estimate");
-#endif
-  }
-  return sums_on(potential::ListView<Prism>{prisms.data()}, static_cast<std::int64_t>(prisms.size()), stations,
-                 precision);
+                                  Precision precision, ComputeDevice device, std::size_t memory_limit_bytes) {
+  return list_sums(prisms, stations, precision, device, memory_limit_bytes);
 }
 
 std::vector<double> rounding_sums(const std::vector<GridNode>& nodes, const std::vector<Station>& stations,
-                                     Precision precision, ComputeDevice device, std::size_t memory_limit_bytes) {
-  if (device == ComputeDevice::Cuda) {
-#if GEOBEM_WITH_CUDA
-    return rounding_sums_cuda(nodes, stations, precision, memory_limit_bytes);
-#else
-    throw_cuda_not_built("rounding estimate");
-#endif
-  }
-  return sums_on(potential::ListView<GridNode>{nodes.data()}, static_cast<std::int64_t>(nodes.size()), stations,
-                 precision);
+                                  Precision precision, ComputeDevice device, std::size_t memory_limit_bytes) {
+  return list_sums(nodes, stations, precision, device, memory_limit_bytes);
 }
 
 std::vector<double> rounding_sums(const PrismLayer& layer, std::int64_t first, std::int64_t count,
