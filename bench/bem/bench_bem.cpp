@@ -110,7 +110,7 @@ int floor_counts(const BemModel& model, const CqSettings& settings) {
 #pragma omp parallel for reduction(+ : level_points, level_live) schedule(dynamic, 8)
     for (int p = 0; p < mv.collocation_count; ++p)
       for (int e = 0; e < mv.element_count; ++e) {
-        const int q = pair_quadrature_points(mv, p, e, s);
+        const int q = pair_quadrature_points<ElastodynamicFullSpace>(mv, p, e, s);
         level_points += q;
         level_live += q > 0;
       }

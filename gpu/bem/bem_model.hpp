@@ -63,7 +63,9 @@ struct BemModel {
   std::vector<std::string> group_names;
   std::vector<int> group_of_element;
   bool unbounded_solid = false;  ///< exterior problem (SurfaceView::unbounded_solid)
-  int unknown_count() const { return 3 * static_cast<int>(collocation_points.size()); }
+  /// Unknowns per block: a displacement or traction vector.
+  static constexpr int components = 3;
+  int unknown_count() const { return components * static_cast<int>(collocation_points.size()); }
   int load_case_count() const { return static_cast<int>(load_case_groups.size()); }
   ModelView view() const;
   /// Smallest longest-edge over the elements (m), for the CQ stability ratio.

@@ -17,33 +17,37 @@
 
 #include "gpu/bem/bem_model.hpp"
 #include "gpu/bem/complex.hpp"
-#include "gpu/bem/fundamental_solution.hpp"
+#include "gpu/bem/fundamental_solution_type.hpp"
 #include "gpu/bem/triangle_quadrature.hpp"
 
 namespace geobem::bem {
 
-/// e^{−36} ≈ 2e−16: beyond this many decay lengths (Re s/c1 times the distance)
-/// a pair's dynamic integrals vanish in double precision and are skipped.
+/// e^{−36} ≈ 2e−16: beyond this many decay lengths (the fundamental
+/// solution's slowest decay, Re s/c1, times the distance) a pair's dynamic
+/// integrals vanish in double precision and are skipped.
 constexpr double decayed_exponent = 36.0;
 
-/// Accumulates V_e and K_eb (blocks [i][j]) at quadrature points. The sums
-/// are of 4πμ U* and 4πμ T* (PointKernel's scaled entries), and only V's
-/// upper triangle (U* is symmetric): finish() divides by 4πμ and fills V's
-/// lower triangle once the points are summed. Fewer accumulators and no
-/// per-point scaling: on the GPU the accumulators are most of a thread's
-/// registers.
+/// Accumulates V_e and K_eb (blocks [i][j]) of the fundamental solution
+/// `Solution` (fundamental_solution_type.hpp) at quadrature points. The sums
+/// are of its scaled entries (4πμ U* and 4πμ T* for elastodynamics), and only
+/// V's upper triangle (U* is symmetric, by reciprocity): finish() multiplies
+/// by Solution::scale and fills V's lower triangle once the points are
+/// summed. Fewer accumulators and no per-point scaling: on the GPU the
+/// accumulators are most of a thread's registers.
+template <class Solution>
 struct DynamicIntegrand {
+  static constexpr int components = Solution::components;
   Vec3 xi, normal;
   Complex s;
-  Material material;
+  typename Solution::Parameters material;
   int singular_vertex = -1;  ///< local vertex at ξ, or −1
   bool need_k = true;
-  Complex v[3][3];
-  Complex k[3][3][3];
+  Complex v[components][components];
+  Complex k[3][components][components];
   GEOBEM_HD void operator()(Vec3 x, double w, const double lam[3]) {
-    const PointKernel kernel = point_kernel(x - xi, normal, s, material);
-    for (int i = 0; i < 3; ++i)
-      for (int j = i; j < 3; ++j) v[i][j] += w * kernel.scaled_u(i, j);
+    const typename Solution::Point kernel = Solution::point(x - xi, normal, s, material);
+    for (int i = 0; i < components; ++i)
+      for (int j = i; j < components; ++j) v[i][j] += w * kernel.scaled_u(i, j);
     if (!need_k) return;
     const double wl[3] = {w * lam[0], w * lam[1], w * lam[2]};
     if (singular_vertex >= 0)
@@ -56,50 +60,43 @@ struct DynamicIntegrand {
   /// (the free term takes T0's part). A template, so that a regular pair's
   /// loop holds no test of the own column.
   template <bool own_column>
-  GEOBEM_HD void add_traction(const PointKernel& kernel, const double wl[3]) {
-    const TractionFactors<Complex> remainder = own_column ? kernel.remainder_traction() : kernel.traction;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) {
-        const Complex t = kernel.traction.entry(kernel.rd, kernel.n, i, j);
-        const Complex own = own_column ? remainder.entry(kernel.rd, kernel.n, i, j) : t;
+  GEOBEM_HD void add_traction(const typename Solution::Point& kernel, const double wl[3]) {
+    const auto remainder = own_column ? kernel.remainder_traction() : kernel.traction;
+    for (int i = 0; i < components; ++i)
+      for (int j = 0; j < components; ++j) {
+        const Complex t = kernel.scaled_t(kernel.traction, i, j);
+        const Complex own = own_column ? kernel.scaled_t(remainder, i, j) : t;
         for (int b = 0; b < 3; ++b) k[b][i][j] += wl[b] * (own_column && b == singular_vertex ? own : t);
       }
   }
-  /// V_e (m/N · m²) and K_eb (m²/m²) from the sums: 1/(4πμ) times them, V symmetric.
+  /// V_e (m/N · m²) and K_eb (m²/m²) from the sums: Solution::scale times them, V symmetric.
   GEOBEM_HD void finish() {
-    const double inv = 1.0 / (4.0 * kPi * material.shear_modulus);
-    for (int i = 0; i < 3; ++i)
-      for (int j = i; j < 3; ++j) v[j][i] = v[i][j] = inv * v[i][j];
+    const double scale = Solution::scale(material);
+    for (int i = 0; i < components; ++i)
+      for (int j = i; j < components; ++j) v[j][i] = v[i][j] = scale * v[i][j];
     if (!need_k) return;
     for (int b = 0; b < 3; ++b)
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) k[b][i][j] = inv * k[b][i][j];
+      for (int i = 0; i < components; ++i)
+        for (int j = 0; j < components; ++j) k[b][i][j] = scale * k[b][i][j];
   }
 };
 
 /// Accumulates the static rigid-body sum S0 of one pair (blocks [i][j]).
+template <class Solution>
 struct StaticIntegrand {
+  static constexpr int components = Solution::components;
   Vec3 xi, normal;
-  Material material;
+  typename Solution::Parameters material;
   int singular_vertex = -1;
-  double s0[3][3] = {};
+  double s0[components][components] = {};
   GEOBEM_HD void operator()(Vec3 x, double w, const double lam[3]) {
-    double u0[3][3], t0[3][3];
-    kelvin_solution(x - xi, normal, material, u0, t0);
+    double t0[components][components];
+    Solution::static_traction(x - xi, normal, material, t0);
     const double f = singular_vertex >= 0 ? w * (1.0 - lam[singular_vertex]) : w;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) s0[i][j] += f * t0[i][j];
+    for (int i = 0; i < components; ++i)
+      for (int j = 0; j < components; ++j) s0[i][j] += f * t0[i][j];
   }
 };
-
-/// PairWaves of a point at `distance` (m) from the centroid of an element of
-/// longest edge `edge` (m) at Laplace parameter s.
-GEOBEM_HD inline PairWaves pair_waves(double distance, double edge, Complex s, const Material& m) {
-  const double near_side = distance > edge ? distance - edge : 0.0, size = abs(s);
-  const double s_reach = size * (distance + edge) / m.s_wave_speed, p_reach = size * (distance + edge) / m.p_wave_speed;
-  return {size * edge / m.s_wave_speed, s.re * near_side / m.s_wave_speed - ::log1p(s_reach),
-          size * edge / m.p_wave_speed, s.re * near_side / m.p_wave_speed - ::log1p(p_reach)};
-}
 
 /// Local vertex of element e at collocation point p's node, or −1.
 GEOBEM_HD inline int singular_vertex_of(const ModelView& mv, int p, int e) {
@@ -127,6 +124,7 @@ struct PairRule {
 
 /// The rule of pair (p, e) at s into `rule`. Returns false when the pair is
 /// decayed at s (its dynamic integrals vanish: nothing to add).
+template <class Solution>
 GEOBEM_HD inline bool pair_rule(const ModelView& mv, int p, int e, Complex s, PairRule& rule) {
   const Vec3 xi = mv.collocation_points[p];
   rule.vertex = singular_vertex_of(mv, p, e);
@@ -134,15 +132,16 @@ GEOBEM_HD inline bool pair_rule(const ModelView& mv, int p, int e, Complex s, Pa
   const double edge = mv.longest_edges[e];
   const double distance = norm(xi - mv.centroids[e]);
   const bool singular = rule.singular();
-  if (!singular && s.re / mv.material.p_wave_speed * (distance - edge) > decayed_exponent) return false;
-  rule.plan = quadrature_plan(distance, edge, pair_waves(distance, edge, s, mv.material), singular);
+  if (!singular && Solution::slowest_decay(s, mv.material) * (distance - edge) > decayed_exponent) return false;
+  rule.plan = quadrature_plan(distance, edge, Solution::waves(distance, edge, s, mv.material), singular);
   return true;
 }
 
 /// Quadrature points of pair (p, e) at s (0 when decayed).
+template <class Solution>
 GEOBEM_HD inline int pair_quadrature_points(const ModelView& mv, int p, int e, Complex s) {
   PairRule rule;
-  return pair_rule(mv, p, e, s, rule) ? rule.points() : 0;
+  return pair_rule<Solution>(mv, p, e, s, rule) ? rule.points() : 0;
 }
 
 /// Whether pair (p, e) adds K blocks: e has a free node and ξ is not a
@@ -156,8 +155,10 @@ GEOBEM_HD inline bool pair_needs_k(const ModelView& mv, int e, const PairRule& r
 
 /// Integrates pair (p, e) at s by `rule` (pair_rule's) into `out` (fields
 /// set here), at the points `share` takes.
+template <class Solution>
 GEOBEM_HD inline void integrate_pair(const ModelView& mv, int p, int e, Complex s, const PairRule& rule,
-                                     const QuadratureTable& table, DynamicIntegrand& out, PointShare share = {}) {
+                                     const QuadratureTable& table, DynamicIntegrand<Solution>& out,
+                                     PointShare share = {}) {
   out.xi = mv.collocation_points[p];
   out.normal = mv.normals[e];
   out.s = s;
@@ -173,17 +174,19 @@ GEOBEM_HD inline void integrate_pair(const ModelView& mv, int p, int e, Complex 
 
 /// Integrates pair (p, e) at s into `out`. Returns false when the pair is
 /// decayed at s (nothing to add).
+template <class Solution>
 GEOBEM_HD inline bool integrate_pair(const ModelView& mv, int p, int e, Complex s, const QuadratureTable& table,
-                                     DynamicIntegrand& out) {
+                                     DynamicIntegrand<Solution>& out) {
   PairRule rule;
-  if (!pair_rule(mv, p, e, s, rule)) return false;
+  if (!pair_rule<Solution>(mv, p, e, s, rule)) return false;
   integrate_pair(mv, p, e, s, rule, table, out);
   return true;
 }
 
 /// Static rigid-body sum of pair (p, e) for a node collocation point p.
+template <class Solution>
 GEOBEM_HD inline void integrate_pair_static(const ModelView& mv, int p, int e, const QuadratureTable& table,
-                                            StaticIntegrand& out) {
+                                            StaticIntegrand<Solution>& out) {
   out.xi = mv.collocation_points[p];
   out.normal = mv.normals[e];
   out.material = mv.material;
@@ -200,23 +203,25 @@ GEOBEM_HD inline void integrate_pair_static(const ModelView& mv, int p, int e, c
 /// to the left (−V); prescribed tractions (their amplitudes: a unit load
 /// history per load case, which the time stage multiplies by the transformed
 /// history ĝ_l of that case) go to the right-hand side column of their case.
-template <class Adder>
-GEOBEM_HD inline void scatter_pair(const ModelView& mv, int p, int e, const DynamicIntegrand& r, Adder& add) {
+template <class Solution, class Adder>
+GEOBEM_HD inline void scatter_pair(const ModelView& mv, int p, int e, const DynamicIntegrand<Solution>& r,
+                                   Adder& add) {
+  constexpr int c = Solution::components;
   const int block = mv.element_block[e];
   if (block >= 0) {
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) add.matrix(3 * p + i, 3 * block + j, -r.v[i][j]);
+    for (int i = 0; i < c; ++i)
+      for (int j = 0; j < c; ++j) add.matrix(c * p + i, c * block + j, -r.v[i][j]);
   } else if (mv.element_load_case[e] >= 0) {
     const Vec3 t = mv.element_traction[e];
-    for (int i = 0; i < 3; ++i)
-      add.rhs(3 * p + i, mv.element_load_case[e], r.v[i][0] * t.x + r.v[i][1] * t.y + r.v[i][2] * t.z);
+    for (int i = 0; i < c; ++i)
+      add.rhs(c * p + i, mv.element_load_case[e], r.v[i][0] * t.x + r.v[i][1] * t.y + r.v[i][2] * t.z);
   }
   if (!r.need_k) return;
   for (int b = 0; b < 3; ++b) {
     const int column = mv.node_block[mv.triangles[3 * e + b]];
     if (column < 0) continue;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) add.matrix(3 * p + i, 3 * column + j, r.k[b][i][j]);
+    for (int i = 0; i < c; ++i)
+      for (int j = 0; j < c; ++j) add.matrix(c * p + i, c * column + j, r.k[b][i][j]);
   }
 }
 

@@ -17,6 +17,7 @@
 #include "gpu/bem/bem_model.hpp"
 #include "gpu/bem/complex.hpp"
 #include "gpu/bem/convolution_quadrature.hpp"
+#include "gpu/bem/fundamental_solution_type.hpp"
 #include "gpu/core/device.hpp"
 
 namespace geobem::bem {
@@ -65,7 +66,9 @@ std::uint64_t dense_system_bytes(int unknowns, int load_cases);
 void require_dense_system_fits(int unknowns, int load_cases, std::uint64_t available_bytes, const char* where);
 
 /// Solves the listed CQ frequencies (indices l, each in 0…⌊L/2⌋; all when
-/// empty) for every load case. CPU: OpenMP assembly (assemble_system_cpu),
+/// empty) for every load case, with the fundamental solution `Solution`
+/// (fundamental_solution_type.hpp; every function below that assembles takes
+/// it the same way). CPU: OpenMP assembly (assemble_system_cpu),
 /// LAPACK zgesv (OpenBLAS) with one right-hand side per case. CUDA: batches
 /// of frequencies assembled on the device and factorised together by the
 /// batched blocked LU (batched_lu.hpp; cuSOLVER getrf/getrs on streams for
@@ -73,6 +76,7 @@ void require_dense_system_fits(int unknowns, int load_cases, std::uint64_t avail
 /// (require_dense_system_fits) when one frequency does not fit in memory;
 /// throws std::runtime_error (lu_failure_message: the frequency, the step and
 /// routine, its info and what it means) when an LU fails.
+template <class Solution = ElastodynamicFullSpace>
 LaplaceSolution solve_laplace(const BemModel& model, const CqSettings& settings, const std::vector<int>& frequencies,
                               const CqOptions& options, CqTimings& timings);
 
@@ -93,6 +97,7 @@ struct CqResult {
 
 /// solve_laplace of every frequency, then cq_time_series with `load_history`
 /// (values at t_0…t_N, e.g. all ones for p·H(t)) for every load case.
+template <class Solution = ElastodynamicFullSpace>
 CqResult solve_cq(const BemModel& model, const CqSettings& settings, const std::vector<double>& load_history,
                   const CqOptions& options);
 
@@ -103,16 +108,19 @@ using CqSystemSink = std::function<void(int l, const std::vector<Complex>& matri
 /// Assembles A(s_l) and the unit-load right-hand sides of every CQ frequency
 /// and hands them to `sink` (the dense-system export, for inspection). CPU:
 /// assemble_system_cpu; CUDA: batches on the device, copied back.
+template <class Solution = ElastodynamicFullSpace>
 CqTimings assemble_cq_systems(const BemModel& model, const CqSettings& settings, const CqOptions& options,
                               const CqSystemSink& sink);
 
 /// S0 of every node collocation point (9 values, [i][j] row-major; see
 /// collocation_pair.hpp) on the CPU, less the identity for an unbounded
 /// solid (apply_unbounded_free_term, free_term.hpp).
+template <class Solution = ElastodynamicFullSpace>
 std::vector<double> rigid_body_sums_cpu(const BemModel& model);
 
 /// The column-major n×n matrix and the n × cases unit-load right-hand sides
 /// of frequency s on the CPU (n = unknown_count), given S0.
+template <class Solution = ElastodynamicFullSpace>
 void assemble_system_cpu(const BemModel& model, const std::vector<double>& rigid_body_sums, Complex s,
                          std::vector<Complex>& matrix, std::vector<Complex>& rhs, int* threads_used = nullptr);
 
@@ -120,13 +128,16 @@ void assemble_system_cpu(const BemModel& model, const std::vector<double>& rigid
 /// matrices[f] and rhs[f]. `tile_columns` > 0 (a multiple of 3) caps the
 /// columns a block holds in shared memory at once (default: as many as the
 /// shared-memory budget allows), so tests can exercise the column tiles.
+template <class Solution = ElastodynamicFullSpace>
 void assemble_systems_cuda(const BemModel& model, const std::vector<Complex>& s,
                            std::vector<std::vector<Complex>>& matrices, std::vector<std::vector<Complex>>& rhs,
                            int tile_columns = 0);
 
 /// CUDA paths of solve_laplace and assemble_cq_systems (cq_solver_cuda.cu).
+template <class Solution>
 LaplaceSolution solve_laplace_cuda(const BemModel& model, const CqSettings& settings,
                                    const std::vector<int>& frequencies, const CqOptions& options, CqTimings& timings);
+template <class Solution>
 CqTimings assemble_cq_systems_cuda(const BemModel& model, const CqSettings& settings, const CqOptions& options,
                                    const CqSystemSink& sink);
 

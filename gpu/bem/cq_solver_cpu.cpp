@@ -10,7 +10,6 @@
 
 #include "gpu/bem/collocation_pair.hpp"
 #include "gpu/bem/cq_solver.hpp"
-#include "gpu/bem/free_term.hpp"
 #include "gpu/bem/lu_failure.hpp"
 #include "gpu/core/progress.hpp"
 #include "gpu/core/seconds_since.hpp"
@@ -67,6 +66,7 @@ void require_dense_system_fits(int unknowns, int load_cases, std::uint64_t avail
   throw std::runtime_error(text);
 }
 
+template <class Solution>
 std::vector<double> rigid_body_sums_cpu(const BemModel& model) {
   const ModelView mv = model.view();
   const QuadratureTable table = make_quadrature_table();
@@ -74,14 +74,15 @@ std::vector<double> rigid_body_sums_cpu(const BemModel& model) {
 #pragma omp parallel for schedule(dynamic, 4)
   for (int p = 0; p < mv.free_node_count; ++p)
     for (int e = 0; e < mv.element_count; ++e) {
-      StaticIntegrand integrand;
+      StaticIntegrand<Solution> integrand;
       integrate_pair_static(mv, p, e, table, integrand);
       for (int k = 0; k < 9; ++k) sums[9 * p + k] += integrand.s0[k / 3][k % 3];
     }
-  apply_unbounded_free_term(model, sums);
+  Solution::apply_free_term(model, sums);
   return sums;
 }
 
+template <class Solution>
 void assemble_system_cpu(const BemModel& model, const std::vector<double>& rigid_body_sums, Complex s,
                          std::vector<Complex>& matrix, std::vector<Complex>& rhs, int* threads_used) {
   const ModelView mv = model.view();
@@ -99,7 +100,7 @@ void assemble_system_cpu(const BemModel& model, const std::vector<double>& rigid
     for (int p = 0; p < mv.collocation_count; ++p) {
       RowAdder local = adder;
       for (int e = 0; e < mv.element_count; ++e) {
-        DynamicIntegrand integrand;
+        DynamicIntegrand<Solution> integrand;
         if (integrate_pair(mv, p, e, s, table, integrand)) scatter_pair(mv, p, e, integrand, local);
       }
       if (p < mv.free_node_count)
@@ -110,12 +111,13 @@ void assemble_system_cpu(const BemModel& model, const std::vector<double>& rigid
   if (threads_used) *threads_used = threads;
 }
 
+template <class Solution>
 CqTimings assemble_cq_systems(const BemModel& model, const CqSettings& settings, const CqOptions& options,
                               const CqSystemSink& sink) {
   check_cq_settings(settings);
   if (options.device == ComputeDevice::Cuda) {
 #if GEOBEM_WITH_CUDA
-    return assemble_cq_systems_cuda(model, settings, options, sink);
+    return assemble_cq_systems_cuda<Solution>(model, settings, options, sink);
 #else
     throw_cuda_not_built("CQ-BEM");
 #endif
@@ -124,13 +126,13 @@ CqTimings assemble_cq_systems(const BemModel& model, const CqSettings& settings,
   const int frequencies = cq_frequency_count(settings);
   const long n = model.unknown_count();
   auto start = std::chrono::steady_clock::now();
-  const std::vector<double> sums = rigid_body_sums_cpu(model);
+  const std::vector<double> sums = rigid_body_sums_cpu<Solution>(model);
   timings.assembly_seconds += seconds_since(start);
   ProgressReporter progress("geobem-bem: CQ frequencies (assemble)", frequencies, "frequencies", options.quiet);
   std::vector<Complex> matrix, rhs;
   for (int l = 0; l < frequencies; ++l) {
     start = std::chrono::steady_clock::now();
-    assemble_system_cpu(model, sums, cq_laplace_point(settings, l), matrix, rhs, &timings.cpu_threads);
+    assemble_system_cpu<Solution>(model, sums, cq_laplace_point(settings, l), matrix, rhs, &timings.cpu_threads);
     timings.assembly_seconds += seconds_since(start);
     timings.matrix_entries += static_cast<std::uint64_t>(n) * n;
     sink(l, matrix, rhs);
@@ -140,13 +142,14 @@ CqTimings assemble_cq_systems(const BemModel& model, const CqSettings& settings,
   return timings;
 }
 
+template <class Solution>
 LaplaceSolution solve_laplace(const BemModel& model, const CqSettings& settings, const std::vector<int>& frequencies,
                               const CqOptions& options, CqTimings& timings) {
   check_cq_settings(settings);
   const std::vector<int> list = frequencies_or_all(frequencies, settings);
   if (options.device == ComputeDevice::Cuda) {
 #if GEOBEM_WITH_CUDA
-    return solve_laplace_cuda(model, settings, list, options, timings);
+    return solve_laplace_cuda<Solution>(model, settings, list, options, timings);
 #else
     throw_cuda_not_built("CQ-BEM");
 #endif
@@ -160,7 +163,7 @@ LaplaceSolution solve_laplace(const BemModel& model, const CqSettings& settings,
   if (list.empty() || cases == 0) return solution;
 
   auto start = std::chrono::steady_clock::now();
-  const std::vector<double> sums = rigid_body_sums_cpu(model);
+  const std::vector<double> sums = rigid_body_sums_cpu<Solution>(model);
   timings.assembly_seconds += seconds_since(start);
   ProgressReporter progress("geobem-bem: CQ frequencies (assemble + solve)", static_cast<long>(list.size()),
                             "frequencies", options.quiet);
@@ -169,7 +172,7 @@ LaplaceSolution solve_laplace(const BemModel& model, const CqSettings& settings,
   for (std::size_t k = 0; k < list.size(); ++k) {
     const int l = list[k];
     start = std::chrono::steady_clock::now();
-    assemble_system_cpu(model, sums, cq_laplace_point(settings, l), matrix, rhs, &timings.cpu_threads);
+    assemble_system_cpu<Solution>(model, sums, cq_laplace_point(settings, l), matrix, rhs, &timings.cpu_threads);
     timings.assembly_seconds += seconds_since(start);
     timings.matrix_entries += static_cast<std::uint64_t>(n) * n;
     start = std::chrono::steady_clock::now();
@@ -192,14 +195,25 @@ LaplaceSolution solve_laplace(const BemModel& model, const CqSettings& settings,
   return solution;
 }
 
+template <class Solution>
 CqResult solve_cq(const BemModel& model, const CqSettings& settings, const std::vector<double>& load_history,
                   const CqOptions& options) {
   CqResult result;
-  const LaplaceSolution solution = solve_laplace(model, settings, {}, options, result.timings);
+  const LaplaceSolution solution = solve_laplace<Solution>(model, settings, {}, options, result.timings);
   const auto start = std::chrono::steady_clock::now();
   result.unknowns = cq_time_series(solution, std::vector<std::vector<double>>(solution.load_cases, load_history), settings);
   result.timings.transform_seconds += seconds_since(start);
   return result;
 }
+
+template std::vector<double> rigid_body_sums_cpu<ElastodynamicFullSpace>(const BemModel&);
+template void assemble_system_cpu<ElastodynamicFullSpace>(const BemModel&, const std::vector<double>&, Complex,
+                                                          std::vector<Complex>&, std::vector<Complex>&, int*);
+template CqTimings assemble_cq_systems<ElastodynamicFullSpace>(const BemModel&, const CqSettings&, const CqOptions&,
+                                                               const CqSystemSink&);
+template LaplaceSolution solve_laplace<ElastodynamicFullSpace>(const BemModel&, const CqSettings&,
+                                                               const std::vector<int>&, const CqOptions&, CqTimings&);
+template CqResult solve_cq<ElastodynamicFullSpace>(const BemModel&, const CqSettings&, const std::vector<double>&,
+                                                   const CqOptions&);
 
 }  // namespace geobem::bem

@@ -24,7 +24,6 @@
 #include "gpu/bem/collocation_pair.hpp"
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/bem/device_model.cuh"
-#include "gpu/bem/free_term.hpp"
 #include "gpu/bem/lu_failure.hpp"
 #include "gpu/bem/streamed_lu.hpp"
 #include "gpu/core/cuda_check.hpp"
@@ -165,18 +164,20 @@ __device__ double warp_sum(double x) {
 /// Sums the lanes' partial integrals of one pair into lane 0's. Unrolled
 /// throughout, so that the integrand stays in registers (a loop here put it
 /// in local memory, written back for every pair).
-__device__ void warp_sum(DynamicIntegrand& r) {
+template <class Solution>
+__device__ void warp_sum(DynamicIntegrand<Solution>& r) {
+  constexpr int c = Solution::components;
 #pragma unroll
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < c; ++i)
 #pragma unroll
-    for (int j = 0; j < 3; ++j) r.v[i][j] = Complex(warp_sum(r.v[i][j].re), warp_sum(r.v[i][j].im));
+    for (int j = 0; j < c; ++j) r.v[i][j] = Complex(warp_sum(r.v[i][j].re), warp_sum(r.v[i][j].im));
   if (!r.need_k) return;
 #pragma unroll
   for (int b = 0; b < 3; ++b)
 #pragma unroll
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < c; ++i)
 #pragma unroll
-      for (int j = 0; j < 3; ++j) r.k[b][i][j] = Complex(warp_sum(r.k[b][i][j].re), warp_sum(r.k[b][i][j].im));
+      for (int j = 0; j < c; ++j) r.k[b][i][j] = Complex(warp_sum(r.k[b][i][j].re), warp_sum(r.k[b][i][j].im));
 }
 
 /// Exclusive prefix sum of counts[0..cost_classes) in place, by one warp; the
@@ -207,6 +208,7 @@ __device__ void exclusive_scan_classes(int* counts, int* total, int lane) {
 
 /// Block (p, f): rows 3p..3p+2 of frequency f's matrix and right-hand sides.
 /// Matrices column-major n×n, right-hand sides n × cases, one after the other per frequency.
+template <class Solution>
 __global__ void __launch_bounds__(assembly_threads) assembly_kernel(ModelView mv, const QuadratureTable* table, const double* rigid_body_sums,
                                 const Complex* s, int tile_columns, Complex* matrices, Complex* rhs) {
   extern __shared__ Complex rows[];
@@ -245,7 +247,7 @@ __global__ void __launch_bounds__(assembly_threads) assembly_kernel(ModelView mv
         int first, last;
         element_tiles(mv, e, tile_columns, first, last);
         PairRule rule;
-        if (tile < first || tile > last || !pair_rule(mv, p, e, s[f], rule)) continue;  // not in this tile, or decayed at s[f]
+        if (tile < first || tile > last || !pair_rule<Solution>(mv, p, e, s[f], rule)) continue;  // not in this tile, or decayed at s[f]
         pair_class[held] = cost_class(rule, pair_needs_k(mv, e, rule));
         slot[held] = atomicAdd(&class_start[pair_class[held]], 1);
         pair[held++] = SortedPair::pack(e, rule, tile == first);
@@ -271,7 +273,7 @@ __global__ void __launch_bounds__(assembly_threads) assembly_kernel(ModelView mv
         if (k >= live_count) continue;
         const SortedPair sorted_pair = sorted[k];
         const PairRule rule = sorted_pair.pair_rule();
-        DynamicIntegrand integrand;
+        DynamicIntegrand<Solution> integrand;
         integrate_pair(mv, p, sorted_pair.element, s[f], rule, *table, integrand,
                        split ? PointShare{lane, 32} : PointShare{});
         if (split) {
@@ -298,6 +300,7 @@ __global__ void __launch_bounds__(assembly_threads) assembly_kernel(ModelView mv
 }
 
 /// Block p: the rigid-body sum S0 of free node p over every element (block reduction).
+template <class Solution>
 __global__ void __launch_bounds__(assembly_threads) rigid_body_kernel(ModelView mv, const QuadratureTable* table, double* sums) {
   __shared__ double total[9];
   const int p = blockIdx.x;
@@ -305,7 +308,7 @@ __global__ void __launch_bounds__(assembly_threads) rigid_body_kernel(ModelView 
   __syncthreads();
   double own[9] = {};
   for (int e = threadIdx.x; e < mv.element_count; e += blockDim.x) {
-    StaticIntegrand integrand;
+    StaticIntegrand<Solution> integrand;
     integrate_pair_static(mv, p, e, *table, integrand);
     for (int k = 0; k < 9; ++k) own[k] += integrand.s0[k / 3][k % 3];
   }
@@ -321,8 +324,9 @@ int tile_columns_for(long n, int cases) {
 }
 
 /// What every assembly launch reads on the device: the model, the quadrature
-/// table, the rigid-body sums (computed once, with an unbounded solid's
-/// identity applied on the host) and the Laplace points.
+/// table, the rigid-body sums (computed once, with the free term applied on
+/// the host) and the Laplace points.
+template <class Solution>
 struct DeviceAssembly {
   DeviceModel dm;
   DeviceBuffer<QuadratureTable> table;
@@ -338,20 +342,20 @@ struct DeviceAssembly {
     if (tile_cap > 0) tile_columns = std::min(tile_columns, tile_cap - tile_cap % 3);
     if (tile_columns < 3) throw std::invalid_argument("assembly tile of " + std::to_string(tile_columns) + " columns");
     if (dm.view.free_node_count > 0) {
-      rigid_body_kernel<<<dm.view.free_node_count, assembly_threads>>>(dm.view, table.data(), sums.data());
+      rigid_body_kernel<Solution><<<dm.view.free_node_count, assembly_threads>>>(dm.view, table.data(), sums.data());
       GEOBEM_CUDA_CHECK_LAUNCH();
       std::vector<double> host = sums.to_host();
-      apply_unbounded_free_term(model, host);
+      Solution::apply_free_term(model, host);
       sums.upload(host.data(), host.size());
     }
-    GEOBEM_CUDA_CHECK(cudaFuncSetAttribute(assembly_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    GEOBEM_CUDA_CHECK(cudaFuncSetAttribute(assembly_kernel<Solution>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(shared_bytes())));
   }
   std::size_t shared_bytes() const { return sizeof(Complex) * 3 * (tile_columns + dm.view.load_case_count); }
   /// Systems of the Laplace points first..first+count−1 into matrices (count·n²) and rhs (count·n·cases).
   void launch(int first, int count, Complex* matrices, Complex* rhs, cudaStream_t stream = nullptr) const {
     if (dm.view.collocation_count == 0 || count == 0) return;
-    assembly_kernel<<<dim3(dm.view.collocation_count, count), assembly_threads, shared_bytes(), stream>>>(
+    assembly_kernel<Solution><<<dim3(dm.view.collocation_count, count), assembly_threads, shared_bytes(), stream>>>(
         dm.view, table.data(), sums.data(), s.data() + first, tile_columns, matrices, rhs);
     GEOBEM_CUDA_CHECK_LAUNCH();
   }
@@ -377,13 +381,14 @@ constexpr int batched_lu_min_systems = 8, solver_streams = 16;
 
 }  // namespace
 
+template <class Solution>
 void assemble_systems_cuda(const BemModel& model, const std::vector<Complex>& s,
                            std::vector<std::vector<Complex>>& matrices, std::vector<std::vector<Complex>>& rhs,
                            int tile_columns) {
   const long n = model.unknown_count(), cases = model.load_case_count();
   const int count = static_cast<int>(s.size());
   frequencies_per_batch(n, cases, count, 0);
-  const DeviceAssembly assembly(model, s, tile_columns);
+  const DeviceAssembly<Solution> assembly(model, s, tile_columns);
   DeviceBuffer<Complex> d_matrices(n * n * count), d_rhs(std::max(1L, n * cases * count));
   assembly.launch(0, count, d_matrices.data(), d_rhs.data());
   matrices.assign(count, std::vector<Complex>(n * n));
@@ -396,6 +401,7 @@ void assemble_systems_cuda(const BemModel& model, const std::vector<Complex>& s,
   }
 }
 
+template <class Solution>
 CqTimings assemble_cq_systems_cuda(const BemModel& model, const CqSettings& settings, const CqOptions& options,
                                    const CqSystemSink& sink) {
   check_cq_settings(settings);
@@ -406,7 +412,7 @@ CqTimings assemble_cq_systems_cuda(const BemModel& model, const CqSettings& sett
   for (int l = 0; l < frequencies; ++l) points[l] = cq_laplace_point(settings, l);
   auto start = std::chrono::steady_clock::now();
   frequencies_per_batch(n, cases, frequencies, 0);
-  const DeviceAssembly assembly(model, points);
+  const DeviceAssembly<Solution> assembly(model, points);
   const int batch = frequencies_per_batch(n, cases, frequencies, 0);
   timings.batch_frequencies = batch;
   DeviceBuffer<Complex> d_matrices(static_cast<std::size_t>(batch) * n * n),
@@ -435,6 +441,7 @@ CqTimings assemble_cq_systems_cuda(const BemModel& model, const CqSettings& sett
   return timings;
 }
 
+template <class Solution>
 LaplaceSolution solve_laplace_cuda(const BemModel& model, const CqSettings& settings,
                                    const std::vector<int>& frequencies, const CqOptions& options, CqTimings& timings) {
   const int n = model.unknown_count(), cases = model.load_case_count();
@@ -457,7 +464,7 @@ LaplaceSolution solve_laplace_cuda(const BemModel& model, const CqSettings& sett
     batched.emplace(n, cases, planned);
   else
     streamed.emplace(n, cases, solver_streams);
-  const DeviceAssembly assembly(model, points);
+  const DeviceAssembly<Solution> assembly(model, points);
   const int batch = std::min(planned, frequencies_per_batch(n, cases, count, BatchedLuSolver::bytes_per_system));
   timings.batch_frequencies = batch;
   DeviceBuffer<Complex> d_matrices(static_cast<std::size_t>(batch) * n * n),
@@ -516,5 +523,14 @@ LaplaceSolution solve_laplace_cuda(const BemModel& model, const CqSettings& sett
   progress.finish();
   return solution;
 }
+
+template void assemble_systems_cuda<ElastodynamicFullSpace>(const BemModel&, const std::vector<Complex>&,
+                                                            std::vector<std::vector<Complex>>&,
+                                                            std::vector<std::vector<Complex>>&, int);
+template CqTimings assemble_cq_systems_cuda<ElastodynamicFullSpace>(const BemModel&, const CqSettings&,
+                                                                    const CqOptions&, const CqSystemSink&);
+template LaplaceSolution solve_laplace_cuda<ElastodynamicFullSpace>(const BemModel&, const CqSettings&,
+                                                                    const std::vector<int>&, const CqOptions&,
+                                                                    CqTimings&);
 
 }  // namespace geobem::bem

@@ -211,6 +211,11 @@ struct PointKernel {
     const Complex radial = (rd[i] * rd[j]) * chi;
     return i == j ? psi - radial : -radial;
   }
+  /// 4πμ times entry (i, j) of the traction whose factors are `factors`
+  /// (`traction` for T*, remainder_traction() for T* − T0).
+  GEOBEM_HD Complex scaled_t(const TractionFactors<Complex>& factors, int i, int j) const {
+    return factors.entry(rd, n, i, j);
+  }
   /// U*_ij (m/N).
   GEOBEM_HD Complex u(int i, int j) const { return inv * scaled_u(i, j); }
   /// T*_ij (1/m²).

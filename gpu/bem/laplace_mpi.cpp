@@ -20,6 +20,7 @@ std::vector<int> rank_frequencies(int frequencies, int rank, int size) {
   return mine;
 }
 
+template <class Solution>
 LaplaceSolution solve_laplace_mpi(const BemModel& model, const CqSettings& settings, const CqOptions& options,
                                   MPI_Comm comm, CqTimings& timings) {
   int rank = 0, size = 1;
@@ -36,7 +37,7 @@ LaplaceSolution solve_laplace_mpi(const BemModel& model, const CqSettings& setti
     part.unknowns = model.unknown_count();
     part.load_cases = model.load_case_count();
   } else {
-    part = solve_laplace(model, settings, mine, rank_options, timings);
+    part = solve_laplace<Solution>(model, settings, mine, rank_options, timings);
   }
 
   // Per frequency and case one column of n complex values, as doubles.
@@ -71,5 +72,8 @@ LaplaceSolution solve_laplace_mpi(const BemModel& model, const CqSettings& setti
   }
   return full;
 }
+
+template LaplaceSolution solve_laplace_mpi<ElastodynamicFullSpace>(const BemModel&, const CqSettings&,
+                                                                   const CqOptions&, MPI_Comm, CqTimings&);
 
 }  // namespace geobem::bem

@@ -18,6 +18,7 @@ std::vector<int> rank_frequencies(int frequencies, int rank, int size);
 /// per host), then the gather on rank 0: rank 0 returns the solution of
 /// every frequency in order, the other ranks an empty one. Collective over
 /// `comm`. Timings are this rank's. Throws std::runtime_error on an MPI error.
+template <class Solution = ElastodynamicFullSpace>
 LaplaceSolution solve_laplace_mpi(const BemModel& model, const CqSettings& settings, const CqOptions& options,
                                   MPI_Comm comm, CqTimings& timings);
 

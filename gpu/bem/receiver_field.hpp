@@ -39,11 +39,12 @@ constexpr double receiver_min_distance_ratio = 0.05;
 /// pairs (quadrature_plan), with the foot split above for receivers close to
 /// the element. Returns false when the element is decayed at s (its
 /// integrals vanish in double precision: nothing to add).
+template <class Solution>
 GEOBEM_HD inline bool integrate_receiver_element(const ModelView& mv, Vec3 x, int e, Complex s,
-                                                 const QuadratureTable& table, DynamicIntegrand& out) {
+                                                 const QuadratureTable& table, DynamicIntegrand<Solution>& out) {
   const double edge = mv.longest_edges[e];
   const double distance = norm(x - mv.centroids[e]);
-  if (s.re / mv.material.p_wave_speed * (distance - edge) > decayed_exponent) return false;
+  if (Solution::slowest_decay(s, mv.material) * (distance - edge) > decayed_exponent) return false;
   const Vec3 v[3] = {mv.nodes[mv.triangles[3 * e]], mv.nodes[mv.triangles[3 * e + 1]],
                      mv.nodes[mv.triangles[3 * e + 2]]};
   out.xi = x;
@@ -52,7 +53,7 @@ GEOBEM_HD inline bool integrate_receiver_element(const ModelView& mv, Vec3 x, in
   out.material = mv.material;
   out.singular_vertex = -1;
   out.need_k = true;
-  QuadraturePlan plan = quadrature_plan(distance, edge, pair_waves(distance, edge, s, mv.material), false);
+  QuadraturePlan plan = quadrature_plan(distance, edge, Solution::waves(distance, edge, s, mv.material), false);
   // Barycentric coordinates of the foot of x on the element's plane.
   const double height = dot(x - v[0], out.normal);
   const Vec3 foot = x - height * out.normal;
@@ -75,8 +76,9 @@ GEOBEM_HD inline bool integrate_receiver_element(const ModelView& mv, Vec3 x, in
 /// one frequency, BemModel's blocks): t̂_e is the unknown traction of a fixed
 /// element, the prescribed amplitude on an element of that case, else 0;
 /// û_b the unknown displacement of a free node, 0 on a fixed one.
+template <class Solution>
 GEOBEM_HD inline void add_receiver_element(const ModelView& mv, int e, int load_case, const Complex* unknowns,
-                                           const DynamicIntegrand& r, Complex u[3]) {
+                                           const DynamicIntegrand<Solution>& r, Complex u[3]) {
   Complex t[3];
   const int block = mv.element_block[e];
   if (block >= 0) {
@@ -104,6 +106,8 @@ GEOBEM_HD inline void add_receiver_element(const ModelView& mv, int e, int load_
 /// the same cases and frequencies, ready for cq_time_series. CPU: OpenMP over
 /// receivers; CUDA: one block per (receiver, frequency), elements over its
 /// threads. Throws std::invalid_argument when `boundary` does not fit `model`.
+/// `Solution`: the fundamental solution the boundary was solved with.
+template <class Solution = ElastodynamicFullSpace>
 LaplaceSolution receiver_laplace(const BemModel& model, const std::vector<Vec3>& receivers,
                                  const CqSettings& settings, const LaplaceSolution& boundary,
                                  const CqOptions& options);
@@ -121,6 +125,7 @@ inline LaplaceSolution zero_receiver_field(std::size_t receivers, const LaplaceS
 }
 
 /// The CUDA path of receiver_laplace (receiver_field_cuda.cu).
+template <class Solution>
 LaplaceSolution receiver_laplace_cuda(const BemModel& model, const std::vector<Vec3>& receivers,
                                       const CqSettings& settings, const LaplaceSolution& boundary);
 

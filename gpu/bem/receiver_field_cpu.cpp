@@ -21,6 +21,7 @@ void check_boundary_solution(const BemModel& model, const LaplaceSolution& bound
 
 }  // namespace
 
+template <class Solution>
 LaplaceSolution receiver_laplace(const BemModel& model, const std::vector<Vec3>& receivers,
                                  const CqSettings& settings, const LaplaceSolution& boundary,
                                  const CqOptions& options) {
@@ -28,7 +29,7 @@ LaplaceSolution receiver_laplace(const BemModel& model, const std::vector<Vec3>&
   check_boundary_solution(model, boundary);
   if (options.device == ComputeDevice::Cuda) {
 #if GEOBEM_WITH_CUDA
-    return receiver_laplace_cuda(model, receivers, settings, boundary);
+    return receiver_laplace_cuda<Solution>(model, receivers, settings, boundary);
 #else
     throw_cuda_not_built("receivers of the CQ-BEM");
 #endif
@@ -43,7 +44,7 @@ LaplaceSolution receiver_laplace(const BemModel& model, const std::vector<Vec3>&
     for (int k = 0; k < frequencies; ++k) {
       const Complex s = cq_laplace_point(settings, boundary.frequencies[k]);
       for (int e = 0; e < mv.element_count; ++e) {
-        DynamicIntegrand integrand;
+        DynamicIntegrand<Solution> integrand;
         if (!integrate_receiver_element(mv, receivers[r], e, s, table, integrand)) continue;
         for (int c = 0; c < field.load_cases; ++c)
           add_receiver_element(mv, e, c, &boundary.at(c, k, 0), integrand, &field.at(c, k, 3 * r));
@@ -51,5 +52,9 @@ LaplaceSolution receiver_laplace(const BemModel& model, const std::vector<Vec3>&
     }
   return field;
 }
+
+template LaplaceSolution receiver_laplace<ElastodynamicFullSpace>(const BemModel&, const std::vector<Vec3>&,
+                                                                  const CqSettings&, const LaplaceSolution&,
+                                                                  const CqOptions&);
 
 }  // namespace geobem::bem

@@ -22,6 +22,7 @@ constexpr int receiver_threads = 128;
 /// Block (r, k): receiver r at frequency k (Laplace point s[k]) for every
 /// load case. `boundary` is cases × F × n (LaplaceSolution's order), `field`
 /// cases × F × 3R.
+template <class Solution>
 __global__ void __launch_bounds__(receiver_threads)
     receiver_kernel(ModelView mv, const QuadratureTable* table, const Vec3* receivers, int receiver_count,
                     const Complex* s, int frequencies, const Complex* boundary, Complex* field) {
@@ -31,7 +32,7 @@ __global__ void __launch_bounds__(receiver_threads)
   __syncthreads();
   const Vec3 x = receivers[r];
   for (int e = threadIdx.x; e < mv.element_count; e += blockDim.x) {
-    DynamicIntegrand integrand;
+    DynamicIntegrand<Solution> integrand;
     if (!integrate_receiver_element(mv, x, e, s[k], *table, integrand)) continue;
     for (int c = 0; c < cases; ++c) {
       Complex u[3];
@@ -53,6 +54,7 @@ __global__ void __launch_bounds__(receiver_threads)
 
 }  // namespace
 
+template <class Solution>
 LaplaceSolution receiver_laplace_cuda(const BemModel& model, const std::vector<Vec3>& receivers,
                                       const CqSettings& settings, const LaplaceSolution& boundary) {
   LaplaceSolution field = zero_receiver_field(receivers.size(), boundary);
@@ -65,7 +67,7 @@ LaplaceSolution receiver_laplace_cuda(const BemModel& model, const std::vector<V
   const DeviceBuffer<Vec3> device_receivers(receivers);
   const DeviceBuffer<Complex> s(laplace_points), device_boundary(boundary.values);
   DeviceBuffer<Complex> device_field(field.values.size());
-  receiver_kernel<<<dim3(static_cast<unsigned>(receivers.size()), static_cast<unsigned>(frequencies)),
+  receiver_kernel<Solution><<<dim3(static_cast<unsigned>(receivers.size()), static_cast<unsigned>(frequencies)),
                     receiver_threads, sizeof(Complex) * 3 * field.load_cases>>>(
       dm.view, table.data(), device_receivers.data(), static_cast<int>(receivers.size()), s.data(), frequencies,
       device_boundary.data(), device_field.data());
@@ -73,5 +75,8 @@ LaplaceSolution receiver_laplace_cuda(const BemModel& model, const std::vector<V
   device_field.download(field.values.data(), field.values.size());
   return field;
 }
+
+template LaplaceSolution receiver_laplace_cuda<ElastodynamicFullSpace>(const BemModel&, const std::vector<Vec3>&,
+                                                                       const CqSettings&, const LaplaceSolution&);
 
 }  // namespace geobem::bem

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "gpu/bem/fundamental_solution_type.hpp"
 #include "gpu/core/atomic_file.hpp"
 #include "gpu/core/regular_file.hpp"
 #include "mesh/io/memory_budget.hpp"
@@ -20,7 +21,7 @@ namespace pt = boost::property_tree;
 namespace {
 
 constexpr const char* format_name = "geobem-laplace-solution";
-constexpr int format_version = 2;  // 2: [conditions] pressure
+constexpr int format_version = 3;  // 2: [conditions] pressure; 3: [fundamental_solution] name
 
 std::string exact(double value) {
   char text[40];
@@ -49,6 +50,7 @@ std::string system_key(int l) {
 std::string values_text(const LaplaceManifest& m, const std::string& mesh_text) {
   std::ostringstream out;
   out << "[format]\nname = " << format_name << "\nversion = " << format_version << "\n"
+      << "[fundamental_solution]\nname = " << m.fundamental_solution << "\n"
       << "[mesh]\nfile = " << mesh_text << "\ncrc32 = " << m.mesh_crc32
       << "\nnodes = " << m.nodes << "\ntriangles = " << m.triangles << "\n"
       << "[conditions]\nfixed = " << join(m.conditions.fixed, ',') << "\nfree = " << join(m.conditions.free, ',')
@@ -123,6 +125,7 @@ LaplaceManifest read_laplace_manifest(const std::filesystem::path& path) {
     throw std::runtime_error(path.string() + ": not a geobem-laplace manifest (format " + format_name + " version " +
                              std::to_string(format_version) + " expected)");
   LaplaceManifest m;
+  m.fundamental_solution = get<std::string>(tree, "fundamental_solution.name", path);
   const auto folder = path.parent_path().empty() ? std::filesystem::current_path() : path.parent_path();
   const std::string mesh_text = get<std::string>(tree, "mesh.file", path);
   m.mesh_file = std::filesystem::absolute(folder / mesh_text).lexically_normal();
@@ -156,6 +159,10 @@ LaplaceManifest read_laplace_manifest(const std::filesystem::path& path) {
     throw std::runtime_error(path.string() + ": its values were edited after geobem-laplace wrote them (checksum " +
                              std::to_string(computed) + ", recorded " + std::to_string(recorded) +
                              "): rerun geobem-laplace with the values wanted");
+  if (!bem::is_shipped_fundamental_solution(m.fundamental_solution))
+    throw std::runtime_error(path.string() + ": computed with the fundamental solution '" + m.fundamental_solution +
+                             "', which this build does not know (it knows " +
+                             join(bem::shipped_fundamental_solutions(), ',') + ")");
   try {
     bem::check_cq_settings(m.cq);
   } catch (const std::invalid_argument& error) {

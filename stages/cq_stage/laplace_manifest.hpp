@@ -18,6 +18,8 @@
 namespace geobem::cq_stage {
 
 struct LaplaceManifest {
+  /// The fundamental solution's name (bem::shipped_fundamental_solutions()).
+  std::string fundamental_solution;
   std::filesystem::path mesh_file;  ///< absolute when read; written relative to the manifest's folder
   std::uint32_t mesh_crc32 = 0;
   std::size_t nodes = 0, triangles = 0;
@@ -47,7 +49,7 @@ std::uint64_t system_file_bytes(int unknowns, int load_cases, int frequencies);
 void write_laplace_manifest(const std::filesystem::path& path, const LaplaceManifest& manifest);
 
 /// Reads and checks a manifest: format name and version, every key present
-/// and valid, the values' checksum. Throws std::runtime_error naming the
+/// and valid, the values' checksum, a fundamental solution this build knows. Throws std::runtime_error naming the
 /// file and the key (or the checksum: "edited").
 LaplaceManifest read_laplace_manifest(const std::filesystem::path& path);
 

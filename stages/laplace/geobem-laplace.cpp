@@ -166,6 +166,7 @@ int run(int argc, char** argv, const cli::MpiSession& mpi) {
 
   // Everything is read and checked before anything is computed or written.
   LaplaceManifest manifest;
+  manifest.fundamental_solution = bem::ElastodynamicFullSpace::name;
   manifest.conditions = {names(o.fixed), names(o.free), o.traction, o.pressure};
   parse_conditions(manifest.conditions);  // the texts' own errors before the mesh is read
   manifest.young_modulus = o.young_modulus;

@@ -223,6 +223,8 @@ void write_time_series(const OutputSet& outputs, const surface::SurfaceMesh& mes
 /// frequency (receiver_laplace, on `device`) in chunks of receivers, with
 /// progress and ETA on stderr unless `quiet`, then the load histories and
 /// the inverse transform of the boundary's unknowns (cq_time_series).
+/// `Solution`: the fundamental solution of the manifest.
+template <class Solution>
 ReceiverSeries receiver_time_series(const bem::BemModel& model, std::vector<Receiver> receivers,
                                     const bem::CqSettings& cq, const bem::LaplaceSolution& boundary,
                                     const std::vector<std::vector<double>>& histories, ComputeDevice device,
@@ -240,7 +242,7 @@ ReceiverSeries receiver_time_series(const bem::BemModel& model, std::vector<Rece
     const std::size_t size = std::min(chunk, count - first);
     std::vector<bem::Vec3> points(size);
     for (std::size_t r = 0; r < size; ++r) points[r] = out.receivers[first + r].point;
-    const bem::LaplaceSolution part = bem::receiver_laplace(model, points, cq, boundary, {device, true});
+    const bem::LaplaceSolution part = bem::receiver_laplace<Solution>(model, points, cq, boundary, {device, true});
     for (int c = 0; c < field.load_cases; ++c)
       for (std::size_t k = 0; k < field.frequencies.size(); ++k)
         std::copy_n(&part.at(c, static_cast<int>(k), 0), 3 * size,
@@ -564,7 +566,10 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "geobem-time: %zu receivers x %d frequencies x %zu elements on %s\n", receivers.size(),
                  manifest.frequencies, mesh.triangles.size(), to_string(device).c_str());
   const ReceiverSeries receiver_series =
-      receiver_time_series(model, std::move(receivers), manifest.cq, solution, histories, device, command.quiet());
+      bem::with_fundamental_solution(manifest.fundamental_solution, [&](auto solution_type) {
+        return receiver_time_series<decltype(solution_type)>(model, std::move(receivers), manifest.cq, solution,
+                                                             histories, device, command.quiet());
+      });
   const double receiver_seconds = seconds_since(receiving);
 
   const auto writing = std::chrono::steady_clock::now();

@@ -92,7 +92,7 @@ std::array<double, 9> kelvin_traction_integral(const BemModel& model, Vec3 xi) {
   const ModelView mv = model.view();
   std::array<double, 9> sum{};
   for (int e = 0; e < mv.element_count; ++e) {
-    StaticIntegrand integrand;
+    StaticIntegrand<ElastodynamicFullSpace> integrand;
     integrand.xi = xi;
     integrand.normal = mv.normals[e];
     integrand.material = mv.material;

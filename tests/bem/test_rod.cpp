@@ -50,7 +50,7 @@ TEST(RodBem, KelvinTractionIntegratesToMinusIdentityInside) {
     mv.collocation_element = &element;
     double total[3][3] = {};
     for (int e = 0; e < mv.element_count; ++e) {
-      StaticIntegrand integrand;
+      StaticIntegrand<ElastodynamicFullSpace> integrand;
       integrate_pair_static(mv, 0, e, table, integrand);
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) total[i][j] += integrand.s0[i][j];

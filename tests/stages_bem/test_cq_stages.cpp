@@ -375,6 +375,11 @@ TEST_P(TimeBad, NamesTheProblemWritesNothing) {
     std::ofstream(systems / "manifest.ini") << text;
   }
   if (name == "no_manifest") fs::remove(systems / "manifest.ini");
+  if (name == "unknown_fundamental_solution") {  // a checksum that holds, a kernel this build lacks
+    cq_stage::LaplaceManifest manifest = cq_stage::read_laplace_manifest(systems / "manifest.ini");
+    manifest.fundamental_solution = "elastodynamic-half-space";
+    cq_stage::write_laplace_manifest(systems / "manifest.ini", manifest);
+  }
   if (name == "bad_receiver_csv") {
     extra = scratch("bad_receivers.csv").string();
     std::ofstream(extra) << "x,y,z\n1,0.5,0.5\n1,0.5,half\n";
@@ -408,6 +413,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadStageRun{"edited_traction", "", 1, "its values were edited after geobem-laplace wrote them"},
         BadStageRun{"edited_fixed", "", 1, "its values were edited after geobem-laplace wrote them"},
         BadStageRun{"no_manifest", "", 1, "manifest.ini: missing: run geobem-laplace first"},
+        BadStageRun{"unknown_fundamental_solution", "", 1,
+                    "manifest.ini: computed with the fundamental solution 'elastodynamic-half-space', which this "
+                    "build does not know (it knows elastodynamic-full-space)"},
         BadStageRun{"missing_probe_group", "--probe-group tip", 2,
                     "probe group 'tip': the mesh has no such group (it has x_min, x_max, y_min, y_max, z_min, z_max)"},
         BadStageRun{"bad_probe", "--probe 3,0.5", 2, "probe"},
