@@ -18,13 +18,25 @@
 #include "gpu/bem/complex.hpp"
 #include "gpu/bem/convolution_quadrature.hpp"
 #include "gpu/bem/fundamental_solution_type.hpp"
+#include "gpu/bem/hierarchical/hierarchical_settings.hpp"
 #include "gpu/core/device.hpp"
 
 namespace geobem::bem {
 
+/// How each CQ frequency's system is solved (geobem-laplace --solver).
+enum class BemSolver {
+  dense,         ///< assembled whole and factorised (LAPACK, or the batched LU on the GPU)
+  hierarchical,  ///< compressed to hierarchical form and solved by GMRES (gpu/bem/hierarchical/)
+  automatic      ///< dense while it is the faster (hierarchical_solver.hpp, choose_bem_solver)
+};
+
 struct CqOptions {
+  /// Device and progress lines; the solver (dense by default) and its settings are set by name.
+  CqOptions(ComputeDevice device_ = ComputeDevice::Cpu, bool quiet_ = false) : device(device_), quiet(quiet_) {}
   ComputeDevice device = ComputeDevice::Cpu;
   bool quiet = false;  ///< no progress lines on stderr
+  BemSolver solver = BemSolver::dense;
+  HierarchicalSettings hierarchical;
 };
 
 /// Wall-clock seconds per phase. CUDA: `setup_seconds` is what comes before
@@ -38,6 +50,17 @@ struct CqTimings {
   std::uint64_t matrix_entries = 0;  ///< complex entries assembled (n² per frequency)
   int cpu_threads = 1;               ///< threads the OpenMP assembly loop ran on
   int batch_frequencies = 1;         ///< frequencies assembled and solved per batch
+  /// Hierarchical: the largest compressed system of one frequency (near field,
+  /// low-rank factors, preconditioner; bytes).
+  std::uint64_t largest_compressed_bytes = 0;
+};
+
+/// How one frequency's system was solved by the hierarchical path: GMRES's
+/// Arnoldi steps (the most over the load cases), the compression's error
+/// estimate ‖Â − A‖_F/‖A‖_F and the largest final relative residual.
+struct FrequencySolve {
+  int iterations = 0;
+  double compression_error = 0.0, residual = 0.0;
 };
 
 /// The Laplace-domain solution x̂_{c,l} of some CQ frequencies for every unit
@@ -49,6 +72,7 @@ struct LaplaceSolution {
   int unknowns = 0, load_cases = 0;
   std::vector<int> frequencies;
   std::vector<Complex> values;
+  std::vector<FrequencySolve> solves;  ///< per frequency (hierarchical path), empty for dense LU
   Complex& at(int load_case, int k, int i) {
     return values[(static_cast<std::size_t>(load_case) * frequencies.size() + k) * unknowns + i];
   }

@@ -10,9 +10,11 @@
 
 #include "gpu/bem/collocation_pair.hpp"
 #include "gpu/bem/cq_solver.hpp"
+#include "gpu/bem/hierarchical/hierarchical_solver.hpp"
 #include "gpu/bem/lu_failure.hpp"
 #include "gpu/core/progress.hpp"
 #include "gpu/core/seconds_since.hpp"
+#include "gpu/core/usage_error.hpp"
 
 /// LAPACK's zgesv (Fortran interface) as OpenBLAS exports it: A X = B by LU
 /// with partial pivoting; and OpenBLAS's thread count.
@@ -147,6 +149,11 @@ LaplaceSolution solve_laplace(const BemModel& model, const CqSettings& settings,
                               const CqOptions& options, CqTimings& timings) {
   check_cq_settings(settings);
   const std::vector<int> list = frequencies_or_all(frequencies, settings);
+  if (choose_bem_solver(options.solver, options.device, model.unknown_count()) == BemSolver::hierarchical) {
+    if (options.device == ComputeDevice::Cuda)
+      throw UsageError("--solver hierarchical runs on the CPU (--device cpu) in this build");
+    return solve_laplace_hierarchical_cpu<Solution>(model, settings, list, options, timings);
+  }
   if (options.device == ComputeDevice::Cuda) {
 #if GEOBEM_WITH_CUDA
     return solve_laplace_cuda<Solution>(model, settings, list, options, timings);

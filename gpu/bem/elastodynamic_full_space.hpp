@@ -48,6 +48,31 @@ struct ElastodynamicFullSpace {
     return {size * edge / m.s_wave_speed, s.re * near_side / m.s_wave_speed - ::log1p(s_reach),
             size * edge / m.p_wave_speed, s.re * near_side / m.p_wave_speed - ::log1p(p_reach)};
   }
+  /// Bounds on |U*_ij| (m/N) and |T*_ij| (1/m²) at every distance ≥ r (m) at
+  /// s (Re s > 0), what a far block may be dropped on. With z = s r/c for
+  /// each wave and its polynomial P in 1/z, ψ and χ are sums of
+  /// e^{−z} P(1/z)/r and d/dr (e^{−z} z^{−m}/r) = −e^{−z} z^{−m}(z + m + 1)/r²,
+  /// so with x = |z|, B(x) = 1 + 3/x + 3/x² and B'(x) = x + 4 + 9/x + 9/x²
+  /// (term by term larger than every P and its derivative's factor), q = (c_S/c_P)²,
+  /// and e^{−Re z_S} ≤ e^{−Re z_P}:
+  ///   |ψ|, |χ| ≤ e^{−Re z_P} (1 + q) B(x_P)/r,   |ψ'|, |χ'| ≤ e^{−Re z_P} (B'(x_S) + q B'(x_P))/r²,
+  ///   4πμ|U*_ij| ≤ |ψ| + |χ|,   4πμ|T*_ij| ≤ (λ + 2μ)(|ψ'| + |χ'|) + (2λ + 8μ)|χ|/r
+  /// (TractionFactors' four terms, every geometric factor at most 1). Every
+  /// term is a positive constant times e^{−Re(s) r/c_P} r^{−k}, k ≥ 1, so
+  /// decreasing in r: the bound at r holds beyond it.
+  GEOBEM_HD static void kernel_bounds(double r, Complex s, const Material& m, double& u_bound, double& t_bound) {
+    const double size = abs(s), decay = ::exp(-s.re * r / m.p_wave_speed);
+    const double x_p = size * r / m.p_wave_speed, x_s = size * r / m.s_wave_speed;
+    const double q = (m.s_wave_speed / m.p_wave_speed) * (m.s_wave_speed / m.p_wave_speed);
+    const double b_p = 1.0 + 3.0 / x_p + 3.0 / (x_p * x_p);
+    auto derivative_factor = [](double x) { return x + 4.0 + 9.0 / x + 9.0 / (x * x); };
+    const double radial = decay * (1.0 + q) * b_p / r;
+    const double radial_derivative = decay * (derivative_factor(x_s) + q * derivative_factor(x_p)) / (r * r);
+    const double scale = 1.0 / (4.0 * kPi * m.shear_modulus);
+    u_bound = scale * 2.0 * radial;
+    t_bound = scale * (2.0 * (m.lame_lambda + 2.0 * m.shear_modulus) * radial_derivative +
+                       (2.0 * m.lame_lambda + 8.0 * m.shear_modulus) * radial / r);
+  }
   /// The free term into the rigid-body sums of the free nodes (apply_unbounded_free_term).
   static void apply_free_term(const BemModel& model, std::vector<double>& sums) {
     apply_unbounded_free_term(model, sums);

@@ -14,6 +14,7 @@
 //   S::static_traction(r, n, p, t0)  the static traction that the rigid-body condition integrates
 //   S::slowest_decay(s, p)        the smallest rate (1/m) at which the dynamic kernel decays with distance
 //   S::waves(d, h, s, p)          the PairWaves of an element of size h at distance d (quadrature plans)
+//   S::kernel_bounds(r, s, p, u, t)  bounds on |U*| and |T*| entries at every distance ≥ r (far blocks dropped)
 //   S::apply_free_term(model, sums)  the free term into the rigid-body sums (host)
 // check_fundamental_solution<S>() names what is missing at compile time.
 #include <stdexcept>
@@ -38,6 +39,8 @@ struct has_fundamental_solution_members<
                    decltype(S::scale(std::declval<const typename S::Parameters&>())),
                    decltype(S::slowest_decay(Complex{}, std::declval<const typename S::Parameters&>())),
                    decltype(S::waves(0.0, 0.0, Complex{}, std::declval<const typename S::Parameters&>())),
+                   decltype(S::kernel_bounds(0.0, Complex{}, std::declval<const typename S::Parameters&>(),
+                                             std::declval<double&>(), std::declval<double&>())),
                    decltype(S::apply_free_term(std::declval<const BemModel&>(),
                                                std::declval<std::vector<double>&>()))>> : std::true_type {};
 
@@ -47,8 +50,8 @@ struct has_fundamental_solution_members<
 template <class S>
 constexpr bool check_fundamental_solution() {
   static_assert(detail::has_fundamental_solution_members<S>::value,
-                "a fundamental solution needs name, components, Parameters, point, scale, slowest_decay, waves "
-                "and apply_free_term (gpu/bem/fundamental_solution_type.hpp)");
+                "a fundamental solution needs name, components, Parameters, point, scale, slowest_decay, waves, "
+                "kernel_bounds and apply_free_term (gpu/bem/fundamental_solution_type.hpp)");
   static_assert(S::components == BemModel::components,
                 "BemModel's unknown blocks hold 3 components: a kernel of other components needs its own model");
   return true;

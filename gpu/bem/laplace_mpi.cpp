@@ -55,10 +55,37 @@ LaplaceSolution solve_laplace_mpi(const BemModel& model, const CqSettings& setti
   check(MPI_Gatherv(part.values.data(), counts[rank], MPI_DOUBLE, gathered.data(), counts.data(),
                     displacements.data(), MPI_DOUBLE, 0, comm),
         "MPI_Gatherv");
+  // The hierarchical path's per-frequency record, 3 doubles each (steps,
+  // error, residual), when any rank has one (a rank without frequencies has none).
+  int any_hierarchical = part.solves.empty() ? 0 : 1;
+  check(MPI_Allreduce(MPI_IN_PLACE, &any_hierarchical, 1, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
+  std::vector<double> solves_gathered;
+  if (any_hierarchical) {
+    std::vector<double> own;
+    for (const FrequencySolve& f : part.solves) own.insert(own.end(), {double(f.iterations), f.compression_error, f.residual});
+    std::vector<int> solve_counts(size), solve_displacements(size);
+    for (int r = 0; r < size; ++r) {
+      solve_counts[r] = 3 * static_cast<int>(rank_frequencies(frequencies, r, size).size());
+      solve_displacements[r] = r ? solve_displacements[r - 1] + solve_counts[r - 1] : 0;
+    }
+    solves_gathered.resize(rank == 0 ? 3 * static_cast<std::size_t>(frequencies) : 0);
+    check(MPI_Gatherv(own.data(), static_cast<int>(own.size()), MPI_DOUBLE, solves_gathered.data(),
+                      solve_counts.data(), solve_displacements.data(), MPI_DOUBLE, 0, comm),
+          "MPI_Gatherv");
+  }
   LaplaceSolution full;
   full.unknowns = part.unknowns;
   full.load_cases = part.load_cases;
   if (rank != 0) return full;
+  if (any_hierarchical) {
+    full.solves.resize(frequencies);
+    std::size_t at = 0;
+    for (int r = 0; r < size; ++r)
+      for (int l : rank_frequencies(frequencies, r, size)) {
+        full.solves[l] = {static_cast<int>(solves_gathered[at]), solves_gathered[at + 1], solves_gathered[at + 2]};
+        at += 3;
+      }
+  }
   full.frequencies.resize(frequencies);
   for (int l = 0; l < frequencies; ++l) full.frequencies[l] = l;
   full.values.resize(gathered.size());

@@ -4,6 +4,8 @@
 #include <boost/property_tree/ptree.hpp>
 #include <zlib.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 #include <stdexcept>
@@ -67,7 +69,38 @@ std::string values_text(const LaplaceManifest& m, const std::string& mesh_text) 
   out << "[systems]\nexported = " << (m.system_crc32.empty() ? "no" : "yes") << "\n";
   for (std::size_t l = 0; l < m.system_crc32.size(); ++l)
     out << system_key(static_cast<int>(l)) << " = " << m.system_crc32[l] << "\n";
+  std::vector<std::string> steps, errors, residuals;
+  for (const bem::FrequencySolve& f : m.solves) {
+    steps.push_back(std::to_string(f.iterations));
+    errors.push_back(exact(f.compression_error));
+    residuals.push_back(exact(f.residual));
+  }
+  out << "[solver]\nname = " << m.solver << "\ncompression_tolerance = " << exact(m.compression_tolerance)
+      << "\ngmres_steps = " << join(steps, ',') << "\ncompression_errors = " << join(errors, ',')
+      << "\nresiduals = " << join(residuals, ',') << "\n";
   return out.str();
+}
+
+/// A list of `count` numbers ≥ 0 (`key`'s comma-separated value), refused unless every one reads.
+std::vector<double> number_list(const pt::ptree& tree, const std::string& key, std::size_t count,
+                                const std::filesystem::path& path) {
+  std::vector<double> values;
+  for (const std::string& text : split(get<std::string>(tree, key, path), ',')) {
+    std::size_t used = 0;
+    double value = -1.0;
+    try {
+      value = std::stod(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != text.size() || !(value >= 0.0) || !std::isfinite(value))
+      throw std::runtime_error(path.string() + ": manifest key '" + key + "': '" + text + "' is not a number >= 0");
+    values.push_back(value);
+  }
+  if (values.size() != count)
+    throw std::runtime_error(path.string() + ": manifest key '" + key + "' holds " + std::to_string(values.size()) +
+                             " values for " + std::to_string(count) + " frequencies");
+  return values;
 }
 
 std::uint32_t text_crc32(const std::string& text) {
@@ -152,6 +185,19 @@ LaplaceManifest read_laplace_manifest(const std::filesystem::path& path) {
   if (get<std::string>(tree, "systems.exported", path) == "yes")
     for (int l = 0; l < m.frequencies; ++l)
       m.system_crc32.push_back(get<std::uint32_t>(tree, "systems." + system_key(l), path));
+  m.solver = get<std::string>(tree, "solver.name", path);
+  if (m.solver != "dense" && m.solver != "hierarchical")
+    throw std::runtime_error(path.string() + ": manifest key 'solver.name' is '" + m.solver +
+                             "', not dense or hierarchical");
+  m.compression_tolerance = get<double>(tree, "solver.compression_tolerance", path);
+  if (m.solver == "hierarchical") {
+    const std::size_t count = m.frequencies > 0 ? static_cast<std::size_t>(m.frequencies) : 0;
+    const std::vector<double> steps = number_list(tree, "solver.gmres_steps", count, path);
+    const std::vector<double> errors = number_list(tree, "solver.compression_errors", count, path);
+    const std::vector<double> residuals = number_list(tree, "solver.residuals", count, path);
+    for (std::size_t l = 0; l < count; ++l)
+      m.solves.push_back({static_cast<int>(std::min(steps[l], 1e9)), errors[l], residuals[l]});
+  }
   // The checksum first: an edited value is named as such, not as whatever it breaks.
   const std::uint32_t recorded = get<std::uint32_t>(tree, "checksum.values_crc32", path);
   const std::uint32_t computed = text_crc32(values_text(m, mesh_text));

@@ -7,12 +7,16 @@
 // CRC-32; and, when exported, the dense systems. A CRC-32 of all these values
 // closes the file, so that an edited value (a time step, a modulus) is
 // refused instead of silently describing solutions computed with another.
+// It also records how the systems were solved: dense, or hierarchical with
+// the tolerance asked and, per frequency, GMRES's steps, the compression's
+// error estimate and the final relative residual.
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "gpu/bem/convolution_quadrature.hpp"
+#include "gpu/bem/cq_solver.hpp"
 #include "stages/cq_stage/cq_problem.hpp"
 
 namespace geobem::cq_stage {
@@ -30,6 +34,9 @@ struct LaplaceManifest {
   std::vector<std::string> load_case_groups;      ///< the loaded group of each case
   std::vector<std::uint32_t> solution_crc32;      ///< of laplace_caseK.npy, one per case
   std::vector<std::uint32_t> system_crc32;        ///< of systems/system_LLLL.npy when exported, else empty
+  std::string solver = "dense";                   ///< how the systems were solved: dense or hierarchical
+  double compression_tolerance = 0.0;             ///< hierarchical: the tolerance asked (0 for dense)
+  std::vector<bem::FrequencySolve> solves;        ///< hierarchical: GMRES's steps and errors per frequency
 };
 
 /// "laplace_case0.npy": the Laplace-domain solution of load case k.

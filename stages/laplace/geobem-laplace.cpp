@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "gpu/bem/cq_solver.hpp"
+#include "gpu/bem/hierarchical/hierarchical_solver.hpp"
 #include "gpu/bem/laplace_mpi.hpp"
 #include "gpu/core/cuda_context.hpp"
 #include "gpu/core/device.hpp"
@@ -52,6 +53,8 @@ struct LaplaceOptions {
   std::optional<int> steps;
   double epsilon = 1e-10;
   bool export_systems = false;
+  std::string solver = "auto";
+  double compression_tolerance = bem::default_compression_tolerance;
 };
 
 /// Binds the options; returns false for --help.
@@ -80,12 +83,21 @@ bool parse(int argc, const char* const argv[], LaplaceOptions& o, cli::StageOpti
      "also write the dense systems [A(s_l) | B_l] as systems/system_LLLL.npy (n x (n + cases) complex128 each; "
      "refused when the disk cannot hold them)")
     ("max-disk-bytes", optional_value(&o.max_disk_bytes),
-     "refuse --export-systems above this many bytes (default: the free space)");
+     "refuse --export-systems above this many bytes (default: the free space)")
+    ("solver", po::value(&o.solver)->default_value(o.solver),
+     "dense (each frequency's system assembled whole and factorised), hierarchical (compressed by ACA into "
+     "hierarchical matrices and solved by GMRES; memory and time grow far slower with the mesh) or auto (dense "
+     "below 2,500 unknowns on the CPU, 9,000 on the GPU, where it is the faster, and while it fits)")
+    ("compression-tolerance", po::value(&o.compression_tolerance)->default_value(o.compression_tolerance),
+     "hierarchical: relative accuracy of each frequency's compressed system and of GMRES's residual, in "
+     "(0, 0.1]; the default keeps the time series within about 1e-6 of the dense solver's");
   command.add_device(&o.device);
   command.add_out_folder(&o.out, "manifest.ini, laplace_caseK.npy, geobem-laplace.ini");
   command.mark_path("mesh");
   if (!command.parse(argc, argv)) return false;
   if (o.time_step.has_value() == o.beta.has_value()) throw UsageError("give exactly one of --time-step and --beta");
+  bem::parse_bem_solver(o.solver);
+  bem::check_compression_tolerance(o.compression_tolerance);
   if (o.steps.has_value() == o.duration.has_value()) throw UsageError("give exactly one of --steps and --duration");
   if (!o.export_systems) command.warn_ignored("max-disk-bytes", "it bounds the files of --export-systems");
   return true;
@@ -210,8 +222,25 @@ int run(int argc, char** argv, const cli::MpiSession& mpi) {
   manifest.unknowns = model.unknown_count();
   manifest.frequencies = bem::cq_frequency_count(manifest.cq);
   const int cases = model.load_case_count();
-  if (device == ComputeDevice::Cpu)
+  bem::CqOptions cq_options{device, quiet};
+  cq_options.solver = bem::choose_bem_solver(bem::parse_bem_solver(o.solver), device, manifest.unknowns);
+  cq_options.hierarchical.tolerance = o.compression_tolerance;
+  manifest.solver = bem::to_string(cq_options.solver);
+  if (cq_options.solver == bem::BemSolver::hierarchical) {
+    // The plan per frequency, printed; on the GPU the solver checks it against the device's budget.
+    manifest.compression_tolerance = o.compression_tolerance;
+    const bem::HierarchicalMemoryPlan plan = bem::plan_hierarchical_memory(model, cq_options.hierarchical);
+    if (!quiet)
+      std::fprintf(stderr,
+                   "geobem-laplace: hierarchical solver, planned per frequency: near field %.4g GB, low-rank blocks "
+                   "about %.4g GB, preconditioner and GMRES %.4g GB; %.4g GB in all (dense: %.4g GB)\n",
+                   plan.near_field / 1e9, plan.low_rank / 1e9, plan.workspace / 1e9, plan.total() / 1e9,
+                   bem::dense_system_bytes(manifest.unknowns, cases) / 1e9);
+    if (device == ComputeDevice::Cpu)
+      bem::require_hierarchical_plan_fits(plan, host_memory_bytes() / 2, "half of this host's memory");
+  } else if (device == ComputeDevice::Cpu) {
     bem::require_dense_system_fits(manifest.unknowns, cases, host_memory_bytes() / 2, "half of this host's memory");
+  }
   require_memory(solution_memory_bytes(manifest.unknowns, manifest.frequencies, cases), available_memory_bytes(),
                  "holding the Laplace-domain solutions (" + std::to_string(cases) + " cases x " +
                      std::to_string(manifest.frequencies) + " frequencies x " + std::to_string(manifest.unknowns) +
@@ -228,11 +257,11 @@ int run(int argc, char** argv, const cli::MpiSession& mpi) {
 
   const double read_seconds = seconds_since(reading);
   bem::CqTimings timings;
-  const bem::CqOptions cq_options{device, quiet};
   const bem::LaplaceSolution solution =
       mpi.active() ? bem::solve_laplace_mpi(model, manifest.cq, cq_options, MPI_COMM_WORLD, timings)
                    : bem::solve_laplace(model, manifest.cq, {}, cq_options, timings);
   if (mpi.rank() != 0) return 0;
+  manifest.solves = solution.solves;
   const auto writing = std::chrono::steady_clock::now();
   for (int k = 0; k < cases; ++k)
     manifest.solution_crc32.push_back(write_npy_complex(
@@ -251,11 +280,24 @@ int run(int argc, char** argv, const cli::MpiSession& mpi) {
     if (device == ComputeDevice::Cuda)
       std::snprintf(device_text, sizeof device_text, ", CUDA driver %.3f s%s, device set-up %.3f s", driver_seconds,
                     context_text, timings.setup_seconds);
+    std::string solve_text;
+    if (solution.solves.empty()) {
+      solve_text = std::to_string(timings.batch_frequencies) + " frequencies per batch";
+    } else {
+      // GMRES's steps per frequency, l = 0, 1, …: how hard each compressed system was.
+      solve_text = "GMRES steps per frequency";
+      for (std::size_t l = 0; l < solution.solves.size(); ++l)
+        solve_text += (l ? "," : " ") + std::to_string(solution.solves[l].iterations);
+      char bytes_text[80];
+      std::snprintf(bytes_text, sizeof bytes_text, "; largest compressed system %.4g GB",
+                    timings.largest_compressed_bytes / 1e9);
+      solve_text += bytes_text;
+    }
     std::fprintf(stderr,
-                 "geobem-laplace: read and checked %.3f s%s, assembly %.3f s, solve %.3f s (%d frequencies per "
-                 "batch), write %.3f s; %.3f s in all\n",
-                 read_seconds, device_text, timings.assembly_seconds, timings.solve_seconds,
-                 timings.batch_frequencies, seconds_since(writing), seconds_since(started));
+                 "geobem-laplace: read and checked %.3f s%s, assembly %.3f s, solve %.3f s (%s), write %.3f s; "
+                 "%.3f s in all\n",
+                 read_seconds, device_text, timings.assembly_seconds, timings.solve_seconds, solve_text.c_str(),
+                 seconds_since(writing), seconds_since(started));
   }
   return 0;
 }

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
+#include <numeric>
 #include <cstdio>
 #include <fstream>
 #include <ostream>
@@ -82,6 +84,49 @@ TEST(CqStages, LaplaceFilesHoldTheLibrarySolution) {
       scale = std::max(scale, abs(expected));
     }
   EXPECT_LT(diff, 1e-13 * scale);
+}
+
+TEST(CqStages, HierarchicalSolverRecordsItsStepsAndTheTimeStageReadsIt) {
+  // The 112-triangle rod by the hierarchical solver: its solution within 10 ε
+  // (scaled unknowns) of the library's dense one, the manifest's [solver]
+  // section with a step count per frequency, and geobem-time reading it.
+  const fs::path mesh = write_rod_mesh("rod112_hierarchical.vtu", rod_h112), out = scratch("laplace112_hierarchical");
+  const auto run = run_command(laplace_exe + " --mesh " + mesh.string() + " --out " + out.string() + rod_conditions +
+                               " --device cpu --beta 0.3 --steps 20 --solver hierarchical --compression-tolerance 1e-9");
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  EXPECT_NE(run.errors.find("hierarchical solver, planned per frequency: near field"), std::string::npos) << run.errors;
+  EXPECT_NE(run.errors.find("GMRES steps per frequency"), std::string::npos) << run.errors;
+  const cq_stage::LaplaceManifest manifest = cq_stage::read_laplace_manifest(out / "manifest.ini");
+  EXPECT_EQ(manifest.solver, "hierarchical");
+  EXPECT_EQ(manifest.compression_tolerance, 1e-9);
+  ASSERT_EQ(manifest.solves.size(), 11u);
+  for (const bem::FrequencySolve& solve : manifest.solves) {
+    EXPECT_GE(solve.iterations, 1);
+    EXPECT_LE(solve.residual, 1e-9);
+    EXPECT_LE(solve.compression_error, 1e-9);
+  }
+  const bem::BemModel model = rod_model(rod_h112);
+  const int n = model.unknown_count(), displacements = 3 * static_cast<int>(model.free_nodes.size());
+  std::vector<std::complex<double>> values(static_cast<std::size_t>(n) * 11);
+  read_npy_complex(out / "laplace_case0.npy", n, 11, file_crc32(out / "laplace_case0.npy"),
+                   {{values.data(), values.size()}});
+  bem::CqTimings timings;
+  const bem::LaplaceSolution dense =
+      bem::solve_laplace(model, manifest.cq, {}, {ComputeDevice::Cpu, true}, timings);
+  const double w = model.material.shear_modulus /
+                   (std::accumulate(model.longest_edges.begin(), model.longest_edges.end(), 0.0) / model.areas.size());
+  for (int l = 0; l < 11; ++l) {
+    double difference = 0, norm = 0;
+    for (int i = 0; i < n; ++i) {
+      const double scale = i < displacements ? 1.0 : 1.0 / w;
+      const std::complex<double> reference(dense.at(0, l, i).re, dense.at(0, l, i).im);
+      difference += std::norm(scale * (values[l * n + i] - reference));
+      norm += std::norm(scale * reference);
+    }
+    EXPECT_LE(std::sqrt(difference / norm), 1e-8) << "frequency " << l;
+  }
+  const auto time = time_stage(out, scratch("time112_hierarchical"), "--probe-group x_max");
+  EXPECT_EQ(time.exit_code, 0) << time.errors;
 }
 
 TEST(CqStages, TimeStageGivesTheLibraryTimeSeriesForEachHistoryAndWindow) {
@@ -238,6 +283,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadStageRun{"negative_step", "--time-step -1 --steps 4", 2, "-1"},
         BadStageRun{"bad_beta", "--beta -0.2 --steps 4", 2, "beta"},
         BadStageRun{"bad_material", "--beta 0.2 --steps 4 --poisson-ratio 0.5", 2, "Poisson's ratio"},
+        BadStageRun{"unknown_solver", "--beta 0.2 --steps 4 --solver lu", 2,
+                    "--solver 'lu': expected dense, hierarchical or auto"},
+        BadStageRun{"zero_compression_tolerance", "--beta 0.2 --steps 4 --compression-tolerance 0", 2,
+                    "--compression-tolerance 0: must lie in (0, 0.1]"},
+        BadStageRun{"large_compression_tolerance", "--beta 0.2 --steps 4 --compression-tolerance 0.5", 2,
+                    "--compression-tolerance 0.5: must lie in (0, 0.1]"},
         BadStageRun{"nan_density", "--beta 0.2 --steps 4 --density nan", 2, "density nan"},
         BadStageRun{"overflowing_material", "--beta 0.2 --steps 4 --young-modulus 1e308 --poisson-ratio 0.49", 2,
                     "give lambda = inf Pa"},

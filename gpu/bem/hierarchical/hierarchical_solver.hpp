@@ -1,0 +1,72 @@
+#pragma once
+// The hierarchical path of solve_laplace (BemSolver::hierarchical): once per
+// mesh the layout (cluster and block trees, hierarchical_layout.hpp) and the
+// free terms; per CQ frequency the compressed operator
+// (hierarchical_assembly.hpp), the block-Jacobi preconditioner
+// (block_jacobi.hpp) and restarted GMRES (gmres.hpp) on each load case to a
+// relative residual of the compression tolerance ε. The operator is
+// compressed to ε as well, so x̂ differs from the dense path's by about ε
+// times the system's condition. A frequency whose GMRES does not reach ε
+// within gmres_max_iterations steps is an error, naming the frequency and
+// the residual reached.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpu/bem/cq_solver.hpp"
+#include "gpu/bem/hierarchical/hierarchical_layout.hpp"
+
+namespace geobem::bem {
+
+/// GMRES's restart length and step cap on the hierarchical path.
+constexpr int gmres_restart = 60, gmres_max_iterations = 3000;
+
+/// The bytes one frequency of the hierarchical path takes, planned before
+/// any work: the near field of every dense leaf (exact; the damping's drops
+/// only lower it), the admissible leaves at the estimated ranks
+/// (estimated_rank), and the workspace: preconditioner factors, GMRES's
+/// basis and vectors, the right-hand sides.
+struct HierarchicalMemoryPlan {
+  std::uint64_t near_field = 0, low_rank = 0, workspace = 0;
+  std::uint64_t total() const { return near_field + low_rank + workspace; }
+};
+
+/// The rank planned for an admissible leaf of `rows` × `columns` at tolerance
+/// ε: min(c·log10(1/ε)·(rows·columns)^{1/4}, the rank where the factors hold
+/// as much as the block), c fitted to the ranks measured on the cavity at
+/// the oscillating CQ frequencies (bench/RESULTS.md, "Hierarchical CQ-BEM").
+double estimated_rank(int rows, int columns, double tolerance);
+
+HierarchicalMemoryPlan plan_hierarchical_memory(const hierarchical::HierarchicalLayout& layout, int load_cases,
+                                                double tolerance);
+/// The same for `model` (its layout built under `settings`).
+HierarchicalMemoryPlan plan_hierarchical_memory(const BemModel& model, const HierarchicalSettings& settings);
+
+/// Throws std::runtime_error before any work when `plan` does not fit in
+/// `available_bytes` (of `where`), naming each part and the bytes available.
+void require_hierarchical_plan_fits(const HierarchicalMemoryPlan& plan, std::uint64_t available_bytes,
+                                    const char* where);
+
+/// Unknowns from which `--solver auto` takes the hierarchical path: where it
+/// was measured faster than the dense one (bench/RESULTS.md, "Hierarchical
+/// CQ-BEM"), on the CPU (2 cores) and on the GPU (one H200).
+constexpr int hierarchical_from_unknowns_cpu = 2500, hierarchical_from_unknowns_cuda = 9000;
+
+/// The solver `choice` comes to on `device` for a system of `unknowns`:
+/// automatic is dense below the device's hierarchical_from_unknowns_*.
+BemSolver choose_bem_solver(BemSolver choice, ComputeDevice device, int unknowns);
+
+/// "dense", "hierarchical" or "auto"; throws geobem::UsageError naming any other text.
+BemSolver parse_bem_solver(const std::string& text);
+std::string to_string(BemSolver solver);
+
+/// Throws geobem::UsageError naming ε unless 0 < ε ≤ 0.1 (and finite).
+void check_compression_tolerance(double tolerance);
+
+/// The hierarchical path on the CPU (OpenMP over leaves, OpenBLAS).
+template <class Solution>
+LaplaceSolution solve_laplace_hierarchical_cpu(const BemModel& model, const CqSettings& settings,
+                                               const std::vector<int>& frequencies, const CqOptions& options,
+                                               CqTimings& timings);
+
+}  // namespace geobem::bem
