@@ -17,6 +17,7 @@
 
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/bem/hierarchical/block_jacobi.hpp"
+#include "gpu/bem/hierarchical/error_budget.hpp"
 #include "gpu/bem/hierarchical/gmres.hpp"
 #include "gpu/bem/hierarchical/hierarchical_assembly.hpp"
 #include "gpu/bem/hierarchical/hierarchical_layout.hpp"
@@ -65,7 +66,7 @@ int compare(const BemModel& model, const CqSettings& settings, double tolerance,
     std::vector<Complex> x(n);
     start = std::chrono::steady_clock::now();
     const GmresResult result = gmres(
-        n, [&](const Complex* in, Complex* out) { op.apply(in, out); },
+        HostVectors(n), [&](const Complex* in, Complex* out) { op.apply(in, out); },
         [&](const Complex* in, Complex* out) { preconditioner.apply(in, out); }, rhs[0].data(), x.data(), tolerance,
         gmres_restart, gmres_max_iterations);
     const double gmres_seconds = seconds_since(start);
@@ -113,6 +114,47 @@ int compare(const BemModel& model, const CqSettings& settings, double tolerance,
   return 0;
 }
 
+/// The layout of the mesh: leaves, the near field's bytes and pairs, the
+/// plan; then per CQ frequency of DT, STEPS the leaves the damping drops and
+/// the pairs of the dense leaves kept (the near field's work).
+int layout_only(const BemModel& model, const CqSettings& settings) {
+  auto start = std::chrono::steady_clock::now();
+  const HierarchicalLayout layout = make_hierarchical_layout(model, HierarchicalSettings{});
+  const double seconds = seconds_since(start);
+  auto pairs_of = [&](const LayoutBlock& block) {
+    return double(layout.rows.clusters[block.row_cluster].size()) * layout.elements.clusters[block.column_cluster].size();
+  };
+  double near_pairs = 0, admissible_pairs = 0;
+  for (const LayoutBlock& block : layout.blocks) (block.admissible ? admissible_pairs : near_pairs) += pairs_of(block);
+  const HierarchicalMemoryPlan plan = plan_hierarchical_memory(layout, 1, default_compression_tolerance);
+  const double n = model.unknown_count();
+  std::printf("# elements,unknowns,leaves,admissible,near_pairs,admissible_pairs,near_gb,planned_low_rank_gb,"
+              "workspace_gb,dense_gb,layout_s\n# %zu,%d,%zu,%zu,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.3f\n",
+              model.areas.size(), model.unknown_count(), layout.blocks.size(), layout.admissible_blocks.size(),
+              near_pairs, admissible_pairs, plan.near_field / 1e9, plan.low_rank / 1e9, plan.workspace / 1e9,
+              16 * n * n / 1e9, seconds);
+  start = std::chrono::steady_clock::now();
+  const FreeTerms free_terms = free_terms_in_tree_order(model, layout, rigid_body_sums_cpu(model));
+  std::printf("# free terms %.3f s\nl,dropped_dense,dropped_admissible,kept_near_pairs,kept_admissible_pairs\n",
+              seconds_since(start));
+  for (int l = 0; l < cq_frequency_count(settings); ++l) {
+    const DroppedLeaves drops =
+        dropped_leaves<ElastodynamicFullSpace>(model, layout, cq_laplace_point(settings, l),
+                                               default_compression_tolerance, free_terms.norm);
+    int dropped_near = 0, dropped_admissible = 0;
+    double kept_near = 0, kept_admissible = 0;
+    for (std::size_t b = 0; b < layout.blocks.size(); ++b) {
+      const LayoutBlock& block = layout.blocks[b];
+      if (drops.dropped[b])
+        ++(block.admissible ? dropped_admissible : dropped_near);
+      else
+        (block.admissible ? kept_admissible : kept_near) += pairs_of(block);
+    }
+    std::printf("%d,%d,%d,%.4g,%.4g\n", l, dropped_near, dropped_admissible, kept_near, kept_admissible);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -121,6 +163,10 @@ int main(int argc, char** argv) {
     const BemModel model = geobem::test::cavity_model(geobem::surface::read_vtk_surface(argv[2]));
     const CqSettings settings{std::atoi(argv[4]), std::atof(argv[3])};
     return compare(model, settings, std::atof(argv[5]), argc == 7 ? parse_list(argv[6]) : std::vector<int>{});
+  }
+  if (mode == "layout" && argc == 5) {
+    const BemModel model = geobem::test::cavity_model(geobem::surface::read_vtk_surface(argv[2]));
+    return layout_only(model, CqSettings{std::atoi(argv[4]), std::atof(argv[3])});
   }
   if (mode == "compare-rod" && (argc == 6 || argc == 7)) {
     const BemModel model = geobem::test::rod_model(std::atof(argv[2]));

@@ -142,6 +142,10 @@ CqTimings assemble_cq_systems(const BemModel& model, const CqSettings& settings,
 template <class Solution = ElastodynamicFullSpace>
 std::vector<double> rigid_body_sums_cpu(const BemModel& model);
 
+/// rigid_body_sums_cpu's S0 computed on the GPU (one block per free node).
+template <class Solution = ElastodynamicFullSpace>
+std::vector<double> rigid_body_sums_cuda(const BemModel& model);
+
 /// The column-major n×n matrix and the n × cases unit-load right-hand sides
 /// of frequency s on the CPU (n = unknown_count), given S0.
 template <class Solution = ElastodynamicFullSpace>

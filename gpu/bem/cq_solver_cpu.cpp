@@ -14,7 +14,6 @@
 #include "gpu/bem/lu_failure.hpp"
 #include "gpu/core/progress.hpp"
 #include "gpu/core/seconds_since.hpp"
-#include "gpu/core/usage_error.hpp"
 
 /// LAPACK's zgesv (Fortran interface) as OpenBLAS exports it: A X = B by LU
 /// with partial pivoting; and OpenBLAS's thread count.
@@ -150,8 +149,13 @@ LaplaceSolution solve_laplace(const BemModel& model, const CqSettings& settings,
   check_cq_settings(settings);
   const std::vector<int> list = frequencies_or_all(frequencies, settings);
   if (choose_bem_solver(options.solver, options.device, model.unknown_count()) == BemSolver::hierarchical) {
-    if (options.device == ComputeDevice::Cuda)
-      throw UsageError("--solver hierarchical runs on the CPU (--device cpu) in this build");
+    if (options.device == ComputeDevice::Cuda) {
+#if GEOBEM_WITH_CUDA
+      return solve_laplace_hierarchical_cuda<Solution>(model, settings, list, options, timings);
+#else
+      throw_cuda_not_built("CQ-BEM");
+#endif
+    }
     return solve_laplace_hierarchical_cpu<Solution>(model, settings, list, options, timings);
   }
   if (options.device == ComputeDevice::Cuda) {

@@ -4,7 +4,7 @@
 // then its warps take them costliest first, the costly ones (ξ on the
 // element, or more than 128 points) one pair per warp with the points split
 // over its lanes, the others 32 of like cost at a time, one per lane, so that
-// a warp's lanes finish together (collocation_pair.hpp). They add into the rows held in shared memory
+// a warp's lanes finish together (pair_rounds.cuh). They add into the rows held in shared memory
 // (block-local atomics; no global atomics), then write them out; rows longer
 // than the shared-memory budget are done in column tiles. The batch's systems
 // are then factorised and solved together (BatchedLuSolver; cuSOLVER one
@@ -25,6 +25,7 @@
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/bem/device_model.cuh"
 #include "gpu/bem/lu_failure.hpp"
+#include "gpu/bem/pair_rounds.cuh"
 #include "gpu/bem/streamed_lu.hpp"
 #include "gpu/core/cuda_check.hpp"
 #include "gpu/core/cuda_event.hpp"
@@ -38,15 +39,6 @@ namespace geobem::bem {
 
 namespace {
 
-/// Threads per block (whole warps: the costly pairs are split over a warp's
-/// lanes): the pair kernel takes all 255 registers a thread may have, so 128
-/// threads (32K registers) let two blocks share an SM. The point kernel
-/// alone needs more than 168: a pair shared by 4 lanes (9 complex sums each
-/// instead of 33) spilled 1.0 kB a thread at 168 registers (12 warps an SM)
-/// and 2.0 kB at 128 (16 warps) and ran 2.3× and 3.4× slower on an H100; by
-/// 2 lanes (18 sums) it still spilled 1.1 kB at 168.
-constexpr int assembly_threads = 128;
-static_assert(assembly_threads % 32 == 0, "the assembly block is whole warps");
 /// Shared memory for one block's rows: 3 rows × (tile columns + load cases)
 /// complex values. With the 17 kB of the sort (round_pairs below) two blocks
 /// fit an SM's 228 kB.
@@ -87,124 +79,35 @@ __device__ void element_tiles(const ModelView& mv, int e, int tile_columns, int&
   if (last < 0) first = last = 0;
 }
 
-/// A pair of more quadrature points than this is split over a warp's lanes
-/// (a singular pair always is); the others take one lane each. Measured on
-/// an H100 (1,008 rod, β = 0.3, lanes in element order): 32 → 0.671 s of
-/// assembly, 64 → 0.452 s, 128 → 0.397 s; splitting a pair of 33–128 points
-/// leaves lanes idle in its last round and costs a warp sum. With the lanes
-/// sorted by cost: 256 → 0.237 s against 0.245 s at 128 on the rod, but
-/// 0.059 s against 0.054 s on 3,388 elements (10 steps).
-constexpr int warp_split_points = 128;
-
-/// Live pairs a block sorts per round (pairs_per_thread per thread): a
-/// round's pairs are sorted by cost before any is integrated, and its last
-/// work items leave warps waiting at the round's barrier. Rounds of a fixed
-/// 1,024 elements, most of them off the column tile or decayed, took 0.054 s
-/// on 3,388 elements (three tiles), rounds of 1,024 or 2,048 live pairs
-/// 0.045 s (the rod, one tile: 0.25 s all three).
-constexpr int pairs_per_thread = 16, round_pairs = pairs_per_thread * assembly_threads;
-
-/// Cost classes of a round's counting sort, in the order their pairs are
-/// integrated, costliest first (longest-processing-time order, Graham 1969,
-/// "Bounds on multiprocessing timing anomalies", SIAM J. Appl. Math. 17: the
-/// warps run out of work together): the split pairs by ⌊log₂ points⌋, from
-/// 2^15 down; then the one-lane pairs by exact point count, from
-/// warp_split_points down, those with the K blocks before those with V only.
-/// A warp's 32 lanes take 32 consecutive pairs, all of one or two point
-/// counts, where in element order their counts ran from 6 to 128 and a warp
-/// ran as long as its costliest lane.
-constexpr int split_classes = 16, cost_classes = split_classes + 2 * warp_split_points;
-
-/// Whether pair `rule` is split over a warp's lanes: a singular one (its
-/// collapsed products of 64 points or more, and the own column's remainder
-/// branch, kept out of the one-lane batches) or one of many points. A
-/// subdivided near pair of few points takes a lane among pairs of its cost:
-/// measured on an H100, 2–3% faster on the rod than splitting every near pair
-/// (0.242 s against 0.249 s, β = 0.3), the same on 3,388 elements.
-__device__ bool split_over_warp(const PairRule& rule) { return rule.singular() || rule.points() > warp_split_points; }
-
-/// Sort class of a live pair (cost_classes above).
-__device__ int cost_class(const PairRule& rule, bool need_k) {
-  const int points = rule.points();
-  if (split_over_warp(rule)) return split_classes - 1 - min(31 - __clz(points), split_classes - 1);
-  return split_classes + 2 * (warp_split_points - points) + (need_k ? 0 : 1);
-}
-
-/// A sorted pair: the element, its rule (pair_rule's at the block's s) and
-/// whether the pair adds the right-hand side (the element's first column tile).
-struct SortedPair {
-  int element;
-  unsigned rule;  ///< order | subdivisions << 8 | (symmetric_rule + 1) << 16 | (vertex + 1) << 20 | inner << 23 | add_rhs << 24
-
-  __device__ static SortedPair pack(int e, const PairRule& r, bool add_rhs) {
-    return {e, static_cast<unsigned>(r.plan.order) | static_cast<unsigned>(r.plan.subdivisions) << 8 |
-                   static_cast<unsigned>(r.plan.symmetric_rule + 1) << 16 | static_cast<unsigned>(r.vertex + 1) << 20 |
-                   static_cast<unsigned>(r.inner) << 23 | static_cast<unsigned>(add_rhs) << 24};
-  }
-  __device__ PairRule pair_rule() const {
-    PairRule r;
-    r.plan.order = rule & 0xff;
-    r.plan.subdivisions = rule >> 8 & 0xff;
-    r.plan.symmetric_rule = static_cast<int>(rule >> 16 & 0xf) - 1;
-    r.vertex = static_cast<int>(rule >> 20 & 0x7) - 1;
-    r.inner = rule >> 23 & 1;
-    return r;
-  }
-  __device__ bool add_rhs() const { return rule >> 24 & 1; }
-};
-static_assert(QuadratureTable::max_order < 256 && QuadratureTable::symmetric_rule_count < 15,
-              "SortedPair's rule fields hold the plan");
-
-/// The sum of x over the warp's 32 lanes, in lane 0.
-__device__ double warp_sum(double x) {
-  for (int offset = 16; offset > 0; offset >>= 1) x += __shfl_down_sync(0xffffffffu, x, offset);
-  return x;
-}
-
-/// Sums the lanes' partial integrals of one pair into lane 0's. Unrolled
-/// throughout, so that the integrand stays in registers (a loop here put it
-/// in local memory, written back for every pair).
+/// The pairs of collocation point p with the elements that add to column
+/// tile `tile`, not decayed at s; the flag: the element's first tile (it adds
+/// the right-hand side there).
 template <class Solution>
-__device__ void warp_sum(DynamicIntegrand<Solution>& r) {
-  constexpr int c = Solution::components;
-#pragma unroll
-  for (int i = 0; i < c; ++i)
-#pragma unroll
-    for (int j = 0; j < c; ++j) r.v[i][j] = Complex(warp_sum(r.v[i][j].re), warp_sum(r.v[i][j].im));
-  if (!r.need_k) return;
-#pragma unroll
-  for (int b = 0; b < 3; ++b)
-#pragma unroll
-    for (int i = 0; i < c; ++i)
-#pragma unroll
-      for (int j = 0; j < c; ++j) r.k[b][i][j] = Complex(warp_sum(r.k[b][i][j].re), warp_sum(r.k[b][i][j].im));
-}
+struct DenseTileSource {
+  const ModelView& mv;
+  int p, tile, tile_columns;
+  Complex s;
+  __device__ int count() const { return mv.element_count; }
+  __device__ int element(int index) const { return index; }
+  __device__ bool take(int e, PairRule& rule, bool& first_tile) const {
+    int first, last;
+    element_tiles(mv, e, tile_columns, first, last);
+    first_tile = tile == first;
+    return tile >= first && tile <= last && pair_rule<Solution>(mv, p, e, s, rule);
+  }
+};
 
-/// Exclusive prefix sum of counts[0..cost_classes) in place, by one warp; the
-/// total goes to *total.
-__device__ void exclusive_scan_classes(int* counts, int* total, int lane) {
-  constexpr int per_lane = (cost_classes + 31) / 32;
-  int own[per_lane], sum = 0;
-#pragma unroll
-  for (int k = 0; k < per_lane; ++k) {
-    const int c = lane * per_lane + k;
-    own[k] = c < cost_classes ? counts[c] : 0;
-    sum += own[k];
+/// Scatters a pair into the block's rows in shared memory (SharedRowAdder).
+struct SharedRowSink {
+  const ModelView& mv;
+  int p;
+  SharedRowAdder adder;
+  template <class Integrand>
+  __device__ void add(int, int e, const Integrand& integrand, bool add_rhs) {
+    adder.add_rhs = add_rhs;
+    scatter_pair(mv, p, e, integrand, adder);
   }
-  int before = sum;
-  for (int offset = 1; offset < 32; offset <<= 1) {
-    const int other = __shfl_up_sync(0xffffffffu, before, offset);
-    if (lane >= offset) before += other;
-  }
-  if (lane == 31) *total = before;
-  before -= sum;
-#pragma unroll
-  for (int k = 0; k < per_lane; ++k) {
-    const int c = lane * per_lane + k;
-    if (c < cost_classes) counts[c] = before;
-    before += own[k];
-  }
-}
+};
 
 /// Block (p, f): rows 3p..3p+2 of frequency f's matrix and right-hand sides.
 /// Matrices column-major n×n, right-hand sides n × cases, one after the other per frequency.
@@ -212,11 +115,7 @@ template <class Solution>
 __global__ void __launch_bounds__(assembly_threads) assembly_kernel(ModelView mv, const QuadratureTable* table, const double* rigid_body_sums,
                                 const Complex* s, int tile_columns, Complex* matrices, Complex* rhs) {
   extern __shared__ Complex rows[];
-  __shared__ SortedPair sorted[round_pairs];
-  __shared__ int class_start[cost_classes];
-  __shared__ int live_count, next_item;
   const int p = blockIdx.x, f = blockIdx.y;
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const long n = mv.unknown_count;
   const int cases = mv.load_case_count;
   Complex* matrix = matrices + f * n * n;
@@ -227,64 +126,9 @@ __global__ void __launch_bounds__(assembly_threads) assembly_kernel(ModelView mv
   for (int tile = 0; tile < tiles; ++tile) {
     const int first_column = tile * tile_columns;
     for (int k = threadIdx.x; k < 3 * tile_columns; k += blockDim.x) rows[k] = Complex();
-    SharedRowAdder adder{rows, p, first_column, tile_columns, false};
-    // Rounds: each thread takes its elements (threadIdx.x + k·assembly_threads)
-    // in turn until it holds pairs_per_thread live pairs of this tile (pairs
-    // off the tile or decayed cost only their rule), so that a round sorts
-    // and shares about round_pairs pairs however many are dead.
-    int next_element = threadIdx.x;
-    for (bool more = true; more;) {
-      for (int k = threadIdx.x; k < cost_classes; k += blockDim.x) class_start[k] = 0;
-      if (threadIdx.x == 0) next_item = 0;
-      __syncthreads();
-      // Sort the round's live pairs by cost (counting sort): a pair's slot in
-      // its class from a shared counter, then the classes' starts by a scan.
-      int held = 0, pair_class[pairs_per_thread], slot[pairs_per_thread];
-      SortedPair pair[pairs_per_thread];
-      while (held < pairs_per_thread && next_element < mv.element_count) {
-        const int e = next_element;
-        next_element += assembly_threads;
-        int first, last;
-        element_tiles(mv, e, tile_columns, first, last);
-        PairRule rule;
-        if (tile < first || tile > last || !pair_rule<Solution>(mv, p, e, s[f], rule)) continue;  // not in this tile, or decayed at s[f]
-        pair_class[held] = cost_class(rule, pair_needs_k(mv, e, rule));
-        slot[held] = atomicAdd(&class_start[pair_class[held]], 1);
-        pair[held++] = SortedPair::pack(e, rule, tile == first);
-      }
-      __syncthreads();
-      if (warp == 0) exclusive_scan_classes(class_start, &live_count, lane);
-      __syncthreads();
-      for (int k = 0; k < held; ++k) sorted[class_start[pair_class[k]] + slot[k]] = pair[k];
-      __syncthreads();
-      // Work items, costliest first, taken by whichever warp is free: a split
-      // pair (each lane one 32nd of its points; every branch there is uniform
-      // over the warp), or 32 consecutive one-lane pairs. One call site of
-      // the pair kernel keeps the code (and the instruction cache) small.
-      const int split_count = class_start[split_classes];
-      const int items = split_count + (live_count - split_count + 31) / 32;
-      for (;;) {
-        int item = 0;
-        if (lane == 0) item = atomicAdd(&next_item, 1);
-        item = __shfl_sync(0xffffffffu, item, 0);
-        if (item >= items) break;
-        const bool split = item < split_count;
-        const int k = split ? item : split_count + 32 * (item - split_count) + lane;
-        if (k >= live_count) continue;
-        const SortedPair sorted_pair = sorted[k];
-        const PairRule rule = sorted_pair.pair_rule();
-        DynamicIntegrand<Solution> integrand;
-        integrate_pair(mv, p, sorted_pair.element, s[f], rule, *table, integrand,
-                       split ? PointShare{lane, 32} : PointShare{});
-        if (split) {
-          warp_sum(integrand);
-          if (lane != 0) continue;
-        }
-        adder.add_rhs = sorted_pair.add_rhs();
-        scatter_pair(mv, p, sorted_pair.element, integrand, adder);
-      }
-      more = __syncthreads_or(next_element < mv.element_count);
-    }
+    const DenseTileSource<Solution> source{mv, p, tile, tile_columns, s[f]};
+    SharedRowSink sink{mv, p, SharedRowAdder{rows, p, first_column, tile_columns, false}};
+    integrate_in_rounds<Solution>(mv, p, s[f], *table, source, sink);
     if (p < mv.free_node_count && 3 * p >= first_column && 3 * p < first_column + tile_columns)
       for (int k = threadIdx.x; k < 9; k += blockDim.x)
         rows[(k / 3) * tile_columns + 3 * p - first_column + k % 3] -= Complex(rigid_body_sums[9 * p + k]);
@@ -336,18 +180,11 @@ struct DeviceAssembly {
   DeviceAssembly(const BemModel& model, const std::vector<Complex>& laplace_points, int tile_cap = 0)
       : dm(model),
         table(std::vector<QuadratureTable>{make_quadrature_table()}),
-        sums(9 * static_cast<std::size_t>(std::max(1, dm.view.free_node_count))),
+        sums(rigid_body_sums_cuda<Solution>(model)),
         s(laplace_points),
         tile_columns(tile_columns_for(dm.view.unknown_count, dm.view.load_case_count)) {
     if (tile_cap > 0) tile_columns = std::min(tile_columns, tile_cap - tile_cap % 3);
     if (tile_columns < 3) throw std::invalid_argument("assembly tile of " + std::to_string(tile_columns) + " columns");
-    if (dm.view.free_node_count > 0) {
-      rigid_body_kernel<Solution><<<dm.view.free_node_count, assembly_threads>>>(dm.view, table.data(), sums.data());
-      GEOBEM_CUDA_CHECK_LAUNCH();
-      std::vector<double> host = sums.to_host();
-      Solution::apply_free_term(model, host);
-      sums.upload(host.data(), host.size());
-    }
     GEOBEM_CUDA_CHECK(cudaFuncSetAttribute(assembly_kernel<Solution>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(shared_bytes())));
   }
@@ -380,6 +217,21 @@ int frequencies_per_batch(int n, int cases, int frequencies, std::uint64_t per_f
 constexpr int batched_lu_min_systems = 8, solver_streams = 16;
 
 }  // namespace
+
+template <class Solution>
+std::vector<double> rigid_body_sums_cuda(const BemModel& model) {
+  const DeviceModel dm(model);
+  const DeviceBuffer<QuadratureTable> table(std::vector<QuadratureTable>{make_quadrature_table()});
+  DeviceBuffer<double> sums(9 * static_cast<std::size_t>(dm.view.free_node_count));
+  std::vector<double> host;
+  if (dm.view.free_node_count > 0) {
+    rigid_body_kernel<Solution><<<dm.view.free_node_count, assembly_threads>>>(dm.view, table.data(), sums.data());
+    GEOBEM_CUDA_CHECK_LAUNCH();
+    host = sums.to_host();
+  }
+  Solution::apply_free_term(model, host);
+  return host;
+}
 
 template <class Solution>
 void assemble_systems_cuda(const BemModel& model, const std::vector<Complex>& s,
@@ -524,6 +376,7 @@ LaplaceSolution solve_laplace_cuda(const BemModel& model, const CqSettings& sett
   return solution;
 }
 
+template std::vector<double> rigid_body_sums_cuda<ElastodynamicFullSpace>(const BemModel&);
 template void assemble_systems_cuda<ElastodynamicFullSpace>(const BemModel&, const std::vector<Complex>&,
                                                             std::vector<std::vector<Complex>>&,
                                                             std::vector<std::vector<Complex>>&, int);

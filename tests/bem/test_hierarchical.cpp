@@ -250,7 +250,7 @@ TEST(HierarchicalGmres, ReachesTheResidualItReportsAndSaysWhenItDoesNot) {
     for (int i = 0; i < n; ++i) out[i] = in[i] / a[i + i * n];
   };
   for (const double tolerance : {1e-4, 1e-8, 1e-12}) {
-    const GmresResult result = gmres(n, apply, jacobi, b.data(), x.data(), tolerance, 20, 500);
+    const GmresResult result = gmres(HostVectors(n), apply, jacobi, b.data(), x.data(), tolerance, 20, 500);
     std::vector<Complex> ax(n);
     apply(x.data(), ax.data());
     double residual = 0.0, b_norm = 0.0;
@@ -265,7 +265,7 @@ TEST(HierarchicalGmres, ReachesTheResidualItReportsAndSaysWhenItDoesNot) {
     EXPECT_NEAR(std::sqrt(residual / b_norm), result.relative_residual, 1e-3 * tolerance);
     EXPECT_GT(result.iterations, 20) << "restarted at least once";
   }
-  const GmresResult capped = gmres(n, apply, jacobi, b.data(), x.data(), 1e-12, 20, 5);
+  const GmresResult capped = gmres(HostVectors(n), apply, jacobi, b.data(), x.data(), 1e-12, 20, 5);
   EXPECT_FALSE(capped.converged);
   EXPECT_EQ(capped.iterations, 5);
   EXPECT_GT(capped.relative_residual, 1e-12);

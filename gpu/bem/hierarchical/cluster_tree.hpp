@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpu/bem/vec3.hpp"
+#include "gpu/core/host_device.hpp"
 
 namespace geobem::bem::hierarchical {
 
@@ -30,8 +31,8 @@ struct Cluster {
   int begin = 0, end = 0;
   Box box;
   int first_child = -1, level = 0;
-  int size() const { return end - begin; }
-  bool leaf() const { return first_child < 0; }
+  GEOBEM_HD int size() const { return end - begin; }
+  GEOBEM_HD bool leaf() const { return first_child < 0; }
 };
 
 /// A cluster tree over items 0…count−1: order[position] is the item at a

@@ -1,17 +1,15 @@
 #pragma once
 // One CQ frequency's compressed system (compressed_operator.hpp) and its
 // right-hand sides, on the CPU:
-//  1. each leaf whose element columns are bounded below the drop budget by
-//     the damping is dropped (Solution::kernel_bounds at the leaf's
-//     distance: ‖E_b‖_F² ≤ |τ| Σ_e A_e² (3 T² + 9 w² U²), since
-//     |∫_e T* λ_b| ≤ A_e T/3 and |∫_e U*| ≤ A_e U), smallest bound first while
-//     Σ (valence · bound²) stays within (ε/2 · ‖D‖_F)²;
+//  1. the leaves the damping drops (error_budget.hpp: each leaf's element
+//     columns bounded through Solution::kernel_bounds, within half of ε);
 //  2. the dense leaves through the dense path's pair kernel and scatter
 //     (integrate_pair, scatter_pair), into their columns;
 //  3. the admissible leaves by ACA on their element columns
-//     (element_columns.hpp) to ε/2, summed into the unknowns' columns (G) and
-//     the right-hand side, recompressed to ε/2, kept dense where the factors
-//     would not be smaller (or ACA does not converge within that rank).
+//     (element_columns.hpp) to their share of the other half, summed into the
+//     unknowns' columns (G) and the right-hand side, recompressed, kept dense
+//     where the factors would not be smaller (or ACA does not converge within
+//     that rank).
 // OpenMP over leaves; sums in leaf order, so identical runs give identical
 // values.
 #include <vector>
@@ -41,5 +39,14 @@ template <class Solution = ElastodynamicFullSpace>
 CompressedOperator assemble_compressed_cpu(const BemModel& model, const HierarchicalLayout& layout,
                                            const FreeTerms& free_terms, Complex s, double tolerance,
                                            std::vector<std::vector<Complex>>& rhs);
+
+/// The same on the GPU for several Laplace points at once (the CUDA path's
+/// batch, hierarchical_solver_cuda.cu), copied back: rhs[f][c] is point f's
+/// right-hand side of case c. The GPU tests compare it with the CPU's.
+template <class Solution = ElastodynamicFullSpace>
+std::vector<CompressedOperator> assemble_compressed_cuda(const BemModel& model, const HierarchicalLayout& layout,
+                                                         const FreeTerms& free_terms, const std::vector<Complex>& s,
+                                                         double tolerance,
+                                                         std::vector<std::vector<std::vector<Complex>>>& rhs);
 
 }  // namespace geobem::bem::hierarchical

@@ -6,6 +6,7 @@
 
 #include "gpu/bem/hierarchical/aca.hpp"
 #include "gpu/bem/hierarchical/element_columns.hpp"
+#include "gpu/bem/hierarchical/error_budget.hpp"
 #include "gpu/bem/hierarchical/hierarchical_assembly.hpp"
 #include "gpu/bem/hierarchical/low_rank.hpp"
 
@@ -202,17 +203,6 @@ LeafResult compress_leaf(const ModelView& mv, const HierarchicalLayout& layout, 
   return out;
 }
 
-/// Bound on ‖E_b‖_F of leaf b at s (infinite where the clusters touch).
-template <class Solution>
-double leaf_bound(const ModelView& mv, const HierarchicalLayout& layout, const LayoutBlock& leaf, Complex s) {
-  if (!(leaf.distance > 0.0)) return HUGE_VAL;
-  double u = 0.0, t = 0.0;
-  Solution::kernel_bounds(leaf.distance, s, mv.material, u, t);
-  const double w = layout.traction_scale;
-  const double points = leaf.rows / 3;
-  return std::sqrt(points * layout.area_squared[leaf.column_cluster] * (3.0 * t * t + 9.0 * w * w * u * u));
-}
-
 /// The relative rounding every compressed operator carries: 4 units of double precision.
 constexpr double rounding_error = 4 * 2.220446049250313e-16;
 
@@ -246,24 +236,9 @@ CompressedOperator assemble_compressed_cpu(const BemModel& model, const Hierarch
   op.diagonal = free_terms.diagonal;
   CompressionReport& report = op.report;
 
-  // 1. Drops: the smallest bounds first, within (ε/2 ‖D‖_F)² in all. The
-  // other half of the error goes to the admissible leaves, each a share
-  // by its size: ε/2 ‖D‖_F (rows·columns / Σ rows·columns)^{1/2}.
-  const int blocks = static_cast<int>(layout.blocks.size());
-  std::vector<double> bound(blocks);
-  for (int b = 0; b < blocks; ++b) bound[b] = leaf_bound<Solution>(mv, layout, layout.blocks[b], s);
-  std::vector<int> by_bound(blocks);
-  std::iota(by_bound.begin(), by_bound.end(), 0);
-  std::stable_sort(by_bound.begin(), by_bound.end(), [&](int a, int b) { return bound[a] < bound[b]; });
-  std::vector<char> dropped(blocks, 0);
-  const double budget = 0.25 * tolerance * tolerance * free_terms.norm * free_terms.norm;
-  double dropped_squared = 0.0;
-  for (int b : by_bound) {
-    const double add = layout.largest_valence * bound[b] * bound[b];
-    if (!(dropped_squared + add <= budget)) break;
-    dropped_squared += add;
-    dropped[b] = 1;
-  }
+  // 1. The leaves the damping drops (error_budget.hpp).
+  const DroppedLeaves drops = dropped_leaves<Solution>(model, layout, s, tolerance, free_terms.norm);
+  const std::vector<char>& dropped = drops.dropped;
 
   // 2. The near field.
   const int near = static_cast<int>(layout.near_blocks.size());
@@ -286,15 +261,13 @@ CompressedOperator assemble_compressed_cpu(const BemModel& model, const Hierarch
 
   // 3. The admissible leaves.
   const int admissible = static_cast<int>(layout.admissible_blocks.size());
-  double area = 0.0;
-  for (const LayoutBlock& leaf : layout.blocks) area += double(leaf.rows) * leaf.columns;
   std::vector<LeafResult> results(admissible);
 #pragma omp parallel for schedule(dynamic, 1)
   for (int a = 0; a < admissible; ++a) {
     const int b = layout.admissible_blocks[a];
     if (dropped[b]) continue;
     const LayoutBlock& leaf = layout.blocks[b];
-    const double target = 0.5 * tolerance * free_terms.norm * std::sqrt(double(leaf.rows) * leaf.columns / area);
+    const double target = leaf_error_share(layout, leaf, tolerance, free_terms.norm);
     results[a] = compress_leaf<Solution>(mv, layout, leaf, s, table, target,
                                          0x5EED0000ull + static_cast<std::uint64_t>(b));
   }
@@ -306,7 +279,7 @@ CompressedOperator assemble_compressed_cpu(const BemModel& model, const Hierarch
     for (int c = 0; c < cases; ++c)
       for (int i = 0; i < leaf.rows; ++i) rhs[c][first + i] += values[i + static_cast<std::size_t>(c) * leaf.rows];
   };
-  double norm_squared = 0.0, error_squared = dropped_squared;
+  double norm_squared = 0.0, error_squared = drops.error_squared;
   for (int k = 0; k < near; ++k)
     if (op.near_kept[k]) {
       add_rhs(layout.blocks[layout.near_blocks[k]], near_rhs[k]);

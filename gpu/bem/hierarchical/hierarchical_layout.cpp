@@ -101,6 +101,7 @@ HierarchicalLayout make_hierarchical_layout(const BemModel& model, const Hierarc
     Box points;
     for (int k = tau.begin; k < tau.end; ++k) points.include(model.collocation_points[layout.rows.order[k]]);
     block.distance = points.distance(layout.elements.clusters[leaf.column_cluster].box);
+    layout.block_area += double(block.rows) * block.columns;
     if (!block.admissible) {
       block.near_offset = layout.near_values;
       block.slot = static_cast<int>(layout.near_blocks.size());

@@ -49,6 +49,7 @@ struct HierarchicalLayout {
   std::vector<LayoutBlock> blocks;
   std::vector<int> admissible_blocks, near_blocks;  ///< indices into blocks
   std::size_t near_values = 0;                      ///< complex values of every dense leaf together
+  double block_area = 0.0;                          ///< Σ rows·columns over every leaf
   /// Per element cluster used by a block: its unknowns' tree positions
   /// (sorted), unknowns[unknown_offset[c] …], and per element of the cluster
   /// (tree order) 4 local column blocks (vertices 0, 1, 2, the element's own

@@ -125,7 +125,7 @@ LaplaceSolution solve_laplace_hierarchical_cpu(const BemModel& model, const CqSe
     for (int c = 0; c < cases; ++c) {
       if (n < parallel_from_unknowns) openblas_set_num_threads(1);
       const GmresResult result = gmres(
-          n, [&](const Complex* in, Complex* out) { op.apply(in, out); },
+          HostVectors(n), [&](const Complex* in, Complex* out) { op.apply(in, out); },
           [&](const Complex* in, Complex* out) { preconditioner.apply(in, out); }, rhs[c].data(), x.data(), tolerance,
           gmres_restart, gmres_max_iterations);
       openblas_set_num_threads(blas_threads);

@@ -63,6 +63,14 @@ std::string to_string(BemSolver solver);
 /// Throws geobem::UsageError naming ε unless 0 < ε ≤ 0.1 (and finite).
 void check_compression_tolerance(double tolerance);
 
+/// The hierarchical path on the GPU (hierarchical_solver_cuda.cu): frequencies
+/// in batches within the device-memory budget; refuses (before any device
+/// work) a mesh whose plan does not fit it.
+template <class Solution>
+LaplaceSolution solve_laplace_hierarchical_cuda(const BemModel& model, const CqSettings& settings,
+                                                const std::vector<int>& frequencies, const CqOptions& options,
+                                                CqTimings& timings);
+
 /// The hierarchical path on the CPU (OpenMP over leaves, OpenBLAS).
 template <class Solution>
 LaplaceSolution solve_laplace_hierarchical_cpu(const BemModel& model, const CqSettings& settings,
