@@ -34,6 +34,9 @@ struct CompressionReport {
   std::uint64_t near_bytes = 0, low_rank_bytes = 0;
   int dropped_blocks = 0, low_rank_blocks = 0, dense_admissible_blocks = 0, largest_rank = 0;
   double mean_rank = 0.0;
+  /// Pair integrals evaluated (not decayed): the near field's and ACA's rows
+  /// and columns (the CPU path counts them; the work the floor counts).
+  std::uint64_t near_pairs = 0, aca_pairs = 0;
 };
 
 struct CompressedOperator {

@@ -39,14 +39,15 @@ struct LeafAdder {
 /// The pair integrals of a dense leaf (or an admissible one kept dense) into
 /// `block` (rows × columns, zeroed here) and `rhs` (rows × cases).
 template <class Solution>
-void assemble_dense_leaf(const ModelView& mv, const HierarchicalLayout& layout, const LayoutBlock& leaf, Complex s,
-                         const QuadratureTable& table, Complex* block, Complex* rhs) {
+std::uint64_t assemble_dense_leaf(const ModelView& mv, const HierarchicalLayout& layout, const LayoutBlock& leaf,
+                                  Complex s, const QuadratureTable& table, Complex* block, Complex* rhs) {
   std::fill(block, block + static_cast<std::size_t>(leaf.rows) * leaf.columns, Complex());
   std::fill(rhs, rhs + static_cast<std::size_t>(leaf.rows) * mv.load_case_count, Complex());
   const Cluster& tau = layout.rows.clusters[leaf.row_cluster];
   const Cluster& sigma = layout.elements.clusters[leaf.column_cluster];
   LeafAdder adder{block, rhs, leaf.rows};
   adder.traction_scale = layout.traction_scale;
+  std::uint64_t pairs = 0;
   for (int k = tau.begin; k < tau.end; ++k) {
     const int p = layout.rows.order[k];
     adder.row_base = 3 * p - 3 * (k - tau.begin);
@@ -54,6 +55,7 @@ void assemble_dense_leaf(const ModelView& mv, const HierarchicalLayout& layout, 
       const int e = layout.elements.order[j];
       DynamicIntegrand<Solution> integrand;
       if (!integrate_pair(mv, p, e, s, table, integrand)) continue;
+      ++pairs;
       const int* local = layout.cluster_local_columns(leaf.column_cluster, j - sigma.begin);
       for (int b = 0; b < 3; ++b) adder.global[b] = mv.node_block[mv.triangles[3 * e + b]];
       adder.global[3] = mv.element_block[e];
@@ -61,6 +63,7 @@ void assemble_dense_leaf(const ModelView& mv, const HierarchicalLayout& layout, 
       scatter_pair(mv, p, e, integrand, adder);
     }
   }
+  return pairs;
 }
 
 /// An admissible leaf's element columns, by collocation point (3 rows) and element (12 columns).
@@ -71,12 +74,14 @@ struct LeafColumns {
   const Cluster &tau, &sigma;
   Complex s;
   const QuadratureTable& table;
+  std::uint64_t* pairs;  ///< counts the pair integrals of the rows and columns computed
   int rows() const { return 3 * tau.size(); }
   int columns() const { return columns_per_element * sigma.size(); }
   int row_group() const { return 3; }
   int column_group() const { return columns_per_element; }
   void compute_rows(int group, Complex* out) const {
     const int p = layout.rows.order[tau.begin + group], n = columns();
+    *pairs += sigma.size();
     Complex e_block[3][12];
     for (int k = 0; k < sigma.size(); ++k) {
       element_columns<Solution>(mv, p, layout.elements.order[sigma.begin + k], s, table, layout.traction_scale,
@@ -87,6 +92,7 @@ struct LeafColumns {
   }
   void compute_columns(int group, Complex* out) const {
     const int e = layout.elements.order[sigma.begin + group], m = rows();
+    *pairs += tau.size();
     Complex e_block[3][12];
     for (int k = 0; k < tau.size(); ++k) {
       element_columns<Solution>(mv, layout.rows.order[tau.begin + k], e, s, table, layout.traction_scale, e_block);
@@ -103,6 +109,7 @@ struct LeafResult {
   std::vector<Complex> dense;   ///< dense: rows × columns
   std::vector<Complex> rhs;     ///< rows × cases
   double error_squared = 0.0, norm_squared = 0.0;
+  std::uint64_t pairs = 0;      ///< pair integrals computed for it
 };
 
 /// Sums element columns (row-major, `rows` rows × 12 per element of the
@@ -147,7 +154,7 @@ LeafResult compress_leaf(const ModelView& mv, const HierarchicalLayout& layout, 
   LeafResult out;
   out.rhs.assign(static_cast<std::size_t>(leaf.rows) * cases, Complex());
   const int dense_rank = leaf.rows * leaf.columns / std::max(1, leaf.rows + leaf.columns);
-  LeafColumns<Solution> provider{mv, layout, tau, sigma, s, table};
+  LeafColumns<Solution> provider{mv, layout, tau, sigma, s, table, &out.pairs};
   const double share = target / std::sqrt(2.0);
   AcaResult aca = adaptive_cross_approximation(provider, share / std::sqrt(double(layout.largest_valence)),
                                                dense_rank, seed);
@@ -246,6 +253,7 @@ CompressedOperator assemble_compressed_cpu(const BemModel& model, const Hierarch
   op.near_kept.assign(near, 0);
   std::vector<std::vector<Complex>> near_rhs(near);
   std::vector<double> near_norm(near, 0.0);
+  std::vector<std::uint64_t> near_pairs(near, 0);
 #pragma omp parallel for schedule(dynamic, 1)
   for (int k = 0; k < near; ++k) {
     const int b = layout.near_blocks[k];
@@ -253,7 +261,7 @@ CompressedOperator assemble_compressed_cpu(const BemModel& model, const Hierarch
     const LayoutBlock& leaf = layout.blocks[b];
     near_rhs[k].resize(static_cast<std::size_t>(leaf.rows) * cases);
     Complex* block = op.near.data() + leaf.near_offset;
-    assemble_dense_leaf<Solution>(mv, layout, leaf, s, table, block, near_rhs[k].data());
+    near_pairs[k] = assemble_dense_leaf<Solution>(mv, layout, leaf, s, table, block, near_rhs[k].data());
     for (std::size_t v = 0; v < static_cast<std::size_t>(leaf.rows) * leaf.columns; ++v)
       near_norm[k] += block[v].re * block[v].re + block[v].im * block[v].im;
     op.near_kept[k] = 1;
@@ -284,6 +292,7 @@ CompressedOperator assemble_compressed_cpu(const BemModel& model, const Hierarch
     if (op.near_kept[k]) {
       add_rhs(layout.blocks[layout.near_blocks[k]], near_rhs[k]);
       norm_squared += near_norm[k];
+      report.near_pairs += near_pairs[k];
       report.near_bytes += 16ull * layout.blocks[layout.near_blocks[k]].rows * layout.blocks[layout.near_blocks[k]].columns;
     }
   op.form.assign(admissible, LeafForm::dropped);
@@ -313,6 +322,7 @@ CompressedOperator assemble_compressed_cpu(const BemModel& model, const Hierarch
     }
     add_rhs(leaf, result.rhs);
     norm_squared += result.norm_squared;
+    report.aca_pairs += result.pairs;
     error_squared += result.error_squared;
     if (result.form == LeafForm::low_rank) {
       std::copy(result.factors.u.begin(), result.factors.u.end(), target);

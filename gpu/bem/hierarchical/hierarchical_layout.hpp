@@ -16,7 +16,7 @@
 // around it, a fixed element's traction column is −V_e), D holds the free
 // terms (−S0). The unknown tractions are scaled by w = μ/h̄ (h̄ the mean
 // longest edge), traction = w·(scaled unknown), so that every column of E and
-// of the scaled system is of one size, m/m (docs/references.md#hierarchical).
+// of the scaled system is of one size, m/m (docs/references.md#hierarchical-bem).
 #include <cstddef>
 #include <cstdint>
 #include <vector>

@@ -55,8 +55,12 @@ namespace {
 /// would only hold more memory.
 constexpr int max_batch_frequencies = 8;
 
-/// Share of the device-memory budget ACA's workspace may take at once.
-constexpr double aca_workspace_share = 0.25;
+/// ACA's workspace at once: a quarter of the device-memory budget, at most
+/// 4 GB. Each item reserves its rank cap (the dense block's rank, about 42 on
+/// leaves of 24 points and 48 elements) where the ranks measured are 0–12: a
+/// chunk of 4 GB still holds about 9,000 leaves, and the 50,000-triangle
+/// cavity stays within 40 GB of peak memory.
+std::uint64_t aca_workspace_bytes(std::uint64_t budget) { return std::min<std::uint64_t>(budget / 4, 4ull << 30); }
 
 // ---------------------------------------------------------------- near field
 
@@ -667,7 +671,7 @@ std::vector<CompressedOperator> hierarchical::assemble_compressed_cuda(const Bem
   const int frequencies = static_cast<int>(s.size()), cases = model.load_case_count(), n = model.unknown_count();
   DeviceBatch batch(layout, problem.dl, free_terms.diagonal, frequencies, cases);
   const std::vector<double> estimates =
-      assemble_batch<Solution>(problem, s, tolerance, static_cast<std::uint64_t>(aca_workspace_share * device_memory_budget()), batch);
+      assemble_batch<Solution>(problem, s, tolerance, aca_workspace_bytes(device_memory_budget()), batch);
   std::vector<Complex> all(static_cast<std::size_t>(frequencies) * cases * n);
   GEOBEM_CUDA_CHECK(cudaMemcpy(all.data(), batch.right_hand_sides(), sizeof(Complex) * all.size(), cudaMemcpyDeviceToHost));
   std::vector<CompressedOperator> out;
@@ -709,7 +713,7 @@ LaplaceSolution solve_laplace_hierarchical_cuda(const BemModel& model, const CqS
   const std::uint64_t gmres_bytes = 16ull * n * (gmres_restart + 5);
   const std::uint64_t budget = device_memory_budget();
   const std::uint64_t per_frequency = plan.near_field + plan.low_rank + (plan.workspace - 16ull * n * (gmres_restart + 5));
-  const std::uint64_t workspace_budget = static_cast<std::uint64_t>(aca_workspace_share * budget);
+  const std::uint64_t workspace_budget = aca_workspace_bytes(budget);
   const std::uint64_t room = budget > gmres_bytes + workspace_budget ? budget - gmres_bytes - workspace_budget : 0;
   const int batch_size =
       std::max(1, std::min({count, max_batch_frequencies, static_cast<int>(room / std::max<std::uint64_t>(1, per_frequency))}));
