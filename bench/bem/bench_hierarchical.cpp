@@ -5,14 +5,33 @@
 //       per CQ frequency (all, or those listed) of N = STEPS steps of DT
 //       seconds: the compressed operator's estimated and measured relative
 //       Frobenius error against the dense matrix, GMRES's steps, and x̂
-//       against the dense solution (CPU; the dense system must fit)
+//       against the dense solution, and the pair integrals the near field and
+//       ACA evaluated (CPU; the dense system must fit)
+//   bench_hierarchical compare-rod H BETA PERIODS EPS [l,l,...]
+//       the same on the rod (tests/bem/rod_case.hpp) of element size H
+//   bench_hierarchical layout MESH.vtu DT STEPS [drops]
+//       the layout: leaves, near-field pairs and bytes, the memory plan; with
+//       `drops`, per frequency the leaves the damping drops and the pairs kept
+//       (the rigid-body sums on the CPU first: O(n²))
+//   bench_hierarchical ranks MESH.vtu DT STEPS EPS l,l,...
+//       per CQ frequency listed, the admissible leaves by size: ACA's ranks
+//       against the memory plan's estimated_rank (CPU)
+//   bench_hierarchical growth cpu|cuda DT STEPS dense|hierarchical|both MESH.vtu...
+//       per mesh and solver, through solve_laplace as geobem-laplace calls it
+//       (the default settings): seconds of set-up, assembly (compression) and
+//       solve, per frequency, GMRES's steps, the largest compressed system,
+//       the device memory the run took at its peak (CUDA; sampled every
+//       5 ms), and with `both` the hierarchical x̂ and wall series against the
+//       dense ones; one CSV line each, for plot_growth.py
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gpu/bem/cq_solver.hpp"
@@ -22,7 +41,14 @@
 #include "gpu/bem/hierarchical/hierarchical_assembly.hpp"
 #include "gpu/bem/hierarchical/hierarchical_layout.hpp"
 #include "gpu/bem/hierarchical/hierarchical_solver.hpp"
+#include "gpu/core/device.hpp"
 #include "gpu/core/seconds_since.hpp"
+#if GEOBEM_WITH_CUDA
+#include <cuda_runtime_api.h>
+
+#include "gpu/core/cuda_check.hpp"
+#endif
+#include "tests/bem/hierarchical_support.hpp"
 #include "mesh/surface/vtk_surface_io.hpp"
 #include "tests/bem/cavity_case.hpp"
 #include "tests/bem/rod_case.hpp"
@@ -55,7 +81,7 @@ int compare(const BemModel& model, const CqSettings& settings, double tolerance,
               layout.near_field_bytes() / 1e6, setup);
   std::printf("l,s_re_dt,s_im_dt,dropped,low_rank,dense_admissible,mean_rank,largest_rank,near_mb,low_rank_mb,"
               "dense_mb,error_estimate,error_measured,iterations,residual,xhat_difference,compress_s,gmres_s,"
-              "dense_assembly_s,dense_solve_s\n");
+              "dense_assembly_s,dense_solve_s,near_pairs,aca_pairs\n");
   for (int l : list) {
     const Complex s = cq_laplace_point(settings, l);
     std::vector<std::vector<Complex>> rhs;
@@ -103,12 +129,12 @@ int compare(const BemModel& model, const CqSettings& settings, double tolerance,
       }
     }
     const CompressionReport& r = op.report;
-    std::printf("%d,%.4f,%.4f,%d,%d,%d,%.1f,%d,%.4g,%.4g,%.4g,%.3g,%.3g,%d,%.3g,%.3g,%.3f,%.3f,%.3f,%.3f\n", l,
+    std::printf("%d,%.4f,%.4f,%d,%d,%d,%.1f,%d,%.4g,%.4g,%.4g,%.3g,%.3g,%d,%.3g,%.3g,%.3f,%.3f,%.3f,%.3f,%llu,%llu\n", l,
                 s.re * settings.time_step, s.im * settings.time_step, r.dropped_blocks, r.low_rank_blocks,
                 r.dense_admissible_blocks, r.mean_rank, r.largest_rank, r.near_bytes / 1e6, r.low_rank_bytes / 1e6,
                 16.0 * n * n / 1e6, r.error_estimate, std::sqrt(difference / reference), result.iterations,
                 result.relative_residual, std::sqrt(x_difference / x_norm), compress, gmres_seconds, dense_assembly,
-                dense_solve);
+                dense_solve, static_cast<unsigned long long>(r.near_pairs), static_cast<unsigned long long>(r.aca_pairs));
     std::fflush(stdout);
   }
   return 0;
@@ -117,7 +143,7 @@ int compare(const BemModel& model, const CqSettings& settings, double tolerance,
 /// The layout of the mesh: leaves, the near field's bytes and pairs, the
 /// plan; then per CQ frequency of DT, STEPS the leaves the damping drops and
 /// the pairs of the dense leaves kept (the near field's work).
-int layout_only(const BemModel& model, const CqSettings& settings) {
+int layout_only(const BemModel& model, const CqSettings& settings, bool drops_too) {
   auto start = std::chrono::steady_clock::now();
   const HierarchicalLayout layout = make_hierarchical_layout(model, HierarchicalSettings{});
   const double seconds = seconds_since(start);
@@ -133,6 +159,7 @@ int layout_only(const BemModel& model, const CqSettings& settings) {
               model.areas.size(), model.unknown_count(), layout.blocks.size(), layout.admissible_blocks.size(),
               near_pairs, admissible_pairs, plan.near_field / 1e9, plan.low_rank / 1e9, plan.workspace / 1e9,
               16 * n * n / 1e9, seconds);
+  if (!drops_too) return 0;
   start = std::chrono::steady_clock::now();
   const FreeTerms free_terms = free_terms_in_tree_order(model, layout, rigid_body_sums_cpu(model));
   std::printf("# free terms %.3f s\nl,dropped_dense,dropped_admissible,kept_near_pairs,kept_admissible_pairs\n",
@@ -155,6 +182,156 @@ int layout_only(const BemModel& model, const CqSettings& settings) {
   return 0;
 }
 
+/// The device memory a run takes at its peak: the free memory sampled every
+/// 5 ms on a thread of its own, against the free memory before (CUDA).
+class PeakDeviceMemory {
+ public:
+  explicit PeakDeviceMemory(bool cuda) : cuda_(cuda) {
+#if GEOBEM_WITH_CUDA
+    if (!cuda_) return;
+    std::size_t total = 0;
+    GEOBEM_CUDA_CHECK(cudaMemGetInfo(&before_, &total));
+    lowest_ = before_;
+    sampler_ = std::thread([this] {
+      while (!stop_) {
+        std::size_t free_bytes = 0, total_bytes = 0;
+        if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) lowest_ = std::min<std::size_t>(lowest_, free_bytes);
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      }
+    });
+#endif
+  }
+  ~PeakDeviceMemory() { finish(); }
+  /// Stops sampling; the peak bytes taken (0 on the CPU).
+  std::size_t finish() {
+    if (sampler_.joinable()) {
+      stop_ = true;
+      sampler_.join();
+    }
+    return cuda_ ? before_ - lowest_ : 0;
+  }
+
+ private:
+  bool cuda_;
+  std::size_t before_ = 0;
+  std::atomic<std::size_t> lowest_{0};
+  std::atomic<bool> stop_{false};
+  std::thread sampler_;
+};
+
+/// One line of the growth table: `solver` on `model` through solve_laplace.
+LaplaceSolution growth_run(const BemModel& model, const CqSettings& settings, geobem::ComputeDevice device,
+                           BemSolver solver, const char* mesh) {
+  CqOptions options(device, true);
+  options.solver = solver;
+  CqTimings timings;
+  PeakDeviceMemory peak(device == geobem::ComputeDevice::Cuda);
+  const auto start = std::chrono::steady_clock::now();
+  LaplaceSolution solution = solve_laplace(model, settings, {}, options, timings);
+  const double total = seconds_since(start);
+  const std::size_t peak_bytes = peak.finish();
+  int steps = 0, most = 0;
+  for (const FrequencySolve& f : solution.solves) {
+    steps += f.iterations;
+    most = std::max(most, f.iterations);
+  }
+  const int frequencies = cq_frequency_count(settings);
+  std::printf("%s,%s,%s,%zu,%d,%d,%.3f,%.3f,%.3f,%.3f,%.4g,%.2f,%d,%.4g,%.4g,%.4g", mesh,
+              geobem::to_string(device).c_str(), to_string(solver).c_str(), model.areas.size(), model.unknown_count(),
+              frequencies, timings.setup_seconds, timings.assembly_seconds, timings.solve_seconds, total,
+              (timings.assembly_seconds + timings.solve_seconds) / frequencies,
+              solution.solves.empty() ? 0.0 : double(steps) / solution.solves.size(), most,
+              solver == BemSolver::dense ? double(dense_system_bytes(model.unknown_count(), model.load_case_count()))
+                                         : double(timings.largest_compressed_bytes),
+              double(peak_bytes), double(timings.batch_frequencies));
+  std::fflush(stdout);
+  return solution;
+}
+
+int growth(geobem::ComputeDevice device, const CqSettings& settings, const std::string& solvers, int count,
+           char** meshes) {
+  std::printf("mesh,device,solver,elements,unknowns,frequencies,setup_s,assembly_s,solve_s,total_s,"
+              "per_frequency_s,mean_gmres_steps,most_gmres_steps,system_bytes,peak_device_bytes,batch,"
+              "xhat_difference,wall_series_difference\n");
+  for (int k = 0; k < count; ++k) {
+    const BemModel model = geobem::test::cavity_model(geobem::surface::read_vtk_surface(meshes[k]));
+    LaplaceSolution dense;
+    if (solvers != "hierarchical") {
+      dense = growth_run(model, settings, device, BemSolver::dense, meshes[k]);
+      std::printf(",,\n");
+    }
+    if (solvers == "dense") continue;
+    const LaplaceSolution compressed = growth_run(model, settings, device, BemSolver::hierarchical, meshes[k]);
+    if (dense.values.empty()) {
+      std::printf(",,\n");
+      continue;
+    }
+    double largest = 0.0;
+    for (std::size_t f = 0; f < dense.frequencies.size(); ++f)
+      largest = std::max(largest, geobem::test::relative_solution_difference(model, compressed, dense, 0, static_cast<int>(f)));
+    const std::vector<double> heaviside(settings.steps + 1, 1.0);
+    const double series = geobem::test::relative_l2_difference(
+        geobem::test::wall_mean_radial(model, cq_time_series(compressed, {heaviside}, settings), model.unknown_count()),
+        geobem::test::wall_mean_radial(model, cq_time_series(dense, {heaviside}, settings), model.unknown_count()));
+    std::printf(",%.3g,%.3g\n", largest, series);
+  }
+  return 0;
+}
+
+/// The ranks ACA reaches against the memory plan's estimate: per CQ
+/// frequency listed, the admissible leaves by size (rows × columns, in
+/// factors of 4), how many were kept low-rank, their mean and largest rank,
+/// the plan's estimated_rank at the bucket's mean size, and the low-rank bytes
+/// compressed against those planned (CPU).
+int ranks(const BemModel& model, const CqSettings& settings, double tolerance, const std::vector<int>& list) {
+  HierarchicalSettings hierarchical_settings;
+  hierarchical_settings.tolerance = tolerance;
+  const HierarchicalLayout layout = make_hierarchical_layout(model, hierarchical_settings);
+  const FreeTerms free_terms = free_terms_in_tree_order(model, layout, rigid_body_sums_cpu(model));
+  const HierarchicalMemoryPlan plan = plan_hierarchical_memory(layout, model.load_case_count(), tolerance);
+  std::printf("l,size_from,size_to,leaves,low_rank,dense,dropped,mean_rank,largest_rank,planned_rank,"
+              "low_rank_gb,planned_low_rank_gb,compress_s\n");
+  for (int l : list) {
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<std::vector<Complex>> rhs;
+    const CompressedOperator op =
+        assemble_compressed_cpu(model, layout, free_terms, cq_laplace_point(settings, l), tolerance, rhs);
+    const double seconds = seconds_since(start);
+    struct Bucket {
+      int leaves = 0, low_rank = 0, dense = 0, dropped = 0, largest = 0;
+      double ranks = 0.0, sizes = 0.0;
+    };
+    std::vector<Bucket> buckets;
+    for (std::size_t k = 0; k < layout.admissible_blocks.size(); ++k) {
+      const LayoutBlock& block = layout.blocks[layout.admissible_blocks[k]];
+      const double size = double(block.rows) * block.columns;
+      const std::size_t b = static_cast<std::size_t>(std::log(size) / std::log(4.0));
+      if (buckets.size() <= b) buckets.resize(b + 1);
+      Bucket& bucket = buckets[b];
+      ++bucket.leaves;
+      bucket.sizes += size;
+      if (op.form[k] == LeafForm::dropped) ++bucket.dropped;
+      if (op.form[k] == LeafForm::dense) ++bucket.dense;
+      if (op.form[k] != LeafForm::low_rank) continue;
+      ++bucket.low_rank;
+      bucket.ranks += op.rank[k];
+      bucket.largest = std::max(bucket.largest, op.rank[k]);
+    }
+    for (std::size_t b = 0; b < buckets.size(); ++b) {
+      const Bucket& bucket = buckets[b];
+      if (bucket.leaves == 0) continue;
+      const double mean_size = bucket.sizes / bucket.leaves;
+      std::printf("%d,%.0f,%.0f,%d,%d,%d,%d,%.1f,%d,%.1f,%.4g,%.4g,%.2f\n", l, std::pow(4.0, double(b)),
+                  std::pow(4.0, double(b + 1)), bucket.leaves, bucket.low_rank, bucket.dense, bucket.dropped,
+                  bucket.low_rank ? bucket.ranks / bucket.low_rank : 0.0, bucket.largest,
+                  estimated_rank(static_cast<int>(std::sqrt(mean_size)), static_cast<int>(std::sqrt(mean_size)), tolerance),
+                  op.report.low_rank_bytes / 1e9, plan.low_rank / 1e9, seconds);
+    }
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -164,9 +341,19 @@ int main(int argc, char** argv) {
     const CqSettings settings{std::atoi(argv[4]), std::atof(argv[3])};
     return compare(model, settings, std::atof(argv[5]), argc == 7 ? parse_list(argv[6]) : std::vector<int>{});
   }
-  if (mode == "layout" && argc == 5) {
+  if (mode == "ranks" && argc == 7) {
     const BemModel model = geobem::test::cavity_model(geobem::surface::read_vtk_surface(argv[2]));
-    return layout_only(model, CqSettings{std::atoi(argv[4]), std::atof(argv[3])});
+    return ranks(model, CqSettings{std::atoi(argv[4]), std::atof(argv[3])}, std::atof(argv[5]), parse_list(argv[6]));
+  }
+  if (mode == "layout" && (argc == 5 || argc == 6)) {
+    const BemModel model = geobem::test::cavity_model(geobem::surface::read_vtk_surface(argv[2]));
+    return layout_only(model, CqSettings{std::atoi(argv[4]), std::atof(argv[3])}, argc == 6);
+  }
+  if (mode == "growth" && argc >= 7) {
+    const std::string solvers = argv[5];
+    if (solvers == "dense" || solvers == "hierarchical" || solvers == "both")
+      return growth(geobem::resolve_device(geobem::parse_device_choice(argv[2])),
+                    CqSettings{std::atoi(argv[4]), std::atof(argv[3])}, solvers, argc - 6, argv + 6);
   }
   if (mode == "compare-rod" && (argc == 6 || argc == 7)) {
     const BemModel model = geobem::test::rod_model(std::atof(argv[2]));
@@ -174,6 +361,9 @@ int main(int argc, char** argv) {
     return compare(model, settings, std::atof(argv[5]), argc == 7 ? parse_list(argv[6]) : std::vector<int>{});
   }
   std::fprintf(stderr, "usage: bench_hierarchical compare MESH.vtu DT STEPS EPS [l,l,...] | "
-                       "compare-rod H BETA PERIODS EPS [l,l,...]\n");
+                       "compare-rod H BETA PERIODS EPS [l,l,...] |\n"
+                       "       bench_hierarchical layout MESH.vtu DT STEPS [drops] |\n"
+                       "       bench_hierarchical ranks MESH.vtu DT STEPS EPS l,l,... |\n"
+                       "       bench_hierarchical growth cpu|cuda DT STEPS dense|hierarchical|both MESH.vtu...\n");
   return 2;
 }
