@@ -282,13 +282,14 @@ int growth(geobem::ComputeDevice device, const CqSettings& settings, const std::
 /// frequency listed, the admissible leaves by size (rows × columns, in
 /// factors of 4), how many were kept low-rank, their mean and largest rank,
 /// the plan's estimated_rank at the bucket's mean size, and the low-rank bytes
-/// compressed against those planned (CPU).
+/// compressed against those planned at l (planned_low_rank_bytes; CPU).
 int ranks(const BemModel& model, const CqSettings& settings, double tolerance, const std::vector<int>& list) {
   HierarchicalSettings hierarchical_settings;
   hierarchical_settings.tolerance = tolerance;
   const HierarchicalLayout layout = make_hierarchical_layout(model, hierarchical_settings);
   const FreeTerms free_terms = free_terms_in_tree_order(model, layout, rigid_body_sums_cpu(model));
-  const HierarchicalMemoryPlan plan = plan_hierarchical_memory(layout, model.load_case_count(), tolerance);
+  std::printf("# planned low-rank GB before the damping's drops: %.4g\n",
+              plan_hierarchical_memory(layout, model.load_case_count(), tolerance).low_rank / 1e9);
   std::printf("l,size_from,size_to,leaves,low_rank,dense,dropped,mean_rank,largest_rank,planned_rank,"
               "low_rank_gb,planned_low_rank_gb,compress_s\n");
   for (int l : list) {
@@ -297,6 +298,8 @@ int ranks(const BemModel& model, const CqSettings& settings, double tolerance, c
     const CompressedOperator op =
         assemble_compressed_cpu(model, layout, free_terms, cq_laplace_point(settings, l), tolerance, rhs);
     const double seconds = seconds_since(start);
+    const double planned = double(planned_low_rank_bytes<ElastodynamicFullSpace>(
+        model, layout, {cq_laplace_point(settings, l)}, tolerance, free_terms.norm));
     struct Bucket {
       int leaves = 0, low_rank = 0, dense = 0, dropped = 0, largest = 0;
       double ranks = 0.0, sizes = 0.0;
@@ -325,7 +328,7 @@ int ranks(const BemModel& model, const CqSettings& settings, double tolerance, c
                   std::pow(4.0, double(b + 1)), bucket.leaves, bucket.low_rank, bucket.dense, bucket.dropped,
                   bucket.low_rank ? bucket.ranks / bucket.low_rank : 0.0, bucket.largest,
                   estimated_rank(static_cast<int>(std::sqrt(mean_size)), static_cast<int>(std::sqrt(mean_size)), tolerance),
-                  op.report.low_rank_bytes / 1e9, plan.low_rank / 1e9, seconds);
+                  op.report.low_rank_bytes / 1e9, planned / 1e9, seconds);
     }
     std::fflush(stdout);
   }

@@ -9,11 +9,14 @@
 // times the system's condition. A frequency whose GMRES does not reach ε
 // within gmres_max_iterations steps is an error, naming the frequency and
 // the residual reached.
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "gpu/bem/cq_solver.hpp"
+#include "gpu/bem/hierarchical/error_budget.hpp"
 #include "gpu/bem/hierarchical/hierarchical_layout.hpp"
 
 namespace geobem::bem {
@@ -42,6 +45,27 @@ HierarchicalMemoryPlan plan_hierarchical_memory(const hierarchical::Hierarchical
 /// The same for `model` (its layout built under `settings`).
 HierarchicalMemoryPlan plan_hierarchical_memory(const BemModel& model, const HierarchicalSettings& settings);
 
+/// The plan's low-rank part once the free terms' norm is known: the
+/// admissible leaves the damping does not drop at the least damped of the CQ
+/// points `s` (the smallest |s|: every leaf's bound, error_budget.hpp, is
+/// largest there, so the fewest leaves drop), each at estimated_rank.
+template <class Solution>
+std::uint64_t planned_low_rank_bytes(const BemModel& model, const hierarchical::HierarchicalLayout& layout,
+                                     const std::vector<Complex>& s, double tolerance, double free_term_norm) {
+  if (s.empty()) return 0;
+  const Complex least_damped =
+      *std::min_element(s.begin(), s.end(), [](const Complex& a, const Complex& b) { return abs(a) < abs(b); });
+  const hierarchical::DroppedLeaves drops =
+      hierarchical::dropped_leaves<Solution>(model, layout, least_damped, tolerance, free_term_norm);
+  double bytes = 0.0;
+  for (int b : layout.admissible_blocks) {
+    if (drops.dropped[b]) continue;
+    const hierarchical::LayoutBlock& block = layout.blocks[b];
+    bytes += 16.0 * (block.rows + block.columns) * std::ceil(estimated_rank(block.rows, block.columns, tolerance));
+  }
+  return static_cast<std::uint64_t>(bytes);
+}
+
 /// Throws std::runtime_error before any work when `plan` does not fit in
 /// `available_bytes` (of `where`), naming each part and the bytes available.
 void require_hierarchical_plan_fits(const HierarchicalMemoryPlan& plan, std::uint64_t available_bytes,
@@ -64,8 +88,10 @@ std::string to_string(BemSolver solver);
 void check_compression_tolerance(double tolerance);
 
 /// The hierarchical path on the GPU (hierarchical_solver_cuda.cu): frequencies
-/// in batches within the device-memory budget; refuses (before any device
-/// work) a mesh whose plan does not fit it.
+/// in batches within the device-memory budget; refuses a mesh whose near
+/// field and workspace do not fit it before any device work, and one whose
+/// plan with the low-rank leaves the damping keeps (planned_low_rank_bytes)
+/// does not fit once the free terms are known.
 template <class Solution>
 LaplaceSolution solve_laplace_hierarchical_cuda(const BemModel& model, const CqSettings& settings,
                                                 const std::vector<int>& frequencies, const CqOptions& options,

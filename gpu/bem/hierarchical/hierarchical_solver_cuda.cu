@@ -704,10 +704,18 @@ LaplaceSolution solve_laplace_hierarchical_cuda(const BemModel& model, const CqS
   auto start = std::chrono::steady_clock::now();
   const double tolerance = options.hierarchical.tolerance;
   const HierarchicalLayout layout = make_hierarchical_layout(model, options.hierarchical);
-  const HierarchicalMemoryPlan plan = plan_hierarchical_memory(layout, cases, tolerance);
-  // Refuse before any device work when one frequency does not fit.
-  require_hierarchical_plan_fits(plan, device_memory_budget(), "the device-memory budget (80% of the free device memory)");
+  HierarchicalMemoryPlan plan = plan_hierarchical_memory(layout, cases, tolerance);
+  const char* where = "the device-memory budget (80% of the free device memory)";
+  // Refuse before any device work when the near field and the workspace of
+  // one frequency do not fit; the low-rank part once the free terms' norm
+  // tells which leaves the damping drops.
+  plan.low_rank = 0;
+  require_hierarchical_plan_fits(plan, device_memory_budget(), where);
   const FreeTerms free_terms = free_terms_in_tree_order(model, layout, rigid_body_sums_cuda<Solution>(model));
+  std::vector<Complex> points(count);
+  for (int k = 0; k < count; ++k) points[k] = cq_laplace_point(settings, frequencies[k]);
+  plan.low_rank = planned_low_rank_bytes<Solution>(model, layout, points, tolerance, free_terms.norm);
+  require_hierarchical_plan_fits(plan, device_memory_budget(), where);
   const DeviceProblem<Solution> problem(model, layout, free_terms);
   // GMRES's basis and vectors of one frequency, then the batch within the rest.
   const std::uint64_t gmres_bytes = 16ull * n * (gmres_restart + 5);
@@ -725,10 +733,10 @@ LaplaceSolution solve_laplace_hierarchical_cuda(const BemModel& model, const CqS
   for (int first = 0; first < count; first += batch_size) {
     const int size = std::min(batch_size, count - first);
     start = std::chrono::steady_clock::now();
-    std::vector<Complex> points(size);
-    for (int f = 0; f < size; ++f) points[f] = cq_laplace_point(settings, frequencies[first + f]);
+    const std::vector<Complex> batch_points(points.begin() + first, points.begin() + first + size);
     DeviceBatch batch(layout, problem.dl, free_terms.diagonal, size, cases);
-    const std::vector<double> estimates = assemble_batch<Solution>(problem, points, tolerance, workspace_budget, batch);
+    const std::vector<double> estimates =
+        assemble_batch<Solution>(problem, batch_points, tolerance, workspace_budget, batch);
     GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
     timings.assembly_seconds += seconds_since(start);
     start = std::chrono::steady_clock::now();
