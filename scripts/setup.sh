@@ -12,7 +12,8 @@ packages=(cmake g++ make pkg-config libvtk9-dev libboost-program-options-dev lib
           libgdal-dev python3-gdal python3-numpy python-matplotlib-data python3-matplotlib
           clang libclang-rt-14-dev python3-mpmath
           python3-venv python3-dev python3-pytest python3-scipy python3-xarray python3-pandas python3-numba
-          python3-sklearn python3-dask python3-pooch)
+          python3-sklearn python3-dask python3-pooch
+          libhmat-oss-dev)  # hmat-oss: the hierarchical BEM benchmark's CPU peer, never linked into the product
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
