@@ -29,6 +29,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -335,9 +336,7 @@ int ranks(const BemModel& model, const CqSettings& settings, double tolerance, c
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "compare" && (argc == 6 || argc == 7)) {
     const BemModel model = geobem::test::cavity_model(geobem::surface::read_vtk_surface(argv[2]));
@@ -369,4 +368,16 @@ int main(int argc, char** argv) {
                        "       bench_hierarchical ranks MESH.vtu DT STEPS EPS l,l,... |\n"
                        "       bench_hierarchical growth cpu|cuda DT STEPS dense|hierarchical|both MESH.vtu...\n");
   return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& error) {  // a refused plan, a bad mesh: the message, not an abort
+    std::fflush(stdout);
+    std::fprintf(stderr, "bench_hierarchical: error: %s\n", error.what());
+    return 1;
+  }
 }

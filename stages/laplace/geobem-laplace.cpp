@@ -87,7 +87,7 @@ bool parse(int argc, const char* const argv[], LaplaceOptions& o, cli::StageOpti
     ("solver", po::value(&o.solver)->default_value(o.solver),
      "dense (each frequency's system assembled whole and factorised), hierarchical (compressed by ACA into "
      "hierarchical matrices and solved by GMRES; memory and time grow far slower with the mesh) or auto (dense "
-     "below 2,500 unknowns on the CPU, 9,000 on the GPU, where it is the faster, and while it fits)")
+     "below 2,500 unknowns on the CPU, 2,700 on the GPU, where it is the faster, and while it fits)")
     ("compression-tolerance", po::value(&o.compression_tolerance)->default_value(o.compression_tolerance),
      "hierarchical: relative accuracy of each frequency's compressed system and of GMRES's residual, in "
      "(0, 0.1]; the default keeps the time series within about 1e-6 of the dense solver's");

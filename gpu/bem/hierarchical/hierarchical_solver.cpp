@@ -24,8 +24,7 @@ using namespace hierarchical;
 
 double estimated_rank(int rows, int columns, double tolerance) {
   const double dense_rank = double(rows) * columns / std::max(1, rows + columns);
-  const double model = 1.5 * std::log10(1.0 / tolerance) * std::pow(double(rows) * columns, 0.25);
-  return std::min(model, dense_rank);
+  return std::min(3.0 * std::log10(1.0 / tolerance), dense_rank);
 }
 
 HierarchicalMemoryPlan plan_hierarchical_memory(const HierarchicalLayout& layout, int load_cases, double tolerance) {

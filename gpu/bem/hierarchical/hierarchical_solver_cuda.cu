@@ -55,11 +55,17 @@ namespace {
 /// would only hold more memory.
 constexpr int max_batch_frequencies = 8;
 
+/// (Collocation point, frequency) near-field blocks a batch holds at most:
+/// hundreds of waves on 132 SMs, so that a larger mesh takes fewer
+/// frequencies per batch and its peak memory stays near one frequency's (the
+/// batches measured: 8 frequencies up to 12,180 triangles, 3 at 31,644, 1 at
+/// 50,456, 13.2 GB of peak device memory there; bench/RESULTS.md).
+constexpr long long max_batch_point_frequencies = 50000;
+
 /// ACA's workspace at once: a quarter of the device-memory budget, at most
 /// 4 GB. Each item reserves its rank cap (the dense block's rank, about 42 on
-/// leaves of 24 points and 48 elements) where the ranks measured are 0–12: a
-/// chunk of 4 GB still holds about 9,000 leaves, and the 50,000-triangle
-/// cavity stays within 40 GB of peak memory.
+/// leaves of 24 points and 48 elements) where the ranks measured are 0–22: a
+/// chunk of 4 GB still holds about 9,000 leaves.
 std::uint64_t aca_workspace_bytes(std::uint64_t budget) { return std::min<std::uint64_t>(budget / 4, 4ull << 30); }
 
 // ---------------------------------------------------------------- near field
@@ -723,8 +729,9 @@ LaplaceSolution solve_laplace_hierarchical_cuda(const BemModel& model, const CqS
   const std::uint64_t per_frequency = plan.near_field + plan.low_rank + (plan.workspace - 16ull * n * (gmres_restart + 5));
   const std::uint64_t workspace_budget = aca_workspace_bytes(budget);
   const std::uint64_t room = budget > gmres_bytes + workspace_budget ? budget - gmres_bytes - workspace_budget : 0;
-  const int batch_size =
-      std::max(1, std::min({count, max_batch_frequencies, static_cast<int>(room / std::max<std::uint64_t>(1, per_frequency))}));
+  const int by_points = static_cast<int>(max_batch_point_frequencies / std::max(1, n / 3));
+  const int batch_size = std::max(1, std::min({count, max_batch_frequencies, by_points,
+                                               static_cast<int>(room / std::max<std::uint64_t>(1, per_frequency))}));
   timings.batch_frequencies = batch_size;
   GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
   timings.setup_seconds += seconds_since(start);
