@@ -33,9 +33,12 @@ using namespace geobem::test;
 
 namespace {
 
+/// The integrand of the shipped fundamental solution.
+using Integrand = DynamicIntegrand<ElastodynamicFullSpace>;
+
 /// A fresh integrand of element e for a receiver at x (no sums yet).
-DynamicIntegrand start_integrand(const ModelView& mv, Vec3 x, int e, Complex s) {
-  DynamicIntegrand in;
+Integrand start_integrand(const ModelView& mv, Vec3 x, int e, Complex s) {
+  Integrand in;
   in.xi = x;
   in.normal = mv.normals[e];
   in.s = s;
@@ -50,7 +53,7 @@ DynamicIntegrand start_integrand(const ModelView& mv, Vec3 x, int e, Complex s) 
   return in;
 }
 
-double largest_entry(const DynamicIntegrand& in) {
+double largest_entry(const Integrand& in) {
   double m = 0;
   for (const auto& row : in.v)
     for (const auto& value : row) m = std::max(m, abs(value));
@@ -60,7 +63,7 @@ double largest_entry(const DynamicIntegrand& in) {
   return m;
 }
 
-double largest_difference(const DynamicIntegrand& a, const DynamicIntegrand& b) {
+double largest_difference(const Integrand& a, const Integrand& b) {
   double m = 0;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
@@ -70,7 +73,7 @@ double largest_difference(const DynamicIntegrand& a, const DynamicIntegrand& b) 
   return m;
 }
 
-void add_sums(DynamicIntegrand& to, const DynamicIntegrand& from) {
+void add_sums(Integrand& to, const Integrand& from) {
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
       to.v[i][j] += from.v[i][j];
@@ -89,8 +92,8 @@ class ReferenceQuadrature {
 
   /// Element e's sums (unscaled, as DynamicIntegrand accumulates them) for
   /// a receiver at x, each within `tolerance` (absolute).
-  DynamicIntegrand element(Vec3 x, int e, Complex s, double tolerance) const {
-    DynamicIntegrand total = start_integrand(mv_, x, e, s);
+  Integrand element(Vec3 x, int e, Complex s, double tolerance) const {
+    Integrand total = start_integrand(mv_, x, e, s);
     const Sub whole{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
     refine(whole, rule(whole, x, e, s), x, e, s, tolerance, 0, total);
     return total;
@@ -98,8 +101,8 @@ class ReferenceQuadrature {
 
  private:
   /// The degree-14 symmetric rule (42 points) on one sub-triangle.
-  DynamicIntegrand rule(const Sub& sub, Vec3 x, int e, Complex s) const {
-    DynamicIntegrand in = start_integrand(mv_, x, e, s);
+  Integrand rule(const Sub& sub, Vec3 x, int e, Complex s) const {
+    Integrand in = start_integrand(mv_, x, e, s);
     Vec3 v[3];
     for (int c = 0; c < 3; ++c) {
       v[c] = Vec3{0, 0, 0};
@@ -120,8 +123,8 @@ class ReferenceQuadrature {
     return in;
   }
 
-  void refine(const Sub& sub, const DynamicIntegrand& coarse, Vec3 x, int e, Complex s, double tolerance, int depth,
-              DynamicIntegrand& total) const {
+  void refine(const Sub& sub, const Integrand& coarse, Vec3 x, int e, Complex s, double tolerance, int depth,
+              Integrand& total) const {
     double mid[3][3];
     for (int c = 0; c < 3; ++c)
       for (int k = 0; k < 3; ++k) mid[c][k] = 0.5 * (sub.lam[c][k] + sub.lam[(c + 1) % 3][k]);
@@ -132,7 +135,7 @@ class ReferenceQuadrature {
       children[2].lam[0][k] = mid[2][k], children[2].lam[1][k] = mid[1][k], children[2].lam[2][k] = sub.lam[2][k];
       children[3].lam[0][k] = mid[0][k], children[3].lam[1][k] = mid[1][k], children[3].lam[2][k] = mid[2][k];
     }
-    DynamicIntegrand parts[4], fine = start_integrand(mv_, x, e, s);
+    Integrand parts[4], fine = start_integrand(mv_, x, e, s);
     for (int c = 0; c < 4; ++c) {
       parts[c] = rule(children[c], x, e, s);
       add_sums(fine, parts[c]);
@@ -158,13 +161,13 @@ void reference_field(const ModelView& mv, const ReferenceQuadrature& reference, 
   std::vector<int> live;
   double scale = 0;
   for (int e = 0; e < mv.element_count; ++e) {
-    DynamicIntegrand production;
+    Integrand production;
     if (!integrate_receiver_element(mv, x, e, s, table, production)) continue;  // decayed at s: zero in both
     live.push_back(e);
     scale = std::max(scale, largest_entry(production) * 4.0 * geobem::kPi * mv.material.shear_modulus);  // unscaled sums
   }
   for (const int e : live) {
-    DynamicIntegrand in = reference.element(x, e, s, 1e-10 * scale);
+    Integrand in = reference.element(x, e, s, 1e-10 * scale);
     in.finish();
     add_receiver_element(mv, e, 0, unknowns, in, u);
   }
