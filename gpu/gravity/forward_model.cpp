@@ -269,6 +269,8 @@ void forward_model_on_device(const Prism*, std::size_t, const Station*, std::siz
                              const ForwardOptions&, double*) {
   throw_cuda_not_built("gravity on device arrays");
 }
+
+std::size_t forward_model_on_device_host_bytes() { return 0; }
 #endif
 
 ForwardResult forward_model_grid(const PrismGrid& grid, const std::vector<Station>& stations,

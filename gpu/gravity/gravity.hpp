@@ -125,19 +125,30 @@ ForwardResult forward_model_grid(const PrismGrid& grid, const std::vector<Statio
                                  const std::vector<Field>& fields, const ForwardOptions& options);
 
 /// forward_model() on prisms and stations that already lie in the memory of
-/// the current CUDA device (e.g. arrays handed over through DLPack): the
-/// same checks and their messages, limits at stations on the model, rounding
-/// estimates, warnings and refusal, the same fields, units and signs. The
-/// inputs are copied to the host for the passes over the whole model
-/// (station_contact.hpp, rounding_estimate.hpp) and evaluated as by
-/// forward_model on the CUDA device. `values` (device memory, fields.size()
-/// rows of station_count, in the canonical order of parse_fields) receives
-/// the fields; the estimates stay on the host side (call forward_model for
-/// them). The caller's streams are synchronized first. Throws as
-/// forward_model, std::invalid_argument for parts other than 1, and
-/// std::runtime_error in a build without CUDA.
+/// the current CUDA device (e.g. arrays handed over through DLPack), read
+/// there in place: the same checks and their messages, limits at stations on
+/// the model, rounding estimates, warnings and refusal, the same fields,
+/// units and signs (forward_on_device.cu). The checks, the model's extent, the
+/// sums and the estimates' summary run on the device; the host gets counts and
+/// the largest values behind the warnings (a few hundred bytes). Only stations
+/// on the closed boundary of a prism of nonzero density (a coordinate equal to
+/// one of its bounds, within it on the other axes) and the prisms containing
+/// them are copied to the host, for the octant analysis of station_contact.hpp;
+/// their limits go back. `values` (device memory, fields.size() rows of
+/// station_count, in the canonical order of parse_fields) receives the
+/// fields; the estimates stay on the host side (call forward_model for them).
+/// Device memory beside the inputs: the prisms of nonzero density and 18
+/// doubles per station. The caller's streams are synchronized first. Throws
+/// as forward_model, std::invalid_argument for parts other than 1 or more
+/// than INT_MAX prisms or stations, geobem::DeviceError beyond the device
+/// memory budget, and std::runtime_error in a build without CUDA.
 void forward_model_on_device(const Prism* prisms, std::size_t prism_count, const Station* stations,
                              std::size_t station_count, const std::vector<Field>& fields,
                              const ForwardOptions& options, double* values);
+
+/// Bytes the last forward_model_on_device call of this process copied from
+/// the device to the host (its counts, the model's box, the estimates'
+/// summary, and the stations on the model with their prisms): for tests.
+std::size_t forward_model_on_device_host_bytes();
 
 }  // namespace geobem::gravity

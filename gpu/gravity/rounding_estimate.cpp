@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
 
 #include "gpu/core/usage_error.hpp"
 #include "gpu/gravity/layer_sources.hpp"
@@ -99,55 +100,59 @@ std::vector<std::string> assess_accuracy(const std::vector<const char*>& names, 
                                          const std::vector<std::vector<double>>& absolute,
                                          const RoundingBudget& budget, std::vector<std::vector<double>>& estimate) {
   const std::size_t fields = values.size(), n = fields ? values[0].size() : 0;
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  estimate.assign(fields, std::vector<double>(n, nan));
+  if (fields > static_cast<std::size_t>(max_estimated_fields))
+    throw std::invalid_argument("assess_accuracy: " + std::to_string(fields) + " fields, at most " +
+                                std::to_string(max_estimated_fields));
+  estimate.assign(fields, std::vector<double>(n, std::numeric_limits<double>::quiet_NaN()));
   const double goal = accuracy_goal(budget.precision);
   // A group that vanishes at a station (g at the centre of a symmetric
   // body) is measured against its largest magnitude over the stations.
-  std::vector<double> survey_scale(fields, 0.0);
+  double survey_scale[max_estimated_fields] = {};
   for (std::size_t f = 0; f < fields; ++f)
     for (std::size_t s = 0; s < n; ++s)
       if (std::isfinite(values[f][s]))
         for (std::size_t g = 0; g < fields; ++g)
           if (groups[g] == groups[f]) survey_scale[g] = std::max(survey_scale[g], std::abs(values[f][s]));
-  std::size_t missing = 0, worst_field = 0, worst_station = 0;
-  double worst = -1, best_station = HUGE_VAL;
-  bool any_defined = false;
+  AccuracySummary summary;
   for (std::size_t s = 0; s < n; ++s) {
-    double station_worst = -1;
+    double at[max_estimated_fields], bound[max_estimated_fields], relative[max_estimated_fields];
     for (std::size_t f = 0; f < fields; ++f) {
-      if (std::isnan(values[f][s])) continue;
-      double scale = 0;
-      for (std::size_t g = 0; g < fields; ++g)
-        if (groups[g] == groups[f] && std::isfinite(values[g][s])) scale = std::max(scale, std::abs(values[g][s]));
-      // Relative to the smallest magnitude the group can have, so that a
-      // value swamped by its error cannot make the estimate look small.
-      const double magnitude = (scale > 0 ? scale : survey_scale[f]) - absolute[f][s];
-      const double relative = magnitude > 0 ? absolute[f][s] / magnitude : HUGE_VAL;
-      estimate[f][s] = relative;
-      if (relative > station_worst) station_worst = relative;
-      if (relative > worst) {
-        worst = relative;
-        worst_field = f;
-        worst_station = s;
-      }
+      at[f] = values[f][s];
+      bound[f] = absolute[f][s];
     }
+    int field = 0;
+    const double station_worst =
+        station_estimates(static_cast<int>(fields), groups.data(), at, bound, survey_scale, relative, &field);
+    for (std::size_t f = 0; f < fields; ++f) estimate[f][s] = relative[f];
     if (station_worst < 0) continue;  // every field undefined
-    any_defined = true;
-    if (station_worst > goal) ++missing;
-    best_station = std::min(best_station, station_worst);
+    summary.any_defined = true;
+    if (station_worst > goal) ++summary.missing;
+    summary.best_station = std::min(summary.best_station, station_worst);
+    if (station_worst > summary.worst) {
+      summary.worst = station_worst;
+      summary.worst_field = static_cast<std::size_t>(field);
+      summary.worst_station = s;
+    }
   }
+  const double distance = summary.missing > 0 ? budget.distance[summary.worst_station] : 0.0;
+  return accuracy_warnings(summary, names, budget.precision, budget.force, distance);
+}
+
+std::vector<std::string> accuracy_warnings(const AccuracySummary& summary, const std::vector<const char*>& names,
+                                           Precision precision, bool force, double worst_distance) {
   std::vector<std::string> warnings;
-  const char* precision = budget.precision == Precision::Single ? "single" : "double";
-  if (missing > 0)
-    warnings.push_back(std::to_string(missing) + " station(s) miss the relative accuracy of " + short_number(goal) +
-                       " that " + precision + " precision is meant to give: the estimated rounding error reaches " +
-                       short_number(worst) + " (" + names[worst_field] + " at station " +
-                       std::to_string(worst_station) + ", " + short_number(budget.distance[worst_station]) +
+  const char* word = precision == Precision::Single ? "single" : "double";
+  if (summary.missing > 0)
+    warnings.push_back(std::to_string(summary.missing) + " station(s) miss the relative accuracy of " +
+                       short_number(accuracy_goal(precision)) + " that " + word +
+                       " precision is meant to give: the estimated rounding error reaches " +
+                       short_number(summary.worst) + " (" + names[summary.worst_field] + " at station " +
+                       std::to_string(summary.worst_station) + ", " + short_number(worst_distance) +
                        " m from the model; docs/readers.md#accuracy-of-the-fields)");
-  if (budget.precision == Precision::Single && !budget.force && any_defined && best_station > single_precision_floor)
+  if (precision == Precision::Single && !force && summary.any_defined && summary.best_station > single_precision_floor)
     throw UsageError("single precision cannot give a relative accuracy of " + short_number(single_precision_floor) +
-                     " at any station (the smallest estimated rounding error is " + short_number(best_station) +
+                     " at any station (the smallest estimated rounding error is " +
+                     short_number(summary.best_station) +
                      "): compute in double precision, or force single precision (--force)");
   return warnings;
 }

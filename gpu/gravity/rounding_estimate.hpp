@@ -63,16 +63,17 @@ inline constexpr int rounding_groups = 3;
 inline constexpr double source_rounding_factor = 8.0, sum_rounding_factor = 4.0;
 
 /// ε of the estimate: the machine epsilon of the kernels' arithmetic.
-inline double machine_epsilon(Precision precision) {
+GEOBEM_HD inline double machine_epsilon(Precision precision) {
   return precision == Precision::Single ? double(std::numeric_limits<float>::epsilon())
                                         : std::numeric_limits<double>::epsilon();
 }
 
 /// The absolute bound of a group (the drivers' raw units) from its two sums
 /// Σ(w·e)² and Σ(w·e)⁴ (file comment).
-inline double rounding_bound(double squares, double fourth_powers, Precision precision) {
+GEOBEM_HD inline double rounding_bound(double squares, double fourth_powers, Precision precision) {
+  using std::sqrt;
   return machine_epsilon(precision) *
-         (source_rounding_factor * std::sqrt(std::sqrt(fourth_powers)) + sum_rounding_factor * std::sqrt(squares));
+         (source_rounding_factor * sqrt(sqrt(fourth_powers)) + sum_rounding_factor * sqrt(squares));
 }
 
 /// Adds a source's (w·e) to the two sums of a group.
@@ -239,6 +240,62 @@ std::vector<double> rounding_sums(const PrismLayer& layer, std::int64_t first, s
 /// Each station's distance from a box (west, east, south, north, bottom, top;
 /// 0 inside it, +inf from an inverted, empty box), m: for the warnings.
 std::vector<double> distances_from_box(const std::array<double, 6>& box, const std::vector<Station>& stations);
+
+/// The most fields an estimate covers at once (the ten of gravity).
+inline constexpr int max_estimated_fields = 10;
+
+/// One station's relative estimates (assess_accuracy): estimate[f] for the
+/// `fields` values at the station with groups[f] and absolute bounds
+/// absolute[f] (NaN where the value is NaN): the bound over the largest
+/// |finite value| of its group at the station, or survey_scale[f] (the
+/// group's largest over the stations) where that is 0, less the bound;
+/// +inf where that magnitude is not positive. Returns the largest estimate
+/// (−1 when every value is NaN) and its first field in *worst_field.
+GEOBEM_HD inline double station_estimates(int fields, const int* groups, const double* values,
+                                          const double* absolute, const double* survey_scale, double* estimate,
+                                          int* worst_field) {
+  using std::fabs;
+  using std::isfinite;
+  using std::isnan;
+  double worst = -1;
+  for (int f = 0; f < fields; ++f) {
+    if (isnan(values[f])) {
+      estimate[f] = values[f];
+      continue;
+    }
+    double scale = 0;
+    for (int g = 0; g < fields; ++g)
+      if (groups[g] == groups[f] && isfinite(values[g])) scale = larger(scale, fabs(values[g]));
+    // Relative to the smallest magnitude the group can have, so that a
+    // value swamped by its error cannot make the estimate look small.
+    const double magnitude = (scale > 0 ? scale : survey_scale[f]) - absolute[f];
+    estimate[f] = magnitude > 0 ? absolute[f] / magnitude : std::numeric_limits<double>::infinity();
+    if (estimate[f] > worst) {
+      worst = estimate[f];
+      *worst_field = f;
+    }
+  }
+  return worst;
+}
+
+/// What the warnings of assess_accuracy say, over the stations: those whose
+/// largest estimate exceeds accuracy_goal (`missing`), the largest estimate
+/// (`worst`, −1 when none is defined) with its field and station (the
+/// first station, then the first field, that reach it), the smallest of the
+/// stations' largest estimates (`best_station`) and whether any station has
+/// a defined value.
+struct AccuracySummary {
+  std::size_t missing = 0, worst_field = 0, worst_station = 0;
+  double worst = -1, best_station = std::numeric_limits<double>::infinity();
+  bool any_defined = false;
+};
+
+/// The warning sentences of a summary (assess_accuracy) for fields `names`,
+/// `worst_distance` (m) the worst station's distance from the model. Throws
+/// geobem::UsageError for single precision where no station meets
+/// single_precision_floor, unless `force`.
+std::vector<std::string> accuracy_warnings(const AccuracySummary& summary, const std::vector<const char*>& names,
+                                           Precision precision, bool force, double worst_distance);
 
 /// The fields of a complete result (every source summed) with their groups
 /// and absolute error bounds (absolute[f][s], the fields' units): fills

@@ -340,19 +340,7 @@ StationLimits<Components> layer_station_limits(const LayerGeometry& g, const std
 }
 
 void apply_station_limits(const StationLimits<1>& limits, unsigned mask, std::vector<double>& sums, std::size_t n) {
-  constexpr int first_tensor_row = 4;
-  const int diagonal_entry[3] = {0, 3, 5};  // ee, nn, uu: bits of TensorEntry, rows 4 + bit
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  for (const StationLimit<1>& limit : limits) {
-    for (int a = 0; a < 3; ++a) {
-      const int row = first_tensor_row + diagonal_entry[a];
-      if (limit.shift[0][a] != 0.0 && (mask & (1u << row))) sums[row * n + limit.station] += limit.shift[0][a];
-    }
-    for (int bit = 0; bit < 6; ++bit) {
-      const int row = first_tensor_row + bit;
-      if ((limit.undefined[0] & (1u << bit)) && (mask & (1u << row))) sums[row * n + limit.station] = nan;
-    }
-  }
+  for (const StationLimit<1>& limit : limits) apply_station_limit(limit, mask, sums.data(), n);
 }
 
 template bool analyse_octants<1>(const Octants<1>&, StationLimit<1>&);

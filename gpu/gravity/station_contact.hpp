@@ -32,7 +32,10 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
+
+#include "gpu/core/host_device.hpp"
 
 #include "gpu/gravity/prism.hpp"
 #include "gpu/gravity/prism_layer.hpp"
@@ -111,9 +114,36 @@ StationLimits<Components> layer_station_limits(const LayerGeometry& geometry, co
                                                const std::array<double, Components>& weights_below,
                                                const std::vector<Station>& stations);
 
-/// Applies density limits to the ten raw rows of the gravity drivers
-/// (sums[f·n + s], rows of `mask` only): the shifts to g_ee, g_nn, g_zz and
-/// NaN for undefined entries.
+/// Whether a station lies on the closed boundary of a box: within its closed
+/// extent on every axis and on one of its bounds on some axis. Only such
+/// stations can need a StationLimit (a station inside every box containing
+/// it sees one density all around).
+GEOBEM_HD inline bool on_box_boundary(double west, double east, double south, double north, double bottom,
+                                      double top, const Station& s) {
+  const bool within = west <= s.easting && s.easting <= east && south <= s.northing && s.northing <= north &&
+                      bottom <= s.upward && s.upward <= top;
+  return within && (s.easting == west || s.easting == east || s.northing == south || s.northing == north ||
+                    s.upward == bottom || s.upward == top);
+}
+
+/// Applies one station's density limit to the ten raw rows of the gravity
+/// drivers (sums[f·n + s], rows of `mask` only): the shifts to g_ee, g_nn,
+/// g_zz and NaN for undefined entries. Host and device.
+GEOBEM_HD inline void apply_station_limit(const StationLimit<1>& limit, unsigned mask, double* sums, std::size_t n) {
+  constexpr int first_tensor_row = 4;
+  const int diagonal_entry[3] = {0, 3, 5};  // ee, nn, uu: bits of TensorEntry, rows 4 + bit
+  for (int a = 0; a < 3; ++a) {
+    const int row = first_tensor_row + diagonal_entry[a];
+    if (limit.shift[0][a] != 0.0 && (mask & (1u << row))) sums[row * n + limit.station] += limit.shift[0][a];
+  }
+  for (int bit = 0; bit < 6; ++bit) {
+    const int row = first_tensor_row + bit;
+    if ((limit.undefined[0] & (1u << bit)) && (mask & (1u << row)))
+      sums[row * n + limit.station] = std::numeric_limits<double>::quiet_NaN();
+  }
+}
+
+/// apply_station_limit for each limit of a list.
 void apply_station_limits(const StationLimits<1>& limits, unsigned mask, std::vector<double>& sums, std::size_t n);
 
 }  // namespace geobem::gravity

@@ -57,3 +57,57 @@ def test_cupy_arrays_are_checked_and_warned_as_host_arrays(cp):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         geobem.prism_gravity((cp.zeros(1), cp.zeros(1), cp.ones(1) * 5), prisms[:1], cp.ones(1), "g_z")
+
+
+def both_paths(cp, coordinates, prisms, density, fields, **options):
+    """The device path's values (on the host) and warnings, and the host path's (host arrays, the same device)."""
+    with warnings.catch_warnings(record=True) as device_caught:
+        warnings.simplefilter("always")
+        on_device = geobem.prism_gravity(tuple(cp.asarray(c) for c in coordinates), cp.asarray(prisms),
+                                         cp.asarray(density), fields, **options)
+    with warnings.catch_warnings(record=True) as host_caught:
+        warnings.simplefilter("always")
+        on_host = geobem.prism_gravity(coordinates, prisms, density, fields, device="cuda", **options)
+    return ([cp.asnumpy(v) for v in on_device], [str(w.message) for w in device_caught],
+            on_host, [str(w.message) for w in host_caught])
+
+
+def test_generic_stations_leave_the_tables_on_the_device(cp):
+    # The library counts what the device path copies to the host: counts and
+    # the warnings' summary only, far below the tables (56 bytes a prism, 24 a station).
+    rng = np.random.default_rng(5)
+    prisms, density = random_prisms(rng, 2000)
+    coordinates = stations_away_from(rng, prisms, 3000)
+    device, device_warnings, host, host_warnings = both_paths(cp, coordinates, prisms, density, FIELDS)
+    assert geobem._geobem.prism_gravity_on_device_host_bytes() <= 1024
+    assert device_warnings == host_warnings
+    for name, value, reference in zip(FIELDS, device, host):
+        assert largest_relative_difference(value, reference) <= 1e-12, name
+
+
+def test_a_top_face_a_vertex_and_far_stations_as_on_the_host(cp):
+    # The unit cube at 1000 kg/m³: from (0.5, 0.5, 1) on its top face g_zz is
+    # 365.60171012785 E (the limit from above; mpmath, tests/gravity/edge_reference.py),
+    # at the vertex (1, 1, 1) NaN with a warning, at 1e9 m a warning of the estimate.
+    cube, density = np.array([[0.0, 1.0, 0.0, 1.0, 0.0, 1.0]]), np.array([1000.0])
+    coordinates = (np.array([0.5, 1.0, 1e9, 0.5]), np.array([0.5, 1.0, 0.0, 0.5]), np.array([1.0, 1.0, 0.0, 3.0]))
+    for precision in ("double", "single"):
+        device, device_warnings, host, host_warnings = both_paths(cp, coordinates, cube, density, FIELDS,
+                                                                  precision=precision, force=True)
+        assert device_warnings == host_warnings, precision
+        messages = " ".join(device_warnings)
+        assert "undefined (NaN) at 1 station" in messages and "relative accuracy" in messages
+        # The face and the station above to rounding, relative to the largest
+        # value of the field's group (potential, g, tensor); the far one is warned about.
+        near, tolerance = [0, 3], 1e-12 if precision == "double" else 1e-5
+        groups = (FIELDS[:1], FIELDS[1:4], FIELDS[4:])
+        for name, value, reference in zip(FIELDS, device, host):
+            assert np.array_equal(np.isnan(value), np.isnan(reference)), name
+            group = next(g for g in groups if name in g)
+            scale = max(np.max(np.abs(host[FIELDS.index(other)][near])) for other in group)
+            assert np.max(np.abs(value[near] - reference[near])) <= tolerance * scale, name
+        g_zz = device[FIELDS.index("g_zz")]
+        assert np.isnan(g_zz[1])
+        assert abs(g_zz[0] - 365.60171012785) <= (1e-9 if precision == "double" else 1e-3) * 365.6
+    # Only the two stations on the cube and the cube itself travel besides the counts.
+    assert geobem._geobem.prism_gravity_on_device_host_bytes() <= 1024 + 2 * 32 + 56

@@ -306,5 +306,86 @@ TEST_F(ForwardCuda, DeviceArraysAreCheckedAndWarnedLikeHostArrays) {
   EXPECT_NE(message([&] { run_on_device(prisms, stations, "g_z"); }).find("station 2"), std::string::npos);
 }
 
+TEST_F(ForwardCuda, DeviceArraysStayOnTheDevice) {
+  // Generic stations: only counts and the summary behind the warnings come
+  // to the host (a few hundred bytes), never the tables (56 bytes a prism).
+  std::mt19937_64 rng(7);
+  const auto prisms = random_prisms(2000, rng);
+  const auto stations = random_stations(1500, rng);
+  const auto cpu = run(ComputeDevice::Cpu, prisms, stations, Precision::Double, "all");
+  const auto gpu = run_on_device(prisms, stations, "all");
+  for (const double d : relative_max_difference(gpu, cpu)) EXPECT_LE(d, 1e-12);
+  EXPECT_GT(forward_model_on_device_host_bytes(), 0u);
+  EXPECT_LE(forward_model_on_device_host_bytes(), 1024u);
+
+  // A station on the cube's top face, one on a vertex, one above, one far:
+  // the CPU's values (g_zz 365.60171012785 E on the face, NaN on the vertex)
+  // and warnings; only the two stations on the cube and the cube itself (not
+  // the second, distant prism) travel besides the counts.
+  const std::vector<Prism> model{{0, 1, 0, 1, 0, 1, 1000}, {10, 11, 0, 1, 0, 1, 500}};
+  const std::vector<Station> survey{{0.5, 0.5, 2}, {0.5, 0.5, 1}, {1, 1, 1}, {1e9, 0, 0}};
+  for (const Precision precision : {Precision::Double, Precision::Single}) {
+    SCOPED_TRACE(precision == Precision::Double ? "double" : "single");
+    std::vector<std::string> host_warnings, device_warnings;
+    ForwardResult host, device;
+    {
+      WarningCapture capture;
+      ForwardOptions options;
+      options.precision = precision;
+      options.force = true;
+      options.quiet = true;
+      host = forward_model(model, survey, parse_fields("all"), options);
+      host_warnings = capture.messages();
+    }
+    {
+      WarningCapture capture;
+      ForwardOptions options;
+      options.device = ComputeDevice::Cuda;
+      options.precision = precision;
+      options.force = true;
+      options.quiet = true;
+      const DeviceBuffer<Prism> d_prisms(model);
+      const DeviceBuffer<Station> d_stations(survey);
+      DeviceBuffer<double> values(field_count * survey.size());
+      forward_model_on_device(d_prisms.data(), model.size(), d_stations.data(), survey.size(), parse_fields("all"),
+                              options, values.data());
+      const std::vector<double> rows = values.to_host();
+      device.fields = host.fields;
+      for (int k = 0; k < field_count; ++k)
+        device.values.emplace_back(rows.begin() + k * survey.size(), rows.begin() + (k + 1) * survey.size());
+      device_warnings = capture.messages();
+    }
+    EXPECT_EQ(device_warnings, host_warnings);
+    ASSERT_GE(host_warnings.size(), 2u);  // NaN at the vertex, the far station
+    EXPECT_NE(host_warnings.back().find("miss the relative accuracy"), std::string::npos);
+    for (int f = 0; f < field_count; ++f)
+      for (std::size_t s = 0; s < survey.size(); ++s) {
+        SCOPED_TRACE(std::string(field_name(Field(f))) + " at station " + std::to_string(s));
+        const double a = device.values[f][s], b = host.values[f][s];
+        if (std::isnan(b)) {
+          EXPECT_TRUE(std::isnan(a));
+        } else {
+          // Within twice the host's estimate, relative to its group's largest value at the station.
+          const auto group = [](int g) { return g == 0 ? 0 : (g <= 3 ? 1 : 2); };
+          double scale = 0;
+          for (int g = 0; g < field_count; ++g)
+            if (group(g) == group(f) && std::isfinite(host.values[g][s]))
+              scale = std::max(scale, std::abs(host.values[g][s]));
+          const double estimate = host.error_estimate[f][s];
+          if (std::isfinite(estimate)) {
+            EXPECT_LE(std::abs(a - b), 1e-12 * scale + 2 * estimate * scale);
+          }
+        }
+      }
+    EXPECT_TRUE(std::isnan(device.values[9][2]));
+    if (precision == Precision::Double) {
+      EXPECT_NEAR(device.values[9][1], 365.60171012785, 1e-9 * 365.6);
+    }
+    const std::size_t exceptional = 2 * (sizeof(Station) + sizeof(unsigned long long)) + sizeof(Prism);
+    EXPECT_GE(forward_model_on_device_host_bytes(), exceptional);
+    EXPECT_LE(forward_model_on_device_host_bytes(), 1024u + exceptional);
+  }
+}
+
 }  // namespace
 }  // namespace geobem::gravity
