@@ -32,7 +32,8 @@
 #include "gpu/gravity/rounding_estimate.hpp"
 #include "gpu/gravity/source_fields.hpp"
 #include "gpu/gravity/station_contact.hpp"
-#include "gpu/gravity/tile_sums_cuda.cuh"
+#include "gpu/potential/source_view.hpp"
+#include "gpu/potential/station_sums_cuda.cuh"
 
 namespace geobem::gravity {
 namespace {
@@ -99,7 +100,10 @@ struct MergeExtents {
   }
 };
 
-/// The drivers' prism kernel (source_fields.hpp) as a tile_sums kernel: ten
+/// Threads per block of the resident sums (the launcher's default shape).
+constexpr int tile_block = 128;
+
+/// The drivers' prism kernel (source_fields.hpp) as a launcher kernel: ten
 /// rows of weight·kernel, those of `mask` only, in Real.
 template <typename Real>
 struct FieldKernel {
@@ -126,8 +130,8 @@ struct ContactKernel {
 
 /// Adds Kernel's rows over the device-resident prisms[0, count) at the
 /// device-resident stations[0, ns) to sums (device, Kernel::outputs rows of
-/// ns), through the tile driver (tile_sums_cuda.cuh) in launches of about
-/// 2^31 pairs, about 64 blocks per SM in all as stream_tile_sums launches.
+/// ns), through the launcher's kernel (station_sums_cuda.cuh) in launches of
+/// about 2^31 pairs, about 64 blocks per SM in all as the launcher does.
 template <typename Kernel>
 void resident_tile_sums(const Kernel& kernel, const Prism* prisms, std::int64_t count, const Station* stations,
                         std::size_t ns, double* sums, ProgressReporter* progress) {
@@ -145,8 +149,8 @@ void resident_tile_sums(const Kernel& kernel, const Prism* prisms, std::int64_t 
     const std::int64_t splits = std::max<std::int64_t>(1, std::min<std::int64_t>({wanted, tiles, 65535}));
     const std::int64_t span = ((tiles + splits - 1) / splits) * tile_block;
     const dim3 grid(station_blocks, static_cast<unsigned>((chunk + span - 1) / span));
-    tile_sums_kernel<<<grid, tile_block>>>(ListView<Prism>{prisms + first}, kernel, chunk, span, stations,
-                                           static_cast<int>(ns), sums);
+    potential::station_sums_kernel<tile_block><<<grid, tile_block>>>(potential::ListView<Prism>{prisms + first}, kernel,
+                                                                      chunk, span, stations, static_cast<int>(ns), sums);
     GEOBEM_CUDA_CHECK_LAUNCH();
     GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
     if (progress) progress->advance(static_cast<std::uint64_t>(chunk) * ns);
