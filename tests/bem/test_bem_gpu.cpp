@@ -12,7 +12,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -22,7 +21,6 @@
 #include "gpu/bem/receiver_field.hpp"
 #include "gpu/core/device.hpp"
 #include "gpu/core/relative_difference.hpp"
-#include "gpu/core/seconds_since.hpp"
 #include "mesh/surface/mesh_checks.hpp"
 #include "tests/bem/rod_case.hpp"
 #include "tests/support/backend_test.hpp"
@@ -178,16 +176,14 @@ TEST_F(BemGpu, RefusesASystemLargerThanTheDeviceBeforeAnyWork) {
   const std::uint64_t needed = dense_system_bytes(n, 1);
   ASSERT_GT(needed, 1.5e11);
   CqTimings timings;
-  const auto start = std::chrono::steady_clock::now();
   try {
     solve_laplace(model, CqSettings{4, 1e-6}, {}, {geobem::ComputeDevice::Cuda, true}, timings);
     FAIL() << "a system of " << n << " unknowns was not refused";
   } catch (const std::runtime_error& error) {
     EXPECT_NE(std::string(error.what()).find(std::to_string(needed) + " bytes"), std::string::npos) << error.what();
   }
-  // Refused before the assembly: nothing assembled, and in far less time than one frequency would take.
+  // Refused before the assembly: nothing assembled (a count, where a wall-clock bound would race the machine's load).
   EXPECT_EQ(timings.matrix_entries, 0u);
-  EXPECT_LT(geobem::seconds_since(start), 10.0);
 }
 
 }  // namespace
