@@ -1,8 +1,8 @@
 // The pressurized spherical cavity (tests/bem/cavity_case.hpp: a = 1 m,
 // granite-like rock, p = 1 MPa) on a Gmsh sphere read from a .vtu written by
 // `geobem-mesh --shape sphere:0,0,0,1 --element-size H --domain exterior`:
-//   bench_bem cavity cpu|cuda MESH.vtu BETA DURATION
-//       relative L2 errors over DURATION (in a/c) against Sharpe's closed form
+//   bench_bem cavity cpu|cuda MESH.vtu BETA DURATION [dense|hierarchical]
+//       (the CQ solver, dense by default) relative L2 errors over DURATION (in a/c) against Sharpe's closed form
 //       of the mean radial wall displacement over the nodes and of the radial
 //       displacement at receivers at 2a and 5a (the largest of three
 //       directions), the wall at the last step over Lamé's, and the seconds of
@@ -49,7 +49,7 @@ double volume_sphere_radius(const surface::SurfaceMesh& mesh) {
 }
 
 /// bench_bem cavity: one time-domain run (run_cavity) and its errors against Sharpe.
-int time_domain(ComputeDevice device, const surface::SurfaceMesh& mesh, double beta, double duration) {
+int time_domain(ComputeDevice device, const surface::SurfaceMesh& mesh, double beta, double duration, BemSolver solver) {
   const BemModel model = cavity_model(mesh);
   const SphericalCavity cavity = cavity_reference();
   const double c = cavity.p_wave_speed(), a = cavity.radius;
@@ -58,7 +58,9 @@ int time_domain(ComputeDevice device, const surface::SurfaceMesh& mesh, double b
   std::vector<Vec3> receivers = cavity_receivers(2 * a);
   for (const Vec3& x : cavity_receivers(5 * a)) receivers.push_back(x);
   const auto start = std::chrono::steady_clock::now();
-  const CavityRun run = run_cavity(model, settings, receivers, {device, true});
+  CqOptions options(device, true);
+  options.solver = solver;
+  const CavityRun run = run_cavity(model, settings, receivers, options);
   const double total = seconds_since(start);
   const double wall = relative_l2(run.wall, dt, [&](double t) { return cavity_radial_displacement(cavity, a, t); });
   double at_2a = 0, at_5a = 0;
@@ -147,15 +149,20 @@ int cq_only(double dt_c_over_a, double duration) {
 int cavity_benchmark(int argc, char** argv) {
   const std::string mode = argv[1];
   if (mode == "cavity-cq" && argc == 4) return cq_only(std::atof(argv[2]), std::atof(argv[3]));
-  if (!((mode == "cavity" && argc == 6 && std::atof(argv[5]) > 4) || (mode == "cavity-laplace" && argc == 4))) {
-    std::fprintf(stderr, "usage: bench_bem cavity cpu|cuda MESH.vtu BETA DURATION_C_OVER_A (> 4) | "
+  const bool solver_named = mode == "cavity" && argc == 7;
+  const std::string solver = solver_named ? argv[6] : "dense";
+  if (!((mode == "cavity" && (argc == 6 || argc == 7) && std::atof(argv[5]) > 4 &&
+         (solver == "dense" || solver == "hierarchical")) ||
+        (mode == "cavity-laplace" && argc == 4))) {
+    std::fprintf(stderr, "usage: bench_bem cavity cpu|cuda MESH.vtu BETA DURATION_C_OVER_A (> 4) [dense|hierarchical] | "
                          "cavity-laplace cpu|cuda MESH.vtu | cavity-cq DT_C_OVER_A DURATION_C_OVER_A\n");
     return 2;
   }
   const ComputeDevice device = resolve_device(parse_device_choice(argv[2]));
   const surface::SurfaceMesh mesh = surface::read_vtk_surface(argv[3]);
   if (mode == "cavity-laplace") return laplace_domain(device, mesh);
-  return time_domain(device, mesh, std::atof(argv[4]), std::atof(argv[5]));
+  return time_domain(device, mesh, std::atof(argv[4]), std::atof(argv[5]),
+                     solver == "hierarchical" ? BemSolver::hierarchical : BemSolver::dense);
 }
 
 }  // namespace geobem::bench
