@@ -7,7 +7,7 @@
 #include <string>
 
 #include "gpu/bem/batched_lu.hpp"
-#include "gpu/core/cublas_check.hpp"
+#include "gpu/core/library_handle.hpp"
 #include "gpu/core/cuda_check.hpp"
 
 namespace geobem::bem {

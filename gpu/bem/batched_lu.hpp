@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "gpu/bem/complex.hpp"
-#include "gpu/core/cublas_handle.hpp"
+#include "gpu/core/library_handle.hpp"
 #include "gpu/core/cuda_stream.hpp"
 #include "gpu/core/device_buffer.hpp"
 

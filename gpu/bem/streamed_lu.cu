@@ -5,7 +5,6 @@
 
 #include "gpu/bem/streamed_lu.hpp"
 #include "gpu/core/cuda_check.hpp"
-#include "gpu/core/cusolver_check.hpp"
 
 namespace geobem::bem {
 
@@ -13,7 +12,7 @@ StreamedLuSolver::StreamedLuSolver(int n, int cases, int streams) : n_(n), cases
   for (Lane& lane : lanes_) {
     lane.handle.set_stream(lane.stream.get());
     int workspace = 0;
-    GEOBEM_CUSOLVER_CHECK(cusolverDnZgetrf_bufferSize(lane.handle.get(), n, n, nullptr, n, &workspace));
+    GEOBEM_CHECK(cusolverDnZgetrf_bufferSize(lane.handle.get(), n, n, nullptr, n, &workspace));
     lane.workspace = DeviceBuffer<Complex>(std::max(1, workspace));
     lane.pivots = DeviceBuffer<int>(n);
   }
@@ -26,11 +25,11 @@ void StreamedLuSolver::enqueue(Complex* matrices, Complex* rhs, int count, int* 
     Lane& lane = lanes_[f % lanes_.size()];
     auto* a = reinterpret_cast<cuDoubleComplex*>(matrices + f * n * n);
     auto* b = reinterpret_cast<cuDoubleComplex*>(rhs + f * n * cases_);
-    GEOBEM_CUSOLVER_CHECK(cusolverDnZgetrf(lane.handle.get(), n_, n_, a, n_,
-                                           reinterpret_cast<cuDoubleComplex*>(lane.workspace.data()),
-                                           lane.pivots.data(), info + f));
-    GEOBEM_CUSOLVER_CHECK(cusolverDnZgetrs(lane.handle.get(), CUBLAS_OP_N, n_, cases_, a, n_, lane.pivots.data(), b,
-                                           n_, info + count + f));
+    GEOBEM_CHECK(cusolverDnZgetrf(lane.handle.get(), n_, n_, a, n_,
+                                  reinterpret_cast<cuDoubleComplex*>(lane.workspace.data()), lane.pivots.data(),
+                                  info + f));
+    GEOBEM_CHECK(cusolverDnZgetrs(lane.handle.get(), CUBLAS_OP_N, n_, cases_, a, n_, lane.pivots.data(), b, n_,
+                                  info + count + f));
   }
 }
 

@@ -11,7 +11,7 @@
 
 #include "gpu/bem/complex.hpp"
 #include "gpu/core/cuda_stream.hpp"
-#include "gpu/core/cusolver_handle.hpp"
+#include "gpu/core/library_handle.hpp"
 #include "gpu/core/device_buffer.hpp"
 
 namespace geobem::bem {

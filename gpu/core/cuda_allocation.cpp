@@ -20,9 +20,17 @@ void* cuda_allocate(std::size_t count, std::size_t element_bytes, const char* ow
   if (status != cudaSuccess) {
     (void)cudaGetLastError();  // an allocation failure is not sticky: leave no trace for later checks
     const std::string what = std::string(call) + " of " + std::to_string(bytes) + " bytes";
-    throw_device_error("CUDA", cudaGetErrorName(status), static_cast<int>(status), what.c_str(), __FILE__, __LINE__);
+    check_status(status, what.c_str(), __FILE__, __LINE__);
   }
   return data;
+}
+
+void* DeviceMemory::allocate(std::size_t count, std::size_t element_bytes) {
+  return cuda_allocate(count, element_bytes, "DeviceBuffer", "cudaMalloc", cudaMalloc);
+}
+
+void* PinnedMemory::allocate(std::size_t count, std::size_t element_bytes) {
+  return cuda_allocate(count, element_bytes, "PinnedBuffer", "cudaMallocHost", cudaMallocHost);
 }
 
 }  // namespace geobem::detail

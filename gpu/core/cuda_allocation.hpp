@@ -1,9 +1,9 @@
 #pragma once
 // CudaAllocation<T, Memory>: what DeviceBuffer and PinnedBuffer share, a
 // move-only typed array taken from and given back to one kind of CUDA memory
-// (Memory: DeviceMemory, device_buffer.hpp, or PinnedMemory,
-// pinned_buffer.hpp), with a size and a capacity that resize_discard() grows.
-// Usable from .cu and .cpp files.
+// (Memory: DeviceMemory for DeviceBuffer, device_buffer.hpp, or PinnedMemory
+// for PinnedBuffer, pinned_buffer.hpp), with a size and a capacity that
+// resize_discard() grows. Usable from .cu and .cpp files.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -19,6 +19,19 @@ namespace geobem::detail {
 /// from cudaGetLastError, so a later launch check does not report it).
 void* cuda_allocate(std::size_t count, std::size_t element_bytes, const char* owner, const char* call,
                     cudaError_t (*allocate)(void**, std::size_t));
+
+/// The two kinds of CUDA memory: allocate(count, bytes each) through
+/// cuda_allocate, free(pointer). The status of cudaFree and cudaFreeHost is
+/// not checked: a destructor cannot report it, and it only repeats an earlier
+/// asynchronous error that a check has thrown.
+struct DeviceMemory {  // device global memory: cudaMalloc, cudaFree
+  static void* allocate(std::size_t count, std::size_t element_bytes);
+  static void free(void* data) noexcept { cudaFree(data); }
+};
+struct PinnedMemory {  // page-locked host memory: cudaMallocHost, cudaFreeHost
+  static void* allocate(std::size_t count, std::size_t element_bytes);
+  static void free(void* data) noexcept { cudaFreeHost(data); }
+};
 
 /// `size()` elements of T from Memory (Memory::allocate(count, bytes each),
 /// Memory::free(pointer)), uninitialised after construction and after a

@@ -16,16 +16,16 @@ class CudaEvent {
  public:
   explicit CudaEvent(unsigned flags = cudaEventDefault) {
     cudaEvent_t event = nullptr;
-    GEOBEM_CUDA_CHECK(cudaEventCreateWithFlags(&event, flags));
+    GEOBEM_CHECK(cudaEventCreateWithFlags(&event, flags));
     event_.reset(event);
   }
 
   cudaEvent_t get() const noexcept { return event_.get(); }
   /// Queues the event on `stream` (0: the legacy default stream).
-  void record(cudaStream_t stream = nullptr) { GEOBEM_CUDA_CHECK(cudaEventRecord(event_.get(), stream)); }
+  void record(cudaStream_t stream = nullptr) { GEOBEM_CHECK(cudaEventRecord(event_.get(), stream)); }
   /// Waits until the work queued before the last record() has finished;
   /// throws DeviceError for a failure of that work.
-  void synchronize() const { GEOBEM_CUDA_CHECK(cudaEventSynchronize(event_.get())); }
+  void synchronize() const { GEOBEM_CHECK(cudaEventSynchronize(event_.get())); }
 
  private:
   UniqueCudaHandle<cudaEvent_t, cudaEventDestroy> event_;
@@ -37,7 +37,7 @@ class CudaEvent {
 inline float elapsed_ms(const CudaEvent& start, const CudaEvent& end) {
   end.synchronize();
   float ms = 0.0f;
-  GEOBEM_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), end.get()));
+  GEOBEM_CHECK(cudaEventElapsedTime(&ms, start.get(), end.get()));
   return ms;
 }
 

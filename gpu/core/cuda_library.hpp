@@ -19,7 +19,7 @@ class CudaLibrary {
   /// DeviceError when it cannot be loaded (e.g. built for another architecture).
   explicit CudaLibrary(const std::string& image) {
     cudaLibrary_t library = nullptr;
-    GEOBEM_CUDA_CHECK(cudaLibraryLoadData(&library, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+    GEOBEM_CHECK(cudaLibraryLoadData(&library, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
     library_.reset(library);
   }
 
@@ -27,7 +27,7 @@ class CudaLibrary {
   /// DeviceError when there is none.
   cudaKernel_t kernel(const std::string& name) const {
     cudaKernel_t handle = nullptr;
-    GEOBEM_CUDA_CHECK(cudaLibraryGetKernel(&handle, library_.get(), name.c_str()));
+    GEOBEM_CHECK(cudaLibraryGetKernel(&handle, library_.get(), name.c_str()));
     return handle;
   }
 
@@ -39,7 +39,7 @@ class CudaLibrary {
 /// on `stream`; throws DeviceError when the launch fails.
 inline void launch_kernel(cudaKernel_t kernel, dim3 grid, dim3 block, void** arguments, std::size_t shared_bytes,
                           cudaStream_t stream) {
-  GEOBEM_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), grid, block, arguments, shared_bytes, stream));
+  GEOBEM_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), grid, block, arguments, shared_bytes, stream));
 }
 
 }  // namespace geobem

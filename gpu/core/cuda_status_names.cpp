@@ -1,7 +1,7 @@
 // The names of cuSOLVER and cuFFT statuses, which those libraries do not
-// provide, for the messages of GEOBEM_CUSOLVER_CHECK and GEOBEM_CUFFT_CHECK.
-#include "gpu/core/cufft_check.hpp"
-#include "gpu/core/cusolver_check.hpp"
+// provide, for the messages of GEOBEM_CHECK (their StatusTraits).
+#include "gpu/core/cufft_plan.hpp"
+#include "gpu/core/library_handle.hpp"
 
 namespace geobem {
 

@@ -18,20 +18,20 @@ class CudaStream {
  public:
   CudaStream() {
     cudaStream_t stream = nullptr;
-    GEOBEM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    GEOBEM_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     stream_.reset(stream);
   }
 
   cudaStream_t get() const noexcept { return stream_.get(); }
   /// Waits until all work queued on the stream has finished; throws
   /// DeviceError for a failure of that work.
-  void synchronize() const { GEOBEM_CUDA_CHECK(cudaStreamSynchronize(stream_.get())); }
+  void synchronize() const { GEOBEM_CHECK(cudaStreamSynchronize(stream_.get())); }
   /// True when all work queued on the stream has finished (does not wait);
   /// throws DeviceError for a failure of that work.
   bool idle() const {
     const cudaError_t status = cudaStreamQuery(stream_.get());
     if (status == cudaErrorNotReady) return false;
-    GEOBEM_CUDA_CHECK(status);
+    GEOBEM_CHECK(status);
     return true;
   }
 

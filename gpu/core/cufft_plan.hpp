@@ -1,16 +1,26 @@
 #pragma once
-// CufftPlan: a move-only cuFFT plan, destroyed when it goes out of scope.
-// The handle is created first (cufftCreate) and owned before the plan is
-// made, so a plan that fails to build leaks nothing. Usable from .cu and
-// .cpp files.
+// cuFFT in gpu/core: CufftPlan, a move-only cuFFT plan, destroyed when it
+// goes out of scope, and cuFFT's statuses for GEOBEM_CHECK (named by
+// cuda_status_names.cpp: cuFFT has no status-to-name function). The plan's
+// handle is created first (cufftCreate) and owned before the plan is made,
+// so a plan that fails to build leaks nothing. Usable from .cu and .cpp
+// files.
 #include <cuda_runtime_api.h>
 #include <cufft.h>
 
 #include <utility>
 
-#include "gpu/core/cufft_check.hpp"
+#include "gpu/core/cuda_check.hpp"
 
 namespace geobem {
+
+/// cuFFT has no status-to-name function: the enum's spelling
+/// (cuda_status_names.cpp), "CUFFT_(other)" for a value it lacks.
+const char* cufft_result_name(cufftResult result);
+template <>
+struct StatusTraits<cufftResult> : LibraryStatus<cufftResult, CUFFT_SUCCESS, cufft_result_name> {
+  static constexpr const char* library = "cuFFT";
+};
 
 class CufftPlan {
  public:
@@ -20,7 +30,7 @@ class CufftPlan {
   static CufftPlan one_dimensional(int length, cufftType type, int batch = 1) {
     CufftPlan plan;
     std::size_t work_bytes = 0;
-    GEOBEM_CUFFT_CHECK(cufftMakePlan1d(plan.plan_, length, type, batch, &work_bytes));
+    GEOBEM_CHECK(cufftMakePlan1d(plan.plan_, length, type, batch, &work_bytes));
     return plan;
   }
   /// `batch` 1D transforms of `length` points with the advanced layout:
@@ -32,8 +42,8 @@ class CufftPlan {
     CufftPlan plan;
     int n[1] = {length};
     std::size_t work_bytes = 0;
-    GEOBEM_CUFFT_CHECK(cufftMakePlanMany(plan.plan_, 1, n, n, input_stride, input_distance, n, output_stride,
-                                         output_distance, type, batch, &work_bytes));
+    GEOBEM_CHECK(cufftMakePlanMany(plan.plan_, 1, n, n, input_stride, input_distance, n, output_stride,
+                                   output_distance, type, batch, &work_bytes));
     return plan;
   }
 
@@ -52,11 +62,11 @@ class CufftPlan {
 
   cufftHandle get() const noexcept { return plan_; }
   /// Runs the plan's transforms on `stream` from now on (default: stream 0).
-  void set_stream(cudaStream_t stream) { GEOBEM_CUFFT_CHECK(cufftSetStream(plan_, stream)); }
+  void set_stream(cudaStream_t stream) { GEOBEM_CHECK(cufftSetStream(plan_, stream)); }
 
  private:
   CufftPlan() {
-    GEOBEM_CUFFT_CHECK(cufftCreate(&plan_));
+    GEOBEM_CHECK(cufftCreate(&plan_));
     owned_ = true;
   }
   void release() noexcept {

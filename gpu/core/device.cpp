@@ -55,14 +55,14 @@ int select_cuda_device_for_rank(int rank) {
   if (count == 0) throw std::runtime_error("select_cuda_device_for_rank: no CUDA device");
   const int device = rank % count;
 #if GEOBEM_WITH_CUDA
-  GEOBEM_CUDA_CHECK(cudaSetDevice(device));
+  GEOBEM_CHECK(cudaSetDevice(device));
 #endif
   return device;
 }
 
 void create_cuda_context() {
 #if GEOBEM_WITH_CUDA
-  GEOBEM_CUDA_CHECK(cudaFree(nullptr));
+  GEOBEM_CHECK(cudaFree(nullptr));
 #else
   throw_cuda_not_built("create_cuda_context");
 #endif

@@ -2,10 +2,6 @@
 
 namespace geobem::detail {
 
-void* DeviceMemory::allocate(std::size_t count, std::size_t element_bytes) {
-  return cuda_allocate(count, element_bytes, "DeviceBuffer", "cudaMalloc", cudaMalloc);
-}
-
 void check_device_range(const char* operation, std::size_t offset, std::size_t count, std::size_t size) {
   if (offset > size || count > size - offset)
     throw std::out_of_range(std::string(operation) + ": elements [" + std::to_string(offset) + ", " +

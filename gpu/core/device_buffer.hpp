@@ -22,14 +22,6 @@ namespace geobem {
 
 namespace detail {
 
-/// Device global memory (cudaMalloc, cudaFree) for CudaAllocation.
-struct DeviceMemory {
-  static void* allocate(std::size_t count, std::size_t element_bytes);
-  /// cudaFree's status is not checked: a destructor cannot report it, and it
-  /// only repeats an earlier asynchronous error that a check has thrown.
-  static void free(void* data) noexcept { cudaFree(data); }
-};
-
 /// Throws std::out_of_range naming `operation` unless [offset, offset + count)
 /// lies within [0, size).
 void check_device_range(const char* operation, std::size_t offset, std::size_t count, std::size_t size);
@@ -44,24 +36,22 @@ void check_device_range(const char* operation, std::size_t offset, std::size_t c
 /// device.
 template <class T>
 class DeviceBuffer : public detail::CudaAllocation<T, detail::DeviceMemory> {
-  using Allocation = detail::CudaAllocation<T, detail::DeviceMemory>;
-
  public:
+  /// DeviceBuffer(count): `count` uninitialised elements.
+  using detail::CudaAllocation<T, detail::DeviceMemory>::CudaAllocation;
   DeviceBuffer() noexcept = default;
-  /// `count` uninitialised elements.
-  explicit DeviceBuffer(std::size_t count) : Allocation(count) {}
   /// A device copy of `host` (synchronous).
-  explicit DeviceBuffer(const std::vector<T>& host) : Allocation(host.size()) { upload(host.data(), host.size()); }
+  explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) { upload(host.data(), host.size()); }
 
   /// Copies host[0, count) to elements [offset, offset + count); returns when done.
   void upload(const T* host, std::size_t count, std::size_t offset = 0) {
     detail::check_device_range("DeviceBuffer::upload", offset, count, this->size());
-    if (count) GEOBEM_CUDA_CHECK(cudaMemcpy(this->data() + offset, host, count * sizeof(T), cudaMemcpyHostToDevice));
+    if (count) GEOBEM_CHECK(cudaMemcpy(this->data() + offset, host, count * sizeof(T), cudaMemcpyHostToDevice));
   }
   /// Copies elements [offset, offset + count) to host[0, count); returns when done.
   void download(T* host, std::size_t count, std::size_t offset = 0) const {
     detail::check_device_range("DeviceBuffer::download", offset, count, this->size());
-    if (count) GEOBEM_CUDA_CHECK(cudaMemcpy(host, this->data() + offset, count * sizeof(T), cudaMemcpyDeviceToHost));
+    if (count) GEOBEM_CHECK(cudaMemcpy(host, this->data() + offset, count * sizeof(T), cudaMemcpyDeviceToHost));
   }
   /// All elements, copied to a new host vector.
   std::vector<T> to_host() const {
@@ -76,20 +66,20 @@ class DeviceBuffer : public detail::CudaAllocation<T, detail::DeviceMemory> {
   void upload_async(const T* host, std::size_t count, cudaStream_t stream, std::size_t offset = 0) {
     detail::check_device_range("DeviceBuffer::upload_async", offset, count, this->size());
     if (count)
-      GEOBEM_CUDA_CHECK(cudaMemcpyAsync(this->data() + offset, host, count * sizeof(T), cudaMemcpyHostToDevice, stream));
+      GEOBEM_CHECK(cudaMemcpyAsync(this->data() + offset, host, count * sizeof(T), cudaMemcpyHostToDevice, stream));
   }
   /// download() queued on `stream`: `host` holds the values once the stream
   /// has passed the copy (synchronise the stream or an event recorded after it).
   void download_async(T* host, std::size_t count, cudaStream_t stream, std::size_t offset = 0) const {
     detail::check_device_range("DeviceBuffer::download_async", offset, count, this->size());
     if (count)
-      GEOBEM_CUDA_CHECK(cudaMemcpyAsync(host, this->data() + offset, count * sizeof(T), cudaMemcpyDeviceToHost, stream));
+      GEOBEM_CHECK(cudaMemcpyAsync(host, this->data() + offset, count * sizeof(T), cudaMemcpyDeviceToHost, stream));
   }
 
   /// Sets every byte of elements [0, size()) to zero, ordered on `stream`
   /// (the default: the legacy default stream).
   void fill_zero(cudaStream_t stream = nullptr) {
-    if (!this->empty()) GEOBEM_CUDA_CHECK(cudaMemsetAsync(this->data(), 0, this->bytes(), stream));
+    if (!this->empty()) GEOBEM_CHECK(cudaMemsetAsync(this->data(), 0, this->bytes(), stream));
   }
 };
 

@@ -4,10 +4,10 @@
 
 namespace geobem {
 
-/// Thrown by the status-check macros (cuda_check.hpp, cusolver_check.hpp,
-/// cufft_check.hpp, cublas_check.hpp) and the device-resource classes
-/// (device_buffer.hpp and the others of gpu/core): the failing call's text,
-/// file, line and the library's name for the status.
+/// Thrown by the status check of CUDA library calls (GEOBEM_CHECK,
+/// cuda_check.hpp) and the device-resource classes (device_buffer.hpp and the
+/// others of gpu/core): the failing call's text, file, line and the library's
+/// name for the status.
 class DeviceError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

@@ -20,9 +20,16 @@
 #include <string_view>
 
 #include "gpu/core/atomic_file.hpp"
+#include "gpu/core/cuda_check.hpp"
 #include "gpu/core/seconds_since.hpp"
 
 namespace geobem {
+
+/// NVRTC names its statuses itself.
+template <>
+struct StatusTraits<nvrtcResult> : LibraryStatus<nvrtcResult, NVRTC_SUCCESS, nvrtcGetErrorString> {
+  static constexpr const char* library = "NVRTC";
+};
 
 namespace {
 
@@ -36,9 +43,9 @@ struct ProgramHandle {
 
 std::string program_log(nvrtcProgram program) {
   std::size_t size = 0;
-  GEOBEM_NVRTC_CHECK(nvrtcGetProgramLogSize(program, &size));
+  GEOBEM_CHECK(nvrtcGetProgramLogSize(program, &size));
   std::string log(size, '\0');
-  if (size) GEOBEM_NVRTC_CHECK(nvrtcGetProgramLog(program, log.data()));
+  if (size) GEOBEM_CHECK(nvrtcGetProgramLog(program, log.data()));
   while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
   return log;
 }
@@ -151,7 +158,7 @@ bool usable_cache_folder(const std::filesystem::path& folder, std::string& probl
 
 std::string nvrtc_version() {
   int major = 0, minor = 0;
-  GEOBEM_NVRTC_CHECK(nvrtcVersion(&major, &minor));
+  GEOBEM_CHECK(nvrtcVersion(&major, &minor));
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
@@ -163,7 +170,7 @@ NvrtcImage nvrtc_compile(const std::string& name, const std::string& source, con
     header_names.push_back(header.name.c_str());
   }
   ProgramHandle handle;
-  GEOBEM_NVRTC_CHECK(nvrtcCreateProgram(&handle.program, source.c_str(), name.c_str(),
+  GEOBEM_CHECK(nvrtcCreateProgram(&handle.program, source.c_str(), name.c_str(),
                                         static_cast<int>(headers.size()), header_sources.data(), header_names.data()));
   std::vector<std::string> all{"--gpu-architecture=" + architecture, "-std=c++17"};
   all.insert(all.end(), options.begin(), options.end());
@@ -179,16 +186,16 @@ NvrtcImage nvrtc_compile(const std::string& name, const std::string& source, con
     throw NvrtcCompileError("NVRTC " + nvrtc_version() + " could not compile " + name + " for " + architecture +
                                 ":\n" + out.log,
                             out.log);
-  GEOBEM_NVRTC_CHECK(compiled);
+  GEOBEM_CHECK(compiled);
   std::size_t size = 0;
   if (ptx) {
-    GEOBEM_NVRTC_CHECK(nvrtcGetPTXSize(handle.program, &size));
+    GEOBEM_CHECK(nvrtcGetPTXSize(handle.program, &size));
     out.image.resize(size);
-    GEOBEM_NVRTC_CHECK(nvrtcGetPTX(handle.program, out.image.data()));
+    GEOBEM_CHECK(nvrtcGetPTX(handle.program, out.image.data()));
   } else {
-    GEOBEM_NVRTC_CHECK(nvrtcGetCUBINSize(handle.program, &size));
+    GEOBEM_CHECK(nvrtcGetCUBINSize(handle.program, &size));
     out.image.resize(size);
-    GEOBEM_NVRTC_CHECK(nvrtcGetCUBIN(handle.program, out.image.data()));
+    GEOBEM_CHECK(nvrtcGetCUBIN(handle.program, out.image.data()));
   }
   return out;
 }

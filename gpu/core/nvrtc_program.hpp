@@ -12,15 +12,6 @@
 
 namespace geobem {
 
-/// GEOBEM_NVRTC_CHECK(call) throws DeviceError unless the NVRTC call returns NVRTC_SUCCESS.
-#define GEOBEM_NVRTC_CHECK(call)                                                                                   \
-  do {                                                                                                             \
-    const nvrtcResult geobem_status_ = (call);                                                                     \
-    if (geobem_status_ != NVRTC_SUCCESS)                                                                           \
-      ::geobem::throw_device_error("NVRTC", nvrtcGetErrorString(geobem_status_), static_cast<int>(geobem_status_), \
-                                   #call, __FILE__, __LINE__);                                                     \
-  } while (0)
-
 /// The source did not compile; what() carries NVRTC's log.
 class NvrtcCompileError : public DeviceError {
  public:

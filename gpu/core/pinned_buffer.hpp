@@ -12,17 +12,6 @@
 
 namespace geobem {
 
-namespace detail {
-
-/// Page-locked host memory (cudaMallocHost, cudaFreeHost) for CudaAllocation.
-struct PinnedMemory {
-  static void* allocate(std::size_t count, std::size_t element_bytes);
-  /// cudaFreeHost's status is not checked (a destructor cannot report it).
-  static void free(void* data) noexcept { cudaFreeHost(data); }
-};
-
-}  // namespace detail
-
 /// `size()` elements of T in page-locked host memory, uninitialised after
 /// construction and after a growing resize_discard() (detail::CudaAllocation).
 /// Page-locked memory is taken from the system's physical memory: keep such
@@ -30,11 +19,9 @@ struct PinnedMemory {
 /// nothing.
 template <class T>
 class PinnedBuffer : public detail::CudaAllocation<T, detail::PinnedMemory> {
-  using Allocation = detail::CudaAllocation<T, detail::PinnedMemory>;
-
  public:
-  PinnedBuffer() noexcept = default;
-  explicit PinnedBuffer(std::size_t count) : Allocation(count) {}
+  /// PinnedBuffer(count): `count` uninitialised elements.
+  using detail::CudaAllocation<T, detail::PinnedMemory>::CudaAllocation;
 
   T& operator[](std::size_t i) noexcept { return this->data()[i]; }
   const T& operator[](std::size_t i) const noexcept { return this->data()[i]; }

@@ -16,10 +16,10 @@
 #include "gpu/core/cuda_event.hpp"
 #include "gpu/core/cuda_stream.hpp"
 #include "gpu/core/cufft_plan.hpp"
-#include "gpu/core/cusolver_handle.hpp"
 #include "gpu/core/device.hpp"
 #include "gpu/core/device_buffer.hpp"
 #include "gpu/core/device_memory_budget.hpp"
+#include "gpu/core/library_handle.hpp"
 #include "gpu/core/math_constants.hpp"
 #include "gpu/core/pinned_buffer.hpp"
 #include "tests/support/backend_test.hpp"
@@ -182,7 +182,7 @@ TEST_F(DeviceResources, CufftPlanMatchesADirectDft) {
   DeviceBuffer<double> input(signal);
   DeviceBuffer<cufftDoubleComplex> spectrum(batch * (length / 2 + 1));
   const geobem::CufftPlan plan = geobem::CufftPlan::one_dimensional(length, CUFFT_D2Z, batch);
-  GEOBEM_CUFFT_CHECK(cufftExecD2Z(plan.get(), input.data(), spectrum.data()));
+  GEOBEM_CHECK(cufftExecD2Z(plan.get(), input.data(), spectrum.data()));
   const auto result = spectrum.to_host();
   for (int b = 0; b < batch; ++b)
     for (int k = 0; k <= length / 2; ++k) {
@@ -209,8 +209,8 @@ TEST_F(DeviceResources, CufftStridedPlanTransformsInterleavedSeries) {
   DeviceBuffer<cufftDoubleComplex> strided_out(2 * bins), contiguous_out(2 * bins);
   const auto strided = geobem::CufftPlan::one_dimensional_strided(length, CUFFT_D2Z, 2, 2, 1, 2, 1);
   const auto contiguous = geobem::CufftPlan::one_dimensional(length, CUFFT_D2Z, 2);
-  GEOBEM_CUFFT_CHECK(cufftExecD2Z(strided.get(), d_interleaved.data(), strided_out.data()));
-  GEOBEM_CUFFT_CHECK(cufftExecD2Z(contiguous.get(), d_stacked.data(), contiguous_out.data()));
+  GEOBEM_CHECK(cufftExecD2Z(strided.get(), d_interleaved.data(), strided_out.data()));
+  GEOBEM_CHECK(cufftExecD2Z(contiguous.get(), d_stacked.data(), contiguous_out.data()));
   const auto s = strided_out.to_host(), c = contiguous_out.to_host();
   for (int series = 0; series < 2; ++series)
     for (int k = 0; k < bins; ++k) {
@@ -233,15 +233,44 @@ TEST_F(DeviceResources, CusolverHandleSolvesAKnownSystem) {
   DeviceBuffer<double> d_a(a), d_b(b);
   DeviceBuffer<int> pivots(n), info(1);
   int work_size = 0;
-  GEOBEM_CUSOLVER_CHECK(cusolverDnDgetrf_bufferSize(solver.get(), n, n, d_a.data(), n, &work_size));
+  GEOBEM_CHECK(cusolverDnDgetrf_bufferSize(solver.get(), n, n, d_a.data(), n, &work_size));
   DeviceBuffer<double> work(work_size);
-  GEOBEM_CUSOLVER_CHECK(cusolverDnDgetrf(solver.get(), n, n, d_a.data(), n, work.data(), pivots.data(), info.data()));
-  GEOBEM_CUSOLVER_CHECK(
+  GEOBEM_CHECK(cusolverDnDgetrf(solver.get(), n, n, d_a.data(), n, work.data(), pivots.data(), info.data()));
+  GEOBEM_CHECK(
       cusolverDnDgetrs(solver.get(), CUBLAS_OP_N, n, 1, d_a.data(), n, pivots.data(), d_b.data(), n, info.data()));
   stream.synchronize();
   EXPECT_EQ(info.to_host()[0], 0);
   const auto x = d_b.to_host();
   for (int i = 0; i < n; ++i) EXPECT_NEAR(x[i], x_known[i], 1e-13 * 4.0) << "unknown " << i;
+}
+
+TEST_F(DeviceResources, CublasHandleComputesADotProductAndMoves) {
+  const auto a = random_values(1000, 6), b = random_values(1000, 7);
+  double host = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) host += a[i] * b[i];
+  const DeviceBuffer<double> d_a(a), d_b(b);
+  geobem::CublasHandle blas;
+  double device = 0.0;  // the default pointer mode: the result lands in host memory
+  GEOBEM_CHECK(cublasDdot(blas.get(), static_cast<int>(a.size()), d_a.data(), 1, d_b.data(), 1, &device));
+  EXPECT_NEAR(device, host, 1e-12 * 1000 * 1e6);
+  const cublasHandle_t handle = blas.get();
+  geobem::CublasHandle moved(std::move(blas));
+  EXPECT_EQ(moved.get(), handle);
+  EXPECT_EQ(blas.get(), nullptr);
+}
+
+TEST_F(DeviceResources, ALibraryRefusalThrowsItsStatusName) {
+  geobem::CusolverDnHandle solver;
+  int work_size = 0;
+  try {
+    GEOBEM_CHECK(cusolverDnDgetrf_bufferSize(solver.get(), -1, 1, nullptr, 1, &work_size));
+    FAIL() << "a matrix of -1 rows was accepted";
+  } catch (const geobem::DeviceError& error) {
+    EXPECT_EQ(std::string(error.what()).rfind("cuSOLVER error CUSOLVER_STATUS_INVALID_VALUE (3) in "
+                                              "`cusolverDnDgetrf_bufferSize(solver.get(), -1, 1, nullptr, 1, "
+                                              "&work_size)` at ", 0), 0u)
+        << error.what();
+  }
 }
 
 TEST_F(DeviceResources, TheBudgetIsFourFifthsOfTheFreeMemoryAtMost) {
