@@ -15,7 +15,7 @@
 #include <string>
 
 #include "gpu/bem/hierarchical/device_operator.hpp"
-#include "gpu/core/cublas_check.hpp"
+#include "gpu/core/library_handle.hpp"
 #include "gpu/core/cuda_check.hpp"
 
 namespace geobem::bem::hierarchical {

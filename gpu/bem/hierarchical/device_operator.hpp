@@ -13,7 +13,7 @@
 #include "gpu/bem/complex.hpp"
 #include "gpu/bem/hierarchical/compressed_operator.hpp"
 #include "gpu/bem/hierarchical/hierarchical_layout.hpp"
-#include "gpu/core/cublas_handle.hpp"
+#include "gpu/core/library_handle.hpp"
 #include "gpu/core/device_buffer.hpp"
 
 namespace geobem::bem::hierarchical {
