@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -32,41 +33,44 @@ struct ElementType {
   const char* name;
 };
 
+/// Element types 1 to 31 in order: kElementTypes[type - 1].
+constexpr ElementType kElementTypes[] = {
+    {2, 1, "2-node line"},           // 1
+    {3, 2, "3-node triangle"},       // 2
+    {4, 2, "4-node quadrangle"},     // 3
+    {4, 3, "4-node tetrahedron"},    // 4
+    {8, 3, "8-node hexahedron"},     // 5
+    {6, 3, "6-node prism"},          // 6
+    {5, 3, "5-node pyramid"},        // 7
+    {3, 1, "3-node line"},           // 8
+    {6, 2, "6-node triangle"},       // 9
+    {9, 2, "9-node quadrangle"},     // 10
+    {10, 3, "10-node tetrahedron"},  // 11
+    {27, 3, "27-node hexahedron"},   // 12
+    {18, 3, "18-node prism"},        // 13
+    {14, 3, "14-node pyramid"},      // 14
+    {1, 0, "1-node point"},          // 15
+    {8, 2, "8-node quadrangle"},     // 16
+    {20, 3, "20-node hexahedron"},   // 17
+    {15, 3, "15-node prism"},        // 18
+    {13, 3, "13-node pyramid"},      // 19
+    {9, 2, "9-node triangle"},       // 20
+    {10, 2, "10-node triangle"},     // 21
+    {12, 2, "12-node triangle"},     // 22
+    {15, 2, "15-node triangle"},     // 23
+    {15, 2, "15-node triangle"},     // 24
+    {21, 2, "21-node triangle"},     // 25
+    {4, 1, "4-node line"},           // 26
+    {5, 1, "5-node line"},           // 27
+    {6, 1, "6-node line"},           // 28
+    {20, 3, "20-node tetrahedron"},  // 29
+    {35, 3, "35-node tetrahedron"},  // 30
+    {56, 3, "56-node tetrahedron"},  // 31
+};
+
 std::optional<ElementType> element_type(long long type) {
-  switch (type) {
-    case 1: return ElementType{2, 1, "2-node line"};
-    case 2: return ElementType{3, 2, "3-node triangle"};
-    case 3: return ElementType{4, 2, "4-node quadrangle"};
-    case 4: return ElementType{4, 3, "4-node tetrahedron"};
-    case 5: return ElementType{8, 3, "8-node hexahedron"};
-    case 6: return ElementType{6, 3, "6-node prism"};
-    case 7: return ElementType{5, 3, "5-node pyramid"};
-    case 8: return ElementType{3, 1, "3-node line"};
-    case 9: return ElementType{6, 2, "6-node triangle"};
-    case 10: return ElementType{9, 2, "9-node quadrangle"};
-    case 11: return ElementType{10, 3, "10-node tetrahedron"};
-    case 12: return ElementType{27, 3, "27-node hexahedron"};
-    case 13: return ElementType{18, 3, "18-node prism"};
-    case 14: return ElementType{14, 3, "14-node pyramid"};
-    case 15: return ElementType{1, 0, "1-node point"};
-    case 16: return ElementType{8, 2, "8-node quadrangle"};
-    case 17: return ElementType{20, 3, "20-node hexahedron"};
-    case 18: return ElementType{15, 3, "15-node prism"};
-    case 19: return ElementType{13, 3, "13-node pyramid"};
-    case 20: return ElementType{9, 2, "9-node triangle"};
-    case 21: return ElementType{10, 2, "10-node triangle"};
-    case 22: return ElementType{12, 2, "12-node triangle"};
-    case 23: return ElementType{15, 2, "15-node triangle"};
-    case 24: return ElementType{15, 2, "15-node triangle"};
-    case 25: return ElementType{21, 2, "21-node triangle"};
-    case 26: return ElementType{4, 1, "4-node line"};
-    case 27: return ElementType{5, 1, "5-node line"};
-    case 28: return ElementType{6, 1, "6-node line"};
-    case 29: return ElementType{20, 3, "20-node tetrahedron"};
-    case 30: return ElementType{35, 3, "35-node tetrahedron"};
-    case 31: return ElementType{56, 3, "56-node tetrahedron"};
-    default: return std::nullopt;
-  }
+  if (type < 1 || type > static_cast<long long>(std::size(kElementTypes))) return std::nullopt;
+  return kElementTypes[type - 1];
 }
 
 constexpr int triangle_type = 2;
