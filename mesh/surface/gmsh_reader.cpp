@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "gpu/core/regular_file.hpp"
@@ -328,14 +329,20 @@ class MshReader {
     text_.expect_end("$Nodes");
   }
 
+  /// 4.1: the first line of $Nodes or $Elements, "blocks ITEMs min-tag
+  /// max-tag"; returns the blocks and the ITEMs.
+  std::pair<long long, long long> block_counts(const std::string& section, const std::string& item) {
+    const auto tokens = text_.line(section);
+    text_.expect_tokens(tokens, 4, section + " counts 'blocks " + item + "s min-tag max-tag'");
+    const long long blocks = declared_count(tokens[0], "number of " + item + " blocks");
+    return {blocks, declared_count(tokens[1], "number of " + item + "s")};
+  }
+
   void read_nodes4() {
-    auto tokens = text_.line("$Nodes");
-    text_.expect_tokens(tokens, 4, "$Nodes counts 'blocks nodes min-tag max-tag'");
-    const long long blocks = declared_count(tokens[0], "number of node blocks");
-    const long long total = declared_count(tokens[1], "number of nodes");
+    const auto [blocks, total] = block_counts("$Nodes", "node");
     mesh_.nodes.reserve(static_cast<std::size_t>(total));
     for (long long b = 0; b < blocks; ++b) {
-      tokens = text_.line("$Nodes");
+      const auto tokens = text_.line("$Nodes");
       text_.expect_tokens(tokens, 4, "node block 'dimension entity parametric count'");
       const int dimension = static_cast<int>(text_.integer(tokens[0], 0, 3, "entity dimension"));
       text_.integer(tokens[1], 1, max_physical_tag, "entity tag");
@@ -416,13 +423,10 @@ class MshReader {
   }
 
   void read_elements4() {
-    auto tokens = text_.line("$Elements");
-    text_.expect_tokens(tokens, 4, "$Elements counts 'blocks elements min-tag max-tag'");
-    const long long blocks = declared_count(tokens[0], "number of element blocks");
-    const long long total = declared_count(tokens[1], "number of elements");
+    const auto [blocks, total] = block_counts("$Elements", "element");
     long long read = 0;
     for (long long b = 0; b < blocks; ++b) {
-      tokens = text_.line("$Elements");
+      const auto tokens = text_.line("$Elements");
       text_.expect_tokens(tokens, 4, "element block 'dimension entity type count'");
       const int dimension = static_cast<int>(text_.integer(tokens[0], 0, 3, "entity dimension"));
       const long long entity = text_.integer(tokens[1], 1, max_physical_tag, "entity tag");
