@@ -1,5 +1,6 @@
 #include "mesh/surface/geo_check.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <set>
@@ -200,11 +201,6 @@ class GeoChecker {
     int line = 1;
     std::size_t at = 0;
     const std::size_t size = text_.size();
-    const auto byte_error = [&](unsigned char c) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "0x%02X", c);
-      fail(line, std::string("byte ") + hex + " outside a string or comment: not a Gmsh .geo text");
-    };
     while (at < size) {
       const char c = text_[at];
       if (c == '\n') {
@@ -212,59 +208,95 @@ class GeoChecker {
       } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f') {
         ++at;
       } else if (c == '/' && at + 1 < size && text_[at + 1] == '*') {
-        const std::size_t end = text_.find("*/", at + 2);
-        if (end == std::string::npos) fail(line, "a /* comment that does not end");
-        line += count_lines(at, end);
-        at = end + 2;
+        at = skip_block_comment(at, line);
       } else if (c == '/' && at + 1 < size && text_[at + 1] == '/') {
-        while (at < size && text_[at] != '\n') ++at;
+        at = std::min(text_.find('\n', at), size);
       } else if (c == '"' || c == '\'') {
-        const std::size_t end = text_.find(c, at + 1);
-        if (end == std::string::npos) fail(line, "a string that does not end");
-        if (end - at - 1 > 1023) fail(line, "a string longer than Gmsh's 1023 characters");
-        if (text_.find('\0', at) < end) byte_error(0);
-        tokens_.push_back({Kind::String, text_.substr(at, end + 1 - at), line});
-        line += count_lines(at, end);
-        at = end + 1;
+        at = lex_string(at, line);
       } else if (is_digit(c) || (c == '.' && at + 1 < size && is_digit(text_[at + 1]))) {
-        const std::size_t start = at;
-        while (at < size && is_digit(text_[at])) ++at;
-        if (at < size && text_[at] == '.') {
-          ++at;
-          while (at < size && is_digit(text_[at])) ++at;
-        }
-        if (at < size && (text_[at] == 'e' || text_[at] == 'E')) {
-          std::size_t exponent = at + 1;
-          if (exponent < size && (text_[exponent] == '+' || text_[exponent] == '-')) ++exponent;
-          if (exponent < size && is_digit(text_[exponent])) {
-            at = exponent;
-            while (at < size && is_digit(text_[at])) ++at;
-          }
-        }
-        tokens_.push_back({Kind::Number, text_.substr(start, at - start), line});
+        at = lex_number(at, line);
       } else if (is_alpha(c)) {
-        const std::size_t start = at;
-        while (at < size && (is_alpha(text_[at]) || is_digit(text_[at]))) ++at;
-        std::string word = text_.substr(start, at - start);
-        const Kind kind = keyword(word) ? Kind::Keyword : Kind::Name;
-        tokens_.push_back({kind, std::move(word), line});
-      } else if (static_cast<unsigned char>(c) >= 127 || (static_cast<unsigned char>(c) < 32)) {
-        byte_error(static_cast<unsigned char>(c));
+        at = lex_word(at, line);
       } else {
-        static const char* const operators[] = {"...", "+=", "-=", "*=", "/=", "::", "||", "&&", "++",
-                                                "--",  "==", "!=", "<=", ">=", ">>", "<<"};
-        std::string op(1, c);
-        for (const char* candidate : operators)
-          if (text_.compare(at, std::strlen(candidate), candidate) == 0) {
-            op = candidate;
-            break;
-          }
-        if (op.size() == 1 && std::strchr("{}()[],;.:=+-*/%^#~<>!?&|", c) == nullptr)
-          fail(line, std::string("character '") + c + "' is not part of Gmsh's .geo language");
-        tokens_.push_back({Kind::Punct, op, line});
-        at += op.size();
+        at = lex_operator(at, line);
       }
     }
+  }
+
+  [[noreturn]] void byte_error(int line, unsigned char c) const {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02X", c);
+    fail(line, std::string("byte ") + hex + " outside a string or comment: not a Gmsh .geo text");
+  }
+
+  /// The /* comment at `at`: its lines are added to `line`; returns the index after it.
+  std::size_t skip_block_comment(std::size_t at, int& line) const {
+    const std::size_t end = text_.find("*/", at + 2);
+    if (end == std::string::npos) fail(line, "a /* comment that does not end");
+    line += count_lines(at, end);
+    return end + 2;
+  }
+
+  /// The "..." or '...' string at `at`: its lines are added to `line`;
+  /// returns the index after it.
+  std::size_t lex_string(std::size_t at, int& line) {
+    const std::size_t end = text_.find(text_[at], at + 1);
+    if (end == std::string::npos) fail(line, "a string that does not end");
+    if (end - at - 1 > 1023) fail(line, "a string longer than Gmsh's 1023 characters");
+    if (text_.find('\0', at) < end) byte_error(line, 0);
+    tokens_.push_back({Kind::String, text_.substr(at, end + 1 - at), line});
+    line += count_lines(at, end);
+    return end + 1;
+  }
+
+  std::size_t skip_digits(std::size_t at) const {
+    while (at < text_.size() && is_digit(text_[at])) ++at;
+    return at;
+  }
+
+  /// The number at `at`: digits, an optional fraction and an optional
+  /// exponent (an 'e' without digits after it is left to the next token).
+  std::size_t lex_number(std::size_t at, int line) {
+    const std::size_t start = at, size = text_.size();
+    at = skip_digits(at);
+    if (at < size && text_[at] == '.') at = skip_digits(at + 1);
+    if (at < size && (text_[at] == 'e' || text_[at] == 'E')) {
+      std::size_t exponent = at + 1;
+      if (exponent < size && (text_[exponent] == '+' || text_[exponent] == '-')) ++exponent;
+      if (exponent < size && is_digit(text_[exponent])) at = skip_digits(exponent);
+    }
+    tokens_.push_back({Kind::Number, text_.substr(start, at - start), line});
+    return at;
+  }
+
+  /// The name or keyword at `at`.
+  std::size_t lex_word(std::size_t at, int line) {
+    const std::size_t start = at;
+    while (at < text_.size() && (is_alpha(text_[at]) || is_digit(text_[at]))) ++at;
+    std::string word = text_.substr(start, at - start);
+    const Kind kind = keyword(word) ? Kind::Keyword : Kind::Name;
+    tokens_.push_back({kind, std::move(word), line});
+    return at;
+  }
+
+  /// The operator or punctuation at `at` (the longest of Gmsh's); a control
+  /// or non-ASCII byte, or a character the language has no use for, fails.
+  std::size_t lex_operator(std::size_t at, int line) {
+    const char c = text_[at];
+    if (static_cast<unsigned char>(c) >= 127 || (static_cast<unsigned char>(c) < 32))
+      byte_error(line, static_cast<unsigned char>(c));
+    static const char* const operators[] = {"...", "+=", "-=", "*=", "/=", "::", "||", "&&", "++",
+                                            "--",  "==", "!=", "<=", ">=", ">>", "<<"};
+    std::string op(1, c);
+    for (const char* candidate : operators)
+      if (text_.compare(at, std::strlen(candidate), candidate) == 0) {
+        op = candidate;
+        break;
+      }
+    if (op.size() == 1 && std::strchr("{}()[],;.:=+-*/%^#~<>!?&|", c) == nullptr)
+      fail(line, std::string("character '") + c + "' is not part of Gmsh's .geo language");
+    tokens_.push_back({Kind::Punct, op, line});
+    return at + op.size();
   }
 
   int count_lines(std::size_t from, std::size_t to) const {
