@@ -376,20 +376,30 @@ class GeoChecker {
       refuse({Kind::Keyword, t.text + "(...) >", t.line}, kWritesFiles);
   }
 
-  void check_name(std::size_t i) const {
+  /// A name next to a '.': an option or a field's attribute after it (Mesh.X,
+  /// Field[1].X) or an option category before it (Mesh.). True when the name
+  /// is one of those and accepted; fails when it is one and refused; false
+  /// when no '.' touches it.
+  bool check_dotted_name(std::size_t i) const {
     const Token& t = tokens_[i];
     if (i > 0 && punct(i - 1, ".")) {  // an option's or a field's attribute: Mesh.X, Field[1].X
       if (i > 1 && (closes_field_index(i - 2) ||
                     (tokens_[i - 2].kind == Kind::Name && listed(kOptionCategories, tokens_[i - 2].text))))
-        return;
+        return true;
       fail(t.line, "'." + t.text + "': only options of the Mesh and Geometry categories and of mesh size fields "
                    "(Field[N]." + t.text + ") may be set; structures are not accepted");
     }
     if (punct(i + 1, ".")) {
-      if (listed(kOptionCategories, t.text)) return;
+      if (listed(kOptionCategories, t.text)) return true;
       fail(t.line, "'" + t.text + ".': options of the " + t.text +
                        " category are not accepted (only Mesh. and Geometry. options)");
     }
+    return false;
+  }
+
+  void check_name(std::size_t i) const {
+    const Token& t = tokens_[i];
+    if (check_dotted_name(i)) return;
     if (t.text == "Background" || t.text == "BoundaryLayer") {
       if (is(i + 1, Kind::Keyword, "Field")) return;
       fail(t.line, "'" + t.text + "' is accepted only as " + t.text + " Field = N (a background mesh reads a view)");
