@@ -37,8 +37,10 @@ std::string edge_name(EdgeKey key) {
 }
 
 /// Every undirected edge with the triangles that use it.
-std::unordered_map<EdgeKey, std::vector<EdgeUse>> edge_uses(const SurfaceMesh& mesh) {
-  std::unordered_map<EdgeKey, std::vector<EdgeUse>> uses;
+using EdgeUses = std::unordered_map<EdgeKey, std::vector<EdgeUse>>;
+
+EdgeUses edge_uses(const SurfaceMesh& mesh) {
+  EdgeUses uses;
   uses.reserve(mesh.triangles.size() * 2);
   for (int t = 0; t < static_cast<int>(mesh.triangles.size()); ++t) {
     const auto& tri = mesh.triangles[t];
@@ -83,8 +85,7 @@ std::string format_number(double value) {
 
 /// Connected components of triangles joined by edges that exactly two
 /// triangles share; component id per triangle, ids 0..count−1.
-std::vector<int> triangle_components(const SurfaceMesh& mesh,
-                                     const std::unordered_map<EdgeKey, std::vector<EdgeUse>>& uses, int& count) {
+std::vector<int> triangle_components(const SurfaceMesh& mesh, const EdgeUses& uses, int& count) {
   std::vector<std::vector<int>> neighbours(mesh.triangles.size());
   for (const auto& [key, list] : uses)
     if (list.size() == 2) {
@@ -158,6 +159,174 @@ std::string placement(const ClosedSurface& surface) {
   return text;
 }
 
+// The checks of check_surface_mesh(), in its order. Each adds its problems
+// to `problems`; those that return bool return whether they found none.
+
+bool check_node_indices(const SurfaceMesh& mesh, std::vector<std::string>& problems) {
+  const int node_count = static_cast<int>(mesh.nodes.size());
+  ProblemList bad_index(problems);
+  for (int t = 0; t < static_cast<int>(mesh.triangles.size()); ++t)
+    for (int node : mesh.triangles[t])
+      if (node < 0 || node >= node_count) {
+        bad_index.add(triangle_name(mesh, t) + " refers to node " + std::to_string(node) + " of " +
+                      std::to_string(node_count));
+        break;
+      }
+  return bad_index.count() == 0;
+}
+
+bool check_finite_nodes(const SurfaceMesh& mesh, std::vector<std::string>& problems) {
+  ProblemList not_finite(problems);
+  for (int node = 0; node < static_cast<int>(mesh.nodes.size()); ++node) {
+    const auto& x = mesh.nodes[node];
+    if (!std::isfinite(x[0]) || !std::isfinite(x[1]) || !std::isfinite(x[2]))
+      not_finite.add("node " + std::to_string(node) + " has a coordinate that is not a finite number");
+  }
+  return not_finite.count() == 0;
+}
+
+void check_degenerate_triangles(const SurfaceMesh& mesh, double degenerate_tolerance,
+                                std::vector<std::string>& problems) {
+  ProblemList degenerate(problems);
+  for (int t = 0; t < static_cast<int>(mesh.triangles.size()); ++t) {
+    const auto& tri = mesh.triangles[t];
+    double longest = 0;
+    for (int k = 0; k < 3; ++k) {
+      const auto &p = mesh.nodes[tri[k]], &q = mesh.nodes[tri[(k + 1) % 3]];
+      longest = std::max(longest, std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]));
+    }
+    const double area = triangle_area(mesh, t);
+    if (!(area >= degenerate_tolerance * longest * longest) || longest == 0)
+      degenerate.add("degenerate " + triangle_name(mesh, t) + ": area " + format_number(area) + " m^2 < " +
+                     format_number(degenerate_tolerance) + " x (longest edge " + format_number(longest) + " m)^2");
+  }
+}
+
+/// Every edge shared by exactly two triangles that run along it in opposite
+/// directions: true when the surface is closed and consistently oriented.
+bool check_edge_sharing(const EdgeUses& uses, std::vector<std::string>& problems) {
+  ProblemList open(problems), non_manifold(problems), inconsistent(problems);
+  // Sorted keys keep the report the same from run to run.
+  std::vector<EdgeKey> keys;
+  keys.reserve(uses.size());
+  for (const auto& entry : uses) keys.push_back(entry.first);
+  std::sort(keys.begin(), keys.end());
+  for (EdgeKey key : keys) {
+    const auto& list = uses.at(key);
+    if (list.size() == 1) {
+      open.add("open surface: edge " + edge_name(key) + " of triangle " + std::to_string(list[0].triangle) +
+               " belongs to no other triangle");
+    } else if (list.size() > 2) {
+      std::string triangles;
+      for (const auto& use : list) triangles += (triangles.empty() ? "" : ", ") + std::to_string(use.triangle);
+      non_manifold.add("non-manifold edge " + edge_name(key) + ": shared by " + std::to_string(list.size()) +
+                       " triangles (" + triangles + ")");
+    } else if (list[0].forward == list[1].forward) {
+      inconsistent.add("inconsistent orientation: triangles " + std::to_string(list[0].triangle) + " and " +
+                       std::to_string(list[1].triangle) + " run along edge " + edge_name(key) +
+                       " in the same direction");
+    }
+  }
+  return open.count() + non_manifold.count() + inconsistent.count() == 0;
+}
+
+/// Whether the triangles `fan` around `node` are joined, edge by edge through
+/// `node`, into one fan.
+bool is_one_fan(const SurfaceMesh& mesh, const EdgeUses& uses, int node, const std::vector<int>& fan) {
+  std::vector<int> reached(fan.size(), 0);
+  std::vector<std::size_t> stack{0};
+  reached[0] = 1;
+  std::size_t reached_count = 1;
+  while (!stack.empty()) {
+    const int t = fan[stack.back()];
+    stack.pop_back();
+    for (int other : mesh.triangles[t]) {
+      if (other == node) continue;
+      for (const auto& use : uses.at(edge_key(node, other))) {
+        const auto k = static_cast<std::size_t>(std::find(fan.begin(), fan.end(), use.triangle) - fan.begin());
+        if (!reached[k]) {
+          reached[k] = 1;
+          ++reached_count;
+          stack.push_back(k);
+        }
+      }
+    }
+  }
+  return reached_count == fan.size();
+}
+
+/// For a closed, consistent surface: every edge is shared by two triangles,
+/// yet two closed sheets may still touch at a single node: then the
+/// triangles around that node form several fans instead of one.
+bool check_pinched_nodes(const SurfaceMesh& mesh, const EdgeUses& uses, std::vector<std::string>& problems) {
+  std::vector<std::vector<int>> triangles_at(mesh.nodes.size());
+  for (int t = 0; t < static_cast<int>(mesh.triangles.size()); ++t)
+    for (int node : mesh.triangles[t]) triangles_at[node].push_back(t);
+  ProblemList pinched(problems);
+  for (int node = 0; node < static_cast<int>(mesh.nodes.size()); ++node) {
+    const auto& fan = triangles_at[node];
+    if (!fan.empty() && !is_one_fan(mesh, uses, node, fan))
+      pinched.add("non-manifold node " + std::to_string(node) + ": its " + std::to_string(fan.size()) +
+                  " triangles form separate fans (surfaces touching at one point)");
+  }
+  return pinched.count() == 0;
+}
+
+bool check_self_intersections(const SurfaceMesh& mesh, std::vector<std::string>& problems) {
+  const auto pairs = intersecting_triangles(mesh);
+  for (const auto& pair : pairs)
+    problems.push_back("self-intersecting surface: " + triangle_name(mesh, pair.first) + " and " +
+                       triangle_name(mesh, pair.second) + " cross, touch or overlap");
+  if (pairs.size() >= 6) problems.push_back("... and perhaps more intersecting triangles");
+  return pairs.empty();
+}
+
+/// For a closed, consistent surface that does not pass through itself: the
+/// normals of each closed surface point out of the solid, given its nesting.
+void check_normals(const SurfaceMesh& mesh, const EdgeUses& uses, SolidDomain domain,
+                   std::vector<std::string>& problems) {
+  int count = 0;
+  const auto component = triangle_components(mesh, uses, count);
+  const auto surfaces = surfaces_of(mesh, component, count);
+  ProblemList wrong_way(problems);
+  for (int c = 0; c < count; ++c) {
+    const auto& surface = surfaces[c];
+    const bool around_solid = solid_inside(domain, surface.depth);
+    if (around_solid ? surface.enclosed_volume > 0 : surface.enclosed_volume < 0) continue;
+    wrong_way.add("normals into the solid: closed surface " + std::to_string(c) + " (containing triangle " +
+                  std::to_string(surface.triangles.front()) + ", " + placement(surface) + ") encloses volume " +
+                  format_number(surface.enclosed_volume) + " m^3; with the solid in the " +
+                  solid_domain_name(domain) + " domain it bounds " +
+                  (around_solid ? "solid, so its normals must point outward (positive volume)"
+                                : "a cavity, so its normals must point into the cavity (negative volume)"));
+  }
+}
+
+/// A group id for every triangle, naming a group; every group named, once.
+void check_boundary_groups(const SurfaceMesh& mesh, std::vector<std::string>& problems) {
+  const int triangle_count = static_cast<int>(mesh.triangles.size());
+  if (mesh.group_of_triangle.size() != mesh.triangles.size()) {
+    problems.push_back("boundary groups: " + std::to_string(mesh.group_of_triangle.size()) + " group ids for " +
+                       std::to_string(triangle_count) + " triangles");
+  } else {
+    const int group_count = static_cast<int>(mesh.group_names.size());
+    ProblemList no_group(problems);
+    for (int t = 0; t < triangle_count; ++t) {
+      const int g = mesh.group_of_triangle[t];
+      if (g < 0 || g >= group_count)
+        no_group.add(triangle_name(mesh, t) + " is in no boundary group (group id " + std::to_string(g) + ", " +
+                     std::to_string(group_count) + " groups)");
+    }
+  }
+  for (std::size_t g = 0; g < mesh.group_names.size(); ++g) {
+    if (mesh.group_names[g].empty()) problems.push_back("boundary group " + std::to_string(g) + " has no name");
+    for (std::size_t h = 0; h < g; ++h)
+      if (!mesh.group_names[g].empty() && mesh.group_names[g] == mesh.group_names[h])
+        problems.push_back("boundary groups " + std::to_string(h) + " and " + std::to_string(g) +
+                           " have the same name '" + mesh.group_names[g] + "'");
+  }
+}
+
 }  // namespace
 
 const char* solid_domain_name(SolidDomain domain) {
@@ -223,162 +392,19 @@ std::string MeshCheckReport::message() const {
 MeshCheckReport check_surface_mesh(const SurfaceMesh& mesh, double degenerate_tolerance, SolidDomain domain) {
   MeshCheckReport report;
   auto& problems = report.problems;
-  const int triangle_count = static_cast<int>(mesh.triangles.size());
-  const int node_count = static_cast<int>(mesh.nodes.size());
-  if (triangle_count == 0) {
+  if (mesh.triangles.empty()) {
     problems.push_back("the mesh has no triangles");
     return report;
   }
-  {
-    ProblemList bad_index(problems);
-    for (int t = 0; t < triangle_count; ++t)
-      for (int node : mesh.triangles[t])
-        if (node < 0 || node >= node_count) {
-          bad_index.add(triangle_name(mesh, t) + " refers to node " + std::to_string(node) + " of " +
-                        std::to_string(node_count));
-          break;
-        }
-    if (bad_index.count() > 0) return report;  // nothing else can be checked safely
-  }
-  {
-    ProblemList not_finite(problems);
-    for (int node = 0; node < node_count; ++node) {
-      const auto& x = mesh.nodes[node];
-      if (!std::isfinite(x[0]) || !std::isfinite(x[1]) || !std::isfinite(x[2]))
-        not_finite.add("node " + std::to_string(node) + " has a coordinate that is not a finite number");
-    }
-    if (not_finite.count() > 0) return report;
-  }
-
-  {
-    ProblemList degenerate(problems);
-    for (int t = 0; t < triangle_count; ++t) {
-      const auto& tri = mesh.triangles[t];
-      double longest = 0;
-      for (int k = 0; k < 3; ++k) {
-        const auto &p = mesh.nodes[tri[k]], &q = mesh.nodes[tri[(k + 1) % 3]];
-        longest = std::max(longest, std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]));
-      }
-      const double area = triangle_area(mesh, t);
-      if (!(area >= degenerate_tolerance * longest * longest) || longest == 0)
-        degenerate.add("degenerate " + triangle_name(mesh, t) + ": area " + format_number(area) + " m^2 < " +
-                       format_number(degenerate_tolerance) + " x (longest edge " + format_number(longest) + " m)^2");
-    }
-  }
-
+  // Nothing else can be checked safely with a node out of range or not finite.
+  if (!check_node_indices(mesh, problems) || !check_finite_nodes(mesh, problems)) return report;
+  check_degenerate_triangles(mesh, degenerate_tolerance, problems);
   const auto uses = edge_uses(mesh);
-  bool closed_and_consistent = true;
-  {
-    ProblemList open(problems), non_manifold(problems), inconsistent(problems);
-    // Sorted keys keep the report the same from run to run.
-    std::vector<EdgeKey> keys;
-    keys.reserve(uses.size());
-    for (const auto& entry : uses) keys.push_back(entry.first);
-    std::sort(keys.begin(), keys.end());
-    for (EdgeKey key : keys) {
-      const auto& list = uses.at(key);
-      if (list.size() == 1) {
-        open.add("open surface: edge " + edge_name(key) + " of triangle " + std::to_string(list[0].triangle) +
-                 " belongs to no other triangle");
-      } else if (list.size() > 2) {
-        std::string triangles;
-        for (const auto& use : list) triangles += (triangles.empty() ? "" : ", ") + std::to_string(use.triangle);
-        non_manifold.add("non-manifold edge " + edge_name(key) + ": shared by " + std::to_string(list.size()) +
-                         " triangles (" + triangles + ")");
-      } else if (list[0].forward == list[1].forward) {
-        inconsistent.add("inconsistent orientation: triangles " + std::to_string(list[0].triangle) + " and " +
-                         std::to_string(list[1].triangle) + " run along edge " + edge_name(key) +
-                         " in the same direction");
-      }
-    }
-    closed_and_consistent = open.count() + non_manifold.count() + inconsistent.count() == 0;
-  }
-
-  if (closed_and_consistent) {
-    // Every edge is shared by two triangles, yet two closed sheets may still
-    // touch at a single node: then the triangles around that node form
-    // several fans instead of one.
-    std::vector<std::vector<int>> triangles_at(mesh.nodes.size());
-    for (int t = 0; t < triangle_count; ++t)
-      for (int node : mesh.triangles[t]) triangles_at[node].push_back(t);
-    ProblemList pinched(problems);
-    for (int node = 0; node < node_count; ++node) {
-      const auto& fan = triangles_at[node];
-      if (fan.empty()) continue;
-      std::vector<int> reached(fan.size(), 0);
-      std::vector<std::size_t> stack{0};
-      reached[0] = 1;
-      std::size_t reached_count = 1;
-      while (!stack.empty()) {
-        const int t = fan[stack.back()];
-        stack.pop_back();
-        for (int other : mesh.triangles[t]) {
-          if (other == node) continue;
-          for (const auto& use : uses.at(edge_key(node, other))) {
-            const auto k = static_cast<std::size_t>(std::find(fan.begin(), fan.end(), use.triangle) - fan.begin());
-            if (!reached[k]) {
-              reached[k] = 1;
-              ++reached_count;
-              stack.push_back(k);
-            }
-          }
-        }
-      }
-      if (reached_count != fan.size())
-        pinched.add("non-manifold node " + std::to_string(node) + ": its " + std::to_string(fan.size()) +
-                    " triangles form separate fans (surfaces touching at one point)");
-    }
-    closed_and_consistent = pinched.count() == 0;
-  }
-
-  {
-    // Nesting and normals mean nothing for a surface that passes through itself.
-    const auto pairs = intersecting_triangles(mesh);
-    for (const auto& pair : pairs)
-      problems.push_back("self-intersecting surface: " + triangle_name(mesh, pair.first) + " and " +
-                         triangle_name(mesh, pair.second) + " cross, touch or overlap");
-    if (pairs.size() >= 6) problems.push_back("... and perhaps more intersecting triangles");
-    if (!pairs.empty()) closed_and_consistent = false;
-  }
-
-  if (closed_and_consistent) {
-    int count = 0;
-    const auto component = triangle_components(mesh, uses, count);
-    const auto surfaces = surfaces_of(mesh, component, count);
-    ProblemList wrong_way(problems);
-    for (int c = 0; c < count; ++c) {
-      const auto& surface = surfaces[c];
-      const bool around_solid = solid_inside(domain, surface.depth);
-      if (around_solid ? surface.enclosed_volume > 0 : surface.enclosed_volume < 0) continue;
-      wrong_way.add("normals into the solid: closed surface " + std::to_string(c) + " (containing triangle " +
-                    std::to_string(surface.triangles.front()) + ", " + placement(surface) + ") encloses volume " +
-                    format_number(surface.enclosed_volume) + " m^3; with the solid in the " +
-                    solid_domain_name(domain) + " domain it bounds " +
-                    (around_solid ? "solid, so its normals must point outward (positive volume)"
-                                  : "a cavity, so its normals must point into the cavity (negative volume)"));
-    }
-  }
-
-  if (mesh.group_of_triangle.size() != mesh.triangles.size()) {
-    problems.push_back("boundary groups: " + std::to_string(mesh.group_of_triangle.size()) + " group ids for " +
-                       std::to_string(triangle_count) + " triangles");
-  } else {
-    const int group_count = static_cast<int>(mesh.group_names.size());
-    ProblemList no_group(problems);
-    for (int t = 0; t < triangle_count; ++t) {
-      const int g = mesh.group_of_triangle[t];
-      if (g < 0 || g >= group_count)
-        no_group.add(triangle_name(mesh, t) + " is in no boundary group (group id " + std::to_string(g) + ", " +
-                     std::to_string(group_count) + " groups)");
-    }
-  }
-  for (std::size_t g = 0; g < mesh.group_names.size(); ++g) {
-    if (mesh.group_names[g].empty()) problems.push_back("boundary group " + std::to_string(g) + " has no name");
-    for (std::size_t h = 0; h < g; ++h)
-      if (!mesh.group_names[g].empty() && mesh.group_names[g] == mesh.group_names[h])
-        problems.push_back("boundary groups " + std::to_string(h) + " and " + std::to_string(g) +
-                           " have the same name '" + mesh.group_names[g] + "'");
-  }
+  bool closed_and_consistent = check_edge_sharing(uses, problems) && check_pinched_nodes(mesh, uses, problems);
+  // Nesting and normals mean nothing for a surface that passes through itself.
+  closed_and_consistent = check_self_intersections(mesh, problems) && closed_and_consistent;
+  if (closed_and_consistent) check_normals(mesh, uses, domain, problems);
+  check_boundary_groups(mesh, problems);
   return report;
 }
 
