@@ -18,8 +18,10 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "mesh/io/memory_budget.hpp"
@@ -141,6 +143,124 @@ std::string signal_name(int signal) {
   }
 }
 
+/// The child's work, under the seccomp filter: the frame it sends, the
+/// work's result or the message of what it threw.
+std::pair<char, std::string> child_frame(GmshChannel& channel, const std::string& context, bool requires_confinement,
+                                         const std::function<std::string(GmshChannel&)>& work) {
+  try {
+    if (!confine() && requires_confinement)
+      throw std::runtime_error(context + ": cannot confine Gmsh: the kernel refused the seccomp filter (" +
+                               std::strerror(errno) + ")");
+    return {kResult, work(channel)};
+  } catch (const std::exception& error) {
+    return {kError, error.what()};
+  } catch (...) {
+    return {kError, context + ": Gmsh threw an exception that is not a std::exception"};
+  }
+}
+
+/// What the parent read from the child.
+struct ChildOutput {
+  std::string frames;               ///< the result pipe's bytes
+  std::string log;                  ///< the end of Gmsh's terminal output
+  std::uint64_t result_budget = 0;  ///< the memory the frames could take
+  bool timed_out = false, too_large = false;
+};
+
+/// Reads both pipes until the child closes them, within the wall-clock bound
+/// and the memory available; kills the child past either; closes the pipes.
+ChildOutput collect_child_output(pid_t pid, int result_fd, int log_fd, const GmshLimits& limits) {
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration<double>(3.0 * limits.total_cpu_seconds + 10.0);
+  ChildOutput output;
+  output.result_budget = available_memory_bytes();
+  pollfd fds[2] = {{result_fd, POLLIN, 0}, {log_fd, POLLIN, 0}};
+  char buffer[1 << 16];
+  while (fds[0].fd >= 0 || fds[1].fd >= 0) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      output.timed_out = true;
+      break;
+    }
+    const int ready = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    if (ready < 0 && errno != EINTR) break;
+    for (int k = 0; k < 2 && ready > 0; ++k) {
+      if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      const ssize_t got = ::read(fds[k].fd, buffer, sizeof buffer);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) {
+        ::close(fds[k].fd);
+        fds[k].fd = -1;
+        continue;
+      }
+      std::string& into = k == 0 ? output.frames : output.log;
+      into.append(buffer, static_cast<std::size_t>(got));
+      if (k == 1 && output.log.size() > 2 * kLogBytesKept) output.log.erase(0, output.log.size() - kLogBytesKept);
+      if (k == 0 && output.frames.size() > output.result_budget) {
+        output.too_large = true;
+        break;
+      }
+    }
+    if (output.too_large) break;
+  }
+  if (output.timed_out || output.too_large) ::kill(pid, SIGKILL);
+  for (const auto& fd : fds)
+    if (fd.fd >= 0) ::close(fd.fd);
+  return output;
+}
+
+/// The frames the child sent: script done, then a result or an error. For a
+/// child that exited normally, the result's payload, or the error's message
+/// thrown; std::nullopt when there is neither. `script_read`: whether the
+/// child reported its script read.
+std::optional<std::string> result_payload(const std::string& frames, int status, bool& script_read) {
+  std::size_t at = 0;
+  while (at + 9 <= frames.size()) {
+    std::uint64_t size = 0;
+    std::memcpy(&size, frames.data() + at + 1, sizeof size);
+    const char tag = frames[at];
+    if (size > frames.size() - at - 9) break;
+    if (tag == kScriptDone) script_read = true;
+    if ((tag == kResult || tag == kError) && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+      std::string payload = frames.substr(at + 9, size);
+      if (tag == kError) throw std::runtime_error(payload);
+      return payload;
+    }
+    at += 9 + size;
+  }
+  return std::nullopt;
+}
+
+/// How a child that sent no result ended, in the message's words.
+std::string how_gmsh_ended(const ChildOutput& output, int status, const rusage& usage, bool script_read,
+                           const GmshLimits& limits) {
+  const double cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                     1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+  char seconds[64];
+  if (output.too_large)
+    return "Gmsh's result is larger than the " + format_bytes(output.result_budget) + " of memory available";
+  if (output.timed_out) {
+    std::snprintf(seconds, sizeof seconds, "%.0f", 3.0 * limits.total_cpu_seconds + 10.0);
+    return std::string("Gmsh did not finish within ") + seconds + " s of wall-clock time";
+  }
+  if (WIFSIGNALED(status) &&
+      (WTERMSIG(status) == SIGXCPU || (WTERMSIG(status) == SIGKILL && cpu >= limits.script_cpu_seconds))) {
+    const double limit = script_read ? limits.total_cpu_seconds : limits.script_cpu_seconds;
+    std::snprintf(seconds, sizeof seconds, "%g", limit);
+    return script_read ? std::string("Gmsh used more than ") + seconds +
+                             " s of CPU time meshing (is the element size too small for the geometry? "
+                             "--gmsh-cpu-limit raises the limit)"
+                       : std::string("the script used more than ") + seconds +
+                             " s of CPU time while Gmsh read it (a loop that does not end, or one too long for a "
+                             "geometry)";
+  }
+  if (WIFSIGNALED(status))
+    return "Gmsh stopped with " + signal_name(WTERMSIG(status)) +
+           (WTERMSIG(status) == SIGABRT ? " (an error inside one of its parallel regions, or memory exhausted)" : "");
+  return "Gmsh ended the process (exit status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
+         ") without a result";
+}
+
 }  // namespace
 
 void GmshChannel::script_done() {
@@ -174,19 +294,7 @@ std::string run_gmsh_process(const std::string& context, const GmshLimits& limit
     ::close(log_pipe[0]);
     prepare_child(log_pipe[1], limits);
     GmshChannel channel(result_pipe[1], limits.total_cpu_seconds);
-    char tag = kError;
-    std::string payload;
-    try {
-      if (!confine() && requires_confinement)
-        throw std::runtime_error(context + ": cannot confine Gmsh: the kernel refused the seccomp filter (" +
-                                 std::strerror(errno) + ")");
-      payload = work(channel);
-      tag = kResult;
-    } catch (const std::exception& error) {
-      payload = error.what();
-    } catch (...) {
-      payload = context + ": Gmsh threw an exception that is not a std::exception";
-    }
+    const auto [tag, payload] = child_frame(channel, context, requires_confinement, work);
     channel.send(tag, payload);
     std::cout.flush();
     std::fflush(nullptr);
@@ -198,93 +306,15 @@ std::string run_gmsh_process(const std::string& context, const GmshLimits& limit
     ::close(result_pipe[0]), ::close(log_pipe[0]);
     throw std::runtime_error(context + ": cannot start a process for Gmsh: " + std::strerror(errno));
   }
-
-  // Read both pipes until the child closes them, within the wall-clock bound.
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::duration<double>(3.0 * limits.total_cpu_seconds + 10.0);
-  const std::uint64_t result_budget = available_memory_bytes();
-  std::string result, log;
-  bool timed_out = false, too_large = false;
-  pollfd fds[2] = {{result_pipe[0], POLLIN, 0}, {log_pipe[0], POLLIN, 0}};
-  char buffer[1 << 16];
-  while (fds[0].fd >= 0 || fds[1].fd >= 0) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      timed_out = true;
-      break;
-    }
-    const int ready = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 1000)));
-    if (ready < 0 && errno != EINTR) break;
-    for (int k = 0; k < 2 && ready > 0; ++k) {
-      if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      const ssize_t got = ::read(fds[k].fd, buffer, sizeof buffer);
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) {
-        ::close(fds[k].fd);
-        fds[k].fd = -1;
-        continue;
-      }
-      std::string& into = k == 0 ? result : log;
-      into.append(buffer, static_cast<std::size_t>(got));
-      if (k == 1 && log.size() > 2 * kLogBytesKept) log.erase(0, log.size() - kLogBytesKept);
-      if (k == 0 && result.size() > result_budget) {
-        too_large = true;
-        break;
-      }
-    }
-    if (too_large) break;
-  }
-  if (timed_out || too_large) ::kill(pid, SIGKILL);
-  for (const auto& fd : fds)
-    if (fd.fd >= 0) ::close(fd.fd);
+  const ChildOutput output = collect_child_output(pid, result_pipe[0], log_pipe[0], limits);
   int status = 0;
   rusage usage{};
   while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
   }
-
-  // The frames the child sent: script done, then a result or an error.
   bool script_read = false;
-  std::size_t at = 0;
-  while (at + 9 <= result.size()) {
-    std::uint64_t size = 0;
-    std::memcpy(&size, result.data() + at + 1, sizeof size);
-    const char tag = result[at];
-    if (size > result.size() - at - 9) break;
-    if (tag == kScriptDone) script_read = true;
-    if ((tag == kResult || tag == kError) && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-      std::string payload = result.substr(at + 9, size);
-      if (tag == kError) throw std::runtime_error(payload);
-      return payload;
-    }
-    at += 9 + size;
-  }
-  const double cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-                     1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
-  char seconds[64];
-  std::string how;
-  if (too_large) {
-    how = "Gmsh's result is larger than the " + format_bytes(result_budget) + " of memory available";
-  } else if (timed_out) {
-    std::snprintf(seconds, sizeof seconds, "%.0f", 3.0 * limits.total_cpu_seconds + 10.0);
-    how = std::string("Gmsh did not finish within ") + seconds + " s of wall-clock time";
-  } else if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGXCPU ||
-                                     (WTERMSIG(status) == SIGKILL && cpu >= limits.script_cpu_seconds))) {
-    const double limit = script_read ? limits.total_cpu_seconds : limits.script_cpu_seconds;
-    std::snprintf(seconds, sizeof seconds, "%g", limit);
-    how = script_read ? std::string("Gmsh used more than ") + seconds +
-                            " s of CPU time meshing (is the element size too small for the geometry? "
-                            "--gmsh-cpu-limit raises the limit)"
-                      : std::string("the script used more than ") + seconds +
-                            " s of CPU time while Gmsh read it (a loop that does not end, or one too long for a "
-                            "geometry)";
-  } else if (WIFSIGNALED(status)) {
-    how = "Gmsh stopped with " + signal_name(WTERMSIG(status)) +
-          (WTERMSIG(status) == SIGABRT ? " (an error inside one of its parallel regions, or memory exhausted)" : "");
-  } else {
-    how = "Gmsh ended the process (exit status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
-          ") without a result";
-  }
-  throw std::runtime_error(context + ": " + how + error_lines(log));
+  if (auto payload = result_payload(output.frames, status, script_read)) return std::move(*payload);
+  throw std::runtime_error(context + ": " + how_gmsh_ended(output, status, usage, script_read, limits) +
+                           error_lines(output.log));
 }
 
 }  // namespace geobem::surface
