@@ -377,6 +377,42 @@ class Checker {
   void run() {
     document_ = XmlReader(bytes_, name_).parse();
     const Element& root = document_.elements[0];
+    const std::string type = check_root(root);
+    const Element& data_set = data_set_of(root, type);
+    std::optional<std::array<long long, 6>> whole_extent;
+    if (type == "ImageData" || type == "RectilinearGrid" || type == "StructuredGrid")
+      whole_extent = extent(data_set, "WholeExtent", std::nullopt);
+
+    if (type == "ImageData")
+      for (const auto& [key, count] : {std::pair<const char*, std::size_t>{"Origin", 3}, {"Spacing", 3}, {"Direction", 9}})
+        if (const std::string* text = data_set.attribute(key)) finite_numbers(data_set, key, *text, count);
+
+    std::size_t piece_index = 0;
+    for (std::size_t child : data_set.children) {
+      const Element& element = document_.elements[child];
+      if (element.name == "FieldData") {
+        check_field_data(element);
+      } else if (element.name == "Piece") {
+        piece_ = piece_index++;
+        check_piece(type, element, whole_extent);
+      }
+    }
+    if (piece_index == 0) fail(data_set, "no <Piece>");
+  }
+
+ private:
+  [[noreturn]] void fail(const Element& element, const std::string& message) const {
+    throw std::runtime_error(name_ + ": line " + std::to_string(element.line) + ": " + message);
+  }
+
+  static std::string attribute_or(const Element& element, const char* key, const char* fallback) {
+    const std::string* value = element.attribute(key);
+    return value ? *value : fallback;
+  }
+
+  /// <VTKFile>: a serial data set type, its byte order, header type and
+  /// compressor (kept for the arrays); returns the type.
+  std::string check_root(const Element& root) {
     if (root.name != "VTKFile") fail(root, "root element <" + root.name + ">, expected <VTKFile>");
     const std::string type = attribute_or(root, "type", "");
     static const char* const types[] = {"ImageData", "RectilinearGrid", "StructuredGrid", "UnstructuredGrid",
@@ -399,7 +435,11 @@ class Checker {
         fail(root, "compressor '" + *compressor + "' (only vtkZLibDataCompressor, zlib, is accepted)");
       compressed_ = true;
     }
+    return type;
+  }
 
+  /// The one child of the root named by the type.
+  const Element& data_set_of(const Element& root, const std::string& type) const {
     const Element* data_set = nullptr;
     for (std::size_t child : root.children) {
       const Element& element = document_.elements[child];
@@ -408,40 +448,17 @@ class Checker {
       data_set = &element;
     }
     if (!data_set) fail(root, "no <" + type + "> element");
-    std::optional<std::array<long long, 6>> whole_extent;
-    if (type == "ImageData" || type == "RectilinearGrid" || type == "StructuredGrid")
-      whole_extent = extent(*data_set, "WholeExtent", std::nullopt);
+    return *data_set;
+  }
 
-    if (type == "ImageData")
-      for (const auto& [key, count] : {std::pair<const char*, std::size_t>{"Origin", 3}, {"Spacing", 3}, {"Direction", 9}})
-        if (const std::string* text = data_set->attribute(key)) finite_numbers(*data_set, key, *text, count);
-
-    std::size_t piece_index = 0;
-    for (std::size_t child : data_set->children) {
-      const Element& element = document_.elements[child];
-      if (element.name == "FieldData") {
-        for (std::size_t a : element.children) {
-          const Element& array = document_.elements[a];
-          const std::string* tuples = array.attribute("NumberOfTuples");
-          if (!tuples) fail(array, "FieldData array without NumberOfTuples");
-          check_array(array, "FieldData", try_count(array, *tuples, "NumberOfTuples"));
-        }
-      } else if (element.name == "Piece") {
-        piece_ = piece_index++;
-        check_piece(type, element, whole_extent);
-      }
+  /// <FieldData>: arrays that declare their own number of tuples.
+  void check_field_data(const Element& field_data) {
+    for (std::size_t a : field_data.children) {
+      const Element& array = document_.elements[a];
+      const std::string* tuples = array.attribute("NumberOfTuples");
+      if (!tuples) fail(array, "FieldData array without NumberOfTuples");
+      check_array(array, "FieldData", try_count(array, *tuples, "NumberOfTuples"));
     }
-    if (piece_index == 0) fail(*data_set, "no <Piece>");
-  }
-
- private:
-  [[noreturn]] void fail(const Element& element, const std::string& message) const {
-    throw std::runtime_error(name_ + ": line " + std::to_string(element.line) + ": " + message);
-  }
-
-  static std::string attribute_or(const Element& element, const char* key, const char* fallback) {
-    const std::string* value = element.attribute(key);
-    return value ? *value : fallback;
   }
 
   std::uint64_t try_count(const Element& element, const std::string& text, const std::string& what) const {
