@@ -534,52 +534,77 @@ class Checker {
     return text ? try_count(element, *text, key) : 0;
   }
 
-  void check_piece(const std::string& type, const Element& piece,
-                   const std::optional<std::array<long long, 6>>& whole_extent) {
+  /// The points and cells of a piece: from its Extent (and the points along
+  /// each axis) in a structured data set, from its NumberOf... attributes
+  /// otherwise.
+  struct PieceSize {
     std::uint64_t points = 0, cells = 0;
     std::array<std::uint64_t, 3> axis_points{};
-    const bool structured = whole_extent.has_value();
-    if (structured) {
+  };
+
+  PieceSize piece_size(const std::string& type, const Element& piece,
+                       const std::optional<std::array<long long, 6>>& whole_extent) const {
+    PieceSize size;
+    if (whole_extent) {
       const auto e = extent(piece, "Extent", whole_extent);
-      points = cells = 1;
+      size.points = size.cells = 1;
       for (int a = 0; a < 3; ++a) {
-        axis_points[a] = static_cast<std::uint64_t>(e[2 * a + 1] - e[2 * a]) + 1;
-        if (!multiply_checked(points, axis_points[a], points)) fail(piece, "Extent has too many points");
-        if (axis_points[a] > 1) cells *= axis_points[a] - 1;
+        size.axis_points[a] = static_cast<std::uint64_t>(e[2 * a + 1] - e[2 * a]) + 1;
+        if (!multiply_checked(size.points, size.axis_points[a], size.points)) fail(piece, "Extent has too many points");
+        if (size.axis_points[a] > 1) size.cells *= size.axis_points[a] - 1;
       }
+      return size;
+    }
+    size.points = count_attribute(piece, "NumberOfPoints");
+    if (type == "UnstructuredGrid") {
+      size.cells = count_attribute(piece, "NumberOfCells");
     } else {
-      points = count_attribute(piece, "NumberOfPoints");
-      if (type == "UnstructuredGrid") {
-        cells = count_attribute(piece, "NumberOfCells");
-      } else {
-        for (const char* key : {"NumberOfVerts", "NumberOfLines", "NumberOfStrips", "NumberOfPolys"}) {
-          const std::uint64_t n = count_attribute(piece, key);
-          if (__builtin_add_overflow(cells, n, &cells)) fail(piece, "too many cells");
-        }
+      for (const char* key : {"NumberOfVerts", "NumberOfLines", "NumberOfStrips", "NumberOfPolys"}) {
+        const std::uint64_t n = count_attribute(piece, key);
+        if (__builtin_add_overflow(size.cells, n, &size.cells)) fail(piece, "too many cells");
       }
     }
-    points_ = points;
+    return size;
+  }
+
+  void check_piece(const std::string& type, const Element& piece,
+                   const std::optional<std::array<long long, 6>>& whole_extent) {
+    const PieceSize size = piece_size(type, piece, whole_extent);
+    points_ = size.points;
     const std::string where = "piece " + std::to_string(piece_);
 
     if (const Element* data = child(piece, "PointData"))
-      for (std::size_t a : data->children) check_array(document_.elements[a], "PointData", points);
+      for (std::size_t a : data->children) check_array(document_.elements[a], "PointData", size.points);
     if (const Element* data = child(piece, "CellData"))
-      for (std::size_t a : data->children) check_array(document_.elements[a], "CellData", cells);
+      for (std::size_t a : data->children) check_array(document_.elements[a], "CellData", size.cells);
+    check_piece_points(type, piece, size, where);
+    check_piece_cells(type, piece, size.cells, where);
+  }
 
+  /// The point coordinates: three axis arrays of a rectilinear grid, one
+  /// array of 3-vectors of the others but an image (which has none).
+  void check_piece_points(const std::string& type, const Element& piece, const PieceSize& size,
+                          const std::string& where) {
     if (type == "RectilinearGrid") {
       const Element* coordinates = child(piece, "Coordinates");
       if (!coordinates) fail(piece, where + " has no <Coordinates>");
       if (coordinates->children.size() != 3) fail(*coordinates, "<Coordinates> needs 3 arrays (x, y, z)");
       for (int a = 0; a < 3; ++a)
-        check_array(document_.elements[coordinates->children[a]], "Coordinates", axis_points[a], 1);
+        check_array(document_.elements[coordinates->children[a]], "Coordinates", size.axis_points[a], 1);
     } else if (type != "ImageData") {
       const Element* point_element = child(piece, "Points");
-      if (points > 0 && !point_element) fail(piece, where + " has " + std::to_string(points) + " points but no <Points>");
+      if (size.points > 0 && !point_element)
+        fail(piece, where + " has " + std::to_string(size.points) + " points but no <Points>");
       if (point_element) {
         if (point_element->children.size() != 1) fail(*point_element, "<Points> needs exactly one array");
-        check_array(document_.elements[point_element->children[0]], "Points", points, 3);
+        check_array(document_.elements[point_element->children[0]], "Points", size.points, 3);
       }
     }
+  }
+
+  /// The cells of an unstructured grid (<Cells>) or of poly data (<Verts>,
+  /// <Lines>, <Strips>, <Polys>, each as many as its NumberOf... attribute).
+  void check_piece_cells(const std::string& type, const Element& piece, std::uint64_t cells, const std::string& where) {
     if (type == "UnstructuredGrid") {
       const Element* cell_element = child(piece, "Cells");
       if (cells > 0 && !cell_element) fail(piece, where + " has " + std::to_string(cells) + " cells but no <Cells>");
