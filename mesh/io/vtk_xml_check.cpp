@@ -620,11 +620,15 @@ class Checker {
     }
   }
 
-  /// offsets (one per cell, non-decreasing, ≥ 0), connectivity (as many ids
-  /// as the last offset says, each naming a point of the piece), and for an
-  /// unstructured grid the cell types.
-  void check_cell_arrays(const Element& cells_element, std::uint64_t cells, bool with_types) {
+  /// The arrays of a cell element (<Cells>, <Polys>, ...).
+  struct CellArrays {
     const Element *offsets = nullptr, *connectivity = nullptr, *types = nullptr;
+  };
+
+  /// The arrays of a cell element by name, each at most once; any other
+  /// array fails.
+  CellArrays cell_arrays_of(const Element& cells_element, bool with_types) const {
+    CellArrays found;
     for (std::size_t c : cells_element.children) {
       const Element& array = document_.elements[c];
       const std::string array_name = attribute_or(array, "Name", "");
@@ -634,16 +638,24 @@ class Checker {
         slot = &array;
       };
       if (array_name == "offsets")
-        take(offsets);
+        take(found.offsets);
       else if (array_name == "connectivity")
-        take(connectivity);
+        take(found.connectivity);
       else if (array_name == "types" && with_types)
-        take(types);
+        take(found.types);
       else if (array_name == "faces" || array_name == "faceoffsets")
         fail(array, "polyhedron cells (array '" + array_name + "') are not accepted");
       else
         fail(array, "unknown array '" + array_name + "' in <" + cells_element.name + ">");
     }
+    return found;
+  }
+
+  /// offsets (one per cell, non-decreasing, ≥ 0), connectivity (as many ids
+  /// as the last offset says, each naming a point of the piece), and for an
+  /// unstructured grid the cell types.
+  void check_cell_arrays(const Element& cells_element, std::uint64_t cells, bool with_types) {
+    const auto [offsets, connectivity, types] = cell_arrays_of(cells_element, with_types);
     if (cells == 0) return;
     if (!offsets || !connectivity || (with_types && !types))
       fail(cells_element, "<" + cells_element.name + "> needs arrays connectivity, offsets" +
