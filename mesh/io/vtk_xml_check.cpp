@@ -681,74 +681,90 @@ class Checker {
     const std::string array_name = attribute_or(array, "Name", "");
     const std::string label =
       section + " array '" + array_name + "'" + (section == "FieldData" ? "" : " (piece " + std::to_string(piece_) + ")");
-    const std::string type_name = attribute_or(array, "type", "");
-    const WordType* type = nullptr;
-    for (const WordType& t : word_types)
-      if (type_name == t.name) type = &t;
-    if (!type)
-      fail(array, label + ": type '" + type_name +
-                      "' (expected Int8, UInt8, Int16, UInt16, Int32, UInt32, Int64, UInt64, Float32, Float64 or "
-                      "String)");
-    const std::uint64_t components = count_attribute(array, "NumberOfComponents");
-    const std::uint64_t component_count = array.attribute("NumberOfComponents") ? components : 1;
-    if (component_count == 0) fail(array, label + ": NumberOfComponents 0");
-    if (required_components && component_count != *required_components)
-      fail(array, label + ": " + std::to_string(component_count) + " components, expected " +
-                      std::to_string(*required_components));
+    const WordType& type = word_type(array, label);
+    const std::uint64_t component_count = components(array, label, required_components);
     std::uint64_t values = 0, bytes = 0;
-    if (!multiply_checked(tuples, component_count, values) || !multiply_checked(values, type->size, bytes))
+    if (!multiply_checked(tuples, component_count, values) || !multiply_checked(values, type.size, bytes))
       fail(array, label + ": " + std::to_string(tuples) + " tuples of " + std::to_string(component_count) +
                       " components overflow 64 bits");
-    if (type->kind != Kind::String) {
-      total_bytes_ += bytes;
-      try {
-        require_memory(bytes, budget_, label);
-        require_memory(total_bytes_, budget_, "the arrays up to " + label);
-      } catch (const std::runtime_error& error) {
-        fail(array, error.what());
-      }
-    }
+    if (type.kind != Kind::String) add_to_memory(array, label, bytes, true);
 
-    ValueSink sink(*type, swap_);
+    ValueSink sink(type, swap_);
     // VTK's reader dereferences a missing format attribute (seen crashing under fuzzing), so it is required.
     if (!array.attribute("format")) fail(array, label + ": no format attribute (expected ascii, binary or appended)");
-    const std::string format = *array.attribute("format");
     try {
-      if (format == "ascii") {
-        read_ascii(array, *type, values, sink);
-      } else if (format == "binary") {
-        std::size_t position = array.content_begin;
-        while (position < array.content_end && is_space(bytes_[position]))
-          ++position;
-        ByteSource source(bytes_.substr(0, array.content_end), position, true);
-        read_binary(source, *type, type->kind == Kind::String ? std::nullopt : std::optional<std::uint64_t>(bytes), sink);
-      } else if (format == "appended") {
-        if (!document_.appended) throw std::runtime_error("format appended, but the file has no <AppendedData>");
-        const std::string* offset_text = array.attribute("offset");
-        if (!offset_text) throw std::runtime_error("appended array without offset");
-        const std::uint64_t offset = parse_count(*offset_text, "offset");
-        if (offset >= bytes_.size() - document_.appended_begin)
-          throw std::runtime_error("offset " + *offset_text + " lies beyond the end of the file");
-        ByteSource source(bytes_, document_.appended_begin + offset, document_.appended_base64);
-        read_binary(source, *type, type->kind == Kind::String ? std::nullopt : std::optional<std::uint64_t>(bytes), sink);
-      } else {
-        throw std::runtime_error("format '" + format + "' (expected ascii, binary or appended)");
-      }
+      read_values(array, type, values, type.kind == Kind::String ? std::nullopt : std::optional<std::uint64_t>(bytes),
+                  sink);
     } catch (const std::runtime_error& error) {
       fail(array, label + ": " + error.what());
     }
     if (sink.stats().values != values)
       fail(array, label + ": " + std::to_string(sink.stats().values) + " values for " + std::to_string(tuples) +
                       " tuples of " + std::to_string(component_count) + " component(s)");
-    if (type->kind == Kind::String) {
-      total_bytes_ += sink.stats().bytes;
-      try {
-        require_memory(total_bytes_, budget_, "the arrays up to " + label);
-      } catch (const std::runtime_error& error) {
-        fail(array, error.what());
-      }
-    }
+    if (type.kind == Kind::String) add_to_memory(array, label, sink.stats().bytes, false);
     return sink.stats();
+  }
+
+  const WordType& word_type(const Element& array, const std::string& label) const {
+    const std::string type_name = attribute_or(array, "type", "");
+    for (const WordType& t : word_types)
+      if (type_name == t.name) return t;
+    fail(array, label + ": type '" + type_name +
+                    "' (expected Int8, UInt8, Int16, UInt16, Int32, UInt32, Int64, UInt64, Float32, Float64 or "
+                    "String)");
+  }
+
+  /// NumberOfComponents (1 when absent): not 0, and `required` when given.
+  std::uint64_t components(const Element& array, const std::string& label,
+                           std::optional<std::uint64_t> required) const {
+    const std::uint64_t count = count_attribute(array, "NumberOfComponents");
+    const std::uint64_t component_count = array.attribute("NumberOfComponents") ? count : 1;
+    if (component_count == 0) fail(array, label + ": NumberOfComponents 0");
+    if (required && component_count != *required)
+      fail(array, label + ": " + std::to_string(component_count) + " components, expected " +
+                      std::to_string(*required));
+    return component_count;
+  }
+
+  /// Adds an array's decoded bytes to those of the arrays before it and
+  /// checks the sum (and with `array_too` the array's own bytes first)
+  /// against the memory budget.
+  void add_to_memory(const Element& array, const std::string& label, std::uint64_t bytes, bool array_too) {
+    total_bytes_ += bytes;
+    try {
+      if (array_too) require_memory(bytes, budget_, label);
+      require_memory(total_bytes_, budget_, "the arrays up to " + label);
+    } catch (const std::runtime_error& error) {
+      fail(array, error.what());
+    }
+  }
+
+  /// The array's values, read as its format says (ascii, binary inline or
+  /// appended), into `sink`; `bytes`: the decoded bytes it must hold (none
+  /// for strings). Throws std::runtime_error.
+  void read_values(const Element& array, const WordType& type, std::uint64_t values,
+                   std::optional<std::uint64_t> bytes, ValueSink& sink) const {
+    const std::string format = *array.attribute("format");
+    if (format == "ascii") {
+      read_ascii(array, type, values, sink);
+    } else if (format == "binary") {
+      std::size_t position = array.content_begin;
+      while (position < array.content_end && is_space(bytes_[position]))
+        ++position;
+      ByteSource source(bytes_.substr(0, array.content_end), position, true);
+      read_binary(source, type, bytes, sink);
+    } else if (format == "appended") {
+      if (!document_.appended) throw std::runtime_error("format appended, but the file has no <AppendedData>");
+      const std::string* offset_text = array.attribute("offset");
+      if (!offset_text) throw std::runtime_error("appended array without offset");
+      const std::uint64_t offset = parse_count(*offset_text, "offset");
+      if (offset >= bytes_.size() - document_.appended_begin)
+        throw std::runtime_error("offset " + *offset_text + " lies beyond the end of the file");
+      ByteSource source(bytes_, document_.appended_begin + offset, document_.appended_base64);
+      read_binary(source, type, bytes, sink);
+    } else {
+      throw std::runtime_error("format '" + format + "' (expected ascii, binary or appended)");
+    }
   }
 
   /// Whitespace-separated tokens that VTK's istream parsing reads in full:
