@@ -793,40 +793,51 @@ class Checker {
       token[length] = '\0';
       p = end;
       ++index;
-      if (type.kind == Kind::Float) {
-        if (!is_decimal_number(token)) throw std::runtime_error(where + " is not a finite decimal number");
-        errno = 0;
-        const double value = std::strtod(token, nullptr);
-        const bool overflow = !std::isfinite(value) || (type.size == 4 && std::fabs(value) > FLT_MAX);
-        if (overflow) throw std::runtime_error(where + " overflows " + std::string(type.name));
-        sink.other_value();
-        continue;
-      }
-      const bool digits = token[token[0] == '+' || token[0] == '-'] != '\0' &&
-                          std::strspn(token + (token[0] == '+' || token[0] == '-'), "0123456789") ==
-                              std::strlen(token + (token[0] == '+' || token[0] == '-'));
-      if (!digits || (type.kind == Kind::Unsigned && token[0] == '-'))
-        throw std::runtime_error(where + " is not an integer of type " + type.name);
-      errno = 0;
-      if (type.kind == Kind::Unsigned) {
-        const unsigned long long value = std::strtoull(token, nullptr, 10);
-        const unsigned long long limit = type.size == 8 ? UINT64_MAX : (1ULL << (8 * type.size)) - 1;
-        if (errno == ERANGE || value > limit) throw std::runtime_error(where + " is out of the range of " + type.name);
-        sink.integer(value > static_cast<unsigned long long>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(value),
-                     value > static_cast<unsigned long long>(INT64_MAX));
-      } else {
-        const long long value = std::strtoll(token, nullptr, 10);
-        // VTK reads 8-bit values (String's characters too) through a short.
-        const long long limit = type.size == 8 ? INT64_MAX : (1LL << (8 * type.size - 1)) - 1;
-        if (errno == ERANGE || value > limit || value < -limit - 1)
-          throw std::runtime_error(where + " is out of the range of " + type.name);
-        if (type.kind == Kind::String) {
-          if (value < -128 || value > 255) throw std::runtime_error(where + " is not a character code");
-          if (value == 0) sink.string_end();
-        } else {
-          sink.integer(value);
-        }
-      }
+      if (type.kind == Kind::Float)
+        read_ascii_float(token, where, type, sink);
+      else
+        read_ascii_integer(token, where, type, sink);
+    }
+  }
+
+  /// A finite decimal number within the range of Float32 or Float64.
+  static void read_ascii_float(const char* token, const std::string& where, const WordType& type, ValueSink& sink) {
+    if (!is_decimal_number(token)) throw std::runtime_error(where + " is not a finite decimal number");
+    errno = 0;
+    const double value = std::strtod(token, nullptr);
+    const bool overflow = !std::isfinite(value) || (type.size == 4 && std::fabs(value) > FLT_MAX);
+    if (overflow) throw std::runtime_error(where + " overflows " + std::string(type.name));
+    sink.other_value();
+  }
+
+  /// A decimal integer within the range of the type (a String's characters:
+  /// codes from -128 to 255, 0 ending a string).
+  static void read_ascii_integer(const char* token, const std::string& where, const WordType& type,
+                                 ValueSink& sink) {
+    const bool digits = token[token[0] == '+' || token[0] == '-'] != '\0' &&
+                        std::strspn(token + (token[0] == '+' || token[0] == '-'), "0123456789") ==
+                            std::strlen(token + (token[0] == '+' || token[0] == '-'));
+    if (!digits || (type.kind == Kind::Unsigned && token[0] == '-'))
+      throw std::runtime_error(where + " is not an integer of type " + type.name);
+    errno = 0;
+    if (type.kind == Kind::Unsigned) {
+      const unsigned long long value = std::strtoull(token, nullptr, 10);
+      const unsigned long long limit = type.size == 8 ? UINT64_MAX : (1ULL << (8 * type.size)) - 1;
+      if (errno == ERANGE || value > limit) throw std::runtime_error(where + " is out of the range of " + type.name);
+      sink.integer(value > static_cast<unsigned long long>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(value),
+                   value > static_cast<unsigned long long>(INT64_MAX));
+      return;
+    }
+    const long long value = std::strtoll(token, nullptr, 10);
+    // VTK reads 8-bit values (String's characters too) through a short.
+    const long long limit = type.size == 8 ? INT64_MAX : (1LL << (8 * type.size - 1)) - 1;
+    if (errno == ERANGE || value > limit || value < -limit - 1)
+      throw std::runtime_error(where + " is out of the range of " + type.name);
+    if (type.kind == Kind::String) {
+      if (value < -128 || value > 255) throw std::runtime_error(where + " is not a character code");
+      if (value == 0) sink.string_end();
+    } else {
+      sink.integer(value);
     }
   }
 
