@@ -841,15 +841,29 @@ class Checker {
     }
   }
 
+  /// "data end inside the WHAT", with the base64 decoder's reason if any.
+  static std::runtime_error short_read(const ByteSource& source, const char* what) {
+    return std::runtime_error(std::string("data end inside the ") + what +
+                              (source.error().empty() ? "" : " (" + source.error() + ")"));
+  }
+
   std::uint64_t header_word(ByteSource& source, const char* what) const {
     unsigned char word[8];
-    if (!source.read(word, header_bytes_))
-      throw std::runtime_error(std::string("data end inside the ") + what +
-                               (source.error().empty() ? "" : " (" + source.error() + ")"));
+    if (!source.read(word, header_bytes_)) throw short_read(source, what);
     std::uint64_t value = 0;
     for (std::size_t b = 0; b < header_bytes_; ++b)
       value |= static_cast<std::uint64_t>(word[swap_ ? header_bytes_ - 1 - b : b]) << (8 * b);
     return value;
+  }
+
+  /// The decoded size a header declares: the bytes the piece needs
+  /// (`expected`, none for strings), within the memory budget, whole values.
+  void check_declared_size(std::uint64_t total, const WordType& type, std::optional<std::uint64_t> expected) const {
+    if (expected && total != *expected)
+      throw std::runtime_error("its header declares " + std::to_string(total) + " bytes, the piece needs " +
+                               std::to_string(*expected));
+    require_memory(total, budget_, "its data");
+    if (total % type.size != 0) throw std::runtime_error("its size is not a multiple of the value size");
   }
 
   /// A binary array: [byte count][data], or with zlib [blocks, block size,
@@ -857,31 +871,35 @@ class Checker {
   /// the decoded bytes the piece needs (none for strings).
   void read_binary(ByteSource& source, const WordType& type, std::optional<std::uint64_t> expected,
                    ValueSink& sink) const {
-    const auto check_total = [&](std::uint64_t total) {
-      if (expected && total != *expected)
-        throw std::runtime_error("its header declares " + std::to_string(total) + " bytes, the piece needs " +
-                                 std::to_string(*expected));
-      require_memory(total, budget_, "its data");
-      if (total % type.size != 0) throw std::runtime_error("its size is not a multiple of the value size");
-    };
-    const auto short_read = [&](const char* what) {
-      return std::runtime_error(std::string("data end inside the ") + what +
-                                (source.error().empty() ? "" : " (" + source.error() + ")"));
-    };
-    std::vector<unsigned char> buffer;
-    if (!compressed_) {
-      const std::uint64_t total = header_word(source, "size header");
-      check_total(total);
-      if (total > source.remaining()) throw std::runtime_error("declares " + std::to_string(total) + " bytes, the file holds fewer");
-      buffer.resize(1 << 16);
-      for (std::uint64_t left = total; left > 0;) {
-        const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(left, buffer.size()));
-        if (!source.read(buffer.data(), n)) throw short_read("data");
-        sink.bytes(buffer.data(), n);
-        left -= n;
-      }
-      return;
+    if (compressed_)
+      read_compressed(source, type, expected, sink);
+    else
+      read_uncompressed(source, type, expected, sink);
+  }
+
+  void read_uncompressed(ByteSource& source, const WordType& type, std::optional<std::uint64_t> expected,
+                         ValueSink& sink) const {
+    const std::uint64_t total = header_word(source, "size header");
+    check_declared_size(total, type, expected);
+    if (total > source.remaining()) throw std::runtime_error("declares " + std::to_string(total) + " bytes, the file holds fewer");
+    std::vector<unsigned char> buffer(1 << 16);
+    for (std::uint64_t left = total; left > 0;) {
+      const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(left, buffer.size()));
+      if (!source.read(buffer.data(), n)) throw short_read(source, "data");
+      sink.bytes(buffer.data(), n);
+      left -= n;
     }
+  }
+
+  /// The zlib header of a compressed array, checked against the piece and
+  /// the file.
+  struct CompressionHeader {
+    std::uint64_t blocks = 0, block_size = 0, last_size = 0;
+    std::vector<std::uint64_t> compressed_sizes;
+  };
+
+  CompressionHeader read_compression_header(ByteSource& source, const WordType& type,
+                                            std::optional<std::uint64_t> expected) const {
     const std::uint64_t blocks = header_word(source, "compression header");
     const std::uint64_t block_size = header_word(source, "compression header");
     const std::uint64_t last_size = header_word(source, "compression header");
@@ -895,10 +913,10 @@ class Checker {
     if (blocks > 0 && (!multiply_checked(blocks - 1, block_size, total) ||
                        __builtin_add_overflow(total, last_size ? last_size : block_size, &total)))
       throw std::runtime_error("compression header declares more than 2^64 bytes");
-    check_total(total);
-    std::vector<std::uint64_t> compressed_sizes(static_cast<std::size_t>(blocks));
+    check_declared_size(total, type, expected);
+    CompressionHeader header{blocks, block_size, last_size, std::vector<std::uint64_t>(static_cast<std::size_t>(blocks))};
     std::uint64_t compressed_total = 0;
-    for (auto& size : compressed_sizes) {
+    for (auto& size : header.compressed_sizes) {
       size = header_word(source, "compression header");
       if (__builtin_add_overflow(compressed_total, size, &compressed_total))
         throw std::runtime_error("compressed block sizes overflow");
@@ -907,17 +925,23 @@ class Checker {
     if (compressed_total > source.remaining())
       throw std::runtime_error("compressed blocks of " + std::to_string(compressed_total) +
                                " bytes, the file holds fewer");
-    std::vector<unsigned char> block;
-    for (std::uint64_t b = 0; b < blocks; ++b) {
-      const std::uint64_t size = b + 1 == blocks && last_size ? last_size : block_size;
+    return header;
+  }
+
+  void read_compressed(ByteSource& source, const WordType& type, std::optional<std::uint64_t> expected,
+                       ValueSink& sink) const {
+    const CompressionHeader header = read_compression_header(source, type, expected);
+    std::vector<unsigned char> buffer, block;
+    for (std::uint64_t b = 0; b < header.blocks; ++b) {
+      const std::uint64_t size = b + 1 == header.blocks && header.last_size ? header.last_size : header.block_size;
       // zlib expands at most 1032:1, so a larger declared size is a lie that
       // must not be allocated (string arrays have no size to compare with).
-      if (size / 1032 > compressed_sizes[b] + 1)
+      if (size / 1032 > header.compressed_sizes[b] + 1)
         throw std::runtime_error("compressed block " + std::to_string(b) + " of " +
-                                 std::to_string(compressed_sizes[b]) + " bytes cannot inflate to the " +
+                                 std::to_string(header.compressed_sizes[b]) + " bytes cannot inflate to the " +
                                  std::to_string(size) + " bytes its header declares");
-      buffer.resize(static_cast<std::size_t>(compressed_sizes[b]));
-      if (!source.read(buffer.data(), buffer.size())) throw short_read("compressed data");
+      buffer.resize(static_cast<std::size_t>(header.compressed_sizes[b]));
+      if (!source.read(buffer.data(), buffer.size())) throw short_read(source, "compressed data");
       block.resize(static_cast<std::size_t>(size));
       uLongf produced = static_cast<uLongf>(size);
       uLong consumed = static_cast<uLong>(buffer.size());
