@@ -35,6 +35,55 @@ bool contains(const GroupSelection& s, const Vector3& x, double tolerance) {
   return true;
 }
 
+/// The length (m) of the diagonal of the mesh's bounding box; 0 without nodes.
+double bounding_box_diagonal(const SurfaceMesh& mesh) {
+  Vector3 low{HUGE_VAL, HUGE_VAL, HUGE_VAL}, high{-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+  for (const auto& x : mesh.nodes)
+    for (int a = 0; a < 3; ++a) {
+      low[a] = std::min(low[a], x[a]);
+      high[a] = std::max(high[a], x[a]);
+    }
+  return mesh.nodes.empty() ? 0 : std::hypot(high[0] - low[0], high[1] - low[1], high[2] - low[2]);
+}
+
+/// The index of the group `name`, added after the others if new.
+int group_named(SurfaceMesh& mesh, const std::string& name) {
+  auto it = std::find(mesh.group_names.begin(), mesh.group_names.end(), name);
+  const int group = static_cast<int>(it - mesh.group_names.begin());
+  if (it == mesh.group_names.end()) mesh.group_names.push_back(name);
+  return group;
+}
+
+/// Each triangle inside a selection gets its group (see assign_groups).
+void assign_selected_groups(SurfaceMesh& mesh, const std::vector<GroupSelection>& selections) {
+  if (!mesh.group_names.empty())
+    throw std::invalid_argument("the mesh has its own boundary groups; --group selections are for files without");
+  const double diagonal = bounding_box_diagonal(mesh);
+  std::vector<int> group_of_selection;
+  for (const auto& s : selections) group_of_selection.push_back(group_named(mesh, s.name));
+  std::vector<int> selected_count(selections.size(), 0);
+  for (int t = 0; t < static_cast<int>(mesh.triangles.size()); ++t) {
+    int chosen = -1;
+    for (std::size_t k = 0; k < selections.size(); ++k) {
+      const double tolerance = selections[k].tolerance.value_or(1e-6 * diagonal);
+      bool inside = true;
+      for (int node : mesh.triangles[t]) inside = inside && contains(selections[k], mesh.nodes[node], tolerance);
+      if (!inside) continue;
+      ++selected_count[k];
+      if (chosen >= 0 && group_of_selection[chosen] != group_of_selection[k])
+        throw std::invalid_argument("triangle " + std::to_string(t) + " (centroid " +
+                                    point_text(triangle_centroid(mesh, t)) + ") is inside both --group '" +
+                                    selections[chosen].text + "' and --group '" + selections[k].text +
+                                    "': every triangle must be in exactly one boundary group");
+      chosen = static_cast<int>(k);
+    }
+    mesh.group_of_triangle[t] = chosen >= 0 ? group_of_selection[chosen] : -1;
+  }
+  for (std::size_t k = 0; k < selections.size(); ++k)
+    if (selected_count[k] == 0)
+      throw std::invalid_argument("--group '" + selections[k].text + "' selects no triangle");
+}
+
 }  // namespace
 
 GroupSelection parse_group_selection(const std::string& text) {
@@ -82,53 +131,14 @@ void assign_groups(SurfaceMesh& mesh, const std::vector<GroupSelection>& selecti
                    const std::optional<std::string>& default_group) {
   const int triangle_count = static_cast<int>(mesh.triangles.size());
   mesh.group_of_triangle.resize(triangle_count, -1);
-  if (!selections.empty()) {
-    if (!mesh.group_names.empty())
-      throw std::invalid_argument("the mesh has its own boundary groups; --group selections are for files without");
-    Vector3 low{HUGE_VAL, HUGE_VAL, HUGE_VAL}, high{-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
-    for (const auto& x : mesh.nodes)
-      for (int a = 0; a < 3; ++a) {
-        low[a] = std::min(low[a], x[a]);
-        high[a] = std::max(high[a], x[a]);
-      }
-    const double diagonal = mesh.nodes.empty() ? 0 : std::hypot(high[0] - low[0], high[1] - low[1], high[2] - low[2]);
-    std::vector<int> group_of_selection;
-    for (const auto& s : selections) {
-      auto it = std::find(mesh.group_names.begin(), mesh.group_names.end(), s.name);
-      group_of_selection.push_back(static_cast<int>(it - mesh.group_names.begin()));
-      if (it == mesh.group_names.end()) mesh.group_names.push_back(s.name);
-    }
-    std::vector<int> selected_count(selections.size(), 0);
-    for (int t = 0; t < triangle_count; ++t) {
-      int chosen = -1;
-      for (std::size_t k = 0; k < selections.size(); ++k) {
-        const double tolerance = selections[k].tolerance.value_or(1e-6 * diagonal);
-        bool inside = true;
-        for (int node : mesh.triangles[t]) inside = inside && contains(selections[k], mesh.nodes[node], tolerance);
-        if (!inside) continue;
-        ++selected_count[k];
-        if (chosen >= 0 && group_of_selection[chosen] != group_of_selection[k])
-          throw std::invalid_argument("triangle " + std::to_string(t) + " (centroid " +
-                                      point_text(triangle_centroid(mesh, t)) + ") is inside both --group '" +
-                                      selections[chosen].text + "' and --group '" + selections[k].text +
-                                      "': every triangle must be in exactly one boundary group");
-        chosen = static_cast<int>(k);
-      }
-      mesh.group_of_triangle[t] = chosen >= 0 ? group_of_selection[chosen] : -1;
-    }
-    for (std::size_t k = 0; k < selections.size(); ++k)
-      if (selected_count[k] == 0)
-        throw std::invalid_argument("--group '" + selections[k].text + "' selects no triangle");
-  }
+  if (!selections.empty()) assign_selected_groups(mesh, selections);
 
   std::vector<int> unassigned;
   for (int t = 0; t < triangle_count; ++t)
     if (mesh.group_of_triangle[t] < 0) unassigned.push_back(t);
   if (unassigned.empty()) return;
   if (default_group) {
-    auto it = std::find(mesh.group_names.begin(), mesh.group_names.end(), *default_group);
-    const int group = static_cast<int>(it - mesh.group_names.begin());
-    if (it == mesh.group_names.end()) mesh.group_names.push_back(*default_group);
+    const int group = group_named(mesh, *default_group);
     for (int t : unassigned) mesh.group_of_triangle[t] = group;
     return;
   }
