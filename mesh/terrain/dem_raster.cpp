@@ -334,6 +334,120 @@ std::array<double, 4> inscribed_node_bounds(const OGRSpatialReference& source, c
   return {w + pull_e, s + pull_n, e - pull_e, n - pull_n};
 }
 
+/// The raster at `path` opened read-only by one of the DEM drivers, with its
+/// own sidecar files only; a format GDAL knows but does not read as a DEM
+/// is named.
+Dataset open_dem(const std::string& path) {
+  const std::string local = local_raster_path(path);
+  const std::vector<std::string> siblings = sidecar_names(local);
+  require_no_file_references(local, siblings, path);
+  std::vector<const char*> sibling_list;
+  for (const auto& name : siblings) sibling_list.push_back(name.c_str());
+  sibling_list.push_back(nullptr);
+  Dataset source(static_cast<GDALDataset*>(GDALOpenEx(local.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY, kDemDrivers,
+                                                      nullptr, const_cast<char**>(sibling_list.data()))));
+  if (!source) {
+    // Name the format when GDAL knows it (identification reads only the file's first bytes).
+    const std::string reason = QuietGdal::message();
+    if (GDALDriverH known = GDALIdentifyDriverEx(local.c_str(), GDAL_OF_RASTER, nullptr, nullptr))
+      throw failure(path, std::string("format '") + GDALGetDriverLongName(known) + "' (GDAL driver " +
+                              GDALGetDriverShortName(known) + ") is not read as a DEM; the formats read are " +
+                              kDemFormats + " (convert with gdal_translate -of GTiff)");
+    throw failure(path, std::string("not a raster GDAL can read as a DEM (") + kDemFormats + "): " + reason);
+  }
+  return source;
+}
+
+/// A band and cells, and the declared size (and GDAL's block) within the
+/// memory, before anything is allocated for them.
+void require_cells_within_memory(GDALDataset& source, const std::string& path, const DemOptions& options) {
+  if (source.GetRasterCount() < 1) throw failure(path, "the raster has no band");
+  const int nx = source.GetRasterXSize(), ny = source.GetRasterYSize();
+  if (nx < 1 || ny < 1) throw failure(path, "the raster has no cells");
+  std::uint64_t bytes = 0;
+  if (!multiply_checked(static_cast<std::uint64_t>(nx) * static_cast<std::uint64_t>(ny), kBytesPerNode, bytes))
+    bytes = UINT64_MAX;
+  const std::uint64_t budget = options.memory_budget > 0 ? options.memory_budget : available_memory_bytes();
+  require_memory(bytes, budget, path + ": a DEM of " + std::to_string(nx) + " x " + std::to_string(ny) + " nodes");
+  // GDAL reads whole blocks (16 bytes per cell at most, complex doubles).
+  int block_x = 0, block_y = 0;
+  source.GetRasterBand(1)->GetBlockSize(&block_x, &block_y);
+  const std::uint64_t block_bytes =
+      16 * static_cast<std::uint64_t>(std::max(block_x, 1)) * static_cast<std::uint64_t>(std::max(block_y, 1));
+  require_memory(block_bytes, budget / 4,
+                 path + ": a block of " + std::to_string(block_x) + " x " + std::to_string(block_y) + " cells");
+}
+
+/// The DEM's CRS, and its north-up (or south-up) geotransform in `gt`, on
+/// a grid of sane size.
+const OGRSpatialReference& georeferencing(GDALDataset& source, const std::string& path, double gt[6]) {
+  if (source.GetGeoTransform(gt) != CE_None)
+    throw failure(path, "the DEM is not georeferenced (no geotransform); give it one, e.g. gdal_translate -a_ullr "
+                        "-a_srs");
+  if (gt[2] != 0.0 || gt[4] != 0.0 || !(gt[1] > 0.0) || gt[5] == 0.0)
+    throw failure(path, "rotated or degenerate geotransform; only north-up (or south-up) grids are read");
+  const OGRSpatialReference* source_crs = source.GetSpatialRef();
+  if (!source_crs || source_crs->IsEmpty())
+    throw failure(path, "the DEM has no coordinate reference system; assign one (gdal_edit.py -a_srs EPSG:NNNN)");
+  require_sane_grid(gt, source.GetRasterXSize(), source.GetRasterYSize(), source_crs->IsGeographic(), path);
+  return *source_crs;
+}
+
+/// Without --crs: the DEM's own projected CRS, or for a geographic one the
+/// UTM zone of its centre.
+void set_crs_of_the_dem(OGRSpatialReference& target, GDALDataset& source, const OGRSpatialReference& source_crs,
+                        const double gt[6], const std::string& path) {
+  if (source_crs.IsProjected()) {
+    target = source_crs;
+  } else if (source_crs.IsGeographic()) {
+    double longitude = 0, latitude = 0;
+    centre_lon_lat(source, source_crs, gt, path, longitude, latitude);
+    target.importFromEPSG(utm_epsg(longitude, latitude));
+  } else {
+    throw failure(path, "its CRS (" + crs_label(source_crs) + ") is neither geographic nor projected; give --crs");
+  }
+}
+
+/// The DEM warped to the target CRS (`target_wkt`, `target_name` in
+/// messages) with as many columns and rows as the source, on the largest
+/// north-up node rectangle inside the projected footprint, so every node of
+/// the layer has a height: one prism per DEM node (bilinear; source no-data
+/// stays out, cells next to it become NaN; -et 0: every point through PROJ,
+/// not the warper's linear approximation of the transform, which may be off
+/// by an eighth of a cell). A grid one node wide keeps the warper's own
+/// extent.
+Dataset warp_dem(GDALDataset& source, const OGRSpatialReference& source_gis, const OGRSpatialReference& target,
+                 const double gt[6], const std::string& path, const std::string& target_wkt,
+                 const std::string& target_name) {
+  const int nx = source.GetRasterXSize(), ny = source.GetRasterYSize();
+  const std::string size_x = std::to_string(nx), size_y = std::to_string(ny);
+  std::vector<std::string> args = {"-of", "MEM", "-t_srs", target_wkt, "-ts", size_x, size_y, "-r", "bilinear",
+                                   "-et", "0", "-dstnodata", "nan", "-ot", "Float64"};
+  if (nx > 1 && ny > 1) {
+    const auto nodes = inscribed_node_bounds(source_gis, target, gt, nx, ny, path);
+    const double half_e = 0.5 * (nodes[2] - nodes[0]) / (nx - 1), half_n = 0.5 * (nodes[3] - nodes[1]) / (ny - 1);
+    const auto text = [](double v) {
+      char buffer[40];
+      std::snprintf(buffer, sizeof buffer, "%.17g", v);
+      return std::string(buffer);
+    };
+    for (const std::string& value : {std::string("-te"), text(nodes[0] - half_e), text(nodes[1] - half_n),
+                                     text(nodes[2] + half_e), text(nodes[3] + half_n)})
+      args.push_back(value);
+  }
+  std::vector<const char*> argv;
+  for (const auto& arg : args) argv.push_back(arg.c_str());
+  argv.push_back(nullptr);
+  std::unique_ptr<GDALWarpAppOptions, decltype(&GDALWarpAppOptionsFree)> warp_options(
+      GDALWarpAppOptionsNew(const_cast<char**>(argv.data()), nullptr), GDALWarpAppOptionsFree);
+  if (!warp_options) throw failure(path, "cannot set up the projection: " + QuietGdal::message());
+  GDALDatasetH source_handle = GDALDataset::ToHandle(&source);
+  int usage_error = 0;
+  Dataset warped(GDALDataset::FromHandle(GDALWarp("", nullptr, 1, &source_handle, warp_options.get(), &usage_error)));
+  if (!warped) throw failure(path, "cannot project to " + target_name + ": " + QuietGdal::message());
+  return warped;
+}
+
 }  // namespace
 
 NoData parse_no_data(const std::string& text) {
@@ -353,49 +467,11 @@ Dem read_dem(const std::string& path, const DemOptions& options) {
     if (!target.IsProjected())
       throw UsageError("--crs '" + options.crs + "': not a projected CRS (prisms need metres east and north)");
   }
-  const std::string local = local_raster_path(path);
-  const std::vector<std::string> siblings = sidecar_names(local);
-  require_no_file_references(local, siblings, path);
-  std::vector<const char*> sibling_list;
-  for (const auto& name : siblings) sibling_list.push_back(name.c_str());
-  sibling_list.push_back(nullptr);
-  Dataset source(static_cast<GDALDataset*>(GDALOpenEx(local.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY, kDemDrivers,
-                                                      nullptr, const_cast<char**>(sibling_list.data()))));
-  if (!source) {
-    // Name the format when GDAL knows it (identification reads only the file's first bytes).
-    const std::string reason = QuietGdal::message();
-    if (GDALDriverH known = GDALIdentifyDriverEx(local.c_str(), GDAL_OF_RASTER, nullptr, nullptr))
-      throw failure(path, std::string("format '") + GDALGetDriverLongName(known) + "' (GDAL driver " +
-                              GDALGetDriverShortName(known) + ") is not read as a DEM; the formats read are " +
-                              kDemFormats + " (convert with gdal_translate -of GTiff)");
-    throw failure(path, std::string("not a raster GDAL can read as a DEM (") + kDemFormats + "): " + reason);
-  }
-  if (source->GetRasterCount() < 1) throw failure(path, "the raster has no band");
+  const Dataset source = open_dem(path);
+  require_cells_within_memory(*source, path, options);
   const int nx = source->GetRasterXSize(), ny = source->GetRasterYSize();
-  if (nx < 1 || ny < 1) throw failure(path, "the raster has no cells");
-  // Its declared size against the memory, before anything is allocated for it.
-  std::uint64_t bytes = 0;
-  if (!multiply_checked(static_cast<std::uint64_t>(nx) * static_cast<std::uint64_t>(ny), kBytesPerNode, bytes))
-    bytes = UINT64_MAX;
-  const std::uint64_t budget = options.memory_budget > 0 ? options.memory_budget : available_memory_bytes();
-  require_memory(bytes, budget, path + ": a DEM of " + std::to_string(nx) + " x " + std::to_string(ny) + " nodes");
-  // GDAL reads whole blocks (16 bytes per cell at most, complex doubles).
-  int block_x = 0, block_y = 0;
-  source->GetRasterBand(1)->GetBlockSize(&block_x, &block_y);
-  const std::uint64_t block_bytes =
-      16 * static_cast<std::uint64_t>(std::max(block_x, 1)) * static_cast<std::uint64_t>(std::max(block_y, 1));
-  require_memory(block_bytes, budget / 4,
-                 path + ": a block of " + std::to_string(block_x) + " x " + std::to_string(block_y) + " cells");
   double gt[6];
-  if (source->GetGeoTransform(gt) != CE_None)
-    throw failure(path, "the DEM is not georeferenced (no geotransform); give it one, e.g. gdal_translate -a_ullr "
-                        "-a_srs");
-  if (gt[2] != 0.0 || gt[4] != 0.0 || !(gt[1] > 0.0) || gt[5] == 0.0)
-    throw failure(path, "rotated or degenerate geotransform; only north-up (or south-up) grids are read");
-  const OGRSpatialReference* source_crs = source->GetSpatialRef();
-  if (!source_crs || source_crs->IsEmpty())
-    throw failure(path, "the DEM has no coordinate reference system; assign one (gdal_edit.py -a_srs EPSG:NNNN)");
-  require_sane_grid(gt, nx, ny, source_crs->IsGeographic(), path);
+  const OGRSpatialReference& source_crs = georeferencing(*source, path, gt);
 
   std::vector<double> values;
   std::size_t first_bad = 0;
@@ -405,64 +481,21 @@ Dem read_dem(const std::string& path, const DemOptions& options) {
                             std::to_string(first_bad / nx) + ", column " + std::to_string(first_bad % nx) +
                             " (--nodata skip leaves them out of the layer)");
   if (no_data == values.size()) throw failure(path, "every height is no-data");
-
-  if (options.crs.empty()) {  // else the user's, set above
-    if (source_crs->IsProjected()) {
-      target = *source_crs;
-    } else if (source_crs->IsGeographic()) {
-      double longitude = 0, latitude = 0;
-      centre_lon_lat(*source, *source_crs, gt, path, longitude, latitude);
-      target.importFromEPSG(utm_epsg(longitude, latitude));
-    } else {
-      throw failure(path, "its CRS (" + crs_label(*source_crs) + ") is neither geographic nor projected; give --crs");
-    }
-  }
+  if (options.crs.empty()) set_crs_of_the_dem(target, *source, source_crs, gt, path);  // else the user's, set above
 
   Dem dem;
   dem.no_data_cells = no_data;
   dem.crs = crs_label(target);
   dem.crs_wkt = wkt2(target);
-  OGRSpatialReference source_gis = *source_crs;
+  OGRSpatialReference source_gis = source_crs;
   source_gis.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
   if (source_gis.IsSame(&target)) {
-    if (source_crs->IsProjected() && source_crs->GetLinearUnits() != 1.0)
+    if (source_crs.IsProjected() && source_crs.GetLinearUnits() != 1.0)
       throw failure(path, "projected CRS " + dem.crs + " is not in metres; give --crs to project it");
     fill_grid(dem, gt, nx, ny, values);
     return dem;
   }
-
-  // Warp to the target CRS with as many columns and rows as the source, on
-  // the largest north-up node rectangle inside the projected footprint, so
-  // every node of the layer has a height: one prism per DEM node (bilinear;
-  // source no-data stays out, cells next to it become NaN; -et 0: every point
-  // through PROJ, not the warper's linear approximation of the transform,
-  // which may be off by an eighth of a cell). A grid one node wide keeps the
-  // warper's own extent.
-  const std::string size_x = std::to_string(nx), size_y = std::to_string(ny), srs = dem.crs_wkt;
-  std::vector<std::string> args = {"-of",       "MEM", "-t_srs",     srs,   "-ts", size_x, size_y, "-r",
-                                   "bilinear", "-et", "0",          "-dstnodata", "nan", "-ot", "Float64"};
-  if (nx > 1 && ny > 1) {
-    const auto nodes = inscribed_node_bounds(source_gis, target, gt, nx, ny, path);
-    const double half_e = 0.5 * (nodes[2] - nodes[0]) / (nx - 1), half_n = 0.5 * (nodes[3] - nodes[1]) / (ny - 1);
-    const auto text = [](double v) {
-      char buffer[40];
-      std::snprintf(buffer, sizeof buffer, "%.17g", v);
-      return std::string(buffer);
-    };
-    for (const std::string& value : {std::string("-te"), text(nodes[0] - half_e), text(nodes[1] - half_n),
-                                     text(nodes[2] + half_e), text(nodes[3] + half_n)})
-      args.push_back(value);
-  }
-  std::vector<const char*> argv;
-  for (const auto& arg : args) argv.push_back(arg.c_str());
-  argv.push_back(nullptr);
-  std::unique_ptr<GDALWarpAppOptions, decltype(&GDALWarpAppOptionsFree)> warp_options(
-      GDALWarpAppOptionsNew(const_cast<char**>(argv.data()), nullptr), GDALWarpAppOptionsFree);
-  if (!warp_options) throw failure(path, "cannot set up the projection: " + QuietGdal::message());
-  GDALDatasetH source_handle = GDALDataset::ToHandle(source.get());
-  int usage_error = 0;
-  Dataset warped(GDALDataset::FromHandle(GDALWarp("", nullptr, 1, &source_handle, warp_options.get(), &usage_error)));
-  if (!warped) throw failure(path, "cannot project to " + dem.crs + ": " + QuietGdal::message());
+  const Dataset warped = warp_dem(*source, source_gis, target, gt, path, dem.crs_wkt, dem.crs);
   double wgt[6];
   warped->GetGeoTransform(wgt);
   require_sane_grid(wgt, warped->GetRasterXSize(), warped->GetRasterYSize(), false,
