@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <set>
 #include <stdexcept>
 #include <string_view>
@@ -24,78 +25,54 @@ constexpr const char* kMachine = "depends on the machine, the clock or chance (i
 constexpr const char* kModels = "creates or names whole models";
 constexpr const char* kStructures = "defines structures or name spaces";
 
-/// Gmsh 4.8's keywords (Parser/Gmsh.l; `[tT]` matches either letter) and,
-/// for those refused, why; nullptr: accepted.
-struct Keyword {
-  const char* pattern;
-  const char* refusal;
-};
-constexpr Keyword kKeywords[] = {
-    {"Abort", kEndsGmsh}, {"Abs", nullptr}, {"AbsolutePath", kReadsFiles}, {"Acos", nullptr},
-    {"AdaptMesh", kMeshes}, {"Affine", nullptr}, {"Alias", kViews}, {"AliasWithOptions", kViews},
-    {"ArcCos", nullptr}, {"Append", kStructures}, {"ArcSin", nullptr}, {"ArcTan", nullptr},
-    {"ArcTan2", nullptr}, {"Asin", nullptr}, {"Atan", nullptr}, {"Atan2", nullptr},
-    {"BSpline", nullptr}, {"Betti", kMeshes}, {"Bezier", nullptr}, {"Box", nullptr},
-    {"Block", nullptr}, {"BooleanCoherence", nullptr}, {"BooleanCommon", nullptr}, {"BooleanCut", nullptr},
-    {"BooleanDifference", nullptr}, {"BooleanFragments", nullptr}, {"BooleanFuse", nullptr},
-    {"BooleanIntersection", nullptr}, {"BooleanSection", nullptr}, {"BooleanUnion", nullptr},
-    {"BoundingBox", nullptr}, {"Call", nullptr}, {"Catenary", kViews}, {"CatmullRom", nullptr},
-    {"Ceil", nullptr}, {"CenterOfMass", nullptr}, {"Chamfer", nullptr}, {"Characteristic", nullptr},
-    {"Circle", nullptr}, {"ClassifySurfaces", kMeshes}, {"CodeName", kOnelab}, {"Coherence", nullptr},
-    {"Cohomology", kMeshes}, {"Color", kViews}, {"ColorTable", kViews}, {"Combine", kViews},
-    {"Compound", nullptr}, {"Cone", nullptr}, {"Coordinates", nullptr}, {"CopyOptions", kViews},
-    {"Cos", nullptr}, {"Cosh", nullptr}, {"Cpu", kMachine}, {"CreateGeometry", kMeshes},
-    {"CreateTopology", kMeshes}, {"CurrentDir", kReadsFiles}, {"CurrentDirectory", kReadsFiles},
-    {"CurrentFileName", kReadsFiles}, {"Curve", nullptr}, {"Cylinder", nullptr}, {"DefineConstant", kOnelab},
-    {"DefineNumber", kOnelab}, {"DefineString", kOnelab}, {"Degenerated", nullptr}, {"Delete", nullptr},
-    {"Dilate", nullptr}, {"DimNameSpace", kStructures}, {"DirName", kReadsFiles}, {"Disk", nullptr},
-    {"Draw", kViews}, {"Ellipse", nullptr}, {"Ellipsis", nullptr}, {"Ellipsoid", nullptr},
-    {"Elliptic", nullptr}, {"Else", nullptr}, {"ElseIf", nullptr}, {"EndFor", nullptr},
-    {"EndIf", nullptr}, {"Error", nullptr}, {"Euclidian", nullptr}, {"Exists", nullptr},
-    {"Exit", kEndsGmsh}, {"Exp", nullptr}, {"Extrude", nullptr}, {"Fabs", nullptr},
-    {"Field", nullptr}, {"FileExists", kReadsFiles}, {"Fillet", nullptr}, {"Find", nullptr},
-    {"FixRelativePath", kReadsFiles}, {"Floor", nullptr}, {"Fmod", nullptr}, {"For", nullptr},
-    {"Function", nullptr}, {"GMSH_MAJOR_VERSION", nullptr}, {"GMSH_MINOR_VERSION", nullptr},
-    {"GMSH_PATCH_VERSION", nullptr}, {"GeoEntity", nullptr}, {"GetEnv", kReadsFiles},
-    {"GetForced", kOnelab}, {"GetForcedStr", kOnelab}, {"GetNumber", kOnelab}, {"GetString", kOnelab},
-    {"GetStringValue", kOnelab}, {"GetValue", kOnelab}, {"GmshExecutableName", kReadsFiles},
-    {"Hide", nullptr}, {"Hole", nullptr}, {"Homology", kMeshes}, {"Hypot", nullptr},
-    {"INTERPOLATION_SCHEME", kViews}, {"If", nullptr}, {"In", nullptr}, {"Intersect", nullptr},
-    {"Knots", nullptr}, {"Layers", nullptr}, {"Length", nullptr}, {"Levelset", kViews},
-    {"LinSpace", nullptr}, {"Line", nullptr}, {"List", nullptr}, {"ListFromFile", kReadsFiles},
-    {"Log", nullptr}, {"Log10", nullptr}, {"LogSpace", nullptr}, {"LowerCase", nullptr},
-    {"LowerCaseIn", nullptr}, {"MPI_Rank", nullptr}, {"MPI_Size", nullptr}, {"Macro", nullptr},
-    {"Mass", nullptr}, {"MatrixOfInertia", nullptr}, {"Max", nullptr}, {"Memory", kMachine},
-    {"MeshAlgorithm", nullptr}, {"MeshSize", nullptr}, {"MeshSizeFromBoundary", nullptr}, {"Min", nullptr},
-    {"Modulo", nullptr}, {"N2S", nullptr}, {"NameStruct", kStructures}, {"NameToString", nullptr},
-    {"NewModel", kModels}, {"Nurbs", nullptr}, {"OnelabAction", kOnelab}, {"OnelabRun", kRunsPrograms},
-    {"Order", nullptr}, {"Parametric", nullptr}, {"Parent", nullptr}, {"Periodic", nullptr},
-    {"Physical", nullptr}, {"Pi", nullptr}, {"Plane", nullptr}, {"Plugin", kViews},
-    {"Point", nullptr}, {"PolarSphere", nullptr}, {"Printf", nullptr}, {"Quadric", nullptr},
-    {"Quad[tT]ri[aA]dd[vV]erts", nullptr}, {"Quad[tT]ri[nN]o[nN]ew[vV]erts", nullptr}, {"Rand", kMachine},
-    {"Recomb[lL]aterals", nullptr}, {"Recombine", nullptr}, {"Rectangle", nullptr}, {"Recursive", nullptr},
-    {"RecombineMesh", kMeshes}, {"RefineMesh", kMeshes}, {"RelocateMesh", kMeshes}, {"ReorientMesh", kMeshes},
-    {"RenumberMeshNodes", kMeshes}, {"RenumberMeshElements", kMeshes}, {"Return", nullptr},
-    {"ReverseMesh", nullptr}, {"Reverse", nullptr}, {"Rotate", nullptr}, {"Round", nullptr},
-    {"Ruled", nullptr}, {"S2N", nullptr}, {"ScaleLastLayer", nullptr}, {"SetChanged", kViews},
-    {"SetFactory", nullptr}, {"SetTag", nullptr}, {"SetMaxTag", nullptr}, {"SetNumber", kOnelab},
-    {"SetPartition", kMeshes}, {"SetString", kOnelab}, {"Sewing", nullptr}, {"ShapeFromFile", kReadsFiles},
-    {"Show", nullptr}, {"Sin", nullptr}, {"Sinh", nullptr}, {"Slide", kViews},
-    {"Smoother", nullptr}, {"Sphere", nullptr}, {"Spline", nullptr}, {"Split", nullptr},
-    {"Sprintf", nullptr}, {"Sqrt", nullptr}, {"Str", nullptr}, {"StrCat", nullptr},
-    {"StrChoice", nullptr}, {"StrCmp", nullptr}, {"StrFind", nullptr}, {"StrLen", nullptr},
-    {"StrPrefix", nullptr}, {"StrRelative", kReadsFiles}, {"StrReplace", nullptr}, {"StrSub", nullptr},
-    {"StringToName", nullptr}, {"Struct", kStructures}, {"Surface", nullptr}, {"Symmetry", nullptr},
-    {"SyncModel", nullptr}, {"T2", kViews}, {"T3", kViews}, {"TIME", kViews},
-    {"Tan", nullptr}, {"Tanh", nullptr}, {"TestLevel", nullptr}, {"TextAttributes", kViews},
-    {"ThickSolid", nullptr}, {"ThruSections", nullptr}, {"Today", kMachine}, {"Torus", nullptr},
-    {"TotalMemory", kMachine}, {"Transf[qQ]uad[tT]ri", nullptr}, {"Transfinite", nullptr},
-    {"Translate", nullptr}, {"UndefineConstant", kOnelab}, {"Unique", nullptr}, {"UnsplitWindow", kViews},
-    {"UpperCase", nullptr}, {"Using", nullptr}, {"Volume", nullptr}, {"Warning", nullptr},
-    {"Wedge", nullptr}, {"Wire", nullptr},
+/// Gmsh 4.8's keywords (Parser/Gmsh.l; `[tT]` matches either letter) that a
+/// geometry file may use.
+constexpr const char* kAcceptedKeywords[] = {
+    "Abs", "Acos", "Affine", "ArcCos", "ArcSin", "ArcTan", "ArcTan2", "Asin", "Atan", "Atan2", "BSpline", "Bezier",
+    "Box", "Block", "BooleanCoherence", "BooleanCommon", "BooleanCut", "BooleanDifference", "BooleanFragments",
+    "BooleanFuse", "BooleanIntersection", "BooleanSection", "BooleanUnion", "BoundingBox", "Call", "CatmullRom",
+    "Ceil", "CenterOfMass", "Chamfer", "Characteristic", "Circle", "Coherence", "Compound", "Cone", "Coordinates",
+    "Cos", "Cosh", "Curve", "Cylinder", "Degenerated", "Delete", "Dilate", "Disk", "Ellipse", "Ellipsis",
+    "Ellipsoid", "Elliptic", "Else", "ElseIf", "EndFor", "EndIf", "Error", "Euclidian", "Exists", "Exp", "Extrude",
+    "Fabs", "Field", "Fillet", "Find", "Floor", "Fmod", "For", "Function", "GMSH_MAJOR_VERSION",
+    "GMSH_MINOR_VERSION", "GMSH_PATCH_VERSION", "GeoEntity", "Hide", "Hole", "Hypot", "If", "In", "Intersect",
+    "Knots", "Layers", "Length", "LinSpace", "Line", "List", "Log", "Log10", "LogSpace", "LowerCase", "LowerCaseIn",
+    "MPI_Rank", "MPI_Size", "Macro", "Mass", "MatrixOfInertia", "Max", "MeshAlgorithm", "MeshSize",
+    "MeshSizeFromBoundary", "Min", "Modulo", "N2S", "NameToString", "Nurbs", "Order", "Parametric", "Parent",
+    "Periodic", "Physical", "Pi", "Plane", "Point", "PolarSphere", "Printf", "Quadric", "Quad[tT]ri[aA]dd[vV]erts",
+    "Quad[tT]ri[nN]o[nN]ew[vV]erts", "Recomb[lL]aterals", "Recombine", "Rectangle", "Recursive", "Return",
+    "ReverseMesh", "Reverse", "Rotate", "Round", "Ruled", "S2N", "ScaleLastLayer", "SetFactory", "SetTag",
+    "SetMaxTag", "Sewing", "Show", "Sin", "Sinh", "Smoother", "Sphere", "Spline", "Split", "Sprintf", "Sqrt", "Str",
+    "StrCat", "StrChoice", "StrCmp", "StrFind", "StrLen", "StrPrefix", "StrReplace", "StrSub", "StringToName",
+    "Surface", "Symmetry", "SyncModel", "Tan", "Tanh", "TestLevel", "ThickSolid", "ThruSections", "Torus",
+    "Transf[qQ]uad[tT]ri", "Transfinite", "Translate", "Unique", "UpperCase", "Using", "Volume", "Warning", "Wedge",
+    "Wire",
     // The "new" tags (numbers to the grammar).
-    {"newreg", nullptr}, {"newp", nullptr}, {"newl", nullptr}, {"newc", nullptr}, {"newll", nullptr},
-    {"news", nullptr}, {"newsl", nullptr}, {"newv", nullptr}, {"newf", nullptr},
+    "newreg", "newp", "newl", "newc", "newll", "news", "newsl", "newv", "newf",
+};
+
+/// Gmsh 4.8's other keywords, refused, by why.
+struct RefusedKeywords {
+  const char* refusal;
+  std::initializer_list<const char*> patterns;
+};
+const RefusedKeywords kRefusedKeywords[] = {
+    {kRunsPrograms, {"OnelabRun"}},
+    {kReadsFiles, {"AbsolutePath", "CurrentDir", "CurrentDirectory", "CurrentFileName", "DirName", "FileExists",
+                   "FixRelativePath", "GetEnv", "GmshExecutableName", "ListFromFile", "ShapeFromFile", "StrRelative"}},
+    {kEndsGmsh, {"Abort", "Exit"}},
+    {kOnelab, {"CodeName", "DefineConstant", "DefineNumber", "DefineString", "GetForced", "GetForcedStr", "GetNumber",
+               "GetString", "GetStringValue", "GetValue", "OnelabAction", "SetNumber", "SetString",
+               "UndefineConstant"}},
+    {kViews, {"Alias", "AliasWithOptions", "Catenary", "Color", "ColorTable", "Combine", "CopyOptions", "Draw",
+              "INTERPOLATION_SCHEME", "Levelset", "Plugin", "SetChanged", "Slide", "T2", "T3", "TIME",
+              "TextAttributes", "UnsplitWindow"}},
+    {kMeshes, {"AdaptMesh", "Betti", "ClassifySurfaces", "Cohomology", "CreateGeometry", "CreateTopology", "Homology",
+               "RecombineMesh", "RefineMesh", "RelocateMesh", "ReorientMesh", "RenumberMeshNodes",
+               "RenumberMeshElements", "SetPartition"}},
+    {kMachine, {"Cpu", "Memory", "Rand", "Today", "TotalMemory"}},
+    {kModels, {"NewModel"}},
+    {kStructures, {"Append", "DimNameSpace", "NameStruct", "Struct"}},
 };
 
 /// Names Gmsh's grammar compares as commands ("NAME ARGUMENT;"): refused
@@ -152,10 +129,19 @@ bool matches(const char* pattern, std::string_view name) {
   return at == name.size();
 }
 
-const Keyword* keyword(std::string_view name) {
-  for (const auto& entry : kKeywords)
-    if (matches(entry.pattern, name)) return &entry;
+/// Why Gmsh's keyword `name` is refused; nullptr when it is accepted or no keyword.
+const char* keyword_refusal(std::string_view name) {
+  for (const auto& group : kRefusedKeywords)
+    for (const char* pattern : group.patterns)
+      if (matches(pattern, name)) return group.refusal;
   return nullptr;
+}
+
+bool is_keyword(std::string_view name) {
+  if (keyword_refusal(name)) return true;
+  for (const char* pattern : kAcceptedKeywords)
+    if (matches(pattern, name)) return true;
+  return false;
 }
 
 enum class Kind { Name, Keyword, Number, String, Punct };
@@ -274,7 +260,7 @@ class GeoChecker {
     const std::size_t start = at;
     while (at < text_.size() && (is_alpha(text_[at]) || is_digit(text_[at]))) ++at;
     std::string word = text_.substr(start, at - start);
-    const Kind kind = keyword(word) ? Kind::Keyword : Kind::Name;
+    const Kind kind = is_keyword(word) ? Kind::Keyword : Kind::Name;
     tokens_.push_back({kind, std::move(word), line});
     return at;
   }
@@ -366,7 +352,7 @@ class GeoChecker {
 
   void check_keyword(std::size_t i) const {
     const Token& t = tokens_[i];
-    if (const char* refusal = keyword(t.text)->refusal) refuse(t, refusal);
+    if (const char* refusal = keyword_refusal(t.text)) refuse(t, refusal);
     if (t.text == "Delete" && !(punct(i + 1, "{") || punct(i + 1, ";") || is(i + 1, Kind::Keyword, "Field")))
       fail(t.line, "'Delete " + (i + 1 < tokens_.size() ? tokens_[i + 1].text : std::string()) +
                        "' is not accepted: only Delete { entities }, Delete; in a boolean operation and Delete Field[N] "
