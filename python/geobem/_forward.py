@@ -24,17 +24,27 @@ def prism_columns(prisms, values, names, function):
     (P,) arrays, each as NumPy holds it (columns of one table stay views: the
     extension reads them in place and builds its prisms in one pass)."""
     prisms = np.atleast_2d(host_array(prisms, "prisms", function))
+    check_prisms(prisms, function)
+    columns = []
+    for value, name in zip(values, names):
+        column = host_array(value, name, function).reshape(-1)
+        check_column(column, name, prisms, function)
+        columns.append(column)
+    return prisms, columns
+
+
+def check_prisms(prisms, function):
+    """ValueError unless ``prisms`` (a NumPy or device array) has shape (P, 6)."""
     if prisms.ndim != 2 or prisms.shape[1] != 6:
         raise ValueError(
             f"{function}: prisms needs rows of west, east, south, north, bottom, top, not shape {prisms.shape}"
         )
-    columns = []
-    for value, name in zip(values, names):
-        column = host_array(value, name, function).reshape(-1)
-        if column.size != prisms.shape[0]:
-            raise ValueError(f"{function}: {name} has {column.size} values for {prisms.shape[0]} prisms")
-        columns.append(column)
-    return prisms, columns
+
+
+def check_column(column, name, prisms, function):
+    """ValueError unless the flat per-prism ``column`` has one value per row of ``prisms``."""
+    if column.size != prisms.shape[0]:
+        raise ValueError(f"{function}: {name} has {column.size} values for {prisms.shape[0]} prisms")
 
 
 def shaped(rows, fields, names, shape, dtype, single):
@@ -159,18 +169,13 @@ def _prism_gravity_on_device(coordinates, prisms, density, names, single, device
     prisms = xp.asarray(prisms, dtype=xp.float64)
     prisms = prisms.reshape(1, -1) if prisms.ndim == 1 else prisms
     density = xp.asarray(density, dtype=xp.float64).ravel()
-    if prisms.ndim != 2 or prisms.shape[1] != 6:
-        raise ValueError(f"prism_gravity: prisms needs rows of west, east, south, north, bottom, top, not shape {prisms.shape}")
-    if density.size != prisms.shape[0]:
-        raise ValueError(f"prism_gravity: density has {density.size} values for {prisms.shape[0]} prisms")
+    check_prisms(prisms, "prism_gravity")
+    check_column(density, "density", prisms, "prism_gravity")
     table = xp.ascontiguousarray(xp.concatenate([prisms, density[:, None]], axis=1))
     rows, fields, messages = _geobem.prism_gravity_on_device(stations, table, ",".join(names), precision, show,
                                                                    bool(force))
     issue_warnings(messages, stacklevel=3)
-    rows = xp.from_dlpack(rows)
-    by_name = dict(zip(fields, rows))
-    results = tuple(by_name[name].reshape(shape).astype(dtype, copy=False) for name in names)
-    return results[0] if single else results
+    return shaped(xp.from_dlpack(rows), fields, names, shape, dtype, single)
 
 
 def prism_magnetic(
