@@ -54,6 +54,13 @@ def shaped(rows, fields, names, shape, dtype, single):
     return results[0] if single else results
 
 
+def magnetic_field_names(field, function):
+    """(names, single) as :func:`field_names` for a magnetic field; ``"b"`` is the three components."""
+    if field == "b":
+        return list(MAGNETIC_FIELDS), False
+    return field_names(field, MAGNETIC_FIELDS, function)
+
+
 def prism_gravity(
     coordinates,
     prisms,
@@ -243,9 +250,7 @@ def prism_magnetic(
     §5.2; Nagy et al. (2000, 2002) and Fukushima (2020) for the tensor
     (docs/references.md).
     """
-    names, single = (["b_e", "b_n", "b_u"], False) if field == "b" else field_names(
-        field, MAGNETIC_FIELDS, "prism_magnetic"
-    )
+    names, single = magnetic_field_names(field, "prism_magnetic")
     if len(magnetization) != 3:
         raise ValueError(f"prism_magnetic: magnetization needs 3 components (e, n, u), not {len(magnetization)}")
     stations, shape = station_table(coordinates, "prism_magnetic")

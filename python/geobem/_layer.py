@@ -4,7 +4,7 @@ import xarray as xr
 
 from . import _geobem
 from ._arrays import field_names, host_array, issue_warnings, resolve_device, station_table
-from ._forward import GRAVITY_FIELDS, MAGNETIC_FIELDS, prism_gravity, prism_magnetic, shaped
+from ._forward import GRAVITY_FIELDS, magnetic_field_names, prism_gravity, prism_magnetic, shaped
 
 __all__ = ["DatasetAccessorGeobem", "prism_layer"]
 
@@ -154,6 +154,17 @@ class DatasetAccessorGeobem:
         e, n = easting[volume], northing[volume]
         return np.column_stack([e - half_e, e + half_e, n - half_n, n + half_n, bottom[volume], top[volume]]), volume
 
+    def _from_heights(self, kernel, function, coordinates, surface, reference, above, below, names, single, device,
+                      precision, show, force, dtype):
+        """The fields ``names`` on the stations from the library's layer ``kernel`` (layer_gravity or
+        layer_magnetic), which forms each cell's prism from ``surface`` and ``reference`` as it goes; ``above``
+        and ``below`` are the property values on each side, as :meth:`_sides` finds them."""
+        stations, shape = station_table(coordinates, function)
+        rows, fields, messages = kernel(stations, np.ascontiguousarray(surface), self._grid(), reference, above, below,
+                                        ",".join(names), resolve_device(device), precision, show, bool(force))
+        issue_warnings(messages, stacklevel=3)
+        return shaped(rows, fields, names, shape, dtype, single)
+
     def gravity(
         self,
         coordinates,
@@ -213,12 +224,8 @@ class DatasetAccessorGeobem:
             return prism_gravity(coordinates, prisms, density[volume], names[0] if single else names, device=device,
                                  precision=precision, force=force, progress=show, dtype=dtype)
         surface, reference, ((above, below),) = sides
-        stations, shape = station_table(coordinates, "gravity")
-        rows, fields, messages = _geobem.layer_gravity(
-            stations, np.ascontiguousarray(surface), self._grid(), reference, above, below, ",".join(names),
-            resolve_device(device), precision, show, bool(force))
-        issue_warnings(messages, stacklevel=2)
-        return shaped(rows, fields, names, shape, dtype, single)
+        return self._from_heights(_geobem.layer_gravity, "gravity", coordinates, surface, reference, above, below,
+                                  names, single, device, precision, show, force, dtype)
 
     def magnetic(
         self,
@@ -270,8 +277,7 @@ class DatasetAccessorGeobem:
         Blakely (1995), §5.2 (docs/references.md).
         """
         _check_kwargs(kwargs)
-        names, single = (["b_e", "b_n", "b_u"], False) if field == "b" else field_names(
-            field, MAGNETIC_FIELDS, "magnetic")
+        names, single = magnetic_field_names(field, "magnetic")
         if len(magnetization_names) != 3:
             raise ValueError(f"magnetic: magnetization_names needs 3 names, not {len(magnetization_names)}")
         top, bottom, values, keep = self._cells(list(magnetization_names), thickness_threshold)
@@ -284,12 +290,8 @@ class DatasetAccessorGeobem:
         surface, reference, per_component = sides
         above = [side[0] for side in per_component]
         below = [side[1] for side in per_component]
-        stations, shape = station_table(coordinates, "magnetic")
-        rows, fields, messages = _geobem.layer_magnetic(
-            stations, np.ascontiguousarray(surface), self._grid(), reference, above, below, ",".join(names),
-            resolve_device(device), precision, show, bool(force))
-        issue_warnings(messages, stacklevel=2)
-        return shaped(rows, fields, names, shape, dtype, single)
+        return self._from_heights(_geobem.layer_magnetic, "magnetic", coordinates, surface, reference, above, below,
+                                  names, single, device, precision, show, force, dtype)
 
 
 def _check_kwargs(kwargs):
