@@ -64,12 +64,17 @@ def station_table(coordinates, function):
     if len(coordinates) < 3:
         raise ValueError(f"{function}: coordinates needs easting, northing and upward, not {len(coordinates)} arrays")
     arrays = [host_array(c, name, function) for c, name in zip(coordinates[:3], ("easting", "northing", "upward"))]
+    return broadcast_table(arrays, "coordinates", function)
+
+
+def broadcast_table(arrays, what, function):
+    """(table, shape): the NumPy ``arrays`` broadcast together as the columns of a C-ordered (N, K) table, and
+    their broadcast shape; ValueError naming ``what`` when they do not broadcast."""
     try:
         arrays = np.broadcast_arrays(*arrays)
     except ValueError as error:
-        raise ValueError(f"{function}: coordinates do not broadcast together: {error}") from None
-    shape = arrays[0].shape
-    return np.ascontiguousarray(np.stack([a.ravel() for a in arrays], axis=1)), shape
+        raise ValueError(f"{function}: {what} do not broadcast together: {error}") from None
+    return np.ascontiguousarray(np.stack([a.ravel() for a in arrays], axis=1)), arrays[0].shape
 
 
 def field_names(field, valid, function):

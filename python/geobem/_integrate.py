@@ -4,7 +4,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _geobem
-from ._arrays import host_array, resolve_device
+from ._arrays import broadcast_table, host_array, resolve_device
 
 __all__ = ["IntegrationResult", "adaptive", "cubature", "longman"]
 
@@ -50,16 +50,16 @@ def _table(columns, function):
         if not isinstance(name, str):
             raise ValueError(f"{function}: parameter names are strings, not {name!r}")
     arrays = [host_array(value, name, function) for name, value in columns.items()]
-    try:
-        arrays = np.broadcast_arrays(*arrays) if arrays else []
-    except ValueError as error:
-        raise ValueError(f"{function}: the parameters do not broadcast together: {error}") from None
-    shape = arrays[0].shape if arrays else ()
-    table = np.ascontiguousarray(np.stack([a.ravel() for a in arrays], axis=1)) if arrays else np.zeros((1, 0))
+    if not arrays:
+        return [], np.zeros((1, 0)), ()
+    table, shape = broadcast_table(arrays, "the parameters", function)
     return list(columns), table, shape
 
 
-def _result(rows, statuses, shape):
+def _integrate(method, shape, *arguments, device, progress):
+    """The extension's ``method`` on ``arguments`` then the device and progress options, as an
+    IntegrationResult in ``shape``."""
+    rows, statuses = method(*arguments, resolve_device(device), bool(progress))
     return IntegrationResult(
         value=rows[0].reshape(shape),
         error=rows[1].reshape(shape),
@@ -143,10 +143,8 @@ def longman(
     Sidi (1988) (docs/references.md).
     """
     names, table, shape = _table(parameters, "longman")
-    rows, statuses = _geobem.longman(family, expression, oscillation, decay_rate, names, table, rel_tol, abs_tol,
-                                     accelerator, min_areas, max_areas, quadrature_order, resolve_device(device),
-                                     bool(progress))
-    return _result(rows, statuses, shape)
+    return _integrate(_geobem.longman, shape, family, expression, oscillation, decay_rate, names, table, rel_tol,
+                      abs_tol, accelerator, min_areas, max_areas, quadrature_order, device=device, progress=progress)
 
 
 def adaptive(
@@ -222,9 +220,8 @@ def adaptive(
     columns = {"lower": lower, "upper": upper, **dict(parameters or {})}
     names, table, shape = _table(columns, "adaptive")
     single = all(np.ndim(value) == 0 for value in columns.values())
-    rows, statuses = _geobem.adaptive(integrand, expression, names, table, single, rel_tol, abs_tol, float(max_evals),
-                                      alpha, beta, expansion, resolve_device(device), bool(progress))
-    return _result(rows, statuses, shape)
+    return _integrate(_geobem.adaptive, shape, integrand, expression, names, table, single, rel_tol, abs_tol,
+                      float(max_evals), alpha, beta, expansion, device=device, progress=progress)
 
 
 def cubature(
@@ -305,7 +302,5 @@ def cubature(
     if integrand is not None:
         shape = (1,)
     box = [None if corner is None else [float(v) for v in np.ravel(corner)] for corner in (lower, upper)]
-    rows, statuses = _geobem.cubature(integrand, expression, int(dim), names, table, box[0], box[1], genz_a, genz_u,
-                                      rel_tol, abs_tol, float(max_evals), int(min_regions), resolve_device(device),
-                                      bool(progress))
-    return _result(rows, statuses, shape)
+    return _integrate(_geobem.cubature, shape, integrand, expression, int(dim), names, table, box[0], box[1], genz_a,
+                      genz_u, rel_tol, abs_tol, float(max_evals), int(min_regions), device=device, progress=progress)
