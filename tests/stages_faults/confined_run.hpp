@@ -3,7 +3,9 @@
 // the exit status (1 or 2) with a clear message, no signal, within 60 s under
 // a 4 GiB address-space limit, no output written, nothing left beside it
 // (no lock, no temporary), and no file of the folder opened, created or
-// changed other than the input and the output's own (inotify).
+// changed other than the input and the output's own (inotify). start_stage
+// is the fork and exec under limits that confined runs and the fault tests
+// (test_stage_faults.cpp) share.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -35,17 +37,32 @@ struct ConfinedRun {
   std::string errors;
 };
 
-/// Runs bin/ARGS[0] under a 4 GiB address-space limit, killed after 60 s.
-inline ConfinedRun run_confined(const std::vector<std::string>& args) {
-  const auto errors = scratch("stderr.txt");
-  const auto begin = std::chrono::steady_clock::now();
+/// Limits set on a started stage (setrlimit in the child); a negative one is not set.
+struct RunLimits {
+  long long address_space = -1;  ///< bytes (RLIMIT_AS)
+  /// Bytes per file written (RLIMIT_FSIZE, with SIGXFSZ ignored: write(2)
+  /// then fails with EFBIG, as it fails with ENOSPC on a full disk).
+  long long file_size = -1;
+};
+
+/// Starts bin/ARGS[0] with ARGS under `limits`, stdout discarded and stderr
+/// into `errors` (discarded when empty); returns its pid.
+inline pid_t start_stage(const std::vector<std::string>& args, const std::filesystem::path& errors = {},
+                         const RunLimits& limits = {}) {
   const pid_t pid = ::fork();
   if (pid == 0) {
-    const rlimit four_gib{4ull << 30, 4ull << 30};
-    ::setrlimit(RLIMIT_AS, &four_gib);
+    if (limits.address_space >= 0) {
+      const rlimit limit{static_cast<rlim_t>(limits.address_space), static_cast<rlim_t>(limits.address_space)};
+      ::setrlimit(RLIMIT_AS, &limit);
+    }
+    if (limits.file_size >= 0) {
+      ::signal(SIGXFSZ, SIG_IGN);
+      const rlimit limit{static_cast<rlim_t>(limits.file_size), static_cast<rlim_t>(limits.file_size)};
+      ::setrlimit(RLIMIT_FSIZE, &limit);
+    }
     const int null = ::open("/dev/null", O_WRONLY);
     ::dup2(null, 1);
-    ::dup2(::open(errors.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), 2);
+    ::dup2(errors.empty() ? null : ::open(errors.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), 2);
     std::vector<char*> argv;
     const std::string program = bin + "/" + args[0];
     argv.push_back(const_cast<char*>(program.c_str()));
@@ -54,6 +71,14 @@ inline ConfinedRun run_confined(const std::vector<std::string>& args) {
     ::execv(program.c_str(), argv.data());
     ::_exit(127);
   }
+  return pid;
+}
+
+/// Runs bin/ARGS[0] under a 4 GiB address-space limit, killed after 60 s.
+inline ConfinedRun run_confined(const std::vector<std::string>& args) {
+  const auto errors = scratch("stderr.txt");
+  const auto begin = std::chrono::steady_clock::now();
+  const pid_t pid = start_stage(args, errors, {4ll << 30});
   ConfinedRun run;
   int status = 0;
   while (::waitpid(pid, &status, WNOHANG) == 0) {

@@ -13,11 +13,8 @@
 // on disk is always one of the two, whole.
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
 #include <signal.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -26,6 +23,7 @@
 #include <thread>
 #include <utility>
 
+#include "tests/stages_faults/confined_run.hpp"
 #include "tests/support/test_files.hpp"
 
 namespace fs = std::filesystem;
@@ -34,37 +32,10 @@ using Files = std::map<std::string, std::string>;
 
 namespace {
 
-const std::string bin = GEOBEM_BIN_DIR;
-
 struct Outcome {
   int exit_code;  ///< -1 when killed
   double seconds;
 };
-
-/// Starts bin/ARGS[0] with ARGS, stdout discarded and stderr into `errors`
-/// (discarded when empty), every file it writes capped at `file_limit` bytes
-/// if given; returns its pid.
-pid_t start(const std::vector<std::string>& args, const fs::path& errors = {}, long file_limit = -1) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const int null = ::open("/dev/null", O_WRONLY);
-    ::dup2(null, 1);
-    ::dup2(errors.empty() ? null : ::open(errors.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), 2);
-    if (file_limit >= 0) {
-      ::signal(SIGXFSZ, SIG_IGN);  // write(2) then fails with EFBIG instead of killing
-      const rlimit limit{static_cast<rlim_t>(file_limit), static_cast<rlim_t>(file_limit)};
-      ::setrlimit(RLIMIT_FSIZE, &limit);
-    }
-    std::vector<char*> argv;
-    const std::string program = bin + "/" + args[0];
-    argv.push_back(const_cast<char*>(program.c_str()));
-    for (std::size_t i = 1; i < args.size(); ++i) argv.push_back(const_cast<char*>(args[i].c_str()));
-    argv.push_back(nullptr);
-    ::execv(program.c_str(), argv.data());
-    ::_exit(127);
-  }
-  return pid;
-}
 
 /// The exit status of child `pid` once it ends; -1 when a signal ended it.
 int exit_code_of(pid_t pid) {
@@ -78,7 +49,7 @@ int exit_code_of(pid_t pid) {
 /// `file_limit` bytes if given.
 Outcome spawn(const std::vector<std::string>& args, double kill_after = -1, long file_limit = -1) {
   const auto begin = std::chrono::steady_clock::now();
-  const pid_t pid = start(args, {}, file_limit);
+  const pid_t pid = start_stage(args, {}, {-1, file_limit});
   if (kill_after >= 0) {
     std::this_thread::sleep_for(std::chrono::duration<double>(kill_after));
     ::kill(pid, SIGKILL);
@@ -318,7 +289,7 @@ TEST_F(StageFaults, GravityRunsIntoOneFolderDoNotMix) {
   int refused = 0;
   for (int trial = 0; trial < 14; ++trial) {
     const fs::path errors_a = root_ / "concurrent_a.err", errors_b = root_ / "concurrent_b.err";
-    const pid_t first = start(run_a, errors_a), second = start(run_b, errors_b);
+    const pid_t first = start_stage(run_a, errors_a), second = start_stage(run_b, errors_b);
     const int code_a = exit_code_of(first), code_b = exit_code_of(second);
     for (const auto& [code, errors] : {std::pair{code_a, errors_a}, std::pair{code_b, errors_b}}) {
       if (code == 0) continue;
