@@ -222,43 +222,40 @@ TEST(VtkModel, GridVtrWriterRoundTripsTheUbcGrid) {
 }
 
 TEST(VtkModel, BadFilesAreNamed) {
+  // The reader's message for `data` written as the scratch file `name`.
+  auto refusal = [](vtkDataObject* data, const std::string& name) {
+    const auto path = scratch(name);
+    geobem::write_vtk_xml(data, path);
+    return error_of([&] { read_prism_model(path.string()); });
+  };
+
   auto no_density = reference_rectilinear();
   no_density->GetCellData()->RemoveArray("density");
   no_density->GetCellData()->AddArray(array_of("rho", std::vector<double>(12, 1.0)));
-  const auto no_density_path = scratch("no_density.vtr");
-  geobem::write_vtk_xml(no_density, no_density_path);
-  EXPECT_NE(error_of([&] { read_prism_model(no_density_path.string()); }).find("no one-component cell array 'density' (cell arrays: rho)"),
+  EXPECT_NE(refusal(no_density, "no_density.vtr").find("no one-component cell array 'density' (cell arrays: rho)"),
             std::string::npos);
 
   auto nan_density = reference_rectilinear();
   vtkDoubleArray::SafeDownCast(nan_density->GetCellData()->GetArray("density"))->SetValue(7, std::nan(""));
-  const auto nan_path = scratch("nan.vtr");
-  geobem::write_vtk_xml(nan_density, nan_path);
   // Cell 7 in VTK order (easting fastest): i_e = 1, i_n = 0, i_u = 1.
-  EXPECT_NE(error_of([&] { read_prism_model(nan_path.string()); }).find("cell (1, 0, 1)"), std::string::npos);
+  EXPECT_NE(refusal(nan_density, "nan.vtr").find("cell (1, 0, 1)"), std::string::npos);
 
-  auto skewed = vtkSmartPointer<vtkUnstructuredGrid>::New();
+  // One cell of `type` on the first `count` corners of a sheared box, density 1.
   auto points = vtkSmartPointer<vtkPoints>::New();
   const double corners[8][3] = {{0, 0, 0}, {1, 0, 0}, {1.5, 1, 0}, {0.5, 1, 0},
                                 {0, 0, 1}, {1, 0, 1}, {1.5, 1, 1}, {0.5, 1, 1}};
   for (const auto& c : corners) points->InsertNextPoint(c);
-  skewed->SetPoints(points);
-  const vtkIdType ids[8] = {0, 1, 2, 3, 4, 5, 6, 7};
-  skewed->InsertNextCell(VTK_HEXAHEDRON, 8, ids);
-  skewed->GetCellData()->AddArray(array_of("density", {1}));
-  const auto skewed_path = scratch("skewed.vtu");
-  geobem::write_vtk_xml(skewed, skewed_path);
-  EXPECT_NE(error_of([&] { read_prism_model(skewed_path.string()); }).find("cell 0: not an axis-aligned box"),
+  auto one_cell = [&](VTKCellType type, vtkIdType count) {
+    const vtkIdType ids[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
+    grid->SetPoints(points);
+    grid->InsertNextCell(type, count, ids);
+    grid->GetCellData()->AddArray(array_of("density", {1}));
+    return grid;
+  };
+  EXPECT_NE(refusal(one_cell(VTK_HEXAHEDRON, 8), "skewed.vtu").find("cell 0: not an axis-aligned box"),
             std::string::npos);
-
-  auto tetra = vtkSmartPointer<vtkUnstructuredGrid>::New();
-  tetra->SetPoints(points);
-  tetra->InsertNextCell(VTK_TETRA, 4, ids);
-  tetra->GetCellData()->AddArray(array_of("density", {1}));
-  const auto tetra_path = scratch("tetra.vtu");
-  geobem::write_vtk_xml(tetra, tetra_path);
-  EXPECT_NE(error_of([&] { read_prism_model(tetra_path.string()); }).find("is not a hexahedron or voxel"),
-            std::string::npos);
+  EXPECT_NE(refusal(one_cell(VTK_TETRA, 4), "tetra.vtu").find("is not a hexahedron or voxel"), std::string::npos);
 
   const std::string missing = scratch("missing.vtr").string();
   EXPECT_NE(error_of([&] { read_prism_model(missing); }).find(missing + ": no such file"), std::string::npos);
