@@ -35,8 +35,8 @@
 // deviations of a sum of many. The estimate of a field is the bound relative
 // to the largest |value| of its group at the station (the potential; g_e,
 // g_n, g_z; the six tensor terms) less the bound (the smallest the true
-// magnitude can be); tests/gravity/edge_battery_test.cpp,
-// far_field_test.cpp and docs/readers.md#accuracy-of-the-fields show it. The
+// magnitude can be); tests/gravity/test_edge_battery.cpp,
+// test_far_field.cpp and docs/readers.md#accuracy-of-the-fields show it. The
 // drivers' accumulation in double adds about √N·1e-16 of the field for N
 // sources, below every bound used.
 #include <array>

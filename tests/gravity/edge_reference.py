@@ -219,7 +219,7 @@ def cases(rng):
             yield kind, bounds, density, magnetization, station, on, outward
 
 
-# The two models of edge_models.csv (tests/gravity/edge_battery_test.cpp
+# The two models of edge_models.csv (tests/gravity/test_edge_battery.cpp
 # builds the same ones). Voxel grid: cell (i, j, k) easting fastest, bottom
 # layer first; magnetization (A/m) per cell. Layer: Harmonica's prism_layer
 # convention, cell (i, j) centred on (west + i*de, south + j*dn), surface

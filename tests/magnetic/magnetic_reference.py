@@ -15,7 +15,7 @@ Axes easting, northing, upward; b_u positive upward.
 
 Prints C++ initializer rows {west, east, south, north, bottom, top, m_e, m_n,
 m_u, easting, northing, upward, b_e, b_n, b_u} for
-tests/magnetic/magnetic_test.cpp (needs mpmath; Debian python3-mpmath).
+tests/magnetic/test_magnetic.cpp (needs mpmath; Debian python3-mpmath).
 """
 from mpmath import mp, mpf, log, atan, sqrt, diff
 

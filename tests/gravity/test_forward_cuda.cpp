@@ -153,7 +153,7 @@ TEST_F(ForwardCuda, SinglePrecisionOnTheSeedGeometry) {
   for (int f = 0; f < field_count; ++f) {
     std::printf("%-9s cuda single vs cpu double %.2e, vs cpu single %.2e\n", field_name(Field(f)), vs_double[f],
                 vs_single[f]);
-    EXPECT_LE(vs_double[f], 2e-5) << field_name(Field(f));  // the bound of forward_cpu_test.cpp
+    EXPECT_LE(vs_double[f], 2e-5) << field_name(Field(f));  // the bound of test_forward_cpu.cpp
     EXPECT_LE(vs_single[f], 2e-5) << field_name(Field(f));
   }
 }
