@@ -78,6 +78,7 @@ class Parser {
                           column);
   }
 
+  /// Reads the next token, after white space, into token_.
   void advance() {
     while (position_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[position_]))) ++position_;
     token_ = Token{};
@@ -85,53 +86,63 @@ class Parser {
     if (position_ >= text_.size()) return;
     const char c = text_[position_];
     if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') {
-      // digits [. digits] [e [+-] digits]: scanned here so that "2x" or "1e" is an error at its column.
-      std::size_t end = position_;
-      while (end < text_.size() && std::isdigit(static_cast<unsigned char>(text_[end]))) ++end;
-      if (end < text_.size() && text_[end] == '.') {
-        ++end;
-        while (end < text_.size() && std::isdigit(static_cast<unsigned char>(text_[end]))) ++end;
-      }
-      if (end < text_.size() && (text_[end] == 'e' || text_[end] == 'E')) {
-        std::size_t exponent = end + 1;
-        if (exponent < text_.size() && (text_[exponent] == '+' || text_[exponent] == '-')) ++exponent;
-        if (exponent < text_.size() && std::isdigit(static_cast<unsigned char>(text_[exponent]))) {
-          end = exponent;
-          while (end < text_.size() && std::isdigit(static_cast<unsigned char>(text_[end]))) ++end;
-        }
-      }
-      const bool hexadecimal_prefix = end == position_ + 1 && text_[position_] == '0' && end < text_.size() &&
-                                      (text_[end] == 'x' || text_[end] == 'X');
-      if (hexadecimal_prefix)
-        fail("hexadecimal numbers are not accepted: write numbers in decimal", token_.column);
-      token_.kind = TokenKind::Number;
-      token_.text = text_.substr(position_, end - position_);
-      const auto parsed = std::from_chars(text_.data() + position_, text_.data() + end, token_.value);
-      if (parsed.ec != std::errc() || parsed.ptr != text_.data() + end || !std::isfinite(token_.value))
-        fail("'" + token_.text + "' is not a number within double range", token_.column);
-      position_ = end;
-      if (position_ < text_.size() &&
-          (std::isalpha(static_cast<unsigned char>(text_[position_])) || text_[position_] == '_'))
-        fail("a number directly followed by a name (write '*' for a product)", static_cast<int>(position_) + 1);
-      return;
-    }
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-      std::size_t end = position_;
-      while (end < text_.size() &&
-             (std::isalnum(static_cast<unsigned char>(text_[end])) || text_[end] == '_'))
-        ++end;
+      scan_number();
+    } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       token_.kind = TokenKind::Name;
+      const std::size_t end = name_end(position_);
       token_.text = text_.substr(position_, end - position_);
       position_ = end;
-      return;
-    }
-    if (std::string("+-*/^(),").find(c) != std::string::npos) {
+    } else if (std::string("+-*/^(),").find(c) != std::string::npos) {
       token_.kind = TokenKind::Operator;
       token_.text = std::string(1, c);
       ++position_;
-      return;
+    } else {
+      fail(std::string("unexpected character '") + c + "'", token_.column);
     }
-    fail(std::string("unexpected character '") + c + "'", token_.column);
+  }
+
+  /// The end of the run of decimal digits from `from`.
+  std::size_t digits_end(std::size_t from) const {
+    while (from < text_.size() && std::isdigit(static_cast<unsigned char>(text_[from]))) ++from;
+    return from;
+  }
+
+  /// The end of the name (letters, digits, '_') from `from`.
+  std::size_t name_end(std::size_t from) const {
+    while (from < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[from])) || text_[from] == '_'))
+      ++from;
+    return from;
+  }
+
+  /// The end of digits [. digits] [e [+-] digits] from position_: scanned
+  /// here so that "2x" or "1e" is an error at its column.
+  std::size_t number_end() const {
+    std::size_t end = digits_end(position_);
+    if (end < text_.size() && text_[end] == '.') end = digits_end(end + 1);
+    if (end < text_.size() && (text_[end] == 'e' || text_[end] == 'E')) {
+      std::size_t exponent = end + 1;
+      if (exponent < text_.size() && (text_[exponent] == '+' || text_[exponent] == '-')) ++exponent;
+      if (exponent < text_.size() && std::isdigit(static_cast<unsigned char>(text_[exponent])))
+        end = digits_end(exponent);
+    }
+    return end;
+  }
+
+  /// Reads a decimal number at position_ into token_.
+  void scan_number() {
+    const std::size_t end = number_end();
+    const bool hexadecimal_prefix = end == position_ + 1 && text_[position_] == '0' && end < text_.size() &&
+                                    (text_[end] == 'x' || text_[end] == 'X');
+    if (hexadecimal_prefix) fail("hexadecimal numbers are not accepted: write numbers in decimal", token_.column);
+    token_.kind = TokenKind::Number;
+    token_.text = text_.substr(position_, end - position_);
+    const auto parsed = std::from_chars(text_.data() + position_, text_.data() + end, token_.value);
+    if (parsed.ec != std::errc() || parsed.ptr != text_.data() + end || !std::isfinite(token_.value))
+      fail("'" + token_.text + "' is not a number within double range", token_.column);
+    position_ = end;
+    if (position_ < text_.size() &&
+        (std::isalpha(static_cast<unsigned char>(text_[position_])) || text_[position_] == '_'))
+      fail("a number directly followed by a name (write '*' for a product)", static_cast<int>(position_) + 1);
   }
 
   bool at(const char* op) const { return token_.kind == TokenKind::Operator && token_.text == op; }
@@ -149,27 +160,23 @@ class Parser {
     return add(std::move(node));
   }
 
-  int sum() {
-    int left = product();
-    while (at("+") || at("-")) {
-      const NodeKind kind = at("+") ? NodeKind::Add : NodeKind::Subtract;
+  /// A left-associative chain `operand (op operand)*` of the two operators
+  /// of one precedence level.
+  int chain(int (Parser::*operand)(), const char* first, NodeKind first_kind, const char* second,
+            NodeKind second_kind) {
+    int left = (this->*operand)();
+    while (at(first) || at(second)) {
+      const NodeKind kind = at(first) ? first_kind : second_kind;
       const int column = token_.column;
       advance();
-      left = binary(kind, left, product(), column);
+      left = binary(kind, left, (this->*operand)(), column);
     }
     return left;
   }
 
-  int product() {
-    int left = unary();
-    while (at("*") || at("/")) {
-      const NodeKind kind = at("*") ? NodeKind::Multiply : NodeKind::Divide;
-      const int column = token_.column;
-      advance();
-      left = binary(kind, left, unary(), column);
-    }
-    return left;
-  }
+  int sum() { return chain(&Parser::product, "+", NodeKind::Add, "-", NodeKind::Subtract); }
+
+  int product() { return chain(&Parser::unary, "*", NodeKind::Multiply, "/", NodeKind::Divide); }
 
   /// Every level of nesting (a parenthesis, a call's argument, a sign, an
   /// exponent) passes through here: the one place that bounds recursion.

@@ -330,6 +330,54 @@ constexpr double kEndpointShare = 0.05;
 /// stay normal doubles, and x^{-a} finite at them).
 constexpr double kNarrowestBlock = 1e-250;
 
+/// The width of the block after an accepted block [a, b], by the expansion rule.
+GEOBEM_HD inline double expanded_width(const BlockCuttingState& s, double a, double b) {
+  if (s.expansion == static_cast<int>(ExpansionRule::Double)) return 2.0 * (b - a);
+  if (s.expansion == static_cast<int>(ExpansionRule::Keep)) return b - a;
+  return s.upper - s.lower;
+}
+
+/// Adds the accepted block [a, b] to the sweep: its sums, its error (to the
+/// stalled errors where it passed only as rounding noise above its share),
+/// the junction with the block before it, and its rounding; moves on to b
+/// with the next width. Ends the sweep at upper, or at a non-finite sum.
+GEOBEM_HD inline void accept_block(BlockCuttingState& s, const KronrodSums& block, double a, double b,
+                                   int subintervals, bool stalled_above_share, double cost) {
+  double low;
+  two_sum(s.estimate, block.estimate, &s.estimate, &low);
+  s.compensation += low + block.estimate_low;
+  if (stalled_above_share)
+    s.stalled_error += block.error;
+  else
+    s.error += block.error;
+  if (s.blocks > 0)
+    s.error += junction_error(s.right_value, block.left_value, fmax(s.right_gap, block.left_gap),
+                              s.argument_rounding + block.argument_rounding, s.right_roughness + block.left_roughness);
+  s.right_value = block.right_value;
+  s.right_gap = block.right_gap;
+  s.right_roughness = block.right_roughness;
+  s.rounding_squared += block.rounding_squared;
+  s.rounding_density += block.rounding_squared / ((b - a) / subintervals);
+  s.argument_rounding += block.argument_rounding;
+  s.halved_density = 0.0;
+  s.rest -= block.estimate + block.estimate_low;
+  s.blocks += 1;
+  s.x = b;
+  // A non-finite block passes only once it cannot be halved; the sweep ends
+  // there with the status non_finite (going on through a region where f is
+  // NaN would only spend the evaluation cap on blocks of rounding's width).
+  if (!(fabs(s.estimate) <= 1.7976931348623157e308)) {
+    s.running = 0;
+    return;
+  }
+  s.width = expanded_width(s, a, b);
+  if (b >= s.upper) {
+    s.running = 0;
+    s.capped = s.finishing;
+    if (!s.finishing && s.resweeps == 0) plan_resweep(s, cost, subintervals);
+  }
+}
+
 /// Decides on the block just integrated (its Kronrod sums over `subintervals` subintervals):
 /// accept and expand, or halve the width (Kern & Alaghband's block cutting).
 /// A block passes when its truncation error is within its share of the
@@ -391,44 +439,7 @@ GEOBEM_HD inline void block_cutting_step(BlockCuttingState& s, const KronrodSums
                                  (at_upper && s.upper_density > 0.0 && density >= s.upper_density);
   const bool endpoint_passes = endpoint_singular && block.error <= kEndpointShare * target;
   if (block.error <= share || endpoint_passes || within_argument_noise || stalled || unsplittable || s.finishing) {
-    double low;
-    two_sum(s.estimate, block.estimate, &s.estimate, &low);
-    s.compensation += low + block.estimate_low;
-    if (stalled && block.error > share)
-      s.stalled_error += block.error;
-    else
-      s.error += block.error;
-    if (s.blocks > 0)
-      s.error += junction_error(s.right_value, block.left_value, fmax(s.right_gap, block.left_gap),
-                                s.argument_rounding + block.argument_rounding, s.right_roughness + block.left_roughness);
-    s.right_value = block.right_value;
-    s.right_gap = block.right_gap;
-    s.right_roughness = block.right_roughness;
-    s.rounding_squared += block.rounding_squared;
-    s.rounding_density += block.rounding_squared / ((b - a) / subintervals);
-    s.argument_rounding += block.argument_rounding;
-    s.halved_density = 0.0;
-    s.rest -= block_estimate;
-    s.blocks += 1;
-    s.x = b;
-    // A non-finite block passes only once it cannot be halved; the sweep ends
-    // there with the status non_finite (going on through a region where f is
-    // NaN would only spend the evaluation cap on blocks of rounding's width).
-    if (!(fabs(s.estimate) <= 1.7976931348623157e308)) {
-      s.running = 0;
-      return;
-    }
-    if (s.expansion == static_cast<int>(ExpansionRule::Double))
-      s.width = 2.0 * (b - a);
-    else if (s.expansion == static_cast<int>(ExpansionRule::Keep))
-      s.width = b - a;
-    else
-      s.width = s.upper - s.lower;
-    if (b >= s.upper) {
-      s.running = 0;
-      s.capped = s.finishing;
-      if (!s.finishing && s.resweeps == 0) plan_resweep(s, cost, subintervals);
-    }
+    accept_block(s, block, a, b, subintervals, stalled && block.error > share, cost);
   } else {
     s.halved_density = density;
     if (at_lower) s.lower_density = density;

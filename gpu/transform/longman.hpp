@@ -120,6 +120,120 @@ constexpr double kValueUlps = 8.0;
 /// Ratio p of the geometric allowances of checked areas (QUADPACK's QAWF: 0.9).
 constexpr double kAreaShareRatio = 0.9;
 
+/// Double precision's unit roundoff ε (2^-52).
+constexpr double kDoubleEpsilon = 2.220446049250313e-16;
+
+/// Rounding floor of a sum of areas: the integrand at a rounded node x carries
+/// an error of about eps * |x f'(x)|, i.e. eps * (phase) * |f| with a phase of
+/// about (n + 1) pi in area n, so cancellation between areas bounds the
+/// attainable absolute accuracy. Those errors are uncorrelated between nodes
+/// and areas, so they add in quadrature (magnitude_squared, the sum of the
+/// squared weighted areas); the final sum's own rounding is added.
+GEOBEM_HD inline double rounding_floor(double magnitude_squared, double partial) {
+  return kRoundingFactor * kDoubleEpsilon * sqrt(magnitude_squared) + kValueUlps * kDoubleEpsilon * fabs(partial);
+}
+
+/// The areas of one integral: Gauss panels (gauss_area), or with kCheckedAreas
+/// checked_area with each area's geometric share of the tolerance, whose own
+/// errors are summed in `errors`.
+template <bool kCheckedAreas, class F>
+struct LongmanAreas {
+  // Checked areas: the sum of their own errors, the next one's share of the
+  // tolerance, and the scale the relative tolerance applies to: the running
+  // value, or the last area where that is larger (the first area, or the
+  // interval before it, is most of the integral so far; before it, a Gauss
+  // value over the whole first interval stands in).
+  double errors = 0.0;
+  double allowance_factor = 0.5 * (1.0 - kAreaShareRatio);
+  double last_area = 0.0, area_before = 0.0;
+
+  /// int_lo^hi f; `running` is the value so far; adds the evaluations.
+  GEOBEM_HD double operator()(const F& f, const GaussRule& rule, const LongmanOptions& options, double lo, double hi,
+                              double running, int& evaluations) {
+    if constexpr (!kCheckedAreas) {
+      return gauss_area(f, rule, lo, hi, evaluations);
+    } else {
+      if (last_area == 0.0) {
+        double magnitude;
+        last_area = gauss_piece(f, rule, lo, hi, &magnitude);
+        evaluations += rule.order;
+      }
+      const double scale = fmax(fabs(running), fabs(last_area));
+      const double allowance =
+          allowance_factor * fmax(options.relative_tolerance * scale, options.absolute_tolerance);
+      allowance_factor *= kAreaShareRatio;
+      double error;
+      area_before = last_area;
+      last_area = checked_area(f, rule, lo, hi, allowance, evaluations, &error);
+      errors += error;
+      return last_area;
+    }
+  }
+
+  /// Whether the areas have reached their tail. An expression's areas have
+  /// only once they shrink: before a peak of the rest (e^{-b|x - c|} with c
+  /// many half cycles out, or a rest that is 0 up to c) the first areas are
+  /// tiny or growing, and an accelerator on them converges to the wrong value.
+  GEOBEM_HD bool in_tail(double area) const {
+    return !kCheckedAreas || (area != 0.0 && fabs(area) <= fabs(area_before));
+  }
+};
+
+/// The result of a damped integral whose areas end at its cutoff: the plain
+/// sum int_a^cutoff, its error the rounding floor and the areas' own errors.
+GEOBEM_HD inline LongmanResult plain_sum_result(double partial, double magnitude_squared, double area_errors,
+                                                int areas, const LongmanOptions& options) {
+  const double rounding = rounding_floor(magnitude_squared, partial);
+  const double tolerance = fmax(options.relative_tolerance * fabs(partial), options.absolute_tolerance);
+  const IntegrationStatus status = !is_finite(partial)                   ? IntegrationStatus::NonFinite
+                                   : rounding + area_errors <= tolerance ? IntegrationStatus::Converged
+                                   : rounding > tolerance                ? IntegrationStatus::RoundingLimited
+                                                                         : IntegrationStatus::NotConverged;
+  return LongmanResult{partial, rounding + area_errors, 0, areas, status};
+}
+
+/// Adds one area, over [x_low, next zero), to the chosen accelerator and to
+/// `partial` (int_a^{x_n} before, int_a^{x_{n+1}} after); `initial` is
+/// int_a^{x_0}. Sets the accelerated value and its error estimate.
+GEOBEM_HD inline void accelerate(Accelerator accelerator, EulerSum& euler, WynnEpsilon& epsilon, SidiMW& sidi,
+                                 double initial, double x_low, double area, double& partial, double& value,
+                                 double& error) {
+  switch (accelerator) {
+    case Accelerator::Euler:
+      euler.add(area);
+      value = initial + euler.value();
+      error = euler.error();
+      partial += area;
+      break;
+    case Accelerator::Epsilon:
+      partial += area;
+      epsilon.add(partial);
+      value = epsilon.value();
+      error = epsilon.error();
+      break;
+    default:
+      sidi.add(x_low, partial, area);
+      partial += area;
+      value = sidi.value();
+      error = sidi.error();
+      break;
+  }
+}
+
+/// The status that ends the sum after area n (past min_areas, in the tail),
+/// or EvaluationCapReached to go on: converged; rounding-limited where the
+/// accelerator's error is far below the rounding floor (more areas cannot
+/// help); not converged where the areas already summed are off by more than
+/// the tolerance (a pole or kink their bisection could not resolve).
+GEOBEM_HD inline IntegrationStatus ending_status(double total_error, double accelerator_error, double rounding,
+                                                 double area_errors, double tolerance, int n) {
+  if (total_error <= tolerance) return IntegrationStatus::Converged;
+  if (accelerator_error <= 0.1 * rounding && n >= 4) return IntegrationStatus::RoundingLimited;
+  if (area_errors > tolerance && accelerator_error <= 0.1 * area_errors && n >= 4)
+    return IntegrationStatus::NotConverged;
+  return IntegrationStatus::EvaluationCapReached;
+}
+
 /// One integral int_{f.lower()}^inf f(x) dx by Longman's method with the chosen
 /// accelerator. Options must be valid (validate_options in transform.hpp).
 /// Damped integrands stop at a + kDecayLengths f.decay_length(): when that
@@ -147,86 +261,25 @@ GEOBEM_HD LongmanResult longman_integrate(const F& f, const GaussRule& rule, con
   const double a = f.lower();
   const double cutoff = a + kDecayLengths * f.decay_length();
   double x_low = fmin(f.partition(0), cutoff);
-  // Checked areas: the sum of their own errors, the next one's share of the
-  // tolerance, and the scale the relative tolerance applies to: the running
-  // value, or the last area where that is larger (the first area, or the
-  // interval before it, is most of the integral so far; before it, a Gauss
-  // value over the whole first interval stands in).
-  double area_errors = 0.0, allowance_factor = 0.5 * (1.0 - kAreaShareRatio), last_area = 0.0, area_before = 0.0;
-  auto area_of = [&](double lo, double hi, double running) {
-    if constexpr (!kCheckedAreas) {
-      return gauss_area(f, rule, lo, hi, evaluations);
-    } else {
-      if (last_area == 0.0) {
-        double magnitude;
-        last_area = gauss_piece(f, rule, lo, hi, &magnitude);
-        evaluations += rule.order;
-      }
-      const double scale = fmax(fabs(running), fabs(last_area));
-      const double allowance =
-          allowance_factor * fmax(options.relative_tolerance * scale, options.absolute_tolerance);
-      allowance_factor *= kAreaShareRatio;
-      double error;
-      area_before = last_area;
-      last_area = checked_area(f, rule, lo, hi, allowance, evaluations, &error);
-      area_errors += error;
-      return last_area;
-    }
-  };
-  const double initial = x_low > a ? area_of(a, x_low, 0.0) : 0.0;
+  LongmanAreas<kCheckedAreas, F> area_of;
+  const double initial = x_low > a ? area_of(f, rule, options, a, x_low, 0.0, evaluations) : 0.0;
   double partial = initial;  // int_a^{x_n}
-  // Rounding floor: the integrand at a rounded node x carries an error of
-  // about eps * |x f'(x)|, i.e. eps * (phase) * |f| with a phase of about
-  // (n + 1) pi in area n, so cancellation between areas bounds the attainable
-  // absolute accuracy. Those errors are uncorrelated between nodes and areas,
-  // so they add in quadrature.
-  const double eps = 2.220446049250313e-16;
   double magnitude_squared = initial * initial;
-  auto finish_plain_sum = [&](int areas) {  // the whole integral is int_a^cutoff
-    const double rounding = kRoundingFactor * eps * sqrt(magnitude_squared) + kValueUlps * eps * fabs(partial);
-    const double tolerance = fmax(options.relative_tolerance * fabs(partial), options.absolute_tolerance);
-    result.value = partial;
-    result.error = rounding + area_errors;
-    result.areas = areas;
-    result.status = !is_finite(partial)     ? IntegrationStatus::NonFinite
-                    : rounding + area_errors <= tolerance ? IntegrationStatus::Converged
-                    : rounding > tolerance                ? IntegrationStatus::RoundingLimited
-                                                          : IntegrationStatus::NotConverged;
-  };
-  if (x_low >= cutoff) finish_plain_sum(0);
+  if (x_low >= cutoff) result = plain_sum_result(partial, magnitude_squared, area_of.errors, 0, options);
   for (int n = 0; n < options.max_areas && x_low < cutoff; ++n) {
     const double x_high = fmin(f.partition(n + 1), cutoff);
-    const double area = area_of(x_low, x_high, partial);
+    const double area = area_of(f, rule, options, x_low, x_high, partial, evaluations);
     const double weighted = (1.0 + (n + 1) * kPi) * area;
     magnitude_squared += weighted * weighted;
     if (x_high >= cutoff) {
       partial += area;
-      finish_plain_sum(n + 1);
+      result = plain_sum_result(partial, magnitude_squared, area_of.errors, n + 1, options);
       break;
     }
     double value, error;
-    switch (options.accelerator) {
-      case Accelerator::Euler:
-        euler.add(area);
-        value = initial + euler.value();
-        error = euler.error();
-        break;
-      case Accelerator::Epsilon:
-        partial += area;
-        epsilon.add(partial);
-        value = epsilon.value();
-        error = epsilon.error();
-        break;
-      default:
-        sidi.add(x_low, partial, area);
-        partial += area;
-        value = sidi.value();
-        error = sidi.error();
-        break;
-    }
-    if (options.accelerator == Accelerator::Euler) partial += area;
+    accelerate(options.accelerator, euler, epsilon, sidi, initial, x_low, area, partial, value, error);
     x_low = x_high;
-    const double rounding = kRoundingFactor * eps * sqrt(magnitude_squared) + kValueUlps * eps * fabs(partial);
+    const double rounding = rounding_floor(magnitude_squared, partial);
     result.areas = n + 1;
     if (!is_finite(area) || !is_finite(partial)) {  // this area, or the first interval before the partition
       result.value = value;
@@ -238,35 +291,18 @@ GEOBEM_HD LongmanResult longman_integrate(const F& f, const GaussRule& rule, con
       // The accelerator broke down (a division by a vanishing difference):
       // report the plain partial sum, whose error is about the next area.
       result.value = partial;
-      result.error = fabs(area) + rounding + area_errors;
+      result.error = fabs(area) + rounding + area_of.errors;
       result.status = IntegrationStatus::ExtrapolationUnreliable;
       if (n + 1 < options.max_areas) continue;
       break;
     }
     result.value = value;
-    result.error = error + rounding + area_errors;
+    result.error = error + rounding + area_of.errors;
     result.status = IntegrationStatus::EvaluationCapReached;
     const double tolerance = fmax(options.relative_tolerance * fabs(value), options.absolute_tolerance);
-    // An expression's areas have reached their tail only once they shrink:
-    // before a peak of the rest (e^{-b|x - c|} with c many half cycles out,
-    // or a rest that is 0 up to c) the first areas are tiny or growing, and
-    // an accelerator on them converges to the wrong value.
-    const bool in_tail = !kCheckedAreas || (area != 0.0 && fabs(area) <= fabs(area_before));
-    if (n + 1 >= options.min_areas && in_tail) {
-      if (result.error <= tolerance) {
-        result.status = IntegrationStatus::Converged;
-        break;
-      }
-      if (error <= 0.1 * rounding && n >= 4) {  // more areas cannot help
-        result.status = IntegrationStatus::RoundingLimited;
-        break;
-      }
-      if (area_errors > tolerance && error <= 0.1 * area_errors && n >= 4) {
-        // The areas already summed are off by more than the tolerance (a
-        // pole or kink their bisection could not resolve): more areas cannot help.
-        result.status = IntegrationStatus::NotConverged;
-        break;
-      }
+    if (n + 1 >= options.min_areas && area_of.in_tail(area)) {
+      result.status = ending_status(result.error, error, rounding, area_of.errors, tolerance, n);
+      if (result.status != IntegrationStatus::EvaluationCapReached) break;
     }
   }
   result.evaluations = evaluations;
