@@ -25,6 +25,16 @@ std::string describe(const std::string& name, double value, const char* requirem
 }
 
 
+/// Throws UsageError naming the first row (counted from 1) of the `count`
+/// rows of `stride` values that `check` refuses (a non-empty reason).
+template <class Check>
+void check_rows(const double* rows, std::size_t count, std::size_t stride, Check check) {
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string problem = check(rows + i * stride);
+    if (!problem.empty()) throw UsageError("row " + std::to_string(i + 1) + ": " + problem);
+  }
+}
+
 template <OscillationKind Kind>
 void longman_cpu(const ExpressionProgram& program, const std::vector<double>& rows, std::size_t count,
                  const transform::GaussRule& rule, const transform::LongmanOptions& options,
@@ -133,10 +143,7 @@ std::vector<quadrature::Adaptive1DResult> integrate_adaptive_expression(const Ex
   const std::size_t stride = 2 + f.parameters.size();
   if (rows.size() < count * stride)
     throw std::invalid_argument("integrate_adaptive_expression: fewer values than count x (2 + parameters)");
-  for (std::size_t i = 0; i < count; ++i) {
-    const std::string problem = check_adaptive_row(f, &rows[i * stride]);
-    if (!problem.empty()) throw UsageError("row " + std::to_string(i + 1) + ": " + problem);
-  }
+  check_rows(rows.data(), count, stride, [&](const double* row) { return check_adaptive_row(f, row); });
   if (device == ComputeDevice::Cuda) {
 #if GEOBEM_WITH_CUDA
     return detail::adaptive_expression_cuda(f, rows, count, options, sweep, compile);
@@ -177,10 +184,7 @@ std::vector<quadrature::CubatureResult> integrate_cubature_expression(const Expr
   const std::size_t stride = f.parameters.size();
   if (parameters.size() < count * stride)
     throw std::invalid_argument("integrate_cubature_expression: fewer values than count x parameters");
-  for (std::size_t i = 0; i < count; ++i) {
-    const std::string problem = check_parameter_row(f, &parameters[i * stride]);
-    if (!problem.empty()) throw UsageError("row " + std::to_string(i + 1) + ": " + problem);
-  }
+  check_rows(parameters.data(), count, stride, [&](const double* row) { return check_parameter_row(f, row); });
   if (device == ComputeDevice::Cuda) {
 #if GEOBEM_WITH_CUDA
     return detail::cubature_expression_cuda(f, parameters, count, options, compile);

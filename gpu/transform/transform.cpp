@@ -45,19 +45,27 @@ TransformFamily parse_transform_family(const std::string& name) {
   return parse_family<TransformFamily>(LongmanFamilies{}, name, "family");
 }
 
+namespace {
+
+/// Each accelerator's name on the command line and in results.
+struct AcceleratorName {
+  Accelerator accelerator;
+  const char* name;
+};
+constexpr AcceleratorName kAcceleratorNames[] = {
+    {Accelerator::Euler, "euler"}, {Accelerator::Epsilon, "epsilon"}, {Accelerator::SidiMW, "mw"}};
+
+}  // namespace
+
 Accelerator parse_accelerator(const std::string& name) {
-  if (name == "euler") return Accelerator::Euler;
-  if (name == "epsilon") return Accelerator::Epsilon;
-  if (name == "mw") return Accelerator::SidiMW;
+  for (const AcceleratorName& entry : kAcceleratorNames)
+    if (name == entry.name) return entry.accelerator;
   throw UsageError("unknown accelerator '" + name + "' (known: euler, epsilon, mw)");
 }
 
 std::string to_string(Accelerator accelerator) {
-  switch (accelerator) {
-    case Accelerator::Euler: return "euler";
-    case Accelerator::Epsilon: return "epsilon";
-    case Accelerator::SidiMW: return "mw";
-  }
+  for (const AcceleratorName& entry : kAcceleratorNames)
+    if (accelerator == entry.accelerator) return entry.name;
   return "unknown";
 }
 
