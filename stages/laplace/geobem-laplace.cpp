@@ -153,6 +153,96 @@ void export_systems(const bem::BemModel& model, const LaplaceManifest& manifest,
                            });
 }
 
+/// --time-step (or --beta) and --steps (or --duration) into `cq`, checked:
+/// usage errors where the step ratio or the settings are refused.
+void set_time_steps(const LaplaceOptions& o, double h, double c, bem::CqSettings& cq) {
+  try {
+    cq.time_step = o.time_step ? *o.time_step : bem::cq_time_step_from_beta(*o.beta, h, c);
+    bem::check_cq_step_ratio(c, cq.time_step, h);  // before a duration turns a tiny step into steps
+    cq.steps = o.steps ? *o.steps : bem::cq_steps_for_duration(*o.duration, cq.time_step);
+    bem::check_cq_settings(cq);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(error.what());
+  }
+}
+
+/// The solver of --solver for this model and device, recorded in the
+/// manifest, and its memory refused where it cannot fit: a hierarchical
+/// solver's plan per frequency (printed; on the GPU the solver checks it
+/// against the device's budget), a dense system on the CPU.
+bem::CqOptions solver_options(const LaplaceOptions& o, const bem::BemModel& model, ComputeDevice device, bool quiet,
+                              LaplaceManifest& manifest) {
+  const int cases = model.load_case_count();
+  bem::CqOptions cq_options{device, quiet};
+  cq_options.solver = bem::choose_bem_solver(bem::parse_bem_solver(o.solver), device, manifest.unknowns);
+  cq_options.hierarchical.tolerance = o.compression_tolerance;
+  manifest.solver = bem::to_string(cq_options.solver);
+  if (cq_options.solver == bem::BemSolver::hierarchical) {
+    manifest.compression_tolerance = o.compression_tolerance;
+    const bem::HierarchicalMemoryPlan plan = bem::plan_hierarchical_memory(model, cq_options.hierarchical);
+    if (!quiet)
+      std::fprintf(stderr,
+                   "geobem-laplace: hierarchical solver, planned per frequency: near field %.4g GB, low-rank blocks "
+                   "about %.4g GB, preconditioner and GMRES %.4g GB; %.4g GB in all (dense: %.4g GB)\n",
+                   plan.near_field / 1e9, plan.low_rank / 1e9, plan.workspace / 1e9, plan.total() / 1e9,
+                   bem::dense_system_bytes(manifest.unknowns, cases) / 1e9);
+    if (device == ComputeDevice::Cpu)
+      bem::require_hierarchical_plan_fits(plan, host_memory_bytes() / 2, "half of this host's memory");
+  } else if (device == ComputeDevice::Cpu) {
+    bem::require_dense_system_fits(manifest.unknowns, cases, host_memory_bytes() / 2, "half of this host's memory");
+  }
+  return cq_options;
+}
+
+/// The device of --device and what starting it took.
+struct DeviceStart {
+  ComputeDevice device = ComputeDevice::Cpu;
+  double driver_seconds = 0.0, context_seconds = 0.0;
+};
+
+/// Resolves --device (which starts the CUDA driver) and, on the GPU and not
+/// under MPI (where each rank picks its device first), makes the context
+/// here rather than inside the solver, so that the phase line can tell its
+/// cost (0.11-0.13 s on an H100) from the set-up's.
+DeviceStart start_device(const std::string& device_option, const cli::MpiSession& mpi) {
+  DeviceStart start;
+  const auto resolving = std::chrono::steady_clock::now();
+  start.device = resolve_device(parse_device_choice(device_option));
+  start.driver_seconds = seconds_since(resolving);
+  if (start.device == ComputeDevice::Cuda && !mpi.active()) {
+    const auto creating = std::chrono::steady_clock::now();
+    create_cuda_context();
+    start.context_seconds = seconds_since(creating);
+  }
+  return start;
+}
+
+/// The device's phases for the timing line: ", CUDA driver … s, CUDA
+/// context … s, device set-up … s" on the GPU, nothing on the CPU.
+std::string device_phases(const DeviceStart& start, const bem::CqTimings& timings) {
+  char context_text[48] = "", device_text[128] = "";
+  if (start.context_seconds > 0)
+    std::snprintf(context_text, sizeof context_text, ", CUDA context %.3f s", start.context_seconds);
+  if (start.device == ComputeDevice::Cuda)
+    std::snprintf(device_text, sizeof device_text, ", CUDA driver %.3f s%s, device set-up %.3f s",
+                  start.driver_seconds, context_text, timings.setup_seconds);
+  return device_text;
+}
+
+/// How the solve went, for the timing line: the frequencies per batch of
+/// the dense solver, or GMRES's steps per frequency l = 0, 1, … (how hard
+/// each compressed system was) and the largest compressed system.
+std::string solve_summary(const bem::LaplaceSolution& solution, const bem::CqTimings& timings) {
+  if (solution.solves.empty()) return std::to_string(timings.batch_frequencies) + " frequencies per batch";
+  std::string text = "GMRES steps per frequency";
+  for (std::size_t l = 0; l < solution.solves.size(); ++l)
+    text += (l ? "," : " ") + std::to_string(solution.solves[l].iterations);
+  char bytes_text[80];
+  std::snprintf(bytes_text, sizeof bytes_text, "; largest compressed system %.4g GB",
+                timings.largest_compressed_bytes / 1e9);
+  return text + bytes_text;
+}
+
 int run(int argc, char** argv, const cli::MpiSession& mpi) {
   const auto started = std::chrono::steady_clock::now();
   LaplaceOptions o;
@@ -162,18 +252,8 @@ int run(int argc, char** argv, const cli::MpiSession& mpi) {
       "of each loaded group; write the Laplace-domain solutions with a manifest for geobem-time.");
   if (!parse(argc, argv, o, command)) return 0;
   const bool quiet = command.quiet() || mpi.rank() != 0;
-  const auto resolving = std::chrono::steady_clock::now();
-  const ComputeDevice device = resolve_device(parse_device_choice(o.device));  // starts the CUDA driver
-  const double driver_seconds = seconds_since(resolving);
-  // The context made here rather than inside the solver, so that the phase
-  // line can tell its cost (0.11-0.13 s on an H100) from the set-up's. Not
-  // under MPI: each rank picks its device first.
-  double context_seconds = 0.0;
-  if (device == ComputeDevice::Cuda && !mpi.active()) {
-    const auto creating = std::chrono::steady_clock::now();
-    create_cuda_context();
-    context_seconds = seconds_since(creating);
-  }
+  const DeviceStart start = start_device(o.device, mpi);
+  const ComputeDevice device = start.device;
   const auto reading = std::chrono::steady_clock::now();
 
   // Everything is read and checked before anything is computed or written.
@@ -209,38 +289,13 @@ int run(int argc, char** argv, const cli::MpiSession& mpi) {
   manifest.load_case_groups = model.load_case_groups;
 
   const double h = model.smallest_element_size(), c = material.p_wave_speed;
-  try {
-    manifest.cq.time_step = o.time_step ? *o.time_step : bem::cq_time_step_from_beta(*o.beta, h, c);
-    bem::check_cq_step_ratio(c, manifest.cq.time_step, h);  // before a duration turns a tiny step into steps
-    manifest.cq.steps = o.steps ? *o.steps : bem::cq_steps_for_duration(*o.duration, manifest.cq.time_step);
-    bem::check_cq_settings(manifest.cq);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(error.what());
-  }
+  set_time_steps(o, h, c, manifest.cq);
   const std::string warning = bem::cq_step_warning(c, manifest.cq.time_step, h);
   if (!warning.empty() && mpi.rank() == 0) std::fprintf(stderr, "geobem-laplace: warning: %s\n", warning.c_str());
   manifest.unknowns = model.unknown_count();
   manifest.frequencies = bem::cq_frequency_count(manifest.cq);
   const int cases = model.load_case_count();
-  bem::CqOptions cq_options{device, quiet};
-  cq_options.solver = bem::choose_bem_solver(bem::parse_bem_solver(o.solver), device, manifest.unknowns);
-  cq_options.hierarchical.tolerance = o.compression_tolerance;
-  manifest.solver = bem::to_string(cq_options.solver);
-  if (cq_options.solver == bem::BemSolver::hierarchical) {
-    // The plan per frequency, printed; on the GPU the solver checks it against the device's budget.
-    manifest.compression_tolerance = o.compression_tolerance;
-    const bem::HierarchicalMemoryPlan plan = bem::plan_hierarchical_memory(model, cq_options.hierarchical);
-    if (!quiet)
-      std::fprintf(stderr,
-                   "geobem-laplace: hierarchical solver, planned per frequency: near field %.4g GB, low-rank blocks "
-                   "about %.4g GB, preconditioner and GMRES %.4g GB; %.4g GB in all (dense: %.4g GB)\n",
-                   plan.near_field / 1e9, plan.low_rank / 1e9, plan.workspace / 1e9, plan.total() / 1e9,
-                   bem::dense_system_bytes(manifest.unknowns, cases) / 1e9);
-    if (device == ComputeDevice::Cpu)
-      bem::require_hierarchical_plan_fits(plan, host_memory_bytes() / 2, "half of this host's memory");
-  } else if (device == ComputeDevice::Cpu) {
-    bem::require_dense_system_fits(manifest.unknowns, cases, host_memory_bytes() / 2, "half of this host's memory");
-  }
+  const bem::CqOptions cq_options = solver_options(o, model, device, quiet, manifest);
   require_memory(solution_memory_bytes(manifest.unknowns, manifest.frequencies, cases), available_memory_bytes(),
                  "holding the Laplace-domain solutions (" + std::to_string(cases) + " cases x " +
                      std::to_string(manifest.frequencies) + " frequencies x " + std::to_string(manifest.unknowns) +
@@ -275,28 +330,11 @@ int run(int argc, char** argv, const cli::MpiSession& mpi) {
   if (!quiet) {
     std::fprintf(stderr, "geobem-laplace: wrote %s\n", (outputs->destination() / "manifest.ini").c_str());
     // Where the time went, for users timing their runs (rank 0's view).
-    char context_text[48] = "", device_text[128] = "";
-    if (context_seconds > 0) std::snprintf(context_text, sizeof context_text, ", CUDA context %.3f s", context_seconds);
-    if (device == ComputeDevice::Cuda)
-      std::snprintf(device_text, sizeof device_text, ", CUDA driver %.3f s%s, device set-up %.3f s", driver_seconds,
-                    context_text, timings.setup_seconds);
-    std::string solve_text;
-    if (solution.solves.empty()) {
-      solve_text = std::to_string(timings.batch_frequencies) + " frequencies per batch";
-    } else {
-      // GMRES's steps per frequency, l = 0, 1, …: how hard each compressed system was.
-      solve_text = "GMRES steps per frequency";
-      for (std::size_t l = 0; l < solution.solves.size(); ++l)
-        solve_text += (l ? "," : " ") + std::to_string(solution.solves[l].iterations);
-      char bytes_text[80];
-      std::snprintf(bytes_text, sizeof bytes_text, "; largest compressed system %.4g GB",
-                    timings.largest_compressed_bytes / 1e9);
-      solve_text += bytes_text;
-    }
     std::fprintf(stderr,
                  "geobem-laplace: read and checked %.3f s%s, assembly %.3f s, solve %.3f s (%s), write %.3f s; "
                  "%.3f s in all\n",
-                 read_seconds, device_text, timings.assembly_seconds, timings.solve_seconds, solve_text.c_str(),
+                 read_seconds, device_phases(start, timings).c_str(),
+                 timings.assembly_seconds, timings.solve_seconds, solve_summary(solution, timings).c_str(),
                  seconds_since(writing), seconds_since(started));
   }
   return 0;

@@ -101,15 +101,8 @@ void warn_about_inputs(const geobem::cli::StageOptions& command,
                  magnetized.largest_susceptibility, geobem::magnetic_stage::largest_plausible_susceptibility);
 }
 
-int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
-  MagneticOptions o;
-  geobem::cli::StageOptions command(
-      "geobem-magnetic",
-      "Magnetic field b_e, b_n, b_u (nT, b_u upward) and total-field anomaly of magnetized prisms on stations. "
-      "Prism CSV: magnetization_e/_n/_u (A/m) or susceptibility columns; UBC-GIF mesh with --ubc-model: "
-      "susceptibilities; VTK voxel model (.vtr, .vti, .vtu): cell array susceptibility (SI); prism layer .vts: "
-      "--susceptibility or --magnetization. Stations on the model: the limit from the side the survey sees, NaN "
-      "where a component has none, as geobem-gravity. mu0/4pi = 1.00000000055e-7 H/m (CODATA 2018).");
+/// The command line of geobem-magnetic, bound to `o`.
+void declare_options(geobem::cli::StageOptions& command, MagneticOptions& o) {
   command.add_device(&o.device);
   geobem::survey::add_model_options(command, &o.model);
   geobem::survey::add_station_options(command, &o.stations);
@@ -133,82 +126,127 @@ int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
   command.add_out_folder(&o.out,
                          "magnetic.csv, magnetic.vts (grid stations) or magnetic.vtu, magnetic.prj (the CRS, when "
                          "known), geobem-magnetic.ini");
-  if (!command.parse(argc, argv)) return 0;
-  const bool quiet = command.quiet() || mpi.rank() != 0;
+}
 
-  // Check every option and read every input before computing or writing.
-  magnetic::Options forward;
-  forward.forward.quiet = quiet;
-  std::vector<magnetic::Field> fields;
+/// --fields as fields; a usage error naming the option otherwise.
+std::vector<magnetic::Field> option_fields(const std::string& text) {
   try {
-    fields = magnetic::parse_fields(o.fields);
+    return magnetic::parse_fields(text);
   } catch (const std::invalid_argument& error) {
     throw UsageError(std::string("--fields: ") + error.what());
   }
-  geobem::survey::apply_kernel_options(o.kernel, forward.forward);
-  const geobem::magnetic_stage::UniformMagnetization uniform = uniform_of(o);
-  forward.tfa_inclination_deg = o.inclination.value_or(0.0);
-  forward.tfa_declination_deg = o.declination.value_or(0.0);
+}
+
+/// The usage errors of the model: a layer needs a uniform magnetization, a
+/// model file one of the formats read here, the TFA the main field's
+/// direction.
+void check_model_options(const MagneticOptions& o, const geobem::magnetic_stage::UniformMagnetization& uniform,
+                         bool layer_model, bool tfa) {
   const std::string& model_path = o.model.prisms;
-  const bool layer_model = has_extension(model_path, {".vts"});
   if (layer_model && !uniform.susceptibility && !uniform.magnetization)
     throw UsageError("a prism layer is magnetized by --susceptibility (induced) or --magnetization: give one");
   if (!o.model.ubc_model && !layer_model && !has_extension(model_path, {".csv", ".vtr", ".vti", ".vtu"}))
     throw UsageError("--prisms " + model_path + ": geobem-magnetic reads a prism CSV, a UBC-GIF mesh with "
                      "--ubc-model (susceptibilities), a VTK voxel model (.vtr, .vti, .vtu with cell array "
                      "'susceptibility') or a prism layer .vts");
-  const bool tfa = std::find(fields.begin(), fields.end(), magnetic::Field::tfa) != fields.end();
   if (tfa && !(o.inclination && o.declination))
     throw UsageError("the total-field anomaly (tfa) is along the main field at the site: give --inclination and "
                      "--declination (degrees; e.g. from the IGRF), or leave tfa out of --fields");
+}
+
+/// The model with its magnetization: a prism layer magnetized uniformly, or
+/// prisms (UBC-GIF, VTK voxels or CSV) with their own or the uniform one.
+struct MagnetizedModel {
+  geobem::survey::Model model;
+  geobem::magnetic_stage::MagnetizedPrisms magnetized;
+  std::optional<magnetic::MagneticLayer> layer;
+};
+
+/// read_model reads a layer (and refuses --ubc-model with one); the prism
+/// models are read here with their magnetization instead of a density.
+MagnetizedModel read_magnetized_model(const MagneticOptions& o, bool layer_model,
+                                      const geobem::magnetic_stage::UniformMagnetization& uniform) {
+  const std::string& model_path = o.model.prisms;
+  MagnetizedModel m;
+  if (layer_model)
+    m.model = geobem::survey::read_model(o.model);
+  else
+    m.model.path = model_path;
+  if (m.model.layer) {
+    m.layer = geobem::magnetic_stage::magnetized_layer(*m.model.layer, uniform);
+    m.magnetized.induced = uniform.susceptibility || uniform.susceptibility_below;
+    m.magnetized.largest_susceptibility =
+        std::max(std::abs(uniform.susceptibility.value_or(0.0)), std::abs(uniform.susceptibility_below.value_or(0.0)));
+  } else if (o.model.ubc_model) {
+    m.magnetized = geobem::magnetic_stage::induced_prisms(model_path, *o.model.ubc_model, uniform);
+  } else if (has_extension(model_path, {".vtr", ".vti", ".vtu"})) {
+    m.magnetized = geobem::magnetic_stage::induced_vtk_prisms(model_path, uniform);
+  } else {
+    m.magnetized = geobem::magnetic_stage::read_magnetized_csv(model_path, uniform);
+  }
+  return m;
+}
+
+/// This rank's share of the fields of the model at the survey's stations,
+/// announced on stderr unless quiet.
+magnetic::Result rank_fields(const MagnetizedModel& m, const std::string& model_path,
+                             const geobem::survey::Survey& survey, const std::vector<magnetic::Field>& fields,
+                             const magnetic::Options& forward, bool quiet, int ranks) {
+  if (m.layer) {
+    if (!quiet)
+      std::fprintf(stderr, "geobem-magnetic: prism layer %s, %lld x %lld cells (%s), %zu stations, %s, %d rank(s)\n",
+                   model_path.c_str(), static_cast<long long>(m.layer->layer.geometry.shape_e),
+                   static_cast<long long>(m.layer->layer.geometry.shape_n),
+                   m.model.layer->crs.empty() ? "CRS unknown" : m.model.layer->crs.c_str(), survey.stations.size(),
+                   geobem::to_string(forward.forward.device).c_str(), ranks);
+    return magnetic::forward_magnetic_layer(*m.layer, survey.stations, fields, forward);
+  }
+  if (!quiet)
+    std::fprintf(stderr, "geobem-magnetic: %zu magnetized prisms from %s, %zu stations, %s, %d rank(s)\n",
+                 m.magnetized.prisms.size(), model_path.c_str(), survey.stations.size(),
+                 geobem::to_string(forward.forward.device).c_str(), ranks);
+  return magnetic::forward_magnetic(m.magnetized.prisms, survey.stations, fields, forward);
+}
+
+int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
+  MagneticOptions o;
+  geobem::cli::StageOptions command(
+      "geobem-magnetic",
+      "Magnetic field b_e, b_n, b_u (nT, b_u upward) and total-field anomaly of magnetized prisms on stations. "
+      "Prism CSV: magnetization_e/_n/_u (A/m) or susceptibility columns; UBC-GIF mesh with --ubc-model: "
+      "susceptibilities; VTK voxel model (.vtr, .vti, .vtu): cell array susceptibility (SI); prism layer .vts: "
+      "--susceptibility or --magnetization. Stations on the model: the limit from the side the survey sees, NaN "
+      "where a component has none, as geobem-gravity. mu0/4pi = 1.00000000055e-7 H/m (CODATA 2018).");
+  declare_options(command, o);
+  if (!command.parse(argc, argv)) return 0;
+  const bool quiet = command.quiet() || mpi.rank() != 0;
+
+  // Check every option and read every input before computing or writing.
+  magnetic::Options forward;
+  forward.forward.quiet = quiet;
+  const std::vector<magnetic::Field> fields = option_fields(o.fields);
+  geobem::survey::apply_kernel_options(o.kernel, forward.forward);
+  const geobem::magnetic_stage::UniformMagnetization uniform = uniform_of(o);
+  forward.tfa_inclination_deg = o.inclination.value_or(0.0);
+  forward.tfa_declination_deg = o.declination.value_or(0.0);
+  const std::string& model_path = o.model.prisms;
+  const bool layer_model = has_extension(model_path, {".vts"});
+  const bool tfa = std::find(fields.begin(), fields.end(), magnetic::Field::tfa) != fields.end();
+  check_model_options(o, uniform, layer_model, tfa);
   geobem::survey::check_station_options(o.stations);
   forward.forward.device = geobem::resolve_device(geobem::parse_device_choice(o.device));
   // Rank 0 alone writes: it alone takes the output folder, before the work.
   std::unique_ptr<geobem::OutputSet> outputs;
   if (mpi.rank() == 0) outputs = std::make_unique<geobem::OutputSet>(o.out, "geobem-magnetic");
 
-  // read_model reads a layer (and refuses --ubc-model with one); the prism
-  // models are read below with their magnetization instead of a density.
-  geobem::survey::Model model;
-  if (layer_model)
-    model = geobem::survey::read_model(o.model);
-  else
-    model.path = model_path;
-  geobem::magnetic_stage::MagnetizedPrisms magnetized;
-  std::optional<magnetic::MagneticLayer> layer;
-  if (model.layer) {
-    layer = geobem::magnetic_stage::magnetized_layer(*model.layer, uniform);
-    magnetized.induced = uniform.susceptibility || uniform.susceptibility_below;
-    magnetized.largest_susceptibility =
-        std::max(std::abs(uniform.susceptibility.value_or(0.0)), std::abs(uniform.susceptibility_below.value_or(0.0)));
-  } else if (o.model.ubc_model) {
-    magnetized = geobem::magnetic_stage::induced_prisms(model_path, *o.model.ubc_model, uniform);
-  } else if (has_extension(model_path, {".vtr", ".vti", ".vtu"})) {
-    magnetized = geobem::magnetic_stage::induced_vtk_prisms(model_path, uniform);
-  } else {
-    magnetized = geobem::magnetic_stage::read_magnetized_csv(model_path, uniform);
-  }
-  if (mpi.rank() == 0) warn_about_inputs(command, magnetized, model_path, layer.has_value(), tfa);
-  const std::vector<magnetic::MagnetizedPrism>& prisms = magnetized.prisms;
-  const geobem::survey::Survey survey = geobem::survey::read_survey(o.stations, model, "geobem-magnetic", quiet);
+  const MagnetizedModel magnetized = read_magnetized_model(o, layer_model, uniform);
+  if (mpi.rank() == 0)
+    warn_about_inputs(command, magnetized.magnetized, model_path, magnetized.layer.has_value(), tfa);
+  const geobem::survey::Survey survey =
+      geobem::survey::read_survey(o.stations, magnetized.model, "geobem-magnetic", quiet);
   forward.forward = geobem::gravity::rank_options(forward.forward, mpi.rank(), mpi.size());
 
-  magnetic::Result result;
-  if (layer) {
-    if (!quiet)
-      std::fprintf(stderr, "geobem-magnetic: prism layer %s, %lld x %lld cells (%s), %zu stations, %s, %d rank(s)\n",
-                   model_path.c_str(), static_cast<long long>(layer->layer.geometry.shape_e),
-                   static_cast<long long>(layer->layer.geometry.shape_n),
-                   model.layer->crs.empty() ? "CRS unknown" : model.layer->crs.c_str(), survey.stations.size(),
-                   geobem::to_string(forward.forward.device).c_str(), mpi.size());
-    result = magnetic::forward_magnetic_layer(*layer, survey.stations, fields, forward);
-  } else {
-    if (!quiet)
-      std::fprintf(stderr, "geobem-magnetic: %zu magnetized prisms from %s, %zu stations, %s, %d rank(s)\n",
-                   prisms.size(), model_path.c_str(), survey.stations.size(),
-                   geobem::to_string(forward.forward.device).c_str(), mpi.size());
-    result = magnetic::forward_magnetic(prisms, survey.stations, fields, forward);
-  }
+  magnetic::Result result = rank_fields(magnetized, model_path, survey, fields, forward, quiet, mpi.size());
   if (mpi.active()) magnetic::reduce_to_root(result, MPI_COMM_WORLD);
   if (!outputs) return 0;
 

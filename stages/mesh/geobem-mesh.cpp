@@ -62,14 +62,9 @@ std::vector<GroupSelection> parse_groups(const std::vector<std::string>& texts) 
   return selections;
 }
 
-int run(int argc, char** argv) {
-  MeshOptions o;
-  using geobem::UsageError;
+/// The command line of geobem-mesh, bound to `o`.
+void declare_options(geobem::cli::StageOptions& command, MeshOptions& o) {
   using geobem::cli::optional_value;
-  geobem::cli::StageOptions command(
-      "geobem-mesh",
-      "Generate (--box-lengths or --shape, with --element-size), mesh a .geo file or convert a mesh file "
-      "(--input): a closed triangle surface mesh with boundary groups, checked and written as .vtu.");
   command.add()
     ("box-lengths", optional_value(&o.box_lengths), "generate a box: lengths LX,LY,LZ (m); the rod is 3,1,1")
     ("box-origin", po::value(&o.box_origin)->default_value(o.box_origin), "box corner of smallest coordinates X,Y,Z (m)")
@@ -103,19 +98,24 @@ int run(int argc, char** argv) {
      "own statements get at most 10 of them, or all if fewer)");
   command.add_output_file(&o.out, "the surface mesh (.vtu)");
   command.mark_path("input");
-  if (!command.parse(argc, argv)) return 0;
-  if (o.box_lengths.has_value() + o.shape.has_value() + o.input.has_value() != 1)
-    throw UsageError("give exactly one of --box-lengths, --shape and --input");
-  // A .geo script by content; a file that cannot be read is taken by its
-  // name here and left to its reader's message, after the usage errors.
-  bool geo_input = false;
-  if (o.input) {
-    try {
-      geo_input = detect_mesh_format(*o.input) == MeshFileFormat::GeoScript;
-    } catch (const std::runtime_error&) {
-      geo_input = fs::path(*o.input).extension() == ".geo";
-    }
+}
+
+/// Whether --input is a .geo script, by content; a file that cannot be read
+/// is taken by its name here and left to its reader's message, after the
+/// usage errors.
+bool is_geo_input(const MeshOptions& o) {
+  if (!o.input) return false;
+  try {
+    return detect_mesh_format(*o.input) == MeshFileFormat::GeoScript;
+  } catch (const std::runtime_error&) {
+    return fs::path(*o.input).extension() == ".geo";
   }
+}
+
+/// The usage errors of the options that go with the mesh's source (one of
+/// --box-lengths, --shape and --input); warns of the options it ignores.
+void check_source_options(const MeshOptions& o, const geobem::cli::StageOptions& command, bool geo_input) {
+  using geobem::UsageError;
   if ((o.box_lengths || o.shape) && !o.element_size)
     throw UsageError(std::string(o.shape ? "--shape" : "--box-lengths") + " needs --element-size");
   if (o.element_size && o.input && !geo_input)
@@ -124,13 +124,18 @@ int run(int argc, char** argv) {
   if (!o.box_lengths) command.warn_ignored("box-origin", "it places the box of --box-lengths");
   if (!o.shape && !geo_input)
     command.warn_ignored("gmsh-cpu-limit", "it bounds Gmsh, which meshes --shape and .geo files");
+}
+
+/// The usage errors of the output, the orientation, the domain and the
+/// limits; Gmsh's limits from --gmsh-cpu-limit.
+GmshLimits check_mesh_options(const MeshOptions& o) {
+  using geobem::UsageError;
   const fs::path out = o.out;
   if (out.extension() != ".vtu") throw UsageError("--output '" + out.string() + "': the output must be a .vtu file");
   if (o.orientation != "fix" && o.orientation != "check")
     throw UsageError("--orientation '" + o.orientation + "': expected fix or check");
   if (o.domain != "interior" && o.domain != "exterior")
     throw UsageError("--domain '" + o.domain + "': expected interior or exterior");
-  const SolidDomain domain = o.domain == "interior" ? SolidDomain::interior : SolidDomain::exterior;
   if (!(o.degenerate_tolerance >= 0) || !std::isfinite(o.degenerate_tolerance))
     throw UsageError("--degenerate-tolerance must be a finite number >= 0");
   if (!(o.gmsh_cpu_limit >= 1 && o.gmsh_cpu_limit <= 1e6))
@@ -138,92 +143,142 @@ int run(int argc, char** argv) {
   GmshLimits gmsh_limits;
   gmsh_limits.total_cpu_seconds = o.gmsh_cpu_limit;
   gmsh_limits.script_cpu_seconds = std::min(gmsh_limits.script_cpu_seconds, o.gmsh_cpu_limit);
+  return gmsh_limits;
+}
+
+/// The mesh of --input: a .geo script meshed by Gmsh or a mesh file read,
+/// its triangles assigned to the groups.
+SurfaceMesh input_mesh(const MeshOptions& o, bool geo_input, const std::vector<GroupSelection>& selections,
+                       const GmshLimits& gmsh_limits) {
+  const std::string& source = *o.input;
+  std::optional<double> finer_edge;
+  SurfaceMesh mesh = geo_input ? mesh_geo_file(source, o.element_size, &finer_edge, gmsh_limits)
+                               : read_surface_mesh(source);
+  if (finer_edge)  // a warning, so printed even with --quiet
+    std::fprintf(stderr,
+                 "geobem-mesh: warning: %s: the file's mesh sizes win over --element-size %s m: the longest "
+                 "triangle edge is %.3g m (Gmsh meshes with the smallest size given: the sizes of the file's points, "
+                 "a tenth of the model's size for a point without one, its size fields and Mesh.MeshSizeFactor, "
+                 "and --element-size, which only caps them); give the points larger sizes in the file (the fourth "
+                 "number of a Point) for a coarser mesh\n",
+                 source.c_str(), geobem::shortest_text(*o.element_size).c_str(), *finer_edge);
+  try {
+    assign_groups(mesh, selections, o.default_group);
+  } catch (const std::invalid_argument& error) {
+    throw std::runtime_error(source + ": " + error.what());  // a property of this file: exit 1
+  }
+  return mesh;
+}
+
+/// The mesh of --shape, meshed by Gmsh at --element-size.
+SurfaceMesh shape_mesh(const MeshOptions& o, const GmshLimits& gmsh_limits) {
+  using geobem::UsageError;
+  CadShape shape;
+  try {
+    shape = parse_cad_shape(*o.shape);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(std::string("--shape: ") + error.what());  // names the option
+  }
+  if (!(*o.element_size > 0) || !std::isfinite(*o.element_size))
+    throw UsageError("--element-size must be a finite number > 0");
+  try {
+    return mesh_cad_shape(shape, *o.element_size, gmsh_limits);
+  } catch (const UsageError& error) {
+    throw UsageError(std::string("--shape with --element-size: ") + error.what());  // names the options
+  }
+}
+
+/// The mesh from its source (--input, --shape or --box-lengths) and the
+/// source's name for the messages.
+SurfaceMesh source_mesh(const MeshOptions& o, bool geo_input, const std::vector<GroupSelection>& selections,
+                        const GmshLimits& gmsh_limits, std::string* source) {
+  std::ostringstream name;
+  if (o.input) {
+    *source = *o.input;
+    return input_mesh(o, geo_input, selections, gmsh_limits);
+  }
+  if (o.shape) {
+    SurfaceMesh mesh = shape_mesh(o, gmsh_limits);
+    name << *o.shape << ", h = " << *o.element_size << " m";
+    *source = name.str();
+    return mesh;
+  }
+  SurfaceMesh mesh = generate_box_surface(parse_triple(*o.box_lengths, "box-lengths"),
+                                          parse_triple(o.box_origin, "box-origin"), *o.element_size);
+  name << "box " << *o.box_lengths << " m, h = " << *o.element_size << " m";
+  *source = name.str();
+  return mesh;
+}
+
+/// --orientation fix: the normals made to point out of the solid; returns the
+/// number of triangles reversed. An open or non-manifold surface is left to
+/// the full check that follows, which names every problem; only a mesh that
+/// passes it would need this error itself.
+int orient_mesh(SurfaceMesh& mesh, const MeshOptions& o, SolidDomain domain) {
+  if (o.orientation != "fix") return 0;
+  try {
+    return orient_outward(mesh, domain);
+  } catch (const std::runtime_error&) {
+    if (check_surface_mesh(mesh, o.degenerate_tolerance, domain).ok()) throw;
+  }
+  return 0;
+}
+
+/// The summary on stderr: the mesh, its closed surfaces (where more than one
+/// or an exterior domain), its groups.
+void report_mesh(const SurfaceMesh& mesh, const std::string& source, int reversed, SolidDomain domain,
+                 const fs::path& out) {
+  std::fprintf(stderr, "geobem-mesh: %s: %zu triangles, %zu nodes, area %.6g m^2, enclosed volume %.6g m^3%s\n",
+               source.c_str(), mesh.triangles.size(), mesh.nodes.size(), surface_area(mesh), enclosed_volume(mesh),
+               reversed ? (", " + std::to_string(reversed) + " triangles reversed to point out of the solid").c_str()
+                        : "");
+  const auto surfaces = closed_surfaces(mesh);
+  if (surfaces.size() > 1 || domain == SolidDomain::exterior)
+    for (std::size_t c = 0; c < surfaces.size(); ++c)
+      std::fprintf(stderr, "geobem-mesh:   closed surface %zu: %zu triangles, encloses %.6g m^3, %s (%s domain)\n", c,
+                   surfaces[c].triangles.size(), std::abs(surfaces[c].enclosed_volume),
+                   solid_inside(domain, surfaces[c].depth) ? "solid inside" : "a cavity, solid outside",
+                   solid_domain_name(domain));
+  std::vector<std::size_t> count(mesh.group_names.size(), 0);
+  std::vector<double> area(mesh.group_names.size(), 0.0);
+  for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+    ++count[mesh.group_of_triangle[t]];
+    area[mesh.group_of_triangle[t]] += triangle_area(mesh, static_cast<int>(t));
+  }
+  for (std::size_t g = 0; g < mesh.group_names.size(); ++g)
+    std::fprintf(stderr, "geobem-mesh:   group %zu '%s': %zu triangles, area %.6g m^2\n", g,
+                 mesh.group_names[g].c_str(), count[g], area[g]);
+  std::fprintf(stderr, "geobem-mesh: wrote %s\n", out.c_str());
+}
+
+int run(int argc, char** argv) {
+  MeshOptions o;
+  geobem::cli::StageOptions command(
+      "geobem-mesh",
+      "Generate (--box-lengths or --shape, with --element-size), mesh a .geo file or convert a mesh file "
+      "(--input): a closed triangle surface mesh with boundary groups, checked and written as .vtu.");
+  declare_options(command, o);
+  if (!command.parse(argc, argv)) return 0;
+  if (o.box_lengths.has_value() + o.shape.has_value() + o.input.has_value() != 1)
+    throw geobem::UsageError("give exactly one of --box-lengths, --shape and --input");
+  const bool geo_input = is_geo_input(o);
+  check_source_options(o, command, geo_input);
+  const GmshLimits gmsh_limits = check_mesh_options(o);
+  const SolidDomain domain = o.domain == "interior" ? SolidDomain::interior : SolidDomain::exterior;
   const std::vector<GroupSelection> selections = parse_groups(o.groups);
+  const fs::path out = o.out;
   geobem::OutputFile output(out);  // the folder is checked before the work
 
   // Everything is built and checked before anything is written.
-  SurfaceMesh mesh;
   std::string source;
-  if (o.input) {
-    source = *o.input;
-    std::optional<double> finer_edge;
-    mesh = geo_input ? mesh_geo_file(source, o.element_size, &finer_edge, gmsh_limits) : read_surface_mesh(source);
-    if (finer_edge)  // a warning, so printed even with --quiet
-      std::fprintf(stderr,
-                   "geobem-mesh: warning: %s: the file's mesh sizes win over --element-size %s m: the longest "
-                   "triangle edge is %.3g m (Gmsh meshes with the smallest size given: the sizes of the file's points, "
-                   "a tenth of the model's size for a point without one, its size fields and Mesh.MeshSizeFactor, "
-                   "and --element-size, which only caps them); give the points larger sizes in the file (the fourth "
-                   "number of a Point) for a coarser mesh\n",
-                   source.c_str(), geobem::shortest_text(*o.element_size).c_str(), *finer_edge);
-    try {
-      assign_groups(mesh, selections, o.default_group);
-    } catch (const std::invalid_argument& error) {
-      throw std::runtime_error(source + ": " + error.what());  // a property of this file: exit 1
-    }
-  } else if (o.shape) {
-    CadShape shape;
-    try {
-      shape = parse_cad_shape(*o.shape);
-    } catch (const std::invalid_argument& error) {
-      throw UsageError(std::string("--shape: ") + error.what());  // names the option
-    }
-    if (!(*o.element_size > 0) || !std::isfinite(*o.element_size))
-      throw UsageError("--element-size must be a finite number > 0");
-    try {
-      mesh = mesh_cad_shape(shape, *o.element_size, gmsh_limits);
-    } catch (const UsageError& error) {
-      throw UsageError(std::string("--shape with --element-size: ") + error.what());  // names the options
-    }
-    std::ostringstream name;
-    name << *o.shape << ", h = " << *o.element_size << " m";
-    source = name.str();
-  } else {
-    mesh = generate_box_surface(parse_triple(*o.box_lengths, "box-lengths"), parse_triple(o.box_origin, "box-origin"),
-                                *o.element_size);
-    std::ostringstream name;
-    name << "box " << *o.box_lengths << " m, h = " << *o.element_size << " m";
-    source = name.str();
-  }
-
-  int reversed = 0;
-  if (o.orientation == "fix") {
-    try {
-      reversed = orient_outward(mesh, domain);
-    } catch (const std::runtime_error&) {
-      // An open or non-manifold surface: the full check below names every
-      // problem; only a mesh that passes it would need this error itself.
-      if (check_surface_mesh(mesh, o.degenerate_tolerance, domain).ok()) throw;
-    }
-  }
+  SurfaceMesh mesh = source_mesh(o, geo_input, selections, gmsh_limits, &source);
+  const int reversed = orient_mesh(mesh, o, domain);
   require_valid_surface_mesh(mesh, source, o.degenerate_tolerance, domain);
 
   write_surface_vtu(mesh, output.temporary_path());
   output.write_record(command.record(output.final_path().parent_path()));
   output.commit();
-  if (!command.quiet()) {
-    std::fprintf(stderr, "geobem-mesh: %s: %zu triangles, %zu nodes, area %.6g m^2, enclosed volume %.6g m^3%s\n",
-                 source.c_str(), mesh.triangles.size(), mesh.nodes.size(), surface_area(mesh), enclosed_volume(mesh),
-                 reversed ? (", " + std::to_string(reversed) + " triangles reversed to point out of the solid").c_str()
-                          : "");
-    const auto surfaces = closed_surfaces(mesh);
-    if (surfaces.size() > 1 || domain == SolidDomain::exterior)
-      for (std::size_t c = 0; c < surfaces.size(); ++c)
-        std::fprintf(stderr, "geobem-mesh:   closed surface %zu: %zu triangles, encloses %.6g m^3, %s (%s domain)\n", c,
-                     surfaces[c].triangles.size(), std::abs(surfaces[c].enclosed_volume),
-                     solid_inside(domain, surfaces[c].depth) ? "solid inside" : "a cavity, solid outside",
-                     solid_domain_name(domain));
-    std::vector<std::size_t> count(mesh.group_names.size(), 0);
-    std::vector<double> area(mesh.group_names.size(), 0.0);
-    for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
-      ++count[mesh.group_of_triangle[t]];
-      area[mesh.group_of_triangle[t]] += triangle_area(mesh, static_cast<int>(t));
-    }
-    for (std::size_t g = 0; g < mesh.group_names.size(); ++g)
-      std::fprintf(stderr, "geobem-mesh:   group %zu '%s': %zu triangles, area %.6g m^2\n", g,
-                   mesh.group_names[g].c_str(), count[g], area[g]);
-    std::fprintf(stderr, "geobem-mesh: wrote %s\n", out.c_str());
-  }
+  if (!command.quiet()) report_mesh(mesh, source, reversed, domain, out);
   return 0;
 }
 

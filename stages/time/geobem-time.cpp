@@ -434,37 +434,20 @@ std::vector<Receiver> option_receivers(const TimeOptions& o) {
   return receivers;
 }
 
-int run(int argc, char** argv) {
-  TimeOptions o;
-  cli::StageOptions command(
-      "geobem-time",
-      "Apply load histories to geobem-laplace's Laplace-domain solutions, transform back to time, write a .pvd "
-      "time series, a probe CSV and the displacement at receivers in the solid.");
-  if (!parse(argc, argv, o, command)) return 0;
-  double first_time = -1e300, last_time = 1e300;
-  if (o.time_window) {
-    const auto window = cli::parse_number_list("time-window", *o.time_window, 2, "T0,T1");
-    if (!(window[0] <= window[1])) throw UsageError("--time-window: T0 must not exceed T1");
-    first_time = window[0];
-    last_time = window[1];
-  }
-  std::vector<Receiver> receivers = option_receivers(o);
-  // The device matters only to receivers: without them nothing is asked of a GPU.
-  const DeviceChoice device_choice = parse_device_choice(o.device);
-  const ComputeDevice device = receivers.empty() ? ComputeDevice::Cpu : resolve_device(device_choice);
-  const auto started = std::chrono::steady_clock::now();
-  OutputSet outputs(o.out, "geobem-time");
+/// --time-window as [first, last] (s); all times without it.
+std::pair<double, double> time_window(const TimeOptions& o) {
+  if (!o.time_window) return {-1e300, 1e300};
+  const auto window = cli::parse_number_list("time-window", *o.time_window, 2, "T0,T1");
+  if (!(window[0] <= window[1])) throw UsageError("--time-window: T0 must not exceed T1");
+  return {window[0], window[1]};
+}
 
-  // Read and check everything before computing or writing.
-  const fs::path laplace = o.laplace, manifest_path = laplace / "manifest.ini";
-  if (!fs::exists(manifest_path))
-    throw std::runtime_error(manifest_path.string() + ": missing: run geobem-laplace first");
-  const LaplaceManifest manifest = read_laplace_manifest(manifest_path);
-  // The solutions and the time series (N + 1 steps x n doubles), with
-  // receivers their Laplace-domain field and time series, before anything of
-  // their size (the load histories too) is allocated.
+/// Refuses a run whose solutions and time series (N + 1 steps x n doubles),
+/// with receivers their Laplace-domain field and time series, exceed the
+/// memory, before anything of their size (the load histories too) is allocated.
+void require_run_memory(const LaplaceManifest& manifest, const fs::path& manifest_path, std::size_t receiver_count) {
   const int cases = int(manifest.load_case_groups.size());
-  const std::uint64_t receiver_values = 3 * std::uint64_t(receivers.size());
+  const std::uint64_t receiver_values = 3 * std::uint64_t(receiver_count);
   const std::uint64_t solution_bytes = solution_memory_bytes(manifest.unknowns, manifest.frequencies, cases);
   const std::uint64_t receiver_field_bytes =
       receiver_values > INT32_MAX ? UINT64_MAX : solution_memory_bytes(int(receiver_values), manifest.frequencies, cases);
@@ -477,16 +460,27 @@ int run(int argc, char** argv) {
   require_memory(representable ? solution_bytes + receiver_field_bytes + series_bytes : UINT64_MAX,
                  available_memory_bytes(),
                  manifest_path.string() + ": holding its solutions and their time series" +
-                     (receivers.empty() ? std::string() : " with " + std::to_string(receivers.size()) + " receivers"));
-  const fs::path mesh_path = o.mesh ? fs::path(*o.mesh) : manifest.mesh_file;
-  const surface::SurfaceMesh mesh = surface::read_vtk_surface(mesh_path);
+                     (receiver_count == 0 ? std::string() : " with " + std::to_string(receiver_count) + " receivers"));
+}
+
+/// The mesh the manifest was solved for, refused when its CRC-32 or its
+/// counts differ from the manifest's.
+surface::SurfaceMesh solved_mesh(const fs::path& mesh_path, const LaplaceManifest& manifest,
+                                 const fs::path& manifest_path) {
+  surface::SurfaceMesh mesh = surface::read_vtk_surface(mesh_path);
   const std::uint32_t crc = file_crc32(mesh_path);
   if (crc != manifest.mesh_crc32 || mesh.nodes.size() != manifest.nodes || mesh.triangles.size() != manifest.triangles)
     throw std::runtime_error(mesh_path.string() + ": not the mesh " + manifest_path.string() + " was solved for (" +
                              std::to_string(mesh.triangles.size()) + " triangles, CRC-32 " + std::to_string(crc) +
                              "; the manifest has " + std::to_string(manifest.triangles) + " triangles, CRC-32 " +
                              std::to_string(manifest.mesh_crc32) + "): rerun geobem-laplace");
-  const bem::SurfaceView surface_view = checked_bem_surface(mesh, mesh_path.string());
+  return mesh;
+}
+
+/// The BEM model of the manifest's conditions and material on the mesh,
+/// refused when its unknowns or load cases differ from the manifest's.
+bem::BemModel solved_model(const bem::SurfaceView& surface_view, const LaplaceManifest& manifest,
+                           const fs::path& manifest_path) {
   bem::BemModel model;
   try {
     model = bem::make_bem_model(surface_view, parse_conditions(manifest.conditions),
@@ -499,17 +493,11 @@ int run(int argc, char** argv) {
                              "load cases " + join(manifest.load_case_groups, ',') +
                              ", but the mesh and conditions give " + std::to_string(model.unknown_count()) + " and " +
                              join(model.load_case_groups, ','));
-  const std::vector<std::string> history_texts = load_history_texts(o.load_history, model.load_case_groups);
-  std::vector<std::vector<double>> histories;
-  for (const auto& text : history_texts) histories.push_back(load_history_values(text, manifest.cq));
-  ReceiversInSolid in_solid = receivers_in_solid(mesh, model.unbounded_solid, receivers);
-  if (in_solid.left_out > 0 && !command.quiet())
-    std::fprintf(stderr, "geobem-time: %zu of %zu receivers of --receiver-line/--receiver-grid lie outside the elastic "
-                         "solid or nearer its surface than the receiver quadrature resolves, and are left out (the "
-                         "first: %s)\n",
-                 in_solid.left_out, receivers.size(), in_solid.first_left_out.c_str());
-  receivers = std::move(in_solid.receivers);
+  return model;
+}
 
+/// The probes of the options: --probe's nearest nodes, then --probe-group's means.
+std::vector<Probe> option_probes(const TimeOptions& o, const bem::BemModel& model) {
   std::vector<Probe> probes;
   for (const auto& text : o.probe) {
     const auto p = cli::parse_number_list("probe", text, 3, "X,Y,Z");
@@ -522,33 +510,41 @@ int run(int argc, char** argv) {
       throw UsageError(error.what());
     }
   }
-  ClosedForm closed;
-  if (o.closed_form) {
-    if (history_texts.size() != 1 || history_texts[0] != "heaviside")
-      throw UsageError("--closed-form " + *o.closed_form + " (from " + command.origin("closed-form") +
-                       ") needs one load case with the heaviside load history, not " + join(history_texts, ',') +
-                       ": give --closed-form none with other histories");
-    try {
-      if (*o.closed_form == "rod") {
-        if (manifest.poisson_ratio != 0.0)
-          std::fprintf(stderr, "geobem-time: warning: the rod's closed form is exact for nu = 0 only (nu = %g)\n",
-                       manifest.poisson_ratio);
-        closed.rod = bem::rod_problem_of(model);
-      } else {
-        closed.cavity = cavity_problem_of(model);
-      }
-    } catch (const std::invalid_argument& error) {
-      throw UsageError(error.what());
-    }
-  }
-  const std::vector<int> steps = window_steps(manifest.cq, first_time, last_time, o.every);
-  if (steps.empty())
-    throw UsageError("--time-window holds no step (t = 0 to " + std::to_string(manifest.cq.steps * manifest.cq.time_step) +
-                     " s in steps of " + std::to_string(manifest.cq.time_step) + " s)");
+  return probes;
+}
 
+/// The closed form of --closed-form (rod or cavity), which needs one load
+/// case with the heaviside history; none without the option.
+ClosedForm option_closed_form(const TimeOptions& o, const cli::StageOptions& command,
+                              const std::vector<std::string>& history_texts, const LaplaceManifest& manifest,
+                              const bem::BemModel& model) {
+  ClosedForm closed;
+  if (!o.closed_form) return closed;
+  if (history_texts.size() != 1 || history_texts[0] != "heaviside")
+    throw UsageError("--closed-form " + *o.closed_form + " (from " + command.origin("closed-form") +
+                     ") needs one load case with the heaviside load history, not " + join(history_texts, ',') +
+                     ": give --closed-form none with other histories");
+  try {
+    if (*o.closed_form == "rod") {
+      if (manifest.poisson_ratio != 0.0)
+        std::fprintf(stderr, "geobem-time: warning: the rod's closed form is exact for nu = 0 only (nu = %g)\n",
+                     manifest.poisson_ratio);
+      closed.rod = bem::rod_problem_of(model);
+    } else {
+      closed.cavity = cavity_problem_of(model);
+    }
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(error.what());
+  }
+  return closed;
+}
+
+/// The Laplace-domain solutions of every load case, read and checked
+/// against the manifest's CRC-32s.
+bem::LaplaceSolution read_solution(const fs::path& laplace, const LaplaceManifest& manifest) {
   bem::LaplaceSolution solution;
   solution.unknowns = manifest.unknowns;
-  solution.load_cases = cases;
+  solution.load_cases = int(manifest.load_case_groups.size());
   solution.frequencies.resize(manifest.frequencies);
   for (int l = 0; l < manifest.frequencies; ++l) solution.frequencies[l] = l;
   solution.values.resize(static_cast<std::size_t>(solution.load_cases) * manifest.frequencies * manifest.unknowns);
@@ -557,10 +553,62 @@ int run(int argc, char** argv) {
                      manifest.solution_crc32[k],
                      {{reinterpret_cast<std::complex<double>*>(&solution.at(k, 0, 0)),
                        static_cast<std::size_t>(manifest.unknowns) * manifest.frequencies}});
-  const double read_seconds = seconds_since(started);
+  return solution;
+}
+
+/// Seconds each phase of a run took, for users timing their runs.
+struct PhaseSeconds {
+  double read = 0, transform = 0, receivers = 0, step_files = 0, tables = 0, total = 0;
+};
+
+int run(int argc, char** argv) {
+  TimeOptions o;
+  cli::StageOptions command(
+      "geobem-time",
+      "Apply load histories to geobem-laplace's Laplace-domain solutions, transform back to time, write a .pvd "
+      "time series, a probe CSV and the displacement at receivers in the solid.");
+  if (!parse(argc, argv, o, command)) return 0;
+  const auto [first_time, last_time] = time_window(o);
+  std::vector<Receiver> receivers = option_receivers(o);
+  // The device matters only to receivers: without them nothing is asked of a GPU.
+  const DeviceChoice device_choice = parse_device_choice(o.device);
+  const ComputeDevice device = receivers.empty() ? ComputeDevice::Cpu : resolve_device(device_choice);
+  const auto started = std::chrono::steady_clock::now();
+  OutputSet outputs(o.out, "geobem-time");
+
+  // Read and check everything before computing or writing.
+  const fs::path laplace = o.laplace, manifest_path = laplace / "manifest.ini";
+  if (!fs::exists(manifest_path))
+    throw std::runtime_error(manifest_path.string() + ": missing: run geobem-laplace first");
+  const LaplaceManifest manifest = read_laplace_manifest(manifest_path);
+  require_run_memory(manifest, manifest_path, receivers.size());
+  const fs::path mesh_path = o.mesh ? fs::path(*o.mesh) : manifest.mesh_file;
+  const surface::SurfaceMesh mesh = solved_mesh(mesh_path, manifest, manifest_path);
+  const bem::SurfaceView surface_view = checked_bem_surface(mesh, mesh_path.string());
+  const bem::BemModel model = solved_model(surface_view, manifest, manifest_path);
+  const std::vector<std::string> history_texts = load_history_texts(o.load_history, model.load_case_groups);
+  std::vector<std::vector<double>> histories;
+  for (const auto& text : history_texts) histories.push_back(load_history_values(text, manifest.cq));
+  ReceiversInSolid in_solid = receivers_in_solid(mesh, model.unbounded_solid, receivers);
+  if (in_solid.left_out > 0 && !command.quiet())
+    std::fprintf(stderr, "geobem-time: %zu of %zu receivers of --receiver-line/--receiver-grid lie outside the elastic "
+                         "solid or nearer its surface than the receiver quadrature resolves, and are left out (the "
+                         "first: %s)\n",
+                 in_solid.left_out, receivers.size(), in_solid.first_left_out.c_str());
+  receivers = std::move(in_solid.receivers);
+  const std::vector<Probe> probes = option_probes(o, model);
+  const ClosedForm closed = option_closed_form(o, command, history_texts, manifest, model);
+  const std::vector<int> steps = window_steps(manifest.cq, first_time, last_time, o.every);
+  if (steps.empty())
+    throw UsageError("--time-window holds no step (t = 0 to " + std::to_string(manifest.cq.steps * manifest.cq.time_step) +
+                     " s in steps of " + std::to_string(manifest.cq.time_step) + " s)");
+  const bem::LaplaceSolution solution = read_solution(laplace, manifest);
+
+  PhaseSeconds seconds;
+  seconds.read = seconds_since(started);
   const auto transforming = std::chrono::steady_clock::now();
   const std::vector<double> unknowns = bem::cq_time_series(solution, histories, manifest.cq);
-  const double transform_seconds = seconds_since(transforming);
+  seconds.transform = seconds_since(transforming);
   const auto receiving = std::chrono::steady_clock::now();
   if (!command.quiet() && !receivers.empty())
     std::fprintf(stderr, "geobem-time: %zu receivers x %d frequencies x %zu elements on %s\n", receivers.size(),
@@ -570,12 +618,12 @@ int run(int argc, char** argv) {
         return receiver_time_series<decltype(solution_type)>(model, std::move(receivers), manifest.cq, solution,
                                                              histories, device, command.quiet());
       });
-  const double receiver_seconds = seconds_since(receiving);
+  seconds.receivers = seconds_since(receiving);
 
   const auto writing = std::chrono::steady_clock::now();
   const std::vector<int> all_steps = window_steps(manifest.cq, first_time, last_time, 1);
   write_time_series(outputs, mesh, model, manifest.cq, histories, unknowns, steps, receiver_series);
-  const double step_file_seconds = seconds_since(writing);
+  seconds.step_files = seconds_since(writing);
   const auto writing_tables = std::chrono::steady_clock::now();
   write_probe_csv(outputs.path("probes.csv"), model, manifest, unknowns, probes, all_steps, closed);
   if (!receiver_series.receivers.empty()) {
@@ -588,15 +636,16 @@ int run(int argc, char** argv) {
                        (receiver_series.receivers.empty() ? std::string() : "# receivers on " + to_string(device) + "\n"));
   outputs.commit();
   if (!command.quiet()) {
-    const double table_seconds = seconds_since(writing_tables), total_seconds = seconds_since(started);
+    seconds.tables = seconds_since(writing_tables);
+    seconds.total = seconds_since(started);
     std::fprintf(stderr, "geobem-time: wrote %s (%zu steps) and probes.csv%s in %.3f s\n",
                  (outputs.destination() / "solution.pvd").c_str(), steps.size(),
-                 receiver_series.receivers.empty() ? "" : ", receivers.csv", total_seconds);
+                 receiver_series.receivers.empty() ? "" : ", receivers.csv", seconds.total);
     // Where the time went, for users timing their runs.
     std::fprintf(stderr,
                  "geobem-time: read and checked %.3f s, transform %.3f s, receivers %.3f s, steps (.vtu) %.3f s, "
                  "tables %.3f s\n",
-                 read_seconds, transform_seconds, receiver_seconds, step_file_seconds, table_seconds);
+                 seconds.read, seconds.transform, seconds.receivers, seconds.step_files, seconds.tables);
   }
   return 0;
 }
