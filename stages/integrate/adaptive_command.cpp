@@ -112,23 +112,15 @@ int run_adaptive_expression(const AdaptiveCommandOptions& o, const q::Adaptive1D
   const auto results = ex::integrate_adaptive_expression(
       f, rows, count, settings, device, &compile, o.input ? ex::AdaptiveSweep::PerRow : ex::AdaptiveSweep::Spread);
   geobem::cli::report_expression_kernel(program, device, compile, command.quiet());
-  output.write_result([&](std::ostream& out) {
-    geobem::cli::write_rows_with_results(out, table, "estimate,error,evaluations,blocks,status",
-                                         [&](std::ostream& row, std::size_t i) {
-                                           const auto& r = results[i];
-                                           row << geobem::shortest(r.estimate) << ","
-                                               << geobem::shortest(r.error) << "," << r.evaluations << ","
-                                               << r.blocks << "," << geobem::to_string(r.status);
-                                         });
-  });
+  geobem::cli::write_integral_rows(output, table, "estimate,error,evaluations,blocks,status", results,
+                                   &q::Adaptive1DResult::estimate, &q::Adaptive1DResult::blocks);
   geobem::cli::commit_integrals(output, command, device, program, geobem::cli::unconverged_count(results), count);
   return 0;
 }
 
-int run_adaptive(int argc, const char* const argv[]) {
-  AdaptiveCommandOptions o;
+/// The command line of geobem-integrate adaptive, bound to `o`.
+void declare_options(geobem::cli::StageOptions& command, AdaptiveCommandOptions& o) {
   using geobem::cli::optional_value;
-  geobem::cli::StageOptions command(argv[0], kDescription);
   command.add_device(&o.device);
   command.add_tolerances(&o.rel_tol, &o.abs_tol);
   command.add()
@@ -146,13 +138,12 @@ int run_adaptive(int argc, const char* const argv[]) {
     ("max-evals", po::value(&o.max_evals)->default_value(o.max_evals), "cap on integrand evaluations per integral");
   command.add_output_file(&o.output, "lower,upper,p0,p1,p2,estimate,error,evaluations,blocks,status");
   command.mark_path("input");
-  if (!command.parse(argc, argv)) return 0;
+}
 
-  const bool user_integrand = !o.expression.empty();
-  if (user_integrand == !o.integrand.empty()) throw geobem::UsageError("give either --integrand or --integrand-expression");
+/// The quadrature options of the command line, checked (--max-evals within
+/// an unsigned 64-bit count).
+q::Adaptive1DOptions adaptive_settings(const AdaptiveCommandOptions& o) {
   q::Adaptive1DOptions settings;
-  const q::Integrand1D base =
-      q::table2_integrand(user_integrand ? q::integrand_1d_family<q::ExpSin> : q::parse_integrand_1d_family(o.integrand));
   settings.rel_tol = o.rel_tol;
   settings.abs_tol = o.abs_tol;
   settings.alpha = o.alpha;
@@ -162,6 +153,56 @@ int run_adaptive(int argc, const char* const argv[]) {
     throw geobem::UsageError("--max-evals " + std::to_string(o.max_evals) + " out of range");
   settings.max_evaluations = static_cast<std::uint64_t>(o.max_evals);
   q::check_adaptive_1d_options(settings);
+  return settings;
+}
+
+/// The integrals of --input (a row each: lower, upper and the p0, p1, p2
+/// columns it has, each checked, an error naming the row otherwise), or the
+/// single one of --lower and --upper with --p0, --p1, --p2.
+std::vector<q::Problem1D> read_problems(const AdaptiveCommandOptions& o, const q::Integrand1D& base) {
+  std::vector<q::Problem1D> problems;
+  if (!o.input) {
+    q::Problem1D p{base, *o.lower, *o.upper};
+    const std::optional<double>* given[3] = {&o.p0, &o.p1, &o.p2};
+    for (int k = 0; k < 3; ++k)
+      if (*given[k]) p.integrand.p[k] = **given[k];
+    q::check_problem_1d(p, "");
+    problems.push_back(p);
+    return problems;
+  }
+  const std::string input = *o.input;
+  const geobem::CsvTable table = geobem::read_csv_table(input);
+  geobem::require_columns(table, {"lower", "upper"});
+  if (table.rows.empty()) throw std::runtime_error(input + ": no rows");
+  const std::size_t lower = table.column("lower"), upper = table.column("upper");
+  for (std::size_t i = 0; i < table.rows.size(); ++i) {
+    q::Problem1D p{base, table.rows[i][lower], table.rows[i][upper]};
+    for (int k = 0; k < 3; ++k) {
+      const std::string name = "p" + std::to_string(k);
+      for (std::size_t c = 0; c < table.columns.size(); ++c)
+        if (table.columns[c] == name) p.integrand.p[k] = table.rows[i][c];
+    }
+    try {
+      q::check_problem_1d(p, table.where(i) + ": ");
+    } catch (const std::invalid_argument& error) {
+      throw std::runtime_error(error.what());
+    }
+    problems.push_back(p);
+  }
+  return problems;
+}
+
+int run_adaptive(int argc, const char* const argv[]) {
+  AdaptiveCommandOptions o;
+  geobem::cli::StageOptions command(argv[0], kDescription);
+  declare_options(command, o);
+  if (!command.parse(argc, argv)) return 0;
+
+  const bool user_integrand = !o.expression.empty();
+  if (user_integrand == !o.integrand.empty()) throw geobem::UsageError("give either --integrand or --integrand-expression");
+  const q::Integrand1D base =
+      q::table2_integrand(user_integrand ? q::integrand_1d_family<q::ExpSin> : q::parse_integrand_1d_family(o.integrand));
+  q::Adaptive1DOptions settings = adaptive_settings(o);
   const geobem::DeviceChoice choice = geobem::parse_device_choice(o.device);
   if (o.input.has_value() == (o.lower || o.upper))
     throw geobem::UsageError("give either --input FILE.csv or --lower and --upper");
@@ -172,36 +213,7 @@ int run_adaptive(int argc, const char* const argv[]) {
   geobem::OutputFile output(o.output);
   if (user_integrand) return run_adaptive_expression(o, settings, choice, command, output, argv[0]);
 
-  std::vector<q::Problem1D> problems;
-  if (o.input) {
-    const std::string input = *o.input;
-    const geobem::CsvTable table = geobem::read_csv_table(input);
-    geobem::require_columns(table, {"lower", "upper"});
-    if (table.rows.empty()) throw std::runtime_error(input + ": no rows");
-    const std::size_t lower = table.column("lower"), upper = table.column("upper");
-    for (std::size_t i = 0; i < table.rows.size(); ++i) {
-      q::Problem1D p{base, table.rows[i][lower], table.rows[i][upper]};
-      for (int k = 0; k < 3; ++k) {
-        const std::string name = "p" + std::to_string(k);
-        for (std::size_t c = 0; c < table.columns.size(); ++c)
-          if (table.columns[c] == name) p.integrand.p[k] = table.rows[i][c];
-      }
-      try {
-        q::check_problem_1d(p, table.where(i) + ": ");
-      } catch (const std::invalid_argument& error) {
-        throw std::runtime_error(error.what());
-      }
-      problems.push_back(p);
-    }
-  } else {
-    q::Problem1D p{base, *o.lower, *o.upper};
-    const std::optional<double>* given[3] = {&o.p0, &o.p1, &o.p2};
-    for (int k = 0; k < 3; ++k)
-      if (*given[k]) p.integrand.p[k] = **given[k];
-    q::check_problem_1d(p, "");
-    problems.push_back(p);
-  }
-
+  const std::vector<q::Problem1D> problems = read_problems(o, base);
   const geobem::ComputeDevice device = geobem::resolve_device(choice);
   std::vector<q::Adaptive1DResult> results;
   if (o.input)
@@ -216,9 +228,9 @@ int run_adaptive(int argc, const char* const argv[]) {
       const auto& p = problems[i];
       const auto& r = results[i];
       out << shortest(p.lower) << "," << shortest(p.upper) << "," << shortest(p.integrand.p[0]) << ","
-          << shortest(p.integrand.p[1]) << "," << shortest(p.integrand.p[2]) << "," << shortest(r.estimate) << ","
-          << shortest(r.error) << "," << r.evaluations << "," << r.blocks << "," << geobem::to_string(r.status)
-          << "\n";
+          << shortest(p.integrand.p[1]) << "," << shortest(p.integrand.p[2]) << ",";
+      geobem::cli::write_result_columns(out, r.estimate, r.error, r.evaluations, r.blocks, r.status);
+      out << "\n";
     }
   });
   geobem::cli::commit_integrals(output, command, device, argv[0], geobem::cli::unconverged_count(results),

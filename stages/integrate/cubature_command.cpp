@@ -109,9 +109,8 @@ int run_cubature_expression(const CubatureCommandOptions& o, const q::CubatureOp
         [&](std::ostream& row, std::size_t i) {
           const auto& r = results[i];
           row << settings.dim << "," << geobem::shortest(settings.rel_tol) << ","
-              << geobem::shortest(settings.abs_tol) << "," << geobem::shortest(r.estimate) << ","
-              << geobem::shortest(r.error) << "," << r.evaluations << "," << r.regions << ","
-              << geobem::to_string(r.status);
+              << geobem::shortest(settings.abs_tol) << ",";
+          geobem::cli::write_result_columns(row, r.estimate, r.error, r.evaluations, r.regions, r.status);
         });
   });
   geobem::cli::commit_integrals(output, command, device, program, geobem::cli::unconverged_count(results), count);

@@ -65,6 +65,30 @@ void write_rows_with_results(std::ostream& out, const CsvTable& table, const cha
   }
 }
 
+/// An integral's result columns "VALUE,error,evaluations,PIECES,status": its
+/// value (Longman's value, the quadratures' estimate), error estimate,
+/// evaluations, the pieces it used (half-cycle areas, blocks or regions) and
+/// its status word.
+template <class Evaluations, class Pieces>
+void write_result_columns(std::ostream& row, double value, double error, Evaluations evaluations, Pieces pieces,
+                          IntegrationStatus status) {
+  row << shortest(value) << "," << shortest(error) << "," << evaluations << "," << pieces << "," << to_string(status);
+}
+
+/// Writes the result CSV of a batch into `output`: the columns of `table`,
+/// then each row's result columns (write_result_columns) with the value and
+/// pieces of `results[i]` named by `value` and `pieces`.
+template <class Result, class Pieces>
+void write_integral_rows(OutputFile& output, const CsvTable& table, const char* result_columns,
+                         const std::vector<Result>& results, double Result::*value, Pieces Result::*pieces) {
+  output.write_result([&](std::ostream& out) {
+    write_rows_with_results(out, table, result_columns, [&](std::ostream& row, std::size_t i) {
+      const Result& r = results[i];
+      write_result_columns(row, r.*value, r.error, r.evaluations, r.*pieces, r.status);
+    });
+  });
+}
+
 /// How many of `results` (an integrator's, each with a `status`) did not converge.
 template <class Result>
 std::size_t unconverged_count(const std::vector<Result>& results) {

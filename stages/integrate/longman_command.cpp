@@ -68,12 +68,8 @@ constexpr const char* kStatusHelp =
     "  extrapolation_unreliable  the accelerator broke down; value is the plain partial sum\n"
     "  non_finite                the integrand gave NaN or infinity\n";
 
-int run_longman(int argc, const char* const argv[]) {
-  LongmanCommandOptions o;
-  geobem::cli::StageOptions command(
-      argv[0],
-      std::string("Integrates int_a^inf f(x; row) dx for every row of --input (Longman's method).\n") +
-          family_help() + kExpressionHelp + kStatusHelp);
+/// The command line of geobem-integrate longman, bound to `o`.
+void declare_options(geobem::cli::StageOptions& command, LongmanCommandOptions& o) {
   command.add_device(&o.device);
   command.add_tolerances(&o.rel_tol, &o.abs_tol);
   command.add()
@@ -95,10 +91,11 @@ int run_longman(int argc, const char* const argv[]) {
   command.add_output_file(&o.output,
                           "the input columns, then value,error,evaluations,areas,status (status: a word, see above)");
   command.mark_path("input");
-  if (!command.parse(argc, argv)) return 0;
+}
 
-  // Options first (usage errors, exit 2), then the output location, then the
-  // table (data errors, exit 1).
+/// The usage errors of the integrand: a family, or an expression with its
+/// oscillation (and optionally its decay rate's column), each name parsed.
+void check_integrand_options(const LongmanCommandOptions& o) {
   const bool user_integrand = !o.expression.empty();
   if (user_integrand == !o.family.empty())
     throw geobem::UsageError("give either --family or --integrand-expression (with --oscillation)");
@@ -110,6 +107,10 @@ int run_longman(int argc, const char* const argv[]) {
     ex::parse_oscillation(o.oscillation);
   else
     tf::parse_transform_family(o.family);
+}
+
+/// Longman's options of the command line, validated (and the Gauss order checked).
+tf::LongmanOptions longman_settings(const LongmanCommandOptions& o) {
   tf::LongmanOptions settings;
   settings.accelerator = tf::parse_accelerator(o.accelerator);
   settings.relative_tolerance = o.rel_tol;
@@ -118,69 +119,97 @@ int run_longman(int argc, const char* const argv[]) {
   settings.max_areas = o.max_areas;
   tf::validate_options(settings);
   tf::make_gauss_rule(o.quadrature_order);
-  const geobem::DeviceChoice choice = geobem::parse_device_choice(o.device);
-  geobem::OutputFile output(o.output);
+  return settings;
+}
 
-  const geobem::CsvTable table = geobem::read_csv_table(o.input, /*allow_non_finite=*/true);
-  if (table.rows.empty()) throw std::runtime_error(o.input + ": no rows");
-  const std::size_t count = table.rows.size();
-  // A family's parameters, or omega, the decay rate and the expression's parameters.
-  std::vector<std::string> names;
+/// The integrals of a table: for a family its parameter columns, for an
+/// expression omega, the decay rate (0 without --decay-rate) and the
+/// expression's parameters, row after row (stride values each).
+struct LongmanRows {
   ex::Oscillation oscillation;
   ex::Expression rest;
+  std::size_t stride = 0;
+  std::vector<double> parameters;
+};
+
+/// The rows of `table`, each checked against the family's or the
+/// expression's documented range: an error naming the row otherwise.
+LongmanRows read_rows(const LongmanCommandOptions& o, const geobem::CsvTable& table) {
+  const bool user_integrand = !o.expression.empty();
+  LongmanRows rows;
+  // A family's parameters, or omega, the decay rate and the expression's parameters.
+  std::vector<std::string> names;
   if (user_integrand) {
-    oscillation = ex::parse_oscillation(o.oscillation);
-    rest = ex::parse_expression(o.expression, {"x"}, {table.columns, "a column of " + o.input});
-    names = {oscillation.parameter};
+    rows.oscillation = ex::parse_oscillation(o.oscillation);
+    rows.rest = ex::parse_expression(o.expression, {"x"}, {table.columns, "a column of " + o.input});
+    names = {rows.oscillation.parameter};
     if (!o.decay_rate.empty()) names.push_back(o.decay_rate);
-    names.insert(names.end(), rest.parameters.begin(), rest.parameters.end());
+    names.insert(names.end(), rows.rest.parameters.begin(), rows.rest.parameters.end());
   } else {
     names = tf::describe(tf::parse_transform_family(o.family)).parameters;
   }
   geobem::require_columns(table, names);
   std::vector<std::size_t> column(names.size());
   for (std::size_t j = 0; j < names.size(); ++j) column[j] = table.column(names[j]);
-  const std::size_t stride = user_integrand ? 2 + rest.parameters.size() : names.size();
-  std::vector<double> parameters(count * stride);
+  const std::size_t count = table.rows.size();
+  rows.stride = user_integrand ? 2 + rows.rest.parameters.size() : names.size();
+  rows.parameters.resize(count * rows.stride);
   for (std::size_t i = 0; i < count; ++i) {
-    double* row = &parameters[i * stride];
+    double* row = &rows.parameters[i * rows.stride];
     const auto& values = table.rows[i];
     std::string problem;
     if (user_integrand) {
       const std::size_t first = o.decay_rate.empty() ? 1 : 2;  // where the expression's columns start
       row[0] = values[column[0]];
       row[1] = o.decay_rate.empty() ? 0.0 : values[column[1]];
-      for (std::size_t k = 0; k < rest.parameters.size(); ++k) row[2 + k] = values[column[first + k]];
-      problem = ex::check_longman_row(rest, row);
+      for (std::size_t k = 0; k < rows.rest.parameters.size(); ++k) row[2 + k] = values[column[first + k]];
+      problem = ex::check_longman_row(rows.rest, row);
     } else {
-      for (std::size_t j = 0; j < stride; ++j) row[j] = values[column[j]];
+      for (std::size_t j = 0; j < rows.stride; ++j) row[j] = values[column[j]];
       problem = tf::check_parameters(tf::parse_transform_family(o.family), row);
     }
     if (!problem.empty()) throw std::runtime_error(table.where(i) + ": " + problem);
   }
+  return rows;
+}
+
+int run_longman(int argc, const char* const argv[]) {
+  LongmanCommandOptions o;
+  geobem::cli::StageOptions command(
+      argv[0],
+      std::string("Integrates int_a^inf f(x; row) dx for every row of --input (Longman's method).\n") +
+          family_help() + kExpressionHelp + kStatusHelp);
+  declare_options(command, o);
+  if (!command.parse(argc, argv)) return 0;
+
+  // Options first (usage errors, exit 2), then the output location, then the
+  // table (data errors, exit 1).
+  check_integrand_options(o);
+  const bool user_integrand = !o.expression.empty();
+  const tf::LongmanOptions settings = longman_settings(o);
+  const geobem::DeviceChoice choice = geobem::parse_device_choice(o.device);
+  geobem::OutputFile output(o.output);
+
+  const geobem::CsvTable table = geobem::read_csv_table(o.input, /*allow_non_finite=*/true);
+  if (table.rows.empty()) throw std::runtime_error(o.input + ": no rows");
+  const std::size_t count = table.rows.size();
+  const LongmanRows rows = read_rows(o, table);
 
   const geobem::ComputeDevice device = geobem::resolve_device(choice);
   ex::KernelCompileReport compile;
   const auto results =
       user_integrand
-          ? ex::integrate_longman_expression(rest, oscillation.kind, parameters, count, settings, o.quadrature_order,
-                                             device, command.quiet(), nullptr, &compile)
-          : tf::integrate_family(tf::parse_transform_family(o.family), parameters, count, settings,
+          ? ex::integrate_longman_expression(rows.rest, rows.oscillation.kind, rows.parameters, count, settings,
+                                             o.quadrature_order, device, command.quiet(), nullptr, &compile)
+          : tf::integrate_family(tf::parse_transform_family(o.family), rows.parameters, count, settings,
                                  o.quadrature_order, device, command.quiet());
 
   if (user_integrand) geobem::cli::report_expression_kernel(argv[0], device, compile, command.quiet());
   double worst_error = 0.0;  // the largest error estimate of a row that missed its tolerance
   for (const auto& result : results)
     if (result.status != geobem::IntegrationStatus::Converged) worst_error = std::max(worst_error, result.error);
-  output.write_result([&](std::ostream& out) {
-    geobem::cli::write_rows_with_results(out, table, "value,error,evaluations,areas,status",
-                                         [&](std::ostream& row, std::size_t i) {
-                                           const auto& r = results[i];
-                                           row << geobem::shortest(r.value) << ","
-                                               << geobem::shortest(r.error) << "," << r.evaluations << ","
-                                               << r.areas << "," << geobem::to_string(r.status);
-                                         });
-  });
+  geobem::cli::write_integral_rows(output, table, "value,error,evaluations,areas,status", results,
+                                   &tf::LongmanResult::value, &tf::LongmanResult::areas);
   std::ostringstream where_to_look;
   where_to_look << "largest error estimate " << worst_error << "; see the status column";
   geobem::cli::commit_integrals(output, command, device, argv[0], geobem::cli::unconverged_count(results), count,
