@@ -10,8 +10,19 @@
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/bem/hierarchical/compressed_operator.hpp"
 #include "gpu/bem/hierarchical/hierarchical_layout.hpp"
+#include "gpu/bem/hierarchical/hierarchical_settings.hpp"
 
 namespace geobem::test {
+
+/// Leaves of 6 collocation points and 12 elements: admissible blocks on meshes of a few hundred triangles.
+inline bem::HierarchicalSettings small_leaves(double tolerance) {
+  bem::HierarchicalSettings settings;
+  settings.tolerance = tolerance;
+  settings.row_leaf_size = 6;
+  settings.element_leaf_size = 12;
+  settings.preconditioner_size = 24;
+  return settings;
+}
 
 /// ‖Â − A‖_F / ‖A‖_F of the compressed operator `op` against the dense
 /// path's column-major `matrix` of `model` (assemble_system_cpu's).

@@ -36,16 +36,6 @@ using namespace geobem::bem;
 using namespace geobem::bem::hierarchical;
 using namespace geobem::test;
 
-/// Leaves of 6 collocation points and 12 elements: admissible blocks on meshes of a few hundred triangles.
-HierarchicalSettings small_leaves(double tolerance) {
-  HierarchicalSettings settings;
-  settings.tolerance = tolerance;
-  settings.row_leaf_size = 6;
-  settings.element_leaf_size = 12;
-  settings.preconditioner_size = 24;
-  return settings;
-}
-
 CqOptions hierarchical_options(double tolerance) {
   CqOptions options(geobem::ComputeDevice::Cpu, true);
   options.solver = BemSolver::hierarchical;

@@ -29,15 +29,6 @@ using namespace geobem::test;
 
 class HierarchicalGpu : public CudaTest {};
 
-HierarchicalSettings small_leaves(double tolerance) {
-  HierarchicalSettings settings;
-  settings.tolerance = tolerance;
-  settings.row_leaf_size = 6;
-  settings.element_leaf_size = 12;
-  settings.preconditioner_size = 24;
-  return settings;
-}
-
 CqOptions options_of(geobem::ComputeDevice device, BemSolver solver, double tolerance) {
   CqOptions options(device, true);
   options.solver = solver;

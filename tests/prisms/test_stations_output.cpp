@@ -11,6 +11,7 @@
 #include "mesh/io/vtk_output.hpp"
 #include "mesh/prisms/gravity_output.hpp"
 #include "tests/support/test_files.hpp"
+#include "tests/support/structured_grid_file.hpp"
 
 using namespace geobem::prisms;
 using geobem::test::error_of;
@@ -74,14 +75,10 @@ TEST(GravityOutput, GridWritesConsistentCsvAndVts) {
   EXPECT_EQ(table.columns, (std::vector<std::string>{"easting", "northing", "upward", "g_z", "g_zz"}));
   ASSERT_EQ(table.rows.size(), 12u);
 
-  auto data = geobem::read_vtk_xml(dir / "gravity.vts");
-  auto* vts = vtkStructuredGrid::SafeDownCast(data);
+  const auto vts_file = geobem::test::read_structured_grid(dir / "gravity.vts");
+  vtkStructuredGrid* vts = vts_file.grid;
   ASSERT_NE(vts, nullptr);
-  int dims[3];
-  vts->GetDimensions(dims);
-  EXPECT_EQ(dims[0], 4);
-  EXPECT_EQ(dims[1], 3);
-  EXPECT_EQ(dims[2], 1);
+  EXPECT_EQ(vts_file.dims, (std::array<int, 3>{4, 3, 1}));
   vtkDataArray* g_zz = vts->GetPointData()->GetArray("g_zz");
   ASSERT_NE(g_zz, nullptr);
   for (vtkIdType s = 0; s < 12; ++s) {
@@ -93,7 +90,7 @@ TEST(GravityOutput, GridWritesConsistentCsvAndVts) {
     EXPECT_EQ(g_zz->GetComponent(s, 0), table.rows[s][4]);
     EXPECT_EQ(table.rows[s][3], 0.5 + s);
   }
-  const auto units = geobem::read_units_field_data(data);
+  const auto units = geobem::read_units_field_data(vts_file.data);
   EXPECT_NE(std::find(units.begin(), units.end(), std::make_pair(std::string("g_zz"), std::string("Eotvos"))),
             units.end());
 }

@@ -13,6 +13,7 @@
 #include "mesh/prisms/prism_csv.hpp"
 #include "tests/support/png_check.hpp"
 #include "tests/support/test_files.hpp"
+#include "tests/support/structured_grid_file.hpp"
 
 namespace fs = std::filesystem;
 using namespace geobem::test;
@@ -62,13 +63,10 @@ TEST(GravitySpheresWorkflow, StagesWriteConsistentFiles) {
   columns.insert(columns.end(), fields.begin(), fields.end());
   EXPECT_EQ(table.columns, columns);
   ASSERT_EQ(table.rows.size(), 24u);
-  const auto data = geobem::read_vtk_xml(out / "gravity" / "gravity.vts");
-  auto* grid = vtkStructuredGrid::SafeDownCast(data);
+  const auto grid_file = geobem::test::read_structured_grid(out / "gravity" / "gravity.vts");
+  vtkStructuredGrid* grid = grid_file.grid;
   ASSERT_NE(grid, nullptr);
-  int dims[3];
-  grid->GetDimensions(dims);
-  EXPECT_EQ(dims[0], 6);
-  EXPECT_EQ(dims[1], 4);
+  EXPECT_EQ(grid_file.dims, (std::array<int, 3>{6, 4, 1}));
   for (std::size_t f = 0; f < fields.size(); ++f) {
     vtkDataArray* array = grid->GetPointData()->GetArray(fields[f].c_str());
     ASSERT_NE(array, nullptr) << fields[f];
@@ -85,7 +83,7 @@ TEST(GravitySpheresWorkflow, StagesWriteConsistentFiles) {
     const auto& row = table.rows[s];
     EXPECT_NEAR(row[3 + 4] + row[3 + 7] + row[3 + 9], 0.0, 1e-9 * (std::abs(row[3 + 9]) + 1e-3));
   }
-  const auto units = geobem::read_units_field_data(data);
+  const auto units = geobem::read_units_field_data(grid_file.data);
   EXPECT_NE(std::find(units.begin(), units.end(), std::make_pair(std::string("g_z"), std::string("mGal"))), units.end());
   EXPECT_NE(std::find(units.begin(), units.end(), std::make_pair(std::string("g_zz"), std::string("Eotvos"))), units.end());
 

@@ -15,12 +15,14 @@
 #include <vtkPoints.h>
 #include <vtkStructuredGrid.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 
 #include "../support/test_files.hpp"
 #include "mesh/io/vtk_output.hpp"
 #include "mesh/terrain/layer_file.hpp"
+#include "tests/support/structured_grid_file.hpp"
 
 namespace geobem::terrain {
 namespace {
@@ -46,14 +48,10 @@ TEST(LayerFile, OneCellPerPrismReadBackAsWritten) {
   write_layer_vts(path, model);
 
   // As ParaView sees it: 5 x 4 x 2 corner points, 4 x 3 cells, one per prism.
-  const auto data = read_vtk_xml(path);
-  auto* grid = vtkStructuredGrid::SafeDownCast(data);
+  const auto grid_file = geobem::test::read_structured_grid(path);
+  vtkStructuredGrid* grid = grid_file.grid;
   ASSERT_NE(grid, nullptr);
-  int dims[3];
-  grid->GetDimensions(dims);
-  EXPECT_EQ(dims[0], 5);
-  EXPECT_EQ(dims[1], 4);
-  EXPECT_EQ(dims[2], 2);
+  EXPECT_EQ(grid_file.dims, (std::array<int, 3>{5, 4, 2}));
   ASSERT_EQ(grid->GetNumberOfCells(), 12);
   vtkDataArray* surface = grid->GetCellData()->GetArray("surface");
   vtkDataArray* density = grid->GetCellData()->GetArray("density");

@@ -7,6 +7,7 @@
 // (.vtu), and recording the CRS in .prj files.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -19,6 +20,7 @@
 #include "dem_test_support.hpp"
 #include "mesh/io/csv_table.hpp"
 #include "mesh/io/vtk_output.hpp"
+#include "tests/support/structured_grid_file.hpp"
 
 namespace geobem::test {
 namespace {
@@ -82,14 +84,10 @@ TEST(TerrainStages, LayerGravityAndMagneticOnDrapedStations) {
   // Every 2nd node of 9 x 7: a 5 x 4 grid draped 1 m below the nodes'
   // heights, the CSV's stations in the grid's point order.
   {
-    const auto data = read_vtk_xml(gravity_out / "gravity.vts");
-    auto* grid = vtkStructuredGrid::SafeDownCast(data);
+    const auto grid_file = geobem::test::read_structured_grid(gravity_out / "gravity.vts");
+    vtkStructuredGrid* grid = grid_file.grid;
     ASSERT_NE(grid, nullptr);
-    int dims[3];
-    grid->GetDimensions(dims);
-    EXPECT_EQ(dims[0], 5);
-    EXPECT_EQ(dims[1], 4);
-    EXPECT_EQ(dims[2], 1);
+    EXPECT_EQ(grid_file.dims, (std::array<int, 3>{5, 4, 1}));
     const CsvTable table = read_csv_table((gravity_out / "gravity.csv").string());
     ASSERT_EQ(table.rows.size(), 20u);
     vtkDataArray* g_z = grid->GetPointData()->GetArray("g_z");
@@ -114,13 +112,10 @@ TEST(TerrainStages, LayerGravityAndMagneticOnDrapedStations) {
   EXPECT_EQ(read_text(magnetic_out / "magnetic.csv").substr(0, 40), "easting,northing,upward,b_e,b_n,b_u,tfa\n");
   // A spacing of 150 m over 640 m x 540 m of nodes: a 5 x 4 grid.
   {
-    const auto data = read_vtk_xml(magnetic_out / "magnetic.vts");
-    auto* grid = vtkStructuredGrid::SafeDownCast(data);
+    const auto grid_file = geobem::test::read_structured_grid(magnetic_out / "magnetic.vts");
+    vtkStructuredGrid* grid = grid_file.grid;
     ASSERT_NE(grid, nullptr);
-    int dims[3];
-    grid->GetDimensions(dims);
-    EXPECT_EQ(dims[0], 5);
-    EXPECT_EQ(dims[1], 4);
+    EXPECT_EQ(grid_file.dims, (std::array<int, 3>{5, 4, 1}));
     EXPECT_NE(grid->GetPointData()->GetArray("tfa"), nullptr);
   }
   const StageRun no_field = run_command(magnetic_exe + " -q --prisms " + layer + " --stations-on-dem " + layer +

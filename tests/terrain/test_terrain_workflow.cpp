@@ -16,6 +16,7 @@
 #include "../support/test_files.hpp"
 #include "mesh/io/csv_table.hpp"
 #include "mesh/io/vtk_output.hpp"
+#include "tests/support/structured_grid_file.hpp"
 
 namespace geobem::test {
 namespace {
@@ -46,13 +47,10 @@ TEST(TerrainWorkflow, LayerDrapedGridAndPlot) {
   }
   // Every 60th node of 403 x 344: a 7 x 6 grid of stations 100 m above the nodes.
   for (const char* file : {"gravity/gravity.vts", "magnetic/magnetic.vts"}) {
-    const auto data = read_vtk_xml(out / file);
-    auto* grid = vtkStructuredGrid::SafeDownCast(data);
+    const auto grid_file = geobem::test::read_structured_grid(out / file);
+    vtkStructuredGrid* grid = grid_file.grid;
     ASSERT_NE(grid, nullptr) << file;
-    int dims[3];
-    grid->GetDimensions(dims);
-    EXPECT_EQ(dims[0], 7) << file;
-    EXPECT_EQ(dims[1], 6) << file;
+    EXPECT_EQ(grid_file.dims, (std::array<int, 3>{7, 6, 1})) << file;
   }
   const CsvTable gravity = read_csv_table((out / "gravity" / "gravity.csv").string());
   ASSERT_EQ(gravity.rows.size(), 42u);
