@@ -4,6 +4,7 @@
 #include <iostream>
 #include <vector>
 
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/usage_error.hpp"
 
 namespace geobem::cli {
@@ -11,6 +12,13 @@ namespace geobem::cli {
 int run_stage(const std::string& program, const std::function<int()>& body) {
   try {
     return body();
+  } catch (const InputError& error) {
+    if (error.kind() == InputKind::data) {
+      std::cerr << program << ": error: " << error.what() << "\n";
+      return 1;
+    }
+    std::cerr << program << ": error: " << error.what() << " (see " << program << " --help)\n";
+    return 2;
   } catch (const UsageError& error) {
     std::cerr << program << ": error: " << error.what() << " (see " << program << " --help)\n";
     return 2;
