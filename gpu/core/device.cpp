@@ -9,7 +9,7 @@
 #if GEOBEM_WITH_CUDA
 #include "gpu/core/cuda_check.hpp"
 #endif
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 
 namespace geobem {
 
@@ -17,7 +17,7 @@ DeviceChoice parse_device_choice(const std::string& text) {
   if (text == "auto") return DeviceChoice::Auto;
   if (text == "cpu") return DeviceChoice::Cpu;
   if (text == "cuda") return DeviceChoice::Cuda;
-  throw UsageError("unknown device '" + text + "' (expected auto, cpu or cuda)");
+  throw InputError::usage("unknown device '" + text + "' (expected auto, cpu or cuda)");
 }
 
 bool cuda_built() { return GEOBEM_WITH_CUDA; }

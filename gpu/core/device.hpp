@@ -9,7 +9,7 @@ enum class DeviceChoice { Auto, Cpu, Cuda };
 /// Where the work actually runs.
 enum class ComputeDevice { Cpu, Cuda };
 
-/// Parses "auto", "cpu" or "cuda"; throws geobem::UsageError naming the value otherwise.
+/// Parses "auto", "cpu" or "cuda"; throws InputError::usage naming the value otherwise.
 DeviceChoice parse_device_choice(const std::string& text);
 
 /// Whether this build has the CUDA drivers (GEOBEM_ENABLE_CUDA).

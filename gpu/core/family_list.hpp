@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #endif
 
 namespace geobem {
@@ -79,13 +79,13 @@ GEOBEM_HD void for_each_family(FamilyList<Families...>, Visitor&& visit) {
 
 #if !defined(__CUDACC_RTC__)
 /// visit_family_at for a family identifier `family` (an enum whose values are
-/// the positions in the list); throws std::invalid_argument naming `list_name`
+/// the positions in the list); throws InputError naming `list_name`
 /// for a value outside the list.
 template <class List, class FamilyId, class Visitor>
 void visit_registered_family(List list, FamilyId family, const char* list_name, Visitor&& visit) {
   if (!visit_family_at(list, static_cast<int>(family), visit))
-    throw std::invalid_argument("family " + std::to_string(static_cast<int>(family)) + " is not registered in " +
-                                list_name);
+    throw InputError("family " + std::to_string(static_cast<int>(family)) + " is not registered in " +
+                     list_name);
 }
 
 /// The families' names (each trait's `name`), in registration order.
@@ -105,7 +105,7 @@ std::string family_name(List list, FamilyId family, const char* list_name) {
 }
 
 /// The family identifier (FamilyId, an enum over the list's positions) whose
-/// trait's `name` is `name`; throws geobem::UsageError "unknown <what> '<name>'
+/// trait's `name` is `name`; throws InputError::usage "unknown <what> '<name>'
 /// (known: <the names>)" otherwise.
 template <class FamilyId, class List>
 FamilyId parse_family(List list, const std::string& name, const char* what) {
@@ -115,7 +115,7 @@ FamilyId parse_family(List list, const std::string& name, const char* what) {
     if (names[i] == name) return static_cast<FamilyId>(i);
     known += (known.empty() ? "" : ", ") + names[i];
   }
-  throw UsageError("unknown " + std::string(what) + " '" + name + "' (known: " + known + ")");
+  throw InputError::usage("unknown " + std::string(what) + " '" + name + "' (known: " + known + ")");
 }
 #endif
 

@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 
 namespace geobem {
 
 /// Indices into names[0..count) of the fields `list` asks for, ascending and
-/// each once ("all": every index). Throws geobem::UsageError naming an
+/// each once ("all": every index). Throws InputError::usage naming an
 /// unknown entry and listing the expected names.
 inline std::vector<int> parse_field_list(const std::string& list, const char* const* names, int count) {
   std::vector<bool> wanted(static_cast<std::size_t>(count), list == "all");
@@ -26,8 +26,8 @@ inline std::vector<int> parse_field_list(const std::string& list, const char* co
       if (found < 0) {
         std::string expected;
         for (int f = 0; f < count; ++f) expected += (f ? ", " : "") + std::string(names[f]);
-        throw UsageError("unknown field '" + name + "' (expected all or a comma-separated list of " +
-                       expected + ")");
+        throw InputError::usage("unknown field '" + name + "' (expected all or a comma-separated list of " +
+                              expected + ")");
       }
       wanted[static_cast<std::size_t>(found)] = true;
       start = comma + 1;

@@ -5,11 +5,12 @@
 #include <string>
 
 #include "gpu/core/math_constants.hpp"
+#include "gpu/core/input_error.hpp"
 
 namespace geobem {
 
 GaussLegendreRule gauss_legendre_rule(int order) {
-  if (order < 1) throw std::invalid_argument("Gauss-Legendre order must be >= 1, got " + std::to_string(order));
+  if (order < 1) throw InputError("Gauss-Legendre order must be >= 1, got " + std::to_string(order));
   GaussLegendreRule rule;
   rule.nodes.resize(order);
   rule.weights.resize(order);

@@ -7,7 +7,7 @@ namespace geobem {
 /// weights, exact for polynomials of degree 2·order − 1. Nodes by Newton's
 /// method on the three-term Legendre recurrence (Abramowitz & Stegun 25.4.29),
 /// accurate to machine precision for order ≤ 1000. Throws
-/// std::invalid_argument for order < 1.
+/// InputError for order < 1.
 struct GaussLegendreRule {
   std::vector<double> nodes;
   std::vector<double> weights;

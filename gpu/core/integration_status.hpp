@@ -7,6 +7,8 @@
 #if !defined(__CUDACC_RTC__)  // the words are host code; NVRTC-compiled kernels (gpu/expression) see the enum only
 #include <stdexcept>
 #include <string>
+
+#include "gpu/core/input_error.hpp"
 #endif
 
 namespace geobem {
@@ -32,7 +34,7 @@ inline std::string to_string(IntegrationStatus status) {
     case IntegrationStatus::ExtrapolationUnreliable: return "extrapolation_unreliable";
     case IntegrationStatus::NonFinite: return "non_finite";
   }
-  throw std::invalid_argument("unknown integration status " + std::to_string(static_cast<int>(status)));
+  throw InputError("unknown integration status " + std::to_string(static_cast<int>(status)));
 }
 #endif
 

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "gpu/core/input_error.hpp"
+
 namespace geobem {
 
 /// max_i |a[i] − reference[i]| / max_i |reference[i]| over n values, real or
@@ -26,13 +28,13 @@ double largest_relative_difference(const T* a, const T* reference, std::size_t n
   return difference / largest;
 }
 
-/// The same over two whole vectors; throws std::invalid_argument naming both
+/// The same over two whole vectors; throws InputError naming both
 /// lengths when they differ.
 template <class T>
 double largest_relative_difference(const std::vector<T>& a, const std::vector<T>& reference) {
   if (a.size() != reference.size())
-    throw std::invalid_argument("largest_relative_difference: " + std::to_string(a.size()) + " values against " +
-                                std::to_string(reference.size()) + " of the reference");
+    throw InputError("largest_relative_difference: " + std::to_string(a.size()) + " values against " +
+                     std::to_string(reference.size()) + " of the reference");
   return largest_relative_difference(a.data(), reference.data(), a.size());
 }
 
