@@ -9,6 +9,7 @@
 #include <tuple>
 #include <type_traits>
 
+#include "gpu/core/input_error.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/source_fields.hpp"
 #include "gpu/potential/source_view.hpp"
@@ -53,7 +54,7 @@ KernelShape default_shape(bool single, bool gz_only) {
 }
 
 /// The shape that runs: grid nodes and out-of-line pairs FixedShape; prisms
-/// the tuning's shape, else default_shape(). Throws std::invalid_argument for
+/// the tuning's shape, else default_shape(). Throws InputError for
 /// a shape that was not compiled.
 template <typename Source>
 KernelShape resolve_shape(const CudaTuning& tuning, bool single, bool gz_only) {
@@ -64,9 +65,9 @@ KernelShape resolve_shape(const CudaTuning& tuning, bool single, bool gz_only) {
   const bool compiled = std::any_of(shapes.begin(), shapes.end(),
                                     [&](const KernelShape& s) { return potential::same_shape(s, tuning.shape); });
   if (!compiled || (tuning.out_of_line_pairs && !potential::same_shape(tuning.shape, fixed)))
-    throw std::invalid_argument("forward_cuda: no prism kernel of shape " + std::to_string(tuning.shape.block_size) +
-                                " threads, " + std::to_string(tuning.shape.max_registers) +
-                                " registers (cuda_kernel_shapes(); out-of-line pairs: 128, 0)");
+    throw InputError("forward_cuda: no prism kernel of shape " + std::to_string(tuning.shape.block_size) +
+                     " threads, " + std::to_string(tuning.shape.max_registers) +
+                     " registers (cuda_kernel_shapes(); out-of-line pairs: 128, 0)");
   return tuning.shape;
 }
 

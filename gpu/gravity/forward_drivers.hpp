@@ -42,7 +42,7 @@ struct CudaTuning {
   /// (gpu/potential/chunk_plan.hpp).
   std::size_t memory_limit_bytes = 0;
   /// Launch shape of the prism kernels, one of cuda_kernel_shapes() (else
-  /// forward_cuda throws std::invalid_argument); block_size 0: each kernel's
+  /// forward_cuda throws InputError); block_size 0: each kernel's
   /// fastest shape on the H100 (double: {128, 96} all ten fields, {128, 64}
   /// g_z; single: {64, 0} and {32, 120}; RESULTS.md). Out-of-line pairs and
   /// the grid path's node kernels exist in the shape {128, 0} only.

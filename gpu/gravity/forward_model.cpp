@@ -13,7 +13,7 @@
 #include <string>
 
 #include "gpu/core/field_list.hpp"
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/warning.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/gravity.hpp"
@@ -30,7 +30,7 @@ constexpr const char* names[field_count] = {"potential", "g_e",  "g_n",  "g_z", 
 
 void check_stations(const std::vector<Station>& stations) {
   for (std::size_t i = 0; i < stations.size(); ++i)
-    if (!valid_station(stations[i])) throw std::invalid_argument(station_problem(stations[i], i));
+    if (!valid_station(stations[i])) throw InputError(station_problem(stations[i], i));
 }
 
 /// The bounding box of a model's sources, grown box by box (empty: inverted).
@@ -49,14 +49,14 @@ struct ModelBox {
 void check_grid_shape(const PrismGrid& grid) {
   if (grid.easting_edges.size() < 2 || grid.northing_edges.size() < 2 || grid.upward_edges.size() < 2 ||
       grid.density.size() != grid.cell_count())
-    throw std::invalid_argument("forward_model_grid: the grid needs at least 2 edges per axis and one density per "
-                                "cell (" + std::to_string(grid.density.size()) + " densities given)");
+    throw InputError("forward_model_grid: the grid needs at least 2 edges per axis and one density per "
+                     "cell (" + std::to_string(grid.density.size()) + " densities given)");
 }
 
 void check_options(const ForwardOptions& options) {
   if (options.parts < 1 || options.part < 0 || options.part >= options.parts)
-    throw std::invalid_argument("forward_model: part " + std::to_string(options.part) + " of " +
-                                std::to_string(options.parts) + " does not exist");
+    throw InputError("forward_model: part " + std::to_string(options.part) + " of " +
+                     std::to_string(options.parts) + " does not exist");
 }
 
 /// Share options.part of options.parts contiguous shares of `sources`.
@@ -200,7 +200,7 @@ std::vector<Field> parse_fields(const std::string& list) {
 Precision parse_precision(const std::string& text) {
   if (text == "double") return Precision::Double;
   if (text == "single") return Precision::Single;
-  throw UsageError("unknown precision '" + text + "' (expected double or single)");
+  throw InputError::usage("unknown precision '" + text + "' (expected double or single)");
 }
 
 double field_scale(Field field) {
@@ -219,7 +219,7 @@ ForwardPath parse_forward_path(const std::string& text) {
   if (text == "auto") return ForwardPath::Auto;
   if (text == "general") return ForwardPath::General;
   if (text == "grid") return ForwardPath::Grid;
-  throw UsageError("unknown path '" + text + "' (expected auto, general or grid)");
+  throw InputError::usage("unknown path '" + text + "' (expected auto, general or grid)");
 }
 
 const char* to_string(ForwardPath path) {
@@ -228,7 +228,7 @@ const char* to_string(ForwardPath path) {
 
 ForwardResult forward_model(std::vector<Prism> prisms, const std::vector<Station>& stations,
                             const std::vector<Field>& fields, const ForwardOptions& options) {
-  if (fields.empty()) throw std::invalid_argument("forward_model: the field list is empty");
+  if (fields.empty()) throw InputError("forward_model: the field list is empty");
   check_options(options);
   // One pass over the prisms: check each, keep the massive ones in place and
   // grow the model's box (no second list: the drivers read this one).
@@ -236,7 +236,7 @@ ForwardResult forward_model(std::vector<Prism> prisms, const std::vector<Station
   std::size_t massive = 0;
   for (std::size_t i = 0; i < prisms.size(); ++i) {
     const Prism p = prisms[i];
-    if (!valid_prism(p)) throw std::invalid_argument(prism_problem(i));
+    if (!valid_prism(p)) throw InputError(prism_problem(i));
     if (p.density == 0.0) continue;
     model.add(p.west, p.east, p.south, p.north, p.bottom, p.top);
     prisms[massive++] = p;
@@ -275,7 +275,7 @@ std::size_t forward_model_on_device_host_bytes() { return 0; }
 
 ForwardResult forward_model_grid(const PrismGrid& grid, const std::vector<Station>& stations,
                                  const std::vector<Field>& fields, const ForwardOptions& options) {
-  if (fields.empty()) throw std::invalid_argument("forward_model_grid: the field list is empty");
+  if (fields.empty()) throw InputError("forward_model_grid: the field list is empty");
   check_options(options);
   check_grid_shape(grid);
   check_stations(stations);

@@ -17,7 +17,7 @@ ForwardOptions rank_options(ForwardOptions options, int rank, int size);
 /// 0's, in place (MPI_Reduce, MPI_SUM), values and rounding budget, and
 /// completes rank 0's estimates and warnings (complete_estimates); other
 /// ranks keep their partial result. Collective over `comm`. Throws
-/// std::runtime_error on an MPI error, geobem::UsageError as
+/// std::runtime_error on an MPI error, InputError::usage as
 /// complete_estimates (rank 0).
 void reduce_to_root(ForwardResult& result, MPI_Comm comm);
 

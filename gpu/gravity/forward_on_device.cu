@@ -27,6 +27,7 @@
 #include "gpu/core/device_buffer.hpp"
 #include "gpu/core/device_error.hpp"
 #include "gpu/core/device_memory_budget.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/warning.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/rounding_estimate.hpp"
@@ -325,13 +326,13 @@ std::size_t forward_model_on_device_host_bytes() { return host_bytes; }
 void forward_model_on_device(const Prism* prisms, std::size_t prism_count, const Station* stations,
                              std::size_t station_count, const std::vector<Field>& fields,
                              const ForwardOptions& options, double* values) {
-  if (fields.empty()) throw std::invalid_argument("forward_model: the field list is empty");
+  if (fields.empty()) throw InputError("forward_model: the field list is empty");
   if (options.parts != 1 || options.part != 0)
-    throw std::invalid_argument("forward_model_on_device: arrays on one device are not split into parts");
+    throw InputError("forward_model_on_device: arrays on one device are not split into parts");
   if (prism_count > INT_MAX || station_count > INT_MAX)
-    throw std::invalid_argument("forward_model_on_device: " + std::to_string(prism_count) + " prisms and " +
-                                std::to_string(station_count) + " stations; at most " + std::to_string(INT_MAX) +
-                                " of each on one device (pass host arrays: they are streamed in chunks)");
+    throw InputError("forward_model_on_device: " + std::to_string(prism_count) + " prisms and " +
+                     std::to_string(station_count) + " stations; at most " + std::to_string(INT_MAX) +
+                     " of each on one device (pass host arrays: they are streamed in chunks)");
   GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());  // the caller's streams may still be writing the inputs
   host_bytes = 0;
   const std::size_t n = station_count;
@@ -346,11 +347,11 @@ void forward_model_on_device(const Prism* prisms, std::size_t prism_count, const
   }
   unsigned long long found[2];
   fetch(found, first.data(), 2);
-  if (found[0] != none) throw std::invalid_argument(prism_problem(found[0]));
+  if (found[0] != none) throw InputError(prism_problem(found[0]));
   if (found[1] != none) {
     Station station;
     fetch(&station, stations + found[1], 1);
-    throw std::invalid_argument(station_problem(station, found[1]));
+    throw InputError(station_problem(station, found[1]));
   }
   if (n == 0) return;
 

@@ -16,18 +16,18 @@ const char* field_name(Field field);
 /// "J/kg" for the potential, "mGal" for g_e/g_n/g_z, "Eotvos" for the tensor.
 const char* field_unit(Field field);
 /// "all" or a comma-separated list of field names, returned in canonical
-/// order without repeats; throws geobem::UsageError naming an unknown name.
+/// order without repeats; throws InputError::usage naming an unknown name.
 std::vector<Field> parse_fields(const std::string& list);
 
 enum class Precision { Double, Single };
-/// "double" or "single"; throws geobem::UsageError naming the value otherwise.
+/// "double" or "single"; throws InputError::usage naming the value otherwise.
 Precision parse_precision(const std::string& text);
 
 /// How a grid model is evaluated: `general` sums over its non-zero cells as
 /// prisms, `grid` over its weighted nodes (grid_nodes.hpp), `auto` takes the
 /// grid path when grid_path_applies().
 enum class ForwardPath { Auto, General, Grid };
-/// "auto", "general" or "grid"; throws geobem::UsageError naming the value otherwise.
+/// "auto", "general" or "grid"; throws InputError::usage naming the value otherwise.
 ForwardPath parse_forward_path(const std::string& text);
 /// "auto", "general" or "grid".
 const char* to_string(ForwardPath path);
@@ -37,7 +37,7 @@ struct ForwardOptions {
   Precision precision = Precision::Double;
   bool quiet = false;  ///< no progress lines on stderr
   /// Single precision where no station meets single_precision_floor is
-  /// refused (geobem::UsageError) unless forced.
+  /// refused (InputError::usage) unless forced.
   bool force = false;
   /// CUDA only: device memory to use at most, bytes (0: 80% of the free
   /// memory); larger problems are streamed in chunks.
@@ -91,7 +91,7 @@ inline constexpr double max_station_coordinate = 1e150;
 /// Forms error_estimate from result.budget (all sources summed), and the
 /// warnings of stations above accuracy_goal; forward_model and the other
 /// forward functions call it with parts = 1, reduce_to_root on rank 0
-/// otherwise. Throws geobem::UsageError for single precision where no station
+/// otherwise. Throws InputError::usage for single precision where no station
 /// meets single_precision_floor, unless the budget is forced.
 void complete_estimates(ForwardResult& result);
 
@@ -105,8 +105,8 @@ void complete_estimates(ForwardResult& result);
 /// rounding error (rounding_estimate.hpp). Warns (geobem::warn, whatever
 /// `quiet`) about stations whose estimate misses accuracy_goal,
 /// fields undefined at stations, and non-finite fields elsewhere (overflow).
-/// Throws std::invalid_argument for an empty field list, a non-finite station
-/// or one beyond max_station_coordinate, geobem::UsageError for single
+/// Throws InputError for an empty field list, a non-finite station
+/// or one beyond max_station_coordinate, InputError::usage for single
 /// precision that no station can use (complete_estimates),
 /// geobem::DeviceError for a failing CUDA call.
 /// `prisms` is taken by value and compacted in place: a caller done with its
@@ -118,7 +118,7 @@ ForwardResult forward_model(std::vector<Prism> prisms, const std::vector<Station
 /// function once per grid node of non-zero weight (grid_nodes.hpp,
 /// grid_node_kernels.hpp), instead of 8 vertices per cell. Same fields, units,
 /// limits, estimates, warnings and errors as forward_model, and
-/// std::invalid_argument for a grid without 2 edges per axis and one density
+/// InputError for a grid without 2 edges per axis and one density
 /// per cell (values are not checked: see mesh/prisms check_grid); see
 /// grid_node_kernels.hpp for its rounding.
 ForwardResult forward_model_grid(const PrismGrid& grid, const std::vector<Station>& stations,
@@ -139,7 +139,7 @@ ForwardResult forward_model_grid(const PrismGrid& grid, const std::vector<Statio
 /// fields; the estimates stay on the host side (call forward_model for them).
 /// Device memory beside the inputs: the prisms of nonzero density and 18
 /// doubles per station. The caller's streams are synchronized first. Throws
-/// as forward_model, std::invalid_argument for parts other than 1 or more
+/// as forward_model, InputError for parts other than 1 or more
 /// than INT_MAX prisms or stations, geobem::DeviceError beyond the device
 /// memory budget, and std::runtime_error in a build without CUDA.
 void forward_model_on_device(const Prism* prisms, std::size_t prism_count, const Station* stations,

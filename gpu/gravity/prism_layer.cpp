@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "gpu/core/input_error.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/layer_faces.hpp"
 #include "gpu/gravity/layer_sources.hpp"
@@ -45,18 +46,18 @@ std::vector<double> cpu_run(const PrismLayer& layer, std::int64_t first, std::in
 void check_prism_layer(const PrismLayer& layer) {
   const LayerGeometry& g = layer.geometry;
   if (g.shape_e < 1 || g.shape_n < 1 || layer.surface.size() != static_cast<std::size_t>(g.shape_e * g.shape_n))
-    throw std::invalid_argument("prism layer: shape " + std::to_string(g.shape_e) + " x " + std::to_string(g.shape_n) +
-                                " needs as many surface heights (" + std::to_string(layer.surface.size()) + " given)");
+    throw InputError("prism layer: shape " + std::to_string(g.shape_e) + " x " + std::to_string(g.shape_n) +
+                     " needs as many surface heights (" + std::to_string(layer.surface.size()) + " given)");
   if (!(std::isfinite(g.spacing_e) && g.spacing_e > 0) || !(std::isfinite(g.spacing_n) && g.spacing_n > 0))
-    throw std::invalid_argument("prism layer: spacings must be finite and positive (" + std::to_string(g.spacing_e) +
-                                ", " + std::to_string(g.spacing_n) + " m)");
+    throw InputError("prism layer: spacings must be finite and positive (" + std::to_string(g.spacing_e) +
+                     ", " + std::to_string(g.spacing_n) + " m)");
   if (!std::isfinite(g.west_centre) || !std::isfinite(g.south_centre) || !std::isfinite(g.reference) ||
       !std::isfinite(g.density_above) || !std::isfinite(g.density_below))
-    throw std::invalid_argument("prism layer: non-finite origin, reference or density");
+    throw InputError("prism layer: non-finite origin, reference or density");
   for (std::size_t c = 0; c < layer.surface.size(); ++c)
     if (std::isinf(layer.surface[c]))
-      throw std::invalid_argument("prism layer: infinite surface height at cell (" +
-                                  std::to_string(c % g.shape_e) + ", " + std::to_string(c / g.shape_e) + ")");
+      throw InputError("prism layer: infinite surface height at cell (" +
+                       std::to_string(c % g.shape_e) + ", " + std::to_string(c / g.shape_e) + ")");
 }
 
 Box cells_box(const PrismLayer& layer, bool above, bool below) {
@@ -91,15 +92,15 @@ std::vector<double> layer_sums_cpu(const PrismLayer& layer, std::int64_t first, 
 
 ForwardResult forward_model_layer(const PrismLayer& layer, const std::vector<Station>& stations,
                                   const std::vector<Field>& fields, const ForwardOptions& options) {
-  if (fields.empty()) throw std::invalid_argument("forward_model_layer: the field list is empty");
+  if (fields.empty()) throw InputError("forward_model_layer: the field list is empty");
   if (options.parts < 1 || options.part < 0 || options.part >= options.parts)
-    throw std::invalid_argument("forward_model_layer: part " + std::to_string(options.part) + " of " +
-                                std::to_string(options.parts) + " does not exist");
+    throw InputError("forward_model_layer: part " + std::to_string(options.part) + " of " +
+                     std::to_string(options.parts) + " does not exist");
   check_prism_layer(layer);
   for (std::size_t i = 0; i < stations.size(); ++i)
     if (!std::isfinite(stations[i].easting) || !std::isfinite(stations[i].northing) ||
         !std::isfinite(stations[i].upward))
-      throw std::invalid_argument("forward_model_layer: station " + std::to_string(i) + " has a non-finite coordinate");
+      throw InputError("forward_model_layer: station " + std::to_string(i) + " has a non-finite coordinate");
   const std::int64_t cells = static_cast<std::int64_t>(layer.cell_count());
   const std::int64_t first = cells * options.part / options.parts;
   const std::int64_t count = cells * (options.part + 1) / options.parts - first;

@@ -69,7 +69,7 @@ GEOBEM_HD inline Prism layer_prism(const LayerGeometry& g, std::int64_t cell, do
 
 /// Checks a layer: shape ≥ 1 × 1 with one height per cell, finite positive
 /// spacings, finite centres, reference and densities, and heights finite or
-/// NaN (skipped). Throws std::invalid_argument naming the value or cell.
+/// NaN (skipped). Throws InputError naming the value or cell.
 void check_prism_layer(const PrismLayer& layer);
 
 /// The bounding box (west, east, south, north, bottom, top; m) of the

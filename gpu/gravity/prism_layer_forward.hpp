@@ -18,9 +18,9 @@ namespace geobem::gravity {
 /// options (device, precision, memory limit streamed in chunks of cells and
 /// stations, part/parts shares of the cells for MPI ranks). A station on the
 /// terrain surface (--clearance 0) gets the limit from above it, on either
-/// side of the reference (station_contact.hpp). Throws std::invalid_argument
+/// side of the reference (station_contact.hpp). Throws InputError
 /// for an empty field list, a layer that fails check_prism_layer or a
-/// non-finite station; geobem::UsageError as complete_estimates;
+/// non-finite station; InputError::usage as complete_estimates;
 /// geobem::DeviceError for a failing CUDA call.
 ForwardResult forward_model_layer(const PrismLayer& layer, const std::vector<Station>& stations,
                                   const std::vector<Field>& fields, const ForwardOptions& options);

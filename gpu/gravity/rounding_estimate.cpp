@@ -10,7 +10,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/gravity/layer_sources.hpp"
 #include "gpu/gravity/rounding_estimate_cuda.hpp"
 #include "gpu/potential/source_view.hpp"
@@ -101,8 +101,8 @@ std::vector<std::string> assess_accuracy(const std::vector<const char*>& names, 
                                          const RoundingBudget& budget, std::vector<std::vector<double>>& estimate) {
   const std::size_t fields = values.size(), n = fields ? values[0].size() : 0;
   if (fields > static_cast<std::size_t>(max_estimated_fields))
-    throw std::invalid_argument("assess_accuracy: " + std::to_string(fields) + " fields, at most " +
-                                std::to_string(max_estimated_fields));
+    throw InputError("assess_accuracy: " + std::to_string(fields) + " fields, at most " +
+                     std::to_string(max_estimated_fields));
   estimate.assign(fields, std::vector<double>(n, std::numeric_limits<double>::quiet_NaN()));
   const double goal = accuracy_goal(budget.precision);
   // A group that vanishes at a station (g at the centre of a symmetric
@@ -150,10 +150,11 @@ std::vector<std::string> accuracy_warnings(const AccuracySummary& summary, const
                        std::to_string(summary.worst_station) + ", " + short_number(worst_distance) +
                        " m from the model; docs/readers.md#accuracy-of-the-fields)");
   if (precision == Precision::Single && !force && summary.any_defined && summary.best_station > single_precision_floor)
-    throw UsageError("single precision cannot give a relative accuracy of " + short_number(single_precision_floor) +
-                     " at any station (the smallest estimated rounding error is " +
-                     short_number(summary.best_station) +
-                     "): compute in double precision, or force single precision (--force)");
+    throw InputError::usage("single precision cannot give a relative accuracy of " +
+                            short_number(single_precision_floor) +
+                            " at any station (the smallest estimated rounding error is " +
+                            short_number(summary.best_station) +
+                            "): compute in double precision, or force single precision (--force)");
   return warnings;
 }
 

@@ -292,7 +292,7 @@ struct AccuracySummary {
 
 /// The warning sentences of a summary (assess_accuracy) for fields `names`,
 /// `worst_distance` (m) the worst station's distance from the model. Throws
-/// geobem::UsageError for single precision where no station meets
+/// InputError::usage for single precision where no station meets
 /// single_precision_floor, unless `force`.
 std::vector<std::string> accuracy_warnings(const AccuracySummary& summary, const std::vector<const char*>& names,
                                            Precision precision, bool force, double worst_distance);
@@ -306,7 +306,7 @@ std::vector<std::string> accuracy_warnings(const AccuracySummary& summary, const
 /// where the value is NaN) and
 /// returns the warning sentences (stations above accuracy_goal(precision),
 /// with the largest estimate, its field, station and distance from the
-/// model). Throws geobem::UsageError for single precision where no station
+/// model). Throws InputError::usage for single precision where no station
 /// meets single_precision_floor, unless `force`.
 std::vector<std::string> assess_accuracy(const std::vector<const char*>& names, const std::vector<int>& groups,
                                          const std::vector<std::vector<double>>& values,

@@ -4,6 +4,7 @@
 // on the model (gravity/station_contact.hpp with each magnetization component
 // as a density), nT, the total-field anomaly and the rounding estimates
 // (gravity/rounding_estimate.hpp).
+#include "gpu/core/input_error.hpp"
 #include "gpu/magnetic/magnetic.hpp"
 
 #include <algorithm>
@@ -33,17 +34,17 @@ constexpr double vacuum_permeability = 4 * kPi * mu0_over_4pi;
 
 void check_common(const std::vector<Field>& fields, const std::vector<gravity::Station>& stations,
                   const Options& options) {
-  if (fields.empty()) throw std::invalid_argument("forward_magnetic: the field list is empty");
+  if (fields.empty()) throw InputError("forward_magnetic: the field list is empty");
   const auto& f = options.forward;
   if (f.parts < 1 || f.part < 0 || f.part >= f.parts)
-    throw std::invalid_argument("forward_magnetic: part " + std::to_string(f.part) + " of " +
-                                std::to_string(f.parts) + " does not exist");
+    throw InputError("forward_magnetic: part " + std::to_string(f.part) + " of " +
+                     std::to_string(f.parts) + " does not exist");
   if (!std::isfinite(options.tfa_inclination_deg) || !std::isfinite(options.tfa_declination_deg))
-    throw std::invalid_argument("forward_magnetic: non-finite inclination or declination");
+    throw InputError("forward_magnetic: non-finite inclination or declination");
   for (std::size_t i = 0; i < stations.size(); ++i)
     if (!std::isfinite(stations[i].easting) || !std::isfinite(stations[i].northing) ||
         !std::isfinite(stations[i].upward))
-      throw std::invalid_argument("forward_magnetic: station " + std::to_string(i) + " has a non-finite coordinate");
+      throw InputError("forward_magnetic: station " + std::to_string(i) + " has a non-finite coordinate");
 }
 
 /// The result from this part's raw sums (3 rows): the limits applied (given
@@ -244,8 +245,8 @@ Result forward_magnetic(const std::vector<MagnetizedPrism>& prisms, const std::v
     const bool finite = std::isfinite(p.west) && std::isfinite(p.east) && std::isfinite(p.south) &&
                         std::isfinite(p.north) && std::isfinite(p.bottom) && std::isfinite(p.top) && finite3(m);
     if (!finite || !(p.west < p.east) || !(p.south < p.north) || !(p.bottom < p.top))
-      throw std::invalid_argument("forward_magnetic: prism " + std::to_string(i) +
-                                  " needs finite values with west < east, south < north, bottom < top");
+      throw InputError("forward_magnetic: prism " + std::to_string(i) +
+                       " needs finite values with west < east, south < north, bottom < top");
     if (i >= first && i < last) share.push_back(p);
     if (m[0] == 0.0 && m[1] == 0.0 && m[2] == 0.0) continue;
     boxes.push_back({p.west, p.east, p.south, p.north, p.bottom, p.top});
@@ -282,7 +283,7 @@ Result forward_magnetic_layer(const MagneticLayer& layer, const std::vector<grav
   check_common(fields, stations, options);
   gravity::check_prism_layer(layer.layer);
   if (!finite3(layer.magnetization_above) || !finite3(layer.magnetization_below))
-    throw std::invalid_argument("forward_magnetic_layer: non-finite magnetization");
+    throw InputError("forward_magnetic_layer: non-finite magnetization");
   const auto& f = options.forward;
   const std::int64_t cells = static_cast<std::int64_t>(layer.layer.cell_count());
   const std::int64_t first = cells * f.part / f.parts, count = cells * (f.part + 1) / f.parts - first;

@@ -20,7 +20,7 @@ inline constexpr int field_count = 4;
 /// "b_e", "b_n", "b_u", "tfa".
 const char* field_name(Field field);
 /// "all" or a comma-separated list of field names, returned in canonical
-/// order without repeats; throws std::invalid_argument naming an unknown name.
+/// order without repeats; throws InputError naming an unknown name.
 std::vector<Field> parse_fields(const std::string& list);
 
 /// An inducing (main) field: intensity in nT, inclination (positive
@@ -72,9 +72,9 @@ struct Options {
 /// model gets the limit from the side the survey sees (each magnetization
 /// component a density: gravity/station_contact.hpp), NaN where a component
 /// has no limit; each value carries its estimated rounding error, with the
-/// warnings of gravity::forward_model. Throws std::invalid_argument for an
+/// warnings of gravity::forward_model. Throws InputError for an
 /// empty field list, a prism that is not a finite box, a non-finite
-/// magnetization or station; geobem::UsageError as complete_estimates;
+/// magnetization or station; InputError::usage as complete_estimates;
 /// geobem::DeviceError for a failing CUDA call.
 Result forward_magnetic(const std::vector<MagnetizedPrism>& prisms, const std::vector<gravity::Station>& stations,
                         const std::vector<Field>& fields, const Options& options);

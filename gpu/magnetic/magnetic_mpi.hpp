@@ -12,7 +12,7 @@ namespace geobem::magnetic {
 /// outputs are linear in the sources) into rank 0's, in place, values and
 /// rounding budget, and completes rank 0's estimates and warnings
 /// (complete_estimates). Collective over `comm`. Throws std::runtime_error on
-/// an MPI error, geobem::UsageError as complete_estimates (rank 0).
+/// an MPI error, InputError::usage as complete_estimates (rank 0).
 void reduce_to_root(Result& result, MPI_Comm comm);
 
 }  // namespace geobem::magnetic

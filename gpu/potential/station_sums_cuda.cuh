@@ -92,7 +92,7 @@ __global__ void __maxnreg__(MaxRegisters)
 /// device in chunks; make_view(device pointer into a chunk, index of that
 /// element among all of `stored`) gives the SourceView of the sources from
 /// there on (ListChunks for a plain list). `progress` advances in
-/// source–station pairs. Throws std::invalid_argument for a memory limit that
+/// source–station pairs. Throws InputError for a memory limit that
 /// cannot hold one source and one station, geobem::DeviceError for a failing
 /// CUDA call.
 template <int Block, int MaxRegisters, typename Stored, typename MakeView, typename Kernel, typename Station>
