@@ -17,15 +17,15 @@
 #include <string>
 #include <vector>
 
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 
 namespace geobem::expression {
 
 /// A syntax error or an unknown name: the message names the problem and the
 /// column (1-based) of the bad token and shows the text with a caret under it.
-class ExpressionError : public UsageError {
+class ExpressionError : public InputError {
  public:
-  ExpressionError(const std::string& message, int column) : UsageError(message), column_(column) {}
+  ExpressionError(const std::string& message, int column) : InputError(message, InputKind::usage), column_(column) {}
   int column() const { return column_; }
 
  private:
@@ -78,7 +78,7 @@ constexpr int kMaxExpressionTerms = 1000;
 constexpr int kMaxExpressionNesting = 100;
 
 /// Parses and checks `text` with the integration `variables` (e.g. {"x"}) and
-/// the parameter names of `parameters`. Throws ExpressionError (a UsageError:
+/// the parameter names of `parameters`. Throws ExpressionError (a usage InputError:
 /// exit status 2 in a stage) for a syntax error, a number out of range or not
 /// in decimal (hexadecimal `0x10` is refused), an unknown function, a call
 /// with the wrong argument count, a name that is neither a variable, pi, nor

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "gpu/core/progress.hpp"
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/expression/expression_program.hpp"
 #include "gpu/quadrature/adaptive_1d_cpu.hpp"
 #include "gpu/quadrature/cubature_cpu.hpp"
@@ -25,13 +25,13 @@ std::string describe(const std::string& name, double value, const char* requirem
 }
 
 
-/// Throws UsageError naming the first row (counted from 1) of the `count`
+/// Throws a usage InputError naming the first row (counted from 1) of the `count`
 /// rows of `stride` values that `check` refuses (a non-empty reason).
 template <class Check>
 void check_rows(const double* rows, std::size_t count, std::size_t stride, Check check) {
   for (std::size_t i = 0; i < count; ++i) {
     const std::string problem = check(rows + i * stride);
-    if (!problem.empty()) throw UsageError("row " + std::to_string(i + 1) + ": " + problem);
+    if (!problem.empty()) throw InputError::usage("row " + std::to_string(i + 1) + ": " + problem);
   }
 }
 
@@ -61,12 +61,13 @@ Oscillation parse_oscillation(const std::string& text) {
   const std::string kind = text.substr(0, colon);
   Oscillation oscillation;
   if (colon == std::string::npos || colon + 1 == text.size())
-    throw UsageError("--oscillation '" + text + "': expected KIND:PARAM (KIND cos, sin, J0 or J1; PARAM the column of omega)");
+    throw InputError::usage("--oscillation '" + text +
+                            "': expected KIND:PARAM (KIND cos, sin, J0 or J1; PARAM the column of omega)");
   if (kind == "cos") oscillation.kind = OscillationKind::Cos;
   else if (kind == "sin") oscillation.kind = OscillationKind::Sin;
   else if (kind == "J0") oscillation.kind = OscillationKind::J0;
   else if (kind == "J1") oscillation.kind = OscillationKind::J1;
-  else throw UsageError("--oscillation '" + text + "': unknown kind '" + kind + "' (known: cos, sin, J0, J1)");
+  else throw InputError::usage("--oscillation '" + text + "': unknown kind '" + kind + "' (known: cos, sin, J0, J1)");
   oscillation.parameter = text.substr(colon + 1);
   return oscillation;
 }
@@ -97,7 +98,7 @@ std::vector<transform::LongmanResult> integrate_longman_expression(const Express
   transform::validate_options(options);
   const std::size_t stride = 2 + rest.parameters.size();
   if (rows.size() < count * stride)
-    throw std::invalid_argument("integrate_longman_expression: fewer values than count x (2 + parameters)");
+    throw InputError("integrate_longman_expression: fewer values than count x (2 + parameters)");
   const transform::GaussRule rule = transform::make_gauss_rule(quadrature_order);
   std::vector<transform::LongmanResult> results(count);
   if (timings) *timings = transform::LongmanTimings{};
@@ -139,10 +140,10 @@ std::vector<quadrature::Adaptive1DResult> integrate_adaptive_expression(const Ex
                                                                         AdaptiveSweep sweep) {
   quadrature::check_adaptive_1d_options(options);
   if (sweep == AdaptiveSweep::Spread && count != 1)
-    throw std::invalid_argument("integrate_adaptive_expression: a spread sweep takes one integral");
+    throw InputError("integrate_adaptive_expression: a spread sweep takes one integral");
   const std::size_t stride = 2 + f.parameters.size();
   if (rows.size() < count * stride)
-    throw std::invalid_argument("integrate_adaptive_expression: fewer values than count x (2 + parameters)");
+    throw InputError("integrate_adaptive_expression: fewer values than count x (2 + parameters)");
   check_rows(rows.data(), count, stride, [&](const double* row) { return check_adaptive_row(f, row); });
   if (device == ComputeDevice::Cuda) {
 #if GEOBEM_WITH_CUDA
@@ -179,11 +180,11 @@ std::vector<quadrature::CubatureResult> integrate_cubature_expression(const Expr
                                                                       KernelCompileReport* compile) {
   quadrature::check_cubature_options(options);
   if (static_cast<int>(f.variables.size()) != options.dim)
-    throw std::invalid_argument("integrate_cubature_expression: the expression's variables are not x1..x" +
-                                std::to_string(options.dim));
+    throw InputError("integrate_cubature_expression: the expression's variables are not x1..x" +
+                     std::to_string(options.dim));
   const std::size_t stride = f.parameters.size();
   if (parameters.size() < count * stride)
-    throw std::invalid_argument("integrate_cubature_expression: fewer values than count x parameters");
+    throw InputError("integrate_cubature_expression: fewer values than count x parameters");
   check_rows(parameters.data(), count, stride, [&](const double* row) { return check_parameter_row(f, row); });
   if (device == ComputeDevice::Cuda) {
 #if GEOBEM_WITH_CUDA

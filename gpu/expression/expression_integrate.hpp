@@ -26,7 +26,7 @@ struct Oscillation {
   std::string parameter;  ///< the column holding the angular frequency omega
 };
 
-/// Parses "KIND:PARAM" (KIND cos, sin, J0, J1); throws geobem::UsageError
+/// Parses "KIND:PARAM" (KIND cos, sin, J0, J1); throws InputError::usage
 /// naming the text otherwise.
 Oscillation parse_oscillation(const std::string& text);
 std::string to_string(OscillationKind kind);
@@ -81,7 +81,7 @@ enum class AdaptiveSweep { PerRow, Spread };
 /// `rows` is count x (2 + P): lower, upper, then the parameters, swept as
 /// `sweep` says (Spread needs count 1). On the GPU the kernels
 /// are compiled by NVRTC (expression_kernels.hpp); `compile` (may be null)
-/// says how. Throws geobem::UsageError for bad options or a row whose limits
+/// says how. Throws InputError::usage for bad options or a row whose limits
 /// are not finite with lower < upper or whose parameters are not finite,
 /// DeviceError for CUDA failures, NvrtcCompileError with NVRTC's log.
 std::vector<quadrature::Adaptive1DResult> integrate_adaptive_expression(

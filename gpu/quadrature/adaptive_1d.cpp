@@ -8,7 +8,7 @@
 
 #include "gpu/core/math_constants.hpp"
 #include "gpu/quadrature/adaptive_1d_cpu.hpp"
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 
 namespace geobem::quadrature {
 
@@ -62,24 +62,24 @@ void check_problem_1d(const Problem1D& p, const std::string& where) {
   for (int k = 0; k < 3; ++k) {
     const double value = p.integrand.p[k];
     const std::string name = where + "p" + std::to_string(k) + " " + number(value);
-    if (!std::isfinite(value)) throw UsageError(name + " is not finite");
+    if (!std::isfinite(value)) throw InputError::usage(name + " is not finite");
     if (r.max[k] == 0.0 && value != 0.0)
-      throw UsageError(name + ": " + to_string(p.integrand.family) + " has no parameter p" +
-                                  std::to_string(k) + " (must be 0)");
+      throw InputError::usage(name + ": " + to_string(p.integrand.family) + " has no parameter p" +
+                              std::to_string(k) + " (must be 0)");
     if (std::fabs(value) > r.max[k])
-      throw UsageError(name + " is outside the documented range |p" + std::to_string(k) +
-                                  "| <= " + number(r.max[k]) + " of " + to_string(p.integrand.family));
+      throw InputError::usage(name + " is outside the documented range |p" + std::to_string(k) +
+                              "| <= " + number(r.max[k]) + " of " + to_string(p.integrand.family));
     if (value < 0.0 && !r.signed_parameter[k])
-      throw UsageError(name + " must be >= 0 for " + to_string(p.integrand.family));
+      throw InputError::usage(name + " must be >= 0 for " + to_string(p.integrand.family));
   }
   if (!std::isfinite(p.lower) || !std::isfinite(p.upper) || !(p.lower < p.upper))
-    throw UsageError(where + "limits [" + number(p.lower) + ", " + number(p.upper) +
-                                "] are not finite with lower < upper");
+    throw InputError::usage(where + "limits [" + number(p.lower) + ", " + number(p.upper) +
+                            "] are not finite with lower < upper");
   const double limit = exp_family_limit(p.integrand);
   if (std::fabs(p.lower) > limit || std::fabs(p.upper) > limit)
-    throw UsageError(where + "limits [" + number(p.lower) + ", " + number(p.upper) + "] reach beyond " +
-                                number(limit) +
-                                ", the documented range of " + to_string(p.integrand.family));
+    throw InputError::usage(where + "limits [" + number(p.lower) + ", " + number(p.upper) + "] reach beyond " +
+                            number(limit) +
+                            ", the documented range of " + to_string(p.integrand.family));
 }
 
 const std::vector<Integrand1DDescription>& integrand_1d_families() {
@@ -114,7 +114,7 @@ std::string to_string(ExpansionRule rule) { return kRules[static_cast<int>(rule)
 ExpansionRule parse_expansion_rule(const std::string& name) {
   for (int i = 0; i < 3; ++i)
     if (name == kRules[i]) return static_cast<ExpansionRule>(i);
-  throw UsageError("unknown expansion rule '" + name + "' (known: double, keep, reset)");
+  throw InputError::usage("unknown expansion rule '" + name + "' (known: double, keep, reset)");
 }
 
 Integrand1D table2_integrand(Integrand1DFamily family) {
@@ -128,16 +128,16 @@ Integrand1D table2_integrand(Integrand1DFamily family) {
 
 void check_adaptive_1d_options(const Adaptive1DOptions& o) {
   if (!(o.rel_tol >= 0.0) || !(o.abs_tol >= 0.0) || !std::isfinite(o.rel_tol) || !std::isfinite(o.abs_tol))
-    throw UsageError("tolerances must be finite and >= 0 (rel_tol " + std::to_string(o.rel_tol) +
-                                ", abs_tol " + std::to_string(o.abs_tol) + ")");
-  if (o.rel_tol == 0.0 && o.abs_tol == 0.0) throw UsageError("rel_tol and abs_tol are both 0");
-  if (o.alpha < 1) throw UsageError("alpha " + std::to_string(o.alpha) + " must be >= 1");
+    throw InputError::usage("tolerances must be finite and >= 0 (rel_tol " + std::to_string(o.rel_tol) +
+                            ", abs_tol " + std::to_string(o.abs_tol) + ")");
+  if (o.rel_tol == 0.0 && o.abs_tol == 0.0) throw InputError::usage("rel_tol and abs_tol are both 0");
+  if (o.alpha < 1) throw InputError::usage("alpha " + std::to_string(o.alpha) + " must be >= 1");
   if (o.beta < 1 || o.beta > 1024 || (o.beta & (o.beta - 1)))
-    throw UsageError("beta " + std::to_string(o.beta) + " must be a power of two in 1..1024");
+    throw InputError::usage("beta " + std::to_string(o.beta) + " must be a power of two in 1..1024");
   if (o.max_evaluations < 30ULL * o.alpha * o.beta)
-    throw UsageError("max_evaluations " + std::to_string(o.max_evaluations) +
-                                " is below two blocks (2·15·alpha·beta = " + std::to_string(30ULL * o.alpha * o.beta) +
-                                ")");
+    throw InputError::usage("max_evaluations " + std::to_string(o.max_evaluations) +
+                            " is below two blocks (2·15·alpha·beta = " + std::to_string(30ULL * o.alpha * o.beta) +
+                            ")");
 }
 
 Adaptive1DResult adaptive_1d_result(const BlockCuttingState& s) {

@@ -30,7 +30,7 @@ struct Adaptive1DOptions {
   bool quiet = true;
 };
 
-/// Throws geobem::UsageError naming the value: tolerances non-finite, < 0
+/// Throws InputError::usage naming the value: tolerances non-finite, < 0
 /// or both 0, α < 1, β not a power of two in 1…1024, max_evaluations below
 /// two blocks (2·15·α·β: the last block of a capped sweep takes the remainder).
 void check_adaptive_1d_options(const Adaptive1DOptions& options);
@@ -50,7 +50,7 @@ Integrand1DRanges integrand_1d_ranges(Integrand1DFamily family);
 double integrand_1d_rate(const Integrand1D& integrand);
 double exp_family_limit(const Integrand1D& integrand);
 
-/// Throws geobem::UsageError naming the value and the limit it breaks:
+/// Throws InputError::usage naming the value and the limit it breaks:
 /// non-finite limits or parameters, lower ≥ upper, a parameter or a limit
 /// outside the documented range; `where` prefixes the message.
 void check_problem_1d(const Problem1D& problem, const std::string& where);
@@ -87,13 +87,13 @@ struct Adaptive1DResult {
 };
 
 /// ∫_lower^upper f on `device`, α·β subintervals per step. Throws
-/// geobem::UsageError for bad options or a problem outside its family's
+/// InputError::usage for bad options or a problem outside its family's
 /// documented range (check_problem_1d).
 Adaptive1DResult integrate_adaptive_1d(const Integrand1D& f, double lower, double upper,
                                        const Adaptive1DOptions& options, geobem::ComputeDevice device);
 
 /// Every problem integrated on its own (β subintervals per step); results in
-/// problem order. Throws geobem::UsageError naming the first bad problem.
+/// problem order. Throws InputError::usage naming the first bad problem.
 std::vector<Adaptive1DResult> integrate_adaptive_1d_batch(const std::vector<Problem1D>& problems,
                                                           const Adaptive1DOptions& options,
                                                           geobem::ComputeDevice device);

@@ -185,7 +185,7 @@ struct Integrand1D {
 };
 
 #if !defined(__CUDACC_RTC__)
-/// "exp_sin", "poly_cos", "exp_cos", "sinc"; parse throws geobem::UsageError listing them.
+/// "exp_sin", "poly_cos", "exp_cos", "sinc"; parse throws InputError::usage listing them.
 std::string to_string(Integrand1DFamily family);
 Integrand1DFamily parse_integrand_1d_family(const std::string& name);
 

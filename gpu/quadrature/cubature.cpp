@@ -8,37 +8,37 @@
 #include "gpu/quadrature/cubature_cpu.hpp"
 #include "gpu/quadrature/cubature_cuda.hpp"
 #include "gpu/quadrature/genz_malik_degree9_rule.hpp"
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 
 namespace geobem::quadrature {
 
 void check_cubature_options(const CubatureOptions& o) {
   if (o.dim < kMinCubatureDim || o.dim > kMaxCubatureDim)
-    throw UsageError("dimension " + std::to_string(o.dim) + " out of range " +
-                                std::to_string(kMinCubatureDim) + ".." + std::to_string(kMaxCubatureDim));
+    throw InputError::usage("dimension " + std::to_string(o.dim) + " out of range " +
+                            std::to_string(kMinCubatureDim) + ".." + std::to_string(kMaxCubatureDim));
   if (!(o.rel_tol >= 0.0) || !(o.abs_tol >= 0.0) || !std::isfinite(o.rel_tol) || !std::isfinite(o.abs_tol))
-    throw UsageError("tolerances must be finite and >= 0 (rel_tol " + std::to_string(o.rel_tol) +
-                                ", abs_tol " + std::to_string(o.abs_tol) + ")");
-  if (o.rel_tol == 0.0 && o.abs_tol == 0.0) throw UsageError("rel_tol and abs_tol are both 0");
+    throw InputError::usage("tolerances must be finite and >= 0 (rel_tol " + std::to_string(o.rel_tol) +
+                            ", abs_tol " + std::to_string(o.abs_tol) + ")");
+  if (o.rel_tol == 0.0 && o.abs_tol == 0.0) throw InputError::usage("rel_tol and abs_tol are both 0");
   if (!o.lower.empty() || !o.upper.empty()) {
     if (o.lower.size() != static_cast<std::size_t>(o.dim) || o.upper.size() != o.lower.size())
-      throw UsageError("box bounds need " + std::to_string(o.dim) + " lower and upper values");
+      throw InputError::usage("box bounds need " + std::to_string(o.dim) + " lower and upper values");
     for (int i = 0; i < o.dim; ++i)
       if (!std::isfinite(o.lower[i]) || !std::isfinite(o.upper[i]) || !(o.lower[i] < o.upper[i]))
-        throw UsageError("box side " + std::to_string(i) + " [" + std::to_string(o.lower[i]) + ", " +
-                                    std::to_string(o.upper[i]) + "] is not a finite interval with lower < upper");
+        throw InputError::usage("box side " + std::to_string(i) + " [" + std::to_string(o.lower[i]) + ", " +
+                                std::to_string(o.upper[i]) + "] is not a finite interval with lower < upper");
   }
   if (o.max_evaluations < static_cast<std::uint64_t>(genz_malik_point_count(o.dim)))
-    throw UsageError("max_evaluations " + std::to_string(o.max_evaluations) +
-                                " is below one rule application (" +
-                                std::to_string(genz_malik_point_count(o.dim)) + " points)");
-  if (o.min_regions == 0) throw UsageError("min_regions must be >= 1");
+    throw InputError::usage("max_evaluations " + std::to_string(o.max_evaluations) +
+                            " is below one rule application (" +
+                            std::to_string(genz_malik_point_count(o.dim)) + " points)");
+  if (o.min_regions == 0) throw InputError::usage("min_regions must be >= 1");
   if (!o.breakpoints.empty() && o.breakpoints.size() != static_cast<std::size_t>(o.dim))
-    throw UsageError("breakpoints need one list per axis (" + std::to_string(o.dim) + "), got " +
-                                std::to_string(o.breakpoints.size()));
+    throw InputError::usage("breakpoints need one list per axis (" + std::to_string(o.dim) + "), got " +
+                            std::to_string(o.breakpoints.size()));
   for (const auto& axis : o.breakpoints)
     for (double x : axis)
-      if (!std::isfinite(x)) throw UsageError("breakpoint " + std::to_string(x) + " is not finite");
+      if (!std::isfinite(x)) throw InputError::usage("breakpoint " + std::to_string(x) + " is not finite");
 }
 
 int minimum_levels(const CubatureOptions& options) {
@@ -231,7 +231,7 @@ CubaturePhaseTwo cubature_phase_two(const CubatureIntegrand& f, const CubatureOp
                                     const CubaturePhaseOne& phase_one, int rank, int ranks,
                                     std::uint64_t evaluation_cap, ComputeDevice device) {
   if (ranks < 1 || rank < 0 || rank >= ranks)
-    throw std::invalid_argument("phase two: rank " + std::to_string(rank) + " of " + std::to_string(ranks));
+    throw InputError("phase two: rank " + std::to_string(rank) + " of " + std::to_string(ranks));
   if (device == ComputeDevice::Cuda) {
 #if GEOBEM_WITH_CUDA
     return cuda_cubature_phase_two(f, options, phase_one, rank, ranks, evaluation_cap);

@@ -51,7 +51,7 @@ struct CubatureOptions {
   bool quiet = true;                    ///< no progress lines on stderr
 };
 
-/// Throws geobem::UsageError naming the offending value: dim out of
+/// Throws InputError::usage naming the offending value: dim out of
 /// range, a tolerance non-finite, < 0 or both 0, non-finite or empty box
 /// sides, max_evaluations below one rule application, min_regions = 0,
 /// breakpoints not empty or one list per axis, or not finite.
@@ -280,7 +280,7 @@ CubatureRegion initial_region(const CubatureOptions& options);
 std::vector<CubatureRegion> initial_regions(const CubatureOptions& options, int* levels);
 
 /// Integrates a catalogue integrand over the box of `options` on `device`.
-/// Throws geobem::UsageError for bad options (check_cubature_options) and
+/// Throws InputError::usage for bad options (check_cubature_options) and
 /// geobem::DeviceError for CUDA failures.
 CubatureResult integrate_cubature(const CubatureIntegrand& integrand, const CubatureOptions& options,
                                   ComputeDevice device);
@@ -293,7 +293,7 @@ CubaturePhaseOne cubature_phase_one(const CubatureIntegrand& integrand, const Cu
 /// `rank` of `ranks` (chunk c to rank c mod ranks; 0 of 1 for all);
 /// `evaluation_cap` is what remains for ALL phase-one regions (every rank
 /// passes the same), shared out by phase_two_shares. Throws
-/// std::invalid_argument for a rank outside 0..ranks−1, geobem::DeviceError
+/// InputError for a rank outside 0..ranks−1, geobem::DeviceError
 /// for CUDA failures.
 CubaturePhaseTwo cubature_phase_two(const CubatureIntegrand& integrand, const CubatureOptions& options,
                                     const CubaturePhaseOne& phase_one, int rank, int ranks,

@@ -1,6 +1,6 @@
 #include "gpu/core/math_constants.hpp"
 #include "gpu/quadrature/cubature_integrands.hpp"
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -49,20 +49,20 @@ CubatureIntegrand make_cubature_integrand(CubatureFamily family, int n, double a
     text << std::setprecision(17) << value;
     return text.str();
   };
-  if (!std::isfinite(a)) throw UsageError("--genz-a " + number(a) + " is not finite");
-  if (!std::isfinite(u)) throw UsageError("--genz-u " + number(u) + " is not finite");
+  if (!std::isfinite(a)) throw InputError::usage("--genz-a " + number(a) + " is not finite");
+  if (!std::isfinite(u)) throw InputError::usage("--genz-u " + number(u) + " is not finite");
   if (is_genz_family(family)) {
     const double top = genz_max_a(family, n);
     if (!(a >= kGenzMinA && a <= top))
-      throw UsageError("--genz-a " + number(a) + " is outside the documented range [" + number(kGenzMinA) +
-                                  ", " + number(top) + "] of " + to_string(family) + " in " + std::to_string(n) +
-                                  " dimensions");
+      throw InputError::usage("--genz-a " + number(a) + " is outside the documented range [" + number(kGenzMinA) +
+                              ", " + number(top) + "] of " + to_string(family) + " in " + std::to_string(n) +
+                              " dimensions");
     if (!(u >= 0.0 && u <= 1.0))
-      throw UsageError("--genz-u " + number(u) + " is outside [0, 1]");
+      throw InputError::usage("--genz-u " + number(u) + " is outside [0, 1]");
   }
   std::string dimension_problem;
   visit_cubature_family(family, [&](auto tag) { dimension_problem = decltype(tag)::type::dimension_problem(n); });
-  if (!dimension_problem.empty()) throw UsageError(dimension_problem);
+  if (!dimension_problem.empty()) throw InputError::usage(dimension_problem);
   CubatureIntegrand integrand;
   integrand.family = family;
   for (int i = 0; i < n && i < kMaxCubatureDim; ++i) {
@@ -88,7 +88,7 @@ double genz_exact_integral(const CubatureIntegrand& f, int n) {
     if constexpr (F::takes_a_u)
       exact = F::exact_integral(f.a, f.u, n);
     else
-      throw std::invalid_argument("integrand '" + std::string(F::name) + "' has no closed form");
+      throw InputError("integrand '" + std::string(F::name) + "' has no closed form");
   });
   return exact;
 }

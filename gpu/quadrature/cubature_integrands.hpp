@@ -264,7 +264,7 @@ struct CubatureIntegrand {
 /// product_peak corner_peak gaussian continuous discontinuous.
 std::vector<std::string> cubature_family_names();
 
-/// Parses a family name; throws geobem::UsageError naming the value and
+/// Parses a family name; throws InputError::usage naming the value and
 /// listing the known names.
 CubatureFamily parse_cubature_family(const std::string& name);
 
@@ -280,7 +280,7 @@ double genz_max_a(CubatureFamily family, int n);
 
 /// Integrand of `family` in n dimensions. Genz families take a_i = a and
 /// u_i = u for every i (the stage's --genz-a/--genz-u); f1–f4 ignore them.
-/// Throws geobem::UsageError naming the value for non-finite a or u, a
+/// Throws InputError::usage naming the value for non-finite a or u, a
 /// Genz family's a or u outside its documented range, or f2 with n > kMaxF2Dim.
 CubatureIntegrand make_cubature_integrand(CubatureFamily family, int n, double a = 5.0, double u = 0.5);
 
@@ -290,7 +290,7 @@ CubatureIntegrand make_cubature_integrand(CubatureFamily family, int n, double a
 std::vector<std::vector<double>> cubature_breakpoints(const CubatureIntegrand& integrand, int n);
 
 /// Closed-form value over [0,1]^n of a Genz family (its trait's
-/// exact_integral, Genz 1984); throws std::invalid_argument for f1–f4, which
+/// exact_integral, Genz 1984); throws InputError for f1–f4, which
 /// have none.
 double genz_exact_integral(const CubatureIntegrand& integrand, int n);
 

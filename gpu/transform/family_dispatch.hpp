@@ -12,7 +12,7 @@
 namespace geobem::transform::detail {
 
 /// Calls visit(FamilyTag<Functor>{}) with the family's functor type; throws
-/// std::invalid_argument for a value outside LongmanFamilies.
+/// InputError for a value outside LongmanFamilies.
 template <class Visitor>
 void visit_family(TransformFamily family, Visitor&& visit) {
   visit_registered_family(LongmanFamilies{}, family, "LongmanFamilies", visit);

@@ -10,7 +10,7 @@
 #include "gpu/core/progress.hpp"
 #include "gpu/transform/family_dispatch.hpp"
 #include "gpu/transform/longman_cpu.hpp"
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 
 namespace geobem::transform {
 
@@ -37,7 +37,7 @@ const FamilyDescription& describe(TransformFamily family) {
   const auto& families = transform_families();
   const auto index = static_cast<std::size_t>(family);
   if (index >= families.size())
-    throw std::invalid_argument("transform family " + std::to_string(index) + " is not registered in LongmanFamilies");
+    throw InputError("transform family " + std::to_string(index) + " is not registered in LongmanFamilies");
   return families[index];
 }
 
@@ -60,7 +60,7 @@ constexpr AcceleratorName kAcceleratorNames[] = {
 Accelerator parse_accelerator(const std::string& name) {
   for (const AcceleratorName& entry : kAcceleratorNames)
     if (name == entry.name) return entry.accelerator;
-  throw UsageError("unknown accelerator '" + name + "' (known: euler, epsilon, mw)");
+  throw InputError::usage("unknown accelerator '" + name + "' (known: euler, epsilon, mw)");
 }
 
 std::string to_string(Accelerator accelerator) {
@@ -71,8 +71,8 @@ std::string to_string(Accelerator accelerator) {
 
 GaussRule make_gauss_rule(int order) {
   if (order < 1 || order > kMaxGaussOrder)
-    throw UsageError("quadrature order must be in 1.." + std::to_string(kMaxGaussOrder) + ", got " +
-                                std::to_string(order));
+    throw InputError::usage("quadrature order must be in 1.." + std::to_string(kMaxGaussOrder) + ", got " +
+                            std::to_string(order));
   const GaussLegendreRule points = gauss_legendre_rule(order);
   GaussRule rule;
   rule.order = order;
@@ -87,19 +87,19 @@ void validate_options(const LongmanOptions& options) {
   if (!std::isfinite(options.relative_tolerance) || options.relative_tolerance <= 0.0) {
     std::ostringstream message;
     message << "tolerance must be finite and > 0, got " << options.relative_tolerance;
-    throw UsageError(message.str());
+    throw InputError::usage(message.str());
   }
   if (!std::isfinite(options.absolute_tolerance) || options.absolute_tolerance < 0.0) {
     std::ostringstream message;
     message << "absolute tolerance must be finite and >= 0, got " << options.absolute_tolerance;
-    throw UsageError(message.str());
+    throw InputError::usage(message.str());
   }
   if (options.max_areas < 1 || options.max_areas > kMaxAreas)
-    throw UsageError("max-areas must be in 1.." + std::to_string(kMaxAreas) + ", got " +
-                                std::to_string(options.max_areas));
+    throw InputError::usage("max-areas must be in 1.." + std::to_string(kMaxAreas) + ", got " +
+                            std::to_string(options.max_areas));
   if (options.min_areas < 1 || options.min_areas > options.max_areas)
-    throw UsageError("min-areas must be in 1..max-areas (" + std::to_string(options.max_areas) +
-                                "), got " + std::to_string(options.min_areas));
+    throw InputError::usage("min-areas must be in 1..max-areas (" + std::to_string(options.max_areas) +
+                            "), got " + std::to_string(options.min_areas));
 }
 
 std::string describe_value(const std::string& name, double value, const std::string& requirement) {
@@ -137,7 +137,7 @@ void integrate_family(TransformFamily family, const std::vector<double>& paramet
                       std::vector<LongmanResult>& results, bool progress_quiet, LongmanTimings* timings) {
   validate_options(options);
   if (parameters.size() < count * describe(family).parameters.size())
-    throw std::invalid_argument("integrate_family: fewer parameters than count x parameters per integral");
+    throw InputError("integrate_family: fewer parameters than count x parameters per integral");
   const GaussRule rule = make_gauss_rule(quadrature_order);
   results.resize(count);
   if (device == ComputeDevice::Cuda) {

@@ -35,21 +35,21 @@ ParameterRange parameter_range(TransformFamily family);
 
 /// All built-in families.
 const std::vector<FamilyDescription>& transform_families();
-/// The description of `family`; throws std::invalid_argument for a value
+/// The description of `family`; throws InputError for a value
 /// outside the list.
 const FamilyDescription& describe(TransformFamily family);
-/// Parses a family name; throws geobem::UsageError naming it and listing the known ones.
+/// Parses a family name; throws InputError::usage naming it and listing the known ones.
 TransformFamily parse_transform_family(const std::string& name);
 
-/// "euler", "epsilon", "mw"; throws geobem::UsageError naming the value otherwise.
+/// "euler", "epsilon", "mw"; throws InputError::usage naming the value otherwise.
 Accelerator parse_accelerator(const std::string& name);
 std::string to_string(Accelerator accelerator);
 
 /// Gauss-Legendre rule of `order` points (gpu/core/gauss_legendre); throws
-/// geobem::UsageError unless 1 <= order <= kMaxGaussOrder.
+/// InputError::usage unless 1 <= order <= kMaxGaussOrder.
 GaussRule make_gauss_rule(int order);
 
-/// Throws geobem::UsageError naming the option for tolerances that are not
+/// Throws InputError::usage naming the option for tolerances that are not
 /// finite or not > 0 (absolute may be 0), or areas outside 1 <= min <= max <= kMaxAreas.
 void validate_options(const LongmanOptions& options);
 
