@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gpu/bem/batched_lu.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/library_handle.hpp"
 #include "gpu/core/cuda_check.hpp"
 
@@ -240,8 +241,8 @@ BatchedLuSolver::BatchedLuSolver(int n, int cases, int max_count)
 
 void BatchedLuSolver::enqueue(Complex* matrices, Complex* rhs, int count, int* info, cudaEvent_t ready) {
   if (count > max_count_)
-    throw std::invalid_argument("BatchedLuSolver: " + std::to_string(count) + " systems, but it was made for at most " +
-                                std::to_string(max_count_));
+    throw InputError("BatchedLuSolver: " + std::to_string(count) + " systems, but it was made for at most " +
+                     std::to_string(max_count_));
   GEOBEM_CUDA_CHECK(cudaStreamWaitEvent(stream_.get(), ready, 0));
   // The kernels take the system from gridDim.y, at most 65,535.
   constexpr int slice = 65535;

@@ -44,7 +44,7 @@ class BatchedLuSolver {
   /// permuted as LAPACK's L is), `rhs` (count · n · cases, column-major n ×
   /// cases each) as X. `info` (device, ≥ count ints, cleared by the caller):
   /// info[f] = j + 1 for the first column j of system f without a nonzero
-  /// pivot (then X_f is not usable). Throws std::invalid_argument naming both
+  /// pivot (then X_f is not usable). Throws InputError naming both
   /// counts when count > max_count, DeviceError for a failed launch.
   void enqueue(Complex* matrices, Complex* rhs, int count, int* info, cudaEvent_t ready);
   /// Waits for the queued solves; throws DeviceError for a failure of them.

@@ -1,6 +1,7 @@
 #include "gpu/bem/bem_model.hpp"
 
 #include "gpu/bem/rod_closed_form.hpp"
+#include "gpu/core/input_error.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -44,19 +45,19 @@ BemModel make_bem_model(const SurfaceView& mesh, const std::vector<GroupConditio
   for (const auto& condition : conditions) {
     const auto it = std::find(mesh.group_names, group_names_end, condition.group);
     if (it == group_names_end)
-      throw std::invalid_argument("boundary condition for group '" + condition.group + "', which the mesh lacks");
+      throw InputError("boundary condition for group '" + condition.group + "', which the mesh lacks");
     auto& slot = condition_of_group[it - mesh.group_names];
-    if (slot) throw std::invalid_argument("group '" + condition.group + "' has two boundary conditions");
+    if (slot) throw InputError("group '" + condition.group + "' has two boundary conditions");
     slot = &condition;
   }
   bool any_fixed = false;
   for (std::size_t g = 0; g < groups; ++g) {
     if (!condition_of_group[g])
-      throw std::invalid_argument("group '" + mesh.group_names[g] + "' has no boundary condition");
+      throw InputError("group '" + mesh.group_names[g] + "' has no boundary condition");
     any_fixed = any_fixed || condition_of_group[g]->fixed;
   }
   if (!any_fixed && !mesh.unbounded_solid)
-    throw std::invalid_argument("no fixed group: the pure traction problem of a bounded solid is singular");
+    throw InputError("no fixed group: the pure traction problem of a bounded solid is singular");
 
   BemModel model;
   model.material = material;
@@ -82,7 +83,7 @@ BemModel make_bem_model(const SurfaceView& mesh, const std::vector<GroupConditio
     const double twice_area = norm(normal);
     const double edge = std::max({norm(b - a), norm(c - b), norm(a - c)});
     if (!(twice_area > 1e-12 * edge * edge))
-      throw std::invalid_argument("triangle " + std::to_string(e) + " is degenerate (zero area)");
+      throw InputError("triangle " + std::to_string(e) + " is degenerate (zero area)");
     model.triangles.insert(model.triangles.end(), {t[0], t[1], t[2]});
     const Vec3 unit_normal = (1.0 / twice_area) * normal;
     model.normals.push_back(unit_normal);
@@ -122,8 +123,8 @@ BemModel make_bem_model(const SurfaceView& mesh, const std::vector<GroupConditio
 
 RodProblem rod_problem_of(const BemModel& model) {
   if (model.load_case_count() != 1)
-    throw std::invalid_argument("the rod's closed form needs exactly one loaded group (the model has " +
-                                std::to_string(model.load_case_count()) + ")");
+    throw InputError("the rod's closed form needs exactly one loaded group (the model has " +
+                     std::to_string(model.load_case_count()) + ")");
   Vec3 traction{};
   for (std::size_t e = 0; e < model.element_load_case.size(); ++e)
     if (model.element_load_case[e] == 0) traction = model.element_traction[e];

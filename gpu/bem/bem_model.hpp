@@ -74,7 +74,7 @@ struct BemModel {
 
 /// Builds the model of `surface`. Every group of the surface needs exactly
 /// one condition and every condition names a group of it; throws
-/// std::invalid_argument naming the group otherwise, for a bounded solid
+/// InputError naming the group otherwise, for a bounded solid
 /// with no fixed group (its traction problem is singular up to rigid
 /// motions; an unbounded solid's is not, as rigid motions do not decay at
 /// infinity), and for a degenerate triangle.

@@ -1,4 +1,5 @@
 #include "gpu/bem/convolution_quadrature.hpp"
+#include "gpu/core/input_error.hpp"
 
 #include <fftw3.h>
 
@@ -25,15 +26,15 @@ std::string number_text(double value) {
 
 void check_cq_settings(const CqSettings& s) {
   if (s.steps < 1 || s.steps > max_cq_steps)
-    throw std::invalid_argument("CQ steps " + std::to_string(s.steps) + ": must be from 1 to " +
-                                std::to_string(max_cq_steps));
+    throw InputError("CQ steps " + std::to_string(s.steps) + ": must be from 1 to " +
+                     std::to_string(max_cq_steps));
   if (!(s.time_step > 0.0) || !std::isfinite(s.time_step))
-    throw std::invalid_argument("CQ time step " + number_text(s.time_step) + " s: must be positive");
+    throw InputError("CQ time step " + number_text(s.time_step) + " s: must be positive");
   if (!(s.epsilon >= min_cq_epsilon && s.epsilon <= max_cq_epsilon))
-    throw std::invalid_argument("CQ epsilon " + number_text(s.epsilon) + ": must lie in [" +
-                                number_text(min_cq_epsilon) + ", " + number_text(max_cq_epsilon) +
-                                "] (the transform's aliasing error is about epsilon, its rounding error about "
-                                "1e-16/sqrt(epsilon))");
+    throw InputError("CQ epsilon " + number_text(s.epsilon) + ": must lie in [" +
+                     number_text(min_cq_epsilon) + ", " + number_text(max_cq_epsilon) +
+                     "] (the transform's aliasing error is about epsilon, its rounding error about "
+                     "1e-16/sqrt(epsilon))");
 }
 
 void check_cq_step_ratio(double wave_speed, double time_step, double element_size) {
@@ -45,7 +46,7 @@ void check_cq_step_ratio(double wave_speed, double time_step, double element_siz
                 "far shorter than the mesh resolves (stable around 0.1-0.3); give dt >= %.6g s or a finer mesh",
                 beta, wave_speed, time_step, element_size, min_cq_step_ratio,
                 min_cq_step_ratio * element_size / wave_speed);
-  throw std::invalid_argument(text);
+  throw InputError(text);
 }
 
 int cq_frequency_count(const CqSettings& s) { return (s.steps + 1) / 2 + 1; }
@@ -61,8 +62,8 @@ Complex cq_laplace_point(const CqSettings& s, int l) {
 std::vector<Complex> cq_forward_transform(const std::vector<double>& history, const CqSettings& s) {
   const int length = s.steps + 1;
   if (static_cast<int>(history.size()) != length)
-    throw std::invalid_argument("load history has " + std::to_string(history.size()) + " values, expected N + 1 = " +
-                                std::to_string(length));
+    throw InputError("load history has " + std::to_string(history.size()) + " values, expected N + 1 = " +
+                     std::to_string(length));
   std::vector<double> scaled(length);
   const double radius = cq_radius(s);
   for (int j = 0; j < length; ++j) scaled[j] = std::pow(radius, j) * history[j];
@@ -85,8 +86,8 @@ std::vector<Complex> cq_forward_transform(const std::vector<double>& history, co
 std::vector<double> cq_inverse_transform(const std::vector<Complex>& transformed, int columns, const CqSettings& s) {
   const int length = s.steps + 1, frequencies = cq_frequency_count(s);
   if (static_cast<long>(transformed.size()) != static_cast<long>(frequencies) * columns)
-    throw std::invalid_argument("inverse CQ transform: expected " + std::to_string(frequencies) + " x " +
-                                std::to_string(columns) + " values");
+    throw InputError("inverse CQ transform: expected " + std::to_string(frequencies) + " x " +
+                     std::to_string(columns) + " values");
   // Σ_l x̂_l e^{−2πi nl/L} is real, so equals Σ_l conj(x̂_l) e^{+2πi nl/L}: FFTW's c2r of the conjugates.
   std::vector<Complex> input(transformed.size());
   for (std::size_t k = 0; k < input.size(); ++k) input[k] = conj(transformed[k]);
@@ -114,16 +115,16 @@ double cq_time_step_from_beta(double beta, double element_size, double wave_spee
   for (const auto& [name, value] : {std::pair<const char*, double>{"beta", beta}, {"element size", element_size},
                                     {"wave speed", wave_speed}})
     if (!(value > 0.0) || !std::isfinite(value))
-      throw std::invalid_argument(std::string("CQ step: ") + name + " " + std::to_string(value) + " must be positive");
+      throw InputError(std::string("CQ step: ") + name + " " + std::to_string(value) + " must be positive");
   return beta * element_size / wave_speed;
 }
 
 int cq_steps_for_duration(double duration, double time_step) {
   const double steps = std::ceil(duration / time_step - 1e-9);
   if (!(duration > 0.0) || !(steps >= 1.0 && steps <= max_cq_steps))
-    throw std::invalid_argument("duration " + number_text(duration) + " s with dt = " + number_text(time_step) +
-                                " s gives " + number_text(steps) + " steps (1 to " + std::to_string(max_cq_steps) +
-                                " allowed)");
+    throw InputError("duration " + number_text(duration) + " s with dt = " + number_text(time_step) +
+                     " s gives " + number_text(steps) + " steps (1 to " + std::to_string(max_cq_steps) +
+                     " allowed)");
   return static_cast<int>(steps);
 }
 

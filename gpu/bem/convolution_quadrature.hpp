@@ -32,11 +32,11 @@ inline constexpr double min_cq_epsilon = 1e-14, max_cq_epsilon = 1e-3;
 /// steps of the stable range.
 inline constexpr double min_cq_step_ratio = 0.01;
 
-/// Throws std::invalid_argument naming the value for N outside 1…max_cq_steps,
+/// Throws InputError naming the value for N outside 1…max_cq_steps,
 /// Δt ≤ 0 or not finite, or ε outside [min_cq_epsilon, max_cq_epsilon].
 void check_cq_settings(const CqSettings& settings);
 
-/// Throws std::invalid_argument naming β = c·Δt/h (c the P-wave speed, h the
+/// Throws InputError naming β = c·Δt/h (c the P-wave speed, h the
 /// smallest element size) and the least Δt when β < min_cq_step_ratio.
 void check_cq_step_ratio(double wave_speed, double time_step, double element_size);
 /// ⌊L/2⌋ + 1: the Laplace parameters whose systems are solved.
@@ -47,7 +47,7 @@ double cq_radius(const CqSettings& settings);
 Complex cq_laplace_point(const CqSettings& settings, int l);
 
 /// ĝ_l, l = 0…⌊L/2⌋, of the real series g_0…g_N (FFTW). Throws
-/// std::invalid_argument unless g has N + 1 values.
+/// InputError unless g has N + 1 values.
 std::vector<Complex> cq_forward_transform(const std::vector<double>& history, const CqSettings& settings);
 
 /// x_n (row n = 0…N, `columns` values each, row-major) from x̂ given as
@@ -57,12 +57,12 @@ std::vector<double> cq_inverse_transform(const std::vector<Complex>& transformed
 
 /// Δt = β·h/c (s): the CQ time step of stability ratio β for the smallest
 /// element size h (m) and the fastest wave speed c (m/s). Throws
-/// std::invalid_argument naming the value for β, h or c not positive and finite.
+/// InputError naming the value for β, h or c not positive and finite.
 double cq_time_step_from_beta(double beta, double element_size, double wave_speed);
 
 /// N = ⌈T/Δt⌉ (T/Δt within 1e-9 of an integer counts as that integer):
 /// the steps that reach the simulated time T (s). Throws
-/// std::invalid_argument naming T for T ≤ 0 or more than max_cq_steps steps.
+/// InputError naming T for T ≤ 0 or more than max_cq_steps steps.
 int cq_steps_for_duration(double duration, double time_step);
 
 /// β = c·Δt/h, the CQ stability ratio; stable steps lie around 0.1–0.3

@@ -108,7 +108,7 @@ LaplaceSolution solve_laplace(const BemModel& model, const CqSettings& settings,
 /// Laplace-domain solution of every frequency (0…⌊L/2⌋ in order) under the
 /// load histories g_c (one per load case, N + 1 values each): the forward CQ
 /// transform of each history, x̂_l = Σ_c ĝ_{c,l} x̂_{c,l}, the inverse CQ
-/// transform (FFTW). Throws std::invalid_argument for mismatched sizes.
+/// transform (FFTW). Throws InputError for mismatched sizes.
 std::vector<double> cq_time_series(const LaplaceSolution& solution, const std::vector<std::vector<double>>& histories,
                                    const CqSettings& settings);
 

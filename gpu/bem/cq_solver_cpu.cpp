@@ -12,6 +12,7 @@
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/bem/hierarchical/hierarchical_solver.hpp"
 #include "gpu/bem/lu_failure.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/progress.hpp"
 #include "gpu/core/seconds_since.hpp"
 
@@ -44,7 +45,7 @@ std::vector<int> frequencies_or_all(const std::vector<int>& frequencies, const C
   }
   for (int l : frequencies)
     if (l < 0 || l >= count)
-      throw std::invalid_argument("CQ frequency " + std::to_string(l) + " outside 0.." + std::to_string(count - 1));
+      throw InputError("CQ frequency " + std::to_string(l) + " outside 0.." + std::to_string(count - 1));
   return frequencies;
 }
 

@@ -32,6 +32,7 @@
 #include "gpu/core/cuda_stream.hpp"
 #include "gpu/core/device_buffer.hpp"
 #include "gpu/core/device_memory_budget.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/progress.hpp"
 #include "gpu/core/seconds_since.hpp"
 
@@ -184,7 +185,7 @@ struct DeviceAssembly {
         s(laplace_points),
         tile_columns(tile_columns_for(dm.view.unknown_count, dm.view.load_case_count)) {
     if (tile_cap > 0) tile_columns = std::min(tile_columns, tile_cap - tile_cap % 3);
-    if (tile_columns < 3) throw std::invalid_argument("assembly tile of " + std::to_string(tile_columns) + " columns");
+    if (tile_columns < 3) throw InputError("assembly tile of " + std::to_string(tile_columns) + " columns");
     GEOBEM_CUDA_CHECK(cudaFuncSetAttribute(assembly_kernel<Solution>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(shared_bytes())));
   }

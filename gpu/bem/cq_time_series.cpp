@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gpu/bem/cq_solver.hpp"
+#include "gpu/core/input_error.hpp"
 
 namespace geobem::bem {
 
@@ -14,15 +15,15 @@ std::vector<double> cq_time_series(const LaplaceSolution& solution, const std::v
   check_cq_settings(settings);
   const int frequencies = cq_frequency_count(settings), n = solution.unknowns;
   if (static_cast<int>(solution.frequencies.size()) != frequencies)
-    throw std::invalid_argument("CQ time series: the Laplace-domain solution has " +
-                                std::to_string(solution.frequencies.size()) + " frequencies, expected " +
-                                std::to_string(frequencies));
+    throw InputError("CQ time series: the Laplace-domain solution has " +
+                     std::to_string(solution.frequencies.size()) + " frequencies, expected " +
+                     std::to_string(frequencies));
   for (int k = 0; k < frequencies; ++k)
     if (solution.frequencies[k] != k)
-      throw std::invalid_argument("CQ time series: frequencies out of order at " + std::to_string(k));
+      throw InputError("CQ time series: frequencies out of order at " + std::to_string(k));
   if (static_cast<int>(histories.size()) != solution.load_cases)
-    throw std::invalid_argument("CQ time series: " + std::to_string(histories.size()) + " load histories for " +
-                                std::to_string(solution.load_cases) + " load cases");
+    throw InputError("CQ time series: " + std::to_string(histories.size()) + " load histories for " +
+                     std::to_string(solution.load_cases) + " load cases");
   std::vector<Complex> combined(static_cast<std::size_t>(frequencies) * n);
   for (int c = 0; c < solution.load_cases; ++c) {
     const std::vector<Complex> load = cq_forward_transform(histories[c], settings);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gpu/bem/bem_model.hpp"
+#include "gpu/core/input_error.hpp"
 
 namespace geobem::bem {
 
@@ -25,13 +26,13 @@ namespace geobem::bem {
 /// node row is −S0 plus the bounded dynamic remainder) into S0 − I for an
 /// unbounded solid, so that the diagonal carries I − S0 = c + PV Σ ∫T0 λ_a;
 /// a bounded solid's sums are left as they are. Host-side, applied once per
-/// model before assembly on either backend. Throws std::invalid_argument when
+/// model before assembly on either backend. Throws InputError when
 /// `sums` holds fewer than 9 values per free node.
 inline void apply_unbounded_free_term(const BemModel& model, std::vector<double>& sums) {
   const std::size_t nodes = model.free_nodes.size();
   if (sums.size() < 9 * nodes)
-    throw std::invalid_argument("rigid-body sums: " + std::to_string(sums.size()) + " values for " +
-                                std::to_string(nodes) + " free nodes (9 each)");
+    throw InputError("rigid-body sums: " + std::to_string(sums.size()) + " values for " +
+                     std::to_string(nodes) + " free nodes (9 each)");
   if (!model.unbounded_solid) return;
   for (std::size_t p = 0; p < nodes; ++p)
     for (int i = 0; i < 3; ++i) sums[9 * p + 4 * i] -= 1.0;

@@ -38,7 +38,7 @@ struct Material {
 inline constexpr double max_poisson_ratio = 0.49;
 
 /// Material from Young's modulus E (Pa), Poisson's ratio ν (−1 < ν ≤
-/// max_poisson_ratio) and density ρ (kg/m³). Throws std::invalid_argument
+/// max_poisson_ratio) and density ρ (kg/m³). Throws InputError
 /// naming the bad value.
 Material material_from_young(double young_modulus, double poisson_ratio, double density);
 

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "gpu/bem/elastodynamic_full_space.hpp"
+#include "gpu/core/input_error.hpp"
 
 namespace geobem::bem {
 
@@ -71,11 +72,11 @@ inline bool is_shipped_fundamental_solution(const std::string& name) {
 
 /// Calls f(S{}) with the shipped fundamental solution S named `name` and
 /// returns what it returns: how a stage turns a manifest's name into the
-/// type. Throws std::invalid_argument naming `name` when no shipped one has it.
+/// type. Throws InputError naming `name` when no shipped one has it.
 template <class F>
 decltype(auto) with_fundamental_solution(const std::string& name, F&& f) {
   if (name == ElastodynamicFullSpace::name) return f(ElastodynamicFullSpace{});
-  throw std::invalid_argument("the fundamental solution '" + name + "' is not one this build computes with");
+  throw InputError("the fundamental solution '" + name + "' is not one this build computes with");
 }
 
 }  // namespace geobem::bem

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "gpu/bem/convolution_quadrature.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/math_constants.hpp"
 
 namespace geobem::bem {
@@ -72,10 +73,10 @@ struct LoadHistory {
 /// f(t) = 1, t ≥ 0.
 inline LoadHistory heaviside_history() { return {}; }
 
-/// f(t) = min(t/T, 1). Throws std::invalid_argument unless T > 0 is finite.
+/// f(t) = min(t/T, 1). Throws InputError unless T > 0 is finite.
 inline LoadHistory ramp_history(double rise_time) {
   if (!(rise_time > 0) || !std::isfinite(rise_time))
-    throw std::invalid_argument("ramp rise time " + std::to_string(rise_time) + " s: expected a finite number > 0");
+    throw InputError("ramp rise time " + std::to_string(rise_time) + " s: expected a finite number > 0");
   LoadHistory h;
   h.kind = LoadHistory::Kind::ramp;
   h.rise_time = rise_time;
@@ -84,13 +85,13 @@ inline LoadHistory ramp_history(double rise_time) {
 
 /// Ricker wavelet of central frequency f_c (Hz) peaking at `delay` (s); the
 /// default delay 1.5/f_c makes f(0) ≈ −1e-8, so cutting it at t = 0 is harmless.
-/// Throws std::invalid_argument unless f_c > 0 and delay ≥ 0 are finite.
+/// Throws InputError unless f_c > 0 and delay ≥ 0 are finite.
 inline LoadHistory ricker_history(double central_frequency, std::optional<double> delay = std::nullopt) {
   if (!(central_frequency > 0) || !std::isfinite(central_frequency))
-    throw std::invalid_argument("Ricker central frequency " + std::to_string(central_frequency) +
-                                " Hz: expected a finite number > 0");
+    throw InputError("Ricker central frequency " + std::to_string(central_frequency) +
+                     " Hz: expected a finite number > 0");
   if (delay && (!(*delay >= 0) || !std::isfinite(*delay)))
-    throw std::invalid_argument("Ricker delay " + std::to_string(*delay) + " s: expected a finite number >= 0");
+    throw InputError("Ricker delay " + std::to_string(*delay) + " s: expected a finite number >= 0");
   LoadHistory h;
   h.kind = LoadHistory::Kind::ricker;
   h.central_frequency = central_frequency;
@@ -99,15 +100,15 @@ inline LoadHistory ricker_history(double central_frequency, std::optional<double
 }
 
 /// Friedlander blast pulse (1 − t/t_d) e^{−b t/t_d}: peak 1 at t = 0, zero at
-/// t_d, then a negative phase. Throws std::invalid_argument unless t_d > 0
+/// t_d, then a negative phase. Throws InputError unless t_d > 0
 /// and b ≥ 0 are finite.
 inline LoadHistory friedlander_history(double positive_duration, double decay) {
   if (!(positive_duration > 0) || !std::isfinite(positive_duration))
-    throw std::invalid_argument("Friedlander positive-phase duration " + std::to_string(positive_duration) +
-                                " s: expected a finite number > 0");
+    throw InputError("Friedlander positive-phase duration " + std::to_string(positive_duration) +
+                     " s: expected a finite number > 0");
   if (!(decay >= 0) || !std::isfinite(decay))
-    throw std::invalid_argument("Friedlander decay coefficient " + std::to_string(decay) +
-                                ": expected a finite number >= 0");
+    throw InputError("Friedlander decay coefficient " + std::to_string(decay) +
+                     ": expected a finite number >= 0");
   LoadHistory h;
   h.kind = LoadHistory::Kind::friedlander;
   h.positive_duration = positive_duration;
@@ -116,20 +117,20 @@ inline LoadHistory friedlander_history(double positive_duration, double decay) {
 }
 
 /// Piecewise-linear history through (times[k], values[k]). Throws
-/// std::invalid_argument (naming the 0-based point) for no points,
+/// InputError (naming the 0-based point) for no points,
 /// sizes that differ, non-finite numbers, a negative first time or times not
 /// strictly increasing.
 inline LoadHistory tabulated_history(std::vector<double> times, std::vector<double> values) {
-  if (times.empty()) throw std::invalid_argument("tabulated history: no points");
-  if (times.size() != values.size()) throw std::invalid_argument("tabulated history: times and values differ in count");
+  if (times.empty()) throw InputError("tabulated history: no points");
+  if (times.size() != values.size()) throw InputError("tabulated history: times and values differ in count");
   for (std::size_t k = 0; k < times.size(); ++k) {
     if (!std::isfinite(times[k]) || !std::isfinite(values[k]))
-      throw std::invalid_argument("tabulated history: point " + std::to_string(k) + " is not finite");
+      throw InputError("tabulated history: point " + std::to_string(k) + " is not finite");
     if (k == 0 && times[k] < 0)
-      throw std::invalid_argument("tabulated history: first time " + std::to_string(times[k]) + " s is negative");
+      throw InputError("tabulated history: first time " + std::to_string(times[k]) + " s is negative");
     if (k > 0 && !(times[k] > times[k - 1]))
-      throw std::invalid_argument("tabulated history: time of point " + std::to_string(k) + " (" +
-                                  std::to_string(times[k]) + " s) does not increase");
+      throw InputError("tabulated history: time of point " + std::to_string(k) + " (" +
+                       std::to_string(times[k]) + " s) does not increase");
   }
   LoadHistory h;
   h.kind = LoadHistory::Kind::tabulated;
@@ -139,7 +140,7 @@ inline LoadHistory tabulated_history(std::vector<double> times, std::vector<doub
 }
 
 /// The samples g_n = f(nΔt), n = 0…N, that cq_forward_transform() takes.
-/// Throws std::invalid_argument when the step cannot sample the history: a
+/// Throws InputError when the step cannot sample the history: a
 /// Ricker wavelet whose central frequency lies above the Nyquist frequency
 /// 1/(2Δt), or a Friedlander pulse whose positive phase is shorter than one
 /// step, fall between the samples; and when a sample is not finite (a
@@ -152,19 +153,19 @@ inline std::vector<double> load_history_samples(const LoadHistory& history, cons
     return std::string(buffer);
   };
   if (history.kind == LoadHistory::Kind::ricker && history.central_frequency * settings.time_step > 0.5)
-    throw std::invalid_argument("Ricker central frequency " + text(history.central_frequency) +
-                                " Hz lies above the Nyquist frequency " + text(0.5 / settings.time_step) +
-                                " Hz of the time step " + text(settings.time_step) +
-                                " s: the wavelet falls between the samples; take a shorter step or a lower frequency");
+    throw InputError("Ricker central frequency " + text(history.central_frequency) +
+                     " Hz lies above the Nyquist frequency " + text(0.5 / settings.time_step) +
+                     " Hz of the time step " + text(settings.time_step) +
+                     " s: the wavelet falls between the samples; take a shorter step or a lower frequency");
   if (history.kind == LoadHistory::Kind::friedlander && history.positive_duration < settings.time_step)
-    throw std::invalid_argument("Friedlander positive-phase duration " + text(history.positive_duration) +
-                                " s is shorter than the time step " + text(settings.time_step) +
-                                " s: the pulse falls between the samples; take a shorter step");
+    throw InputError("Friedlander positive-phase duration " + text(history.positive_duration) +
+                     " s is shorter than the time step " + text(settings.time_step) +
+                     " s: the pulse falls between the samples; take a shorter step");
   std::vector<double> samples(settings.steps + 1);
   for (int n = 0; n <= settings.steps; ++n) {
     samples[n] = history(n * settings.time_step);
     if (!std::isfinite(samples[n]))
-      throw std::invalid_argument("the load history is not finite at t = " + text(n * settings.time_step) + " s");
+      throw InputError("the load history is not finite at t = " + text(n * settings.time_step) + " s");
   }
   return samples;
 }

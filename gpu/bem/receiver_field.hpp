@@ -105,7 +105,7 @@ GEOBEM_HD inline void add_receiver_element(const ModelView& mv, int e, int load_
 /// LaplaceSolution with 3R "unknowns" (receiver r, component i at 3r + i),
 /// the same cases and frequencies, ready for cq_time_series. CPU: OpenMP over
 /// receivers; CUDA: one block per (receiver, frequency), elements over its
-/// threads. Throws std::invalid_argument when `boundary` does not fit `model`.
+/// threads. Throws InputError when `boundary` does not fit `model`.
 /// `Solution`: the fundamental solution the boundary was solved with.
 template <class Solution = ElastodynamicFullSpace>
 LaplaceSolution receiver_laplace(const BemModel& model, const std::vector<Vec3>& receivers,

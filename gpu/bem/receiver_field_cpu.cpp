@@ -4,6 +4,7 @@
 #include <string>
 
 #include "gpu/bem/receiver_field.hpp"
+#include "gpu/core/input_error.hpp"
 
 namespace geobem::bem {
 
@@ -13,10 +14,10 @@ void check_boundary_solution(const BemModel& model, const LaplaceSolution& bound
   if (boundary.unknowns != model.unknown_count() || boundary.load_cases != model.load_case_count() ||
       boundary.values.size() != static_cast<std::size_t>(boundary.load_cases) * boundary.frequencies.size() *
                                     static_cast<std::size_t>(boundary.unknowns))
-    throw std::invalid_argument("receivers: the boundary solution has " + std::to_string(boundary.unknowns) +
-                                " unknowns and " + std::to_string(boundary.load_cases) + " load cases, the model " +
-                                std::to_string(model.unknown_count()) + " and " +
-                                std::to_string(model.load_case_count()));
+    throw InputError("receivers: the boundary solution has " + std::to_string(boundary.unknowns) +
+                     " unknowns and " + std::to_string(boundary.load_cases) + " load cases, the model " +
+                     std::to_string(model.unknown_count()) + " and " +
+                     std::to_string(model.load_case_count()));
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ struct RodProblem {
   double pressure = 0.0, length = 0.0;
 };
 
-/// Throws std::invalid_argument unless the model has exactly one load case.
+/// Throws InputError unless the model has exactly one load case.
 RodProblem rod_problem_of(const BemModel& model);
 
 }  // namespace geobem::bem

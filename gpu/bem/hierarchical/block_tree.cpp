@@ -1,4 +1,5 @@
 #include "gpu/bem/hierarchical/block_tree.hpp"
+#include "gpu/core/input_error.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -8,8 +9,8 @@
 namespace geobem::bem::hierarchical {
 
 std::vector<BlockLeaf> build_block_tree(const ClusterTree& rows, const ClusterTree& columns, double eta) {
-  if (!(eta > 0.0)) throw std::invalid_argument("admissibility parameter eta = " + std::to_string(eta));
-  if (rows.clusters.empty() || columns.clusters.empty()) throw std::invalid_argument("block tree of an empty tree");
+  if (!(eta > 0.0)) throw InputError("admissibility parameter eta = " + std::to_string(eta));
+  if (rows.clusters.empty() || columns.clusters.empty()) throw InputError("block tree of an empty tree");
   std::vector<BlockLeaf> leaves;
   std::vector<std::pair<int, int>> stack = {{0, 0}};
   while (!stack.empty()) {

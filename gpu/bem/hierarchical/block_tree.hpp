@@ -18,7 +18,7 @@ struct BlockLeaf {
 };
 
 /// The leaves of the block tree of `rows` × `columns` under η = `eta` (> 0),
-/// depth first. Throws std::invalid_argument for η ≤ 0 or an empty tree.
+/// depth first. Throws InputError for η ≤ 0 or an empty tree.
 std::vector<BlockLeaf> build_block_tree(const ClusterTree& rows, const ClusterTree& columns, double eta);
 
 }  // namespace geobem::bem::hierarchical

@@ -1,4 +1,5 @@
 #include "gpu/bem/hierarchical/cluster_tree.hpp"
+#include "gpu/core/input_error.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -49,9 +50,9 @@ std::vector<int> ClusterTree::leaves() const {
 
 ClusterTree build_cluster_tree(const std::vector<Vec3>& points, const std::vector<Box>& boxes, int leaf_size) {
   if (points.size() != boxes.size())
-    throw std::invalid_argument("cluster tree: " + std::to_string(points.size()) + " points but " +
-                                std::to_string(boxes.size()) + " boxes");
-  if (leaf_size < 1) throw std::invalid_argument("cluster tree: leaf size " + std::to_string(leaf_size));
+    throw InputError("cluster tree: " + std::to_string(points.size()) + " points but " +
+                     std::to_string(boxes.size()) + " boxes");
+  if (leaf_size < 1) throw InputError("cluster tree: leaf size " + std::to_string(leaf_size));
   ClusterTree tree;
   const int count = static_cast<int>(points.size());
   tree.order.resize(count);

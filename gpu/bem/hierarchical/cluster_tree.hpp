@@ -47,7 +47,7 @@ struct ClusterTree {
 /// The tree of items with split points `points` (one per item) and boxes
 /// `boxes` (one per item, each holding its point), leaves of at most
 /// `leaf_size` items (a cluster whose points coincide stays a leaf). Throws
-/// std::invalid_argument for mismatched sizes or leaf_size < 1.
+/// InputError for mismatched sizes or leaf_size < 1.
 ClusterTree build_cluster_tree(const std::vector<Vec3>& points, const std::vector<Box>& boxes, int leaf_size);
 
 }  // namespace geobem::bem::hierarchical

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "gpu/bem/hierarchical/device_operator.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/library_handle.hpp"
 #include "gpu/core/cuda_check.hpp"
 
@@ -206,8 +207,8 @@ void make_tiles(const HierarchicalLayout& layout, int cases, std::vector<int>& t
       if (tile.shared_columns > 0 && fixed + per_column * (tile.shared_columns + block.columns) > near_shared_budget)
         close();
       if (fixed + per_column * block.columns > near_shared_budget)
-        throw std::invalid_argument("hierarchical layout: a dense leaf of " + std::to_string(block.columns) +
-                                    " columns is wider than the near-field kernel's shared memory");
+        throw InputError("hierarchical layout: a dense leaf of " + std::to_string(block.columns) +
+                         " columns is wider than the near-field kernel's shared memory");
       tile_blocks.push_back(block.slot);
       tile_block_shared.push_back(tile.shared_columns);
       const Cluster& sigma = layout.elements.clusters[block.column_cluster];

@@ -1,4 +1,5 @@
 #include "gpu/bem/hierarchical/hierarchical_layout.hpp"
+#include "gpu/core/input_error.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -38,12 +39,12 @@ HierarchicalLayout make_hierarchical_layout(const BemModel& model, const Hierarc
   const int blocks = static_cast<int>(model.collocation_points.size());
   const int element_count = static_cast<int>(model.areas.size());
   if (blocks == 0 || element_count == 0)
-    throw std::invalid_argument("hierarchical layout: the model has " + std::to_string(blocks) +
-                                " collocation points and " + std::to_string(element_count) + " elements");
+    throw InputError("hierarchical layout: the model has " + std::to_string(blocks) +
+                     " collocation points and " + std::to_string(element_count) + " elements");
   if (settings.row_leaf_size < 1 || settings.element_leaf_size < 1 || settings.preconditioner_size < 1)
-    throw std::invalid_argument("hierarchical layout: leaf sizes " + std::to_string(settings.row_leaf_size) + ", " +
-                                std::to_string(settings.element_leaf_size) + " and preconditioner block " +
-                                std::to_string(settings.preconditioner_size) + " must be at least 1");
+    throw InputError("hierarchical layout: leaf sizes " + std::to_string(settings.row_leaf_size) + ", " +
+                     std::to_string(settings.element_leaf_size) + " and preconditioner block " +
+                     std::to_string(settings.preconditioner_size) + " must be at least 1");
   HierarchicalLayout layout;
   std::vector<Box> point_boxes(blocks), element_boxes(element_count);
   for (int b = 0; b < blocks; ++b) point_boxes[b].include(model.collocation_points[b]);

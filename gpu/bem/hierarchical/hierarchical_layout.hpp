@@ -83,7 +83,7 @@ double traction_scale(const BemModel& model);
 /// block size; the defaults, HierarchicalSettings in cq_solver.hpp: leaves of
 /// 24 collocation points, 72 rows, and 48 elements, about as many nodes'
 /// columns with their rim; preconditioner blocks of 64 points, 192 unknowns,
-/// whose LU costs 9.4 MFLOP). Throws std::invalid_argument for a model
+/// whose LU costs 9.4 MFLOP). Throws InputError for a model
 /// without collocation points or elements, or a setting below 1 (η ≤ 0).
 HierarchicalLayout make_hierarchical_layout(const BemModel& model, const HierarchicalSettings& settings);
 

@@ -12,7 +12,7 @@
 #include "gpu/bem/hierarchical/hierarchical_assembly.hpp"
 #include "gpu/core/progress.hpp"
 #include "gpu/core/seconds_since.hpp"
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 
 /// OpenBLAS's thread count.
 extern "C" void openblas_set_num_threads(int threads);
@@ -70,7 +70,7 @@ BemSolver parse_bem_solver(const std::string& text) {
   if (text == "dense") return BemSolver::dense;
   if (text == "hierarchical") return BemSolver::hierarchical;
   if (text == "auto") return BemSolver::automatic;
-  throw UsageError("--solver '" + text + "': expected dense, hierarchical or auto");
+  throw InputError::usage("--solver '" + text + "': expected dense, hierarchical or auto");
 }
 
 std::string to_string(BemSolver solver) {
@@ -81,7 +81,7 @@ void check_compression_tolerance(double tolerance) {
   if (!(tolerance > 0.0 && tolerance <= 0.1)) {
     char text[96];
     std::snprintf(text, sizeof text, "--compression-tolerance %.6g: must lie in (0, 0.1]", tolerance);
-    throw UsageError(text);
+    throw InputError::usage(text);
   }
 }
 

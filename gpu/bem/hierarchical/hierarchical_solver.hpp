@@ -85,11 +85,11 @@ constexpr int hierarchical_from_unknowns_cpu = 2500, hierarchical_from_unknowns_
 /// automatic is dense below the device's hierarchical_from_unknowns_*.
 BemSolver choose_bem_solver(BemSolver choice, ComputeDevice device, int unknowns);
 
-/// "dense", "hierarchical" or "auto"; throws geobem::UsageError naming any other text.
+/// "dense", "hierarchical" or "auto"; throws InputError::usage naming any other text.
 BemSolver parse_bem_solver(const std::string& text);
 std::string to_string(BemSolver solver);
 
-/// Throws geobem::UsageError naming ε unless 0 < ε ≤ 0.1 (and finite).
+/// Throws InputError::usage naming ε unless 0 < ε ≤ 0.1 (and finite).
 void check_compression_tolerance(double tolerance);
 
 /// The hierarchical path on the GPU (hierarchical_solver_cuda.cu): frequencies
