@@ -8,6 +8,7 @@
 #include <string>
 
 #include "gpu/core/atomic_file.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/regular_file.hpp"
 
 namespace geobem {
@@ -31,8 +32,8 @@ std::string header_text(std::size_t rows, std::size_t columns) {
 
 std::size_t total_count(std::size_t rows, std::size_t columns, std::size_t parts_count) {
   if (parts_count != rows * columns)
-    throw std::invalid_argument("npy array of " + std::to_string(rows) + " x " + std::to_string(columns) +
-                                " values given " + std::to_string(parts_count) + " values");
+    throw InputError("npy array of " + std::to_string(rows) + " x " + std::to_string(columns) +
+                     " values given " + std::to_string(parts_count) + " values");
   return parts_count;
 }
 

@@ -18,7 +18,7 @@ using MutableComplexParts = std::vector<std::pair<std::complex<double>*, std::si
 /// Writes a rows × columns complex128 array ('<c16', fortran_order True)
 /// whose values are `parts` one after the other (their counts must add up to
 /// rows·columns), atomically. Returns the CRC-32 (zlib) of the whole file.
-/// Throws std::invalid_argument for a count mismatch and std::runtime_error
+/// Throws InputError for a count mismatch and std::runtime_error
 /// naming the path when the file cannot be written.
 std::uint32_t write_npy_complex(const std::filesystem::path& path, std::size_t rows, std::size_t columns,
                                 const ComplexParts& parts);

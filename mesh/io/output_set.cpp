@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "gpu/core/atomic_file.hpp"
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 
 namespace fs = std::filesystem;
 
@@ -69,34 +69,37 @@ fs::path resolved_output(fs::path path, bool folder) {
   const std::string given = path.string();
   while (!path.empty() && !path.has_filename() && path.has_relative_path()) path = path.parent_path();
   if (path.empty() || !path.has_filename())
-    throw UsageError("output '" + given + "': " +
-                     (path.empty() ? std::string("empty") : "the root folder cannot be replaced by an output set") +
-                     "; name a folder or file of its own");
+    throw InputError::usage("output '" + given + "': " +
+                            (path.empty() ? std::string("empty")
+                                          : "the root folder cannot be replaced by an output set") +
+                            "; name a folder or file of its own");
   if (path.filename() == "." || path.filename() == "..")
-    throw UsageError("output '" + given + "': name a folder or file, not '.' or '..'");
+    throw InputError::usage("output '" + given + "': name a folder or file, not '.' or '..'");
   struct stat status;
   if (::lstat(path.c_str(), &status) == 0 && S_ISLNK(status.st_mode)) {
     std::error_code error;
     const fs::path target = fs::canonical(path, error);
     if (error)
-      throw UsageError("output '" + given + "' is a symbolic link to nothing that exists (" + error.message() +
-                       "); create what it points to, or name another output");
-    if (!target.has_filename()) throw UsageError("output '" + given + "' is a symbolic link to the root folder");
+      throw InputError::usage("output '" + given + "' is a symbolic link to nothing that exists (" + error.message() +
+                              "); create what it points to, or name another output");
+    if (!target.has_filename()) throw InputError::usage("output '" + given + "' is a symbolic link to the root folder");
     path = target;
   }
   if (::stat(path.c_str(), &status) != 0) return path;
   if (folder) {
-    if (!S_ISDIR(status.st_mode)) throw UsageError("the output '" + path.string() + "' exists and is not a folder");
+    if (!S_ISDIR(status.st_mode))
+      throw InputError::usage("the output '" + path.string() + "' exists and is not a folder");
     struct stat above;
     if (::stat(parent_of(path).c_str(), &above) == 0 &&
         (above.st_dev != status.st_dev || above.st_ino == status.st_ino))
-      throw UsageError("the output folder '" + path.string() +
-                       "' is a mount point: a run replaces its output folder whole, which a mount point cannot be; "
-                       "name a folder inside it");
+      throw InputError::usage("the output folder '" + path.string() +
+                              "' is a mount point: a run replaces its output folder whole, which a mount point "
+                              "cannot be; name a folder inside it");
   } else if (S_ISDIR(status.st_mode)) {
-    throw UsageError("the output '" + path.string() + "' is a folder, not a file");
+    throw InputError::usage("the output '" + path.string() + "' is a folder, not a file");
   } else if (!S_ISREG(status.st_mode)) {
-    throw UsageError("the output '" + path.string() + "' exists and is not a regular file (a FIFO, device or socket)");
+    throw InputError::usage("the output '" + path.string() +
+                            "' exists and is not a regular file (a FIFO, device or socket)");
   }
   return path;
 }
@@ -179,7 +182,7 @@ struct FileList {
 };
 
 /// The file list of `folder`, or std::nullopt when it has none. Throws
-/// UsageError for a list that is not one (too large, malformed lines): the
+/// InputError::usage for a list that is not one (too large, malformed lines): the
 /// folder is then not taken for a set.
 std::optional<FileList> read_file_list(const fs::path& folder) {
   const fs::path path = folder / OutputSet::file_list_name;
@@ -189,7 +192,7 @@ std::optional<FileList> read_file_list(const fs::path& folder) {
                               " that geobem did not write";
   // A set of a million files lists about 40 MB.
   if (!S_ISREG(status.st_mode) || status.st_size > (std::int64_t(64) << 20))
-    throw UsageError(refusal + " (not a regular file of at most 64 MiB); give another folder");
+    throw InputError::usage(refusal + " (not a regular file of at most 64 MiB); give another folder");
   std::ifstream in(path, std::ios::binary);
   FileList list;
   std::string line;
@@ -197,7 +200,9 @@ std::optional<FileList> read_file_list(const fs::path& folder) {
   while (std::getline(in, line)) {
     ++number;
     if (line.empty() || line[0] == '#') continue;
-    const auto bad = [&] { return UsageError(refusal + " (line " + std::to_string(number) + "); give another folder"); };
+    const auto bad = [&] {
+      return InputError::usage(refusal + " (line " + std::to_string(number) + "); give another folder");
+    };
     if (line.compare(0, 6, "stage ") == 0 && list.stage.empty()) {
       list.stage = line.substr(6);
     } else if (line.compare(0, 7, "folder ") == 0) {
@@ -216,7 +221,7 @@ std::optional<FileList> read_file_list(const fs::path& folder) {
     }
   }
   if (list.stage.empty())
-    throw UsageError(refusal + " (no stage line); give another folder");
+    throw InputError::usage(refusal + " (no stage line); give another folder");
   return list;
 }
 
@@ -418,9 +423,9 @@ OutputSet::OutputSet(fs::path destination, std::string stage)
   struct stat status;
   if (::stat(destination_.c_str(), &status) == 0) {
     if (!S_ISDIR(status.st_mode))
-      throw UsageError("the output '" + destination_.string() + "' exists and is not a folder");
+      throw InputError::usage("the output '" + destination_.string() + "' exists and is not a folder");
     const std::string foreign = foreign_contents(destination_, stage_);
-    if (!foreign.empty()) throw UsageError(foreign);
+    if (!foreign.empty()) throw InputError::usage(foreign);
     folder_mode_ = status.st_mode & 07777;
   }
   staging_ = private_staging_folder(destination_);

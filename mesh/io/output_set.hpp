@@ -69,7 +69,7 @@ class OutputSet {
   /// set): creates the parent folder, takes the lock, cleans what dead runs
   /// left, and creates an empty private staging folder. A symbolic link is
   /// followed (the set goes where it points; the link stays). Throws
-  /// geobem::UsageError, before any work, for `/`, `.`, `..`, a mount point,
+  /// InputError::usage, before any work, for `/`, `.`, `..`, a mount point,
   /// a link to nothing, a destination that is not a folder, or a folder that
   /// holds anything its file list (file_list_name) does not name with the
   /// same type and size, or the list of another stage (it would be replaced
@@ -121,7 +121,7 @@ class OutputFile {
   /// Prepares a run writing `path`: creates the parent folder, takes the
   /// lock, removes dead runs' temporaries there, creates a private staging
   /// folder. A symbolic link is followed (the file is written where it
-  /// points). Throws geobem::UsageError for a path that names a folder, a
+  /// points). Throws InputError::usage for a path that names a folder, a
   /// FIFO or another non-regular file, and std::runtime_error naming the
   /// folder when it cannot be created or written, before any work.
   explicit OutputFile(std::filesystem::path path);

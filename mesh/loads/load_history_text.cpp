@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "gpu/core/input_error.hpp"
 #include "mesh/io/csv_table.hpp"
 #include "mesh/io/parse_number.hpp"
 
@@ -26,23 +27,23 @@ std::vector<std::string> split(const std::string& text, char separator) {
 bem::LoadHistory parse_load_history(const std::string& text) {
   const auto colon = text.find(':');
   const std::string name = text.substr(0, colon);
+  const std::string origin = "load history '" + text + "'";
   if (name == "csv") {
     if (colon == std::string::npos || colon + 1 == text.size())
-      throw std::invalid_argument("load history '" + text + "': expected csv:FILE");
+      throw InputError("expected csv:FILE", InputKind::data, origin);
     return read_load_history_csv(text.substr(colon + 1));
   }
-  const auto parts = split(text, ':');
-  std::vector<double> numbers;
-  for (std::size_t k = 1; k < parts.size(); ++k) {
-    const auto number = parse_number(parts[k]);
-    if (!number) throw std::invalid_argument("load history '" + text + "': '" + parts[k] + "' is not a number");
-    numbers.push_back(*number);
-  }
-  auto expect = [&](std::size_t least, std::size_t most, const char* form) {
-    if (numbers.size() < least || numbers.size() > most)
-      throw std::invalid_argument("load history '" + text + "': expected " + form);
-  };
-  try {
+  return with_origin(InputKind::data, origin, [&] {
+    const auto parts = split(text, ':');
+    std::vector<double> numbers;
+    for (std::size_t k = 1; k < parts.size(); ++k) {
+      const auto number = parse_number(parts[k]);
+      if (!number) throw InputError("'" + parts[k] + "' is not a number");
+      numbers.push_back(*number);
+    }
+    auto expect = [&](std::size_t least, std::size_t most, const char* form) {
+      if (numbers.size() < least || numbers.size() > most) throw InputError(std::string("expected ") + form);
+    };
     if (name == "heaviside") {
       expect(0, 0, "heaviside");
       return bem::heaviside_history();
@@ -59,13 +60,8 @@ bem::LoadHistory parse_load_history(const std::string& text) {
       expect(2, 2, "friedlander:TD:B (positive-phase duration, s; decay coefficient)");
       return bem::friedlander_history(numbers[0], numbers[1]);
     }
-  } catch (const std::invalid_argument& error) {
-    const std::string message = error.what();
-    if (message.rfind("load history '", 0) == 0) throw;
-    throw std::invalid_argument("load history '" + text + "': " + message);
-  }
-  throw std::invalid_argument("load history '" + text +
-                              "': unknown; expected heaviside, ramp:T, ricker:FC[:DELAY], friedlander:TD:B or csv:FILE");
+    throw InputError("unknown; expected heaviside, ramp:T, ricker:FC[:DELAY], friedlander:TD:B or csv:FILE");
+  });
 }
 
 bem::LoadHistory read_load_history_csv(const std::string& path) {

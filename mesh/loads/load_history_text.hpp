@@ -12,7 +12,7 @@ namespace geobem::loads {
 ///   ricker:FC[:DELAY]      Ricker wavelet, central frequency FC, peak at DELAY (default 1.5/FC)
 ///   friedlander:TD:B       Friedlander blast pulse, positive phase TD, decay coefficient B
 ///   csv:FILE               tabulated, read_load_history_csv(FILE)
-/// Throws std::invalid_argument naming the text for an unknown name, a wrong
+/// Throws InputError naming the text for an unknown name, a wrong
 /// number of parameters or a bad number; std::runtime_error for a bad CSV.
 bem::LoadHistory parse_load_history(const std::string& text);
 

@@ -3,21 +3,23 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "gpu/core/input_error.hpp"
 #include "mesh/io/parse_number.hpp"
 #include "mesh/surface/mesh_geometry.hpp"
 
 namespace geobem::loads {
 
 PressureLoad parse_pressure_load(const std::string& text) {
+  const std::string origin = "pressure '" + text + "'";
   const auto equals = text.find('=');
   if (equals == std::string::npos)
-    throw std::invalid_argument("pressure '" + text + "': expected GROUP=P (P in Pa, positive pushes into the solid)");
+    throw InputError("expected GROUP=P (P in Pa, positive pushes into the solid)", InputKind::data, origin);
   PressureLoad load;
   load.group = text.substr(0, equals);
-  if (load.group.empty()) throw std::invalid_argument("pressure '" + text + "': no group name before '='");
+  if (load.group.empty()) throw InputError("no group name before '='", InputKind::data, origin);
   const auto value = parse_number(text.substr(equals + 1));
   if (!value || !std::isfinite(*value))
-    throw std::invalid_argument("pressure '" + text + "': '" + text.substr(equals + 1) + "' is not a finite number");
+    throw InputError("'" + text.substr(equals + 1) + "' is not a finite number", InputKind::data, origin);
   load.pressure = *value;
   return load;
 }
@@ -32,10 +34,10 @@ std::vector<std::array<double, 3>> pressure_tractions(const surface::SurfaceMesh
     if (g == mesh.group_names.size()) {
       std::string names;
       for (const auto& name : mesh.group_names) names += (names.empty() ? "" : ", ") + name;
-      throw std::invalid_argument("pressure on group '" + load.group + "': the mesh has no such group (groups: " +
-                                  names + ")");
+      throw InputError("pressure on group '" + load.group + "': the mesh has no such group (groups: " +
+                       names + ")");
     }
-    if (given[g]) throw std::invalid_argument("pressure on group '" + load.group + "' given twice");
+    if (given[g]) throw InputError("pressure on group '" + load.group + "' given twice");
     given[g] = true;
     pressure_of_group[g] = load.pressure;
   }

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <vector>
 
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "mesh/io/parse_number.hpp"
 #include "mesh/io/trimmed.hpp"
 
@@ -21,7 +21,7 @@ std::vector<double> finite_numbers(const std::string& fields, const std::string&
   while (std::getline(stream, field, ',')) {
     field = trimmed(field);
     const auto value = parse_number(field);
-    if (!value || !std::isfinite(*value)) throw UsageError(prefix + "'" + field + "' is not a finite number");
+    if (!value || !std::isfinite(*value)) throw InputError::usage(prefix + "'" + field + "' is not a finite number");
     values.push_back(*value);
   }
   return values;
@@ -33,17 +33,17 @@ TractionLoad parse_traction_load(const std::string& text) {
   const std::string prefix = "traction '" + text + "': ";
   const auto equals = text.find('='), colon = text.find(':');
   if (equals == std::string::npos || colon == std::string::npos || colon < equals)
-    throw UsageError(prefix + "expected GROUP=P:DX,DY,DZ (P in Pa along the direction DX,DY,DZ)");
+    throw InputError::usage(prefix + "expected GROUP=P:DX,DY,DZ (P in Pa along the direction DX,DY,DZ)");
   TractionLoad load;
   load.group = trimmed(text.substr(0, equals));
   if (load.group.empty() || load.group.find(',') != std::string::npos)
-    throw UsageError(prefix + "name one group before '='");
+    throw InputError::usage(prefix + "name one group before '='");
   const auto magnitude = finite_numbers(text.substr(equals + 1, colon - equals - 1), prefix);
-  if (magnitude.size() != 1) throw UsageError(prefix + "expected one magnitude P (Pa) between '=' and ':'");
+  if (magnitude.size() != 1) throw InputError::usage(prefix + "expected one magnitude P (Pa) between '=' and ':'");
   const auto direction = finite_numbers(text.substr(colon + 1), prefix);
-  if (direction.size() != 3) throw UsageError(prefix + "expected three direction components DX,DY,DZ after ':'");
+  if (direction.size() != 3) throw InputError::usage(prefix + "expected three direction components DX,DY,DZ after ':'");
   const double largest = std::max({std::abs(direction[0]), std::abs(direction[1]), std::abs(direction[2])});
-  if (largest == 0.0) throw UsageError(prefix + "the direction is the zero vector");
+  if (largest == 0.0) throw InputError::usage(prefix + "the direction is the zero vector");
   // d / |d| = (d / m) / |d / m| with m the largest |component|: every scaled
   // component lies in [-1, 1] and the scaled length in [1, √3].
   const double scaled[3] = {direction[0] / largest, direction[1] / largest, direction[2] / largest};

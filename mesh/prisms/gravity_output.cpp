@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "gpu/core/atomic_file.hpp"
+#include "gpu/core/input_error.hpp"
 #include "mesh/io/number_text.hpp"
 #include "mesh/io/vtk_output.hpp"
 
@@ -20,9 +21,9 @@ namespace {
 void check_lengths(std::size_t station_count, const std::vector<GravityColumn>& columns) {
   for (const auto& column : columns)
     if (column.values.size() != station_count)
-      throw std::invalid_argument("gravity output: field '" + column.name + "' has " +
-                                  std::to_string(column.values.size()) + " values for " +
-                                  std::to_string(station_count) + " stations");
+      throw InputError("gravity output: field '" + column.name + "' has " +
+                       std::to_string(column.values.size()) + " values for " +
+                       std::to_string(station_count) + " stations");
 }
 
 vtkSmartPointer<vtkPoints> station_points(const std::vector<Station>& stations) {
@@ -69,9 +70,9 @@ void write_gravity_vts(const std::filesystem::path& path, const std::vector<Stat
                        StationGridShape shape, const std::vector<GravityColumn>& columns) {
   if (shape.shape_e == 0 || shape.shape_n == 0 || shape.shape_e > INT_MAX || shape.shape_n > INT_MAX ||
       shape.shape_e * shape.shape_n != stations.size())
-    throw std::invalid_argument("gravity output: a grid of " + std::to_string(shape.shape_e) + " x " +
-                                std::to_string(shape.shape_n) + " stations cannot hold " +
-                                std::to_string(stations.size()));
+    throw InputError("gravity output: a grid of " + std::to_string(shape.shape_e) + " x " +
+                     std::to_string(shape.shape_n) + " stations cannot hold " +
+                     std::to_string(stations.size()));
   check_lengths(stations.size(), columns);
   auto data = vtkSmartPointer<vtkStructuredGrid>::New();
   data->SetDimensions(static_cast<int>(shape.shape_e), static_cast<int>(shape.shape_n), 1);

@@ -23,7 +23,7 @@ struct GravityColumn {
 
 /// Writes easting,northing,upward then one column per field, each number the
 /// shortest text that reads back exactly (shortest_text). Throws
-/// std::invalid_argument when a column's length differs from the station
+/// InputError when a column's length differs from the station
 /// count, std::runtime_error naming the path on a failed write.
 void write_gravity_csv(const std::filesystem::path& path, const std::vector<Station>& stations,
                        const std::vector<GravityColumn>& columns);
@@ -37,7 +37,7 @@ struct StationGridShape {
 /// Writes a vtkStructuredGrid of shape.shape_e × shape.shape_n × 1 points at
 /// the stations (in grid order, any heights) with one point array per field
 /// and units field data (station coordinates in m). Throws
-/// std::invalid_argument when the shape does not hold the stations, else as
+/// InputError when the shape does not hold the stations, else as
 /// write_gravity_csv.
 void write_gravity_vts(const std::filesystem::path& path, const std::vector<Station>& stations,
                        StationGridShape shape, const std::vector<GravityColumn>& columns);

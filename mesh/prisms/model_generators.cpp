@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "gpu/core/input_error.hpp"
+
 namespace geobem::prisms {
 
 namespace {
@@ -27,18 +29,18 @@ std::vector<Sphere> couder_spheres() {
 
 PrismGrid sphere_grid(const GridSpec& spec, const std::vector<Sphere>& spheres) {
   if (!(spec.west < spec.east && spec.south < spec.north && spec.bottom < spec.top))
-    throw std::invalid_argument("grid extent must have west < east, south < north and bottom < top");
+    throw InputError("grid extent must have west < east, south < north and bottom < top");
   if (spec.cells_e == 0 || spec.cells_n == 0 || spec.cells_u == 0)
-    throw std::invalid_argument("grid cell counts must be positive, got " + std::to_string(spec.cells_e) + "x" +
-                                std::to_string(spec.cells_n) + "x" + std::to_string(spec.cells_u));
+    throw InputError("grid cell counts must be positive, got " + std::to_string(spec.cells_e) + "x" +
+                     std::to_string(spec.cells_n) + "x" + std::to_string(spec.cells_u));
   if (static_cast<double>(spec.cells_e) * spec.cells_n * spec.cells_u > 2147483648.0)
-    throw std::invalid_argument("grid of " + std::to_string(spec.cells_e) + "x" + std::to_string(spec.cells_n) + "x" +
-                                std::to_string(spec.cells_u) + " cells is too large (at most 2^31 cells)");
+    throw InputError("grid of " + std::to_string(spec.cells_e) + "x" + std::to_string(spec.cells_n) + "x" +
+                     std::to_string(spec.cells_u) + " cells is too large (at most 2^31 cells)");
   for (std::size_t s = 0; s < spheres.size(); ++s) {
     const Sphere& sphere = spheres[s];
     if (!(sphere.radius > 0) || !std::isfinite(sphere.radius) || !std::isfinite(sphere.easting) ||
         !std::isfinite(sphere.northing) || !std::isfinite(sphere.upward) || !std::isfinite(sphere.density))
-      throw std::invalid_argument("sphere " + std::to_string(s + 1) + ": radius must be positive and all values finite");
+      throw InputError("sphere " + std::to_string(s + 1) + ": radius must be positive and all values finite");
   }
   require_grid_memory(static_cast<std::uint64_t>(spec.cells_e) * spec.cells_n * spec.cells_u,
                       "the sphere model's " + std::to_string(spec.cells_e) + "x" + std::to_string(spec.cells_n) + "x" +

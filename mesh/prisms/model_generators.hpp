@@ -39,7 +39,7 @@ std::vector<Sphere> couder_spheres();
 
 /// A grid over `spec` whose cells take the density of the sphere containing
 /// their centre (the first such sphere in the list), zero elsewhere. Throws
-/// std::invalid_argument for an empty or inverted extent, a zero cell count,
+/// InputError for an empty or inverted extent, a zero cell count,
 /// more than 2^31 cells, or a sphere with a non-positive radius or a
 /// non-finite value.
 PrismGrid sphere_grid(const GridSpec& spec, const std::vector<Sphere>& spheres);

@@ -4,7 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "mesh/io/csv_table.hpp"
 #include "mesh/io/memory_budget.hpp"
 
@@ -15,9 +15,9 @@ void check_axis(double low, double high, std::size_t shape, const char* low_name
   std::ostringstream values;
   values << low_name << " = " << low << ", " << high_name << " = " << high;
   if (!std::isfinite(low) || !std::isfinite(high))
-    throw UsageError("station grid: " + values.str() + " must be finite");
+    throw InputError::usage("station grid: " + values.str() + " must be finite");
   if (shape > 1 ? !(low < high) : !(low <= high))
-    throw UsageError("station grid: " + values.str() + ": " + low_name + " must be less than " + high_name);
+    throw InputError::usage("station grid: " + values.str() + ": " + low_name + " must be less than " + high_name);
 }
 
 double coordinate(double low, double high, std::size_t shape, std::size_t i) {
@@ -29,11 +29,11 @@ double coordinate(double low, double high, std::size_t shape, std::size_t i) {
 
 void check_station_grid(const StationGrid& grid) {
   if (grid.shape_e == 0 || grid.shape_n == 0)
-    throw UsageError("station grid: shape " + std::to_string(grid.shape_e) + "," +
-                                std::to_string(grid.shape_n) + " has no stations (both counts must be at least 1)");
+    throw InputError::usage("station grid: shape " + std::to_string(grid.shape_e) + "," +
+                            std::to_string(grid.shape_n) + " has no stations (both counts must be at least 1)");
   check_axis(grid.west, grid.east, grid.shape_e, "west", "east");
   check_axis(grid.south, grid.north, grid.shape_n, "south", "north");
-  if (!std::isfinite(grid.upward)) throw UsageError("station grid: upward must be finite");
+  if (!std::isfinite(grid.upward)) throw InputError::usage("station grid: upward must be finite");
 }
 
 std::vector<Station> grid_stations(const StationGrid& grid) {

@@ -22,7 +22,7 @@ struct StationGrid {
 
 /// Checks the grid: non-zero shape, finite values, west ≤ east and
 /// south ≤ north (strictly when more than one station along that axis).
-/// Throws geobem::UsageError naming the value.
+/// Throws InputError::usage naming the value.
 void check_station_grid(const StationGrid& grid);
 
 /// The stations of a checked grid, easting fastest then northing (the point

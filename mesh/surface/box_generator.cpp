@@ -1,5 +1,5 @@
 #include "mesh/surface/box_generator.hpp"
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,20 +12,20 @@ namespace geobem::surface {
 
 std::array<int, 3> box_divisions(const std::array<double, 3>& lengths, double target_element_size) {
   if (!(target_element_size > 0) || !std::isfinite(target_element_size))
-    throw UsageError("box mesh: element size " + std::to_string(target_element_size) +
-                                " m must be positive and finite");
+    throw InputError::usage("box mesh: element size " + std::to_string(target_element_size) +
+                            " m must be positive and finite");
   std::array<int, 3> divisions{};
   for (int axis = 0; axis < 3; ++axis) {
     const double length = lengths[axis];
     if (!(length > 0) || !std::isfinite(length))
-      throw UsageError("box mesh: length " + std::to_string(length) + " m along axis " +
-                                  std::string(1, "xyz"[axis]) + " must be positive and finite");
+      throw InputError::usage("box mesh: length " + std::to_string(length) + " m along axis " +
+                              std::string(1, "xyz"[axis]) + " must be positive and finite");
     // A relative slack keeps L/h that is an integer up to rounding from
     // gaining an extra interval.
     const double intervals = std::ceil(length * std::sqrt(2.0) / target_element_size * (1 - 1e-12));
     if (intervals > 1e5)
-      throw UsageError("box mesh: element size " + std::to_string(target_element_size) +
-                                  " m gives more than 100000 intervals along axis " + std::string(1, "xyz"[axis]));
+      throw InputError::usage("box mesh: element size " + std::to_string(target_element_size) +
+                              " m gives more than 100000 intervals along axis " + std::string(1, "xyz"[axis]));
     divisions[axis] = std::max(1, static_cast<int>(intervals));
   }
   return divisions;

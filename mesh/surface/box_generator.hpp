@@ -8,7 +8,7 @@ namespace geobem::surface {
 /// Number of grid intervals along each box edge for a target element size:
 /// n = ceil(L·√2 / h), so that every triangle's longest edge (the diagonal
 /// of its grid cell, the element diameter of finite-element practice) is at
-/// most h. Throws geobem::UsageError for a non-positive or non-finite
+/// most h. Throws InputError::usage for a non-positive or non-finite
 /// length or size, or more than 100,000 intervals along an edge.
 std::array<int, 3> box_divisions(const std::array<double, 3>& lengths, double target_element_size);
 
@@ -22,7 +22,7 @@ std::array<int, 3> box_divisions(const std::array<double, 3>& lengths, double ta
 ///
 /// The rod of docs/references.md#rod-benchmark (3 m × 1 m × 1 m): h = 0.25 m gives 17×6×6
 /// intervals and 960 triangles; h = 0.24 m gives 18×6×6 and 1,008 triangles.
-/// Throws geobem::UsageError as box_divisions().
+/// Throws InputError::usage as box_divisions().
 SurfaceMesh generate_box_surface(const std::array<double, 3>& lengths, const std::array<double, 3>& origin,
                                  double target_element_size);
 

@@ -18,7 +18,7 @@
 
 #include "gpu/core/math_constants.hpp"
 #include "gpu/core/regular_file.hpp"
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "mesh/io/parse_number.hpp"
 #include "mesh/surface/geo_check.hpp"
 
@@ -280,7 +280,7 @@ CadShape parse_cad_shape(const std::string& text) {
       const std::string field = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
       const auto number = parse_number(field);
       if (!number || !std::isfinite(*number))
-        throw std::invalid_argument("shape '" + text + "': '" + field + "' is not a finite number");
+        throw InputError("shape '" + text + "': '" + field + "' is not a finite number");
       numbers.push_back(*number);
       if (comma == std::string::npos) break;
       start = comma + 1;
@@ -288,10 +288,10 @@ CadShape parse_cad_shape(const std::string& text) {
   }
   CadShape shape;
   auto expect = [&](std::size_t count, const char* form) {
-    if (numbers.size() != count) throw std::invalid_argument("shape '" + text + "': expected " + form);
+    if (numbers.size() != count) throw InputError("shape '" + text + "': expected " + form);
   };
   auto positive = [&](double value, const char* what) {
-    if (!(value > 0)) throw std::invalid_argument("shape '" + text + "': the " + what + " must be > 0");
+    if (!(value > 0)) throw InputError("shape '" + text + "': the " + what + " must be > 0");
   };
   if (kind == "sphere") {
     expect(4, "sphere:X,Y,Z,R");
@@ -311,8 +311,8 @@ CadShape parse_cad_shape(const std::string& text) {
     positive(std::hypot(shape.extent[0], shape.extent[1], shape.extent[2]), "axis length");
     positive(shape.radius, "radius");
   } else {
-    throw std::invalid_argument("shape '" + text + "': unknown; expected sphere:X,Y,Z,R, box:X,Y,Z,LX,LY,LZ or "
-                                "cylinder:X,Y,Z,DX,DY,DZ,R");
+    throw InputError("shape '" + text + "': unknown; expected sphere:X,Y,Z,R, box:X,Y,Z,LX,LY,LZ or "
+                     "cylinder:X,Y,Z,DX,DY,DZ,R");
   }
   shape.origin = {numbers[0], numbers[1], numbers[2]};
   return shape;
@@ -332,7 +332,7 @@ double estimated_triangles(const CadShape& shape, double element_size) {
 
 SurfaceMesh mesh_cad_shape(const CadShape& shape, double element_size, const GmshLimits& limits) {
   if (!(element_size > 0) || !std::isfinite(element_size))
-    throw UsageError("element size " + std::to_string(element_size) + " m: expected a finite number > 0");
+    throw InputError::usage("element size " + std::to_string(element_size) + " m: expected a finite number > 0");
   const std::string context = shape_name(shape);
   const double triangles = estimated_triangles(shape, element_size);
   if (!(triangles <= static_cast<double>(kMaxGmshTriangles))) {
@@ -342,7 +342,7 @@ SurfaceMesh mesh_cad_shape(const CadShape& shape, double element_size, const Gms
                   "element size of at least %.3g m",
                   context.c_str(), element_size, triangles, kMaxGmshTriangles,
                   element_size * std::sqrt(triangles / static_cast<double>(kMaxGmshTriangles)));
-    throw UsageError(text);
+    throw InputError::usage(text);
   }
   const std::string bytes = run_gmsh_process(context, limits, false, [&](GmshChannel& channel) {
     GmshSession session;
@@ -399,7 +399,7 @@ SurfaceMesh mesh_geo_file(const std::string& path, std::optional<double> element
                           std::optional<double>* finer_edge, const GmshLimits& limits) {
   if (finer_edge) finer_edge->reset();
   if (element_size && (!(*element_size > 0) || !std::isfinite(*element_size)))
-    throw UsageError("element size " + std::to_string(*element_size) + " m: expected a finite number > 0");
+    throw InputError::usage("element size " + std::to_string(*element_size) + " m: expected a finite number > 0");
   const std::string text = read_geo_file(path);
   check_geo_text(text, path);
   // Gmsh reads the checked bytes from a memory file, by a path of its own.

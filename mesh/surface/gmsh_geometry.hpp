@@ -25,7 +25,7 @@ struct CadShape {
 
 /// A shape from text: sphere:X,Y,Z,R | box:X,Y,Z,LX,LY,LZ |
 /// cylinder:X,Y,Z,DX,DY,DZ,R (a tunnel section closed at its ends). Throws
-/// std::invalid_argument naming the text for an unknown kind, a wrong count
+/// InputError naming the text for an unknown kind, a wrong count
 /// of numbers, a number that is not finite, or a size that is not > 0.
 CadShape parse_cad_shape(const std::string& text);
 
@@ -43,7 +43,7 @@ double estimated_triangles(const CadShape& shape, double element_size);
 /// the solid: sphere "wall"; box "x_min", "x_max", "y_min", "y_max", "z_min",
 /// "z_max"; cylinder "wall", "end_0" (at origin), "end_1" (at origin + extent).
 /// Normals as Gmsh makes them (geobem-mesh orients them). Throws
-/// geobem::UsageError for element_size ≤ 0 or not finite, or one that would
+/// InputError::usage for element_size ≤ 0 or not finite, or one that would
 /// give more than kMaxGmshTriangles (naming the estimate and the smallest
 /// element size that fits), and std::runtime_error with Gmsh's message if Gmsh
 /// fails, crashes or passes `limits`.

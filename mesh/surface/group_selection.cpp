@@ -6,9 +6,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "gpu/core/input_error.hpp"
 #include "mesh/io/parse_number.hpp"
 #include "mesh/surface/mesh_geometry.hpp"
-#include "gpu/core/usage_error.hpp"
 
 namespace geobem::surface {
 
@@ -17,7 +17,7 @@ namespace {
 double finite_number(const std::string& field, const std::string& text) {
   const std::optional<double> value = parse_number(field);
   if (!value || !std::isfinite(*value))
-    throw UsageError("group selection '" + text + "': '" + field + "' is not a finite number");
+    throw InputError::usage("group selection '" + text + "': '" + field + "' is not a finite number");
   return *value;
 }
 
@@ -57,7 +57,7 @@ int group_named(SurfaceMesh& mesh, const std::string& name) {
 /// Each triangle inside a selection gets its group (see assign_groups).
 void assign_selected_groups(SurfaceMesh& mesh, const std::vector<GroupSelection>& selections) {
   if (!mesh.group_names.empty())
-    throw std::invalid_argument("the mesh has its own boundary groups; --group selections are for files without");
+    throw InputError("the mesh has its own boundary groups; --group selections are for files without");
   const double diagonal = bounding_box_diagonal(mesh);
   std::vector<int> group_of_selection;
   for (const auto& s : selections) group_of_selection.push_back(group_named(mesh, s.name));
@@ -71,17 +71,17 @@ void assign_selected_groups(SurfaceMesh& mesh, const std::vector<GroupSelection>
       if (!inside) continue;
       ++selected_count[k];
       if (chosen >= 0 && group_of_selection[chosen] != group_of_selection[k])
-        throw std::invalid_argument("triangle " + std::to_string(t) + " (centroid " +
-                                    point_text(triangle_centroid(mesh, t)) + ") is inside both --group '" +
-                                    selections[chosen].text + "' and --group '" + selections[k].text +
-                                    "': every triangle must be in exactly one boundary group");
+        throw InputError("triangle " + std::to_string(t) + " (centroid " +
+                         point_text(triangle_centroid(mesh, t)) + ") is inside both --group '" +
+                         selections[chosen].text + "' and --group '" + selections[k].text +
+                         "': every triangle must be in exactly one boundary group");
       chosen = static_cast<int>(k);
     }
     mesh.group_of_triangle[t] = chosen >= 0 ? group_of_selection[chosen] : -1;
   }
   for (std::size_t k = 0; k < selections.size(); ++k)
     if (selected_count[k] == 0)
-      throw std::invalid_argument("--group '" + selections[k].text + "' selects no triangle");
+      throw InputError("--group '" + selections[k].text + "' selects no triangle");
 }
 
 }  // namespace
@@ -92,7 +92,7 @@ GroupSelection parse_group_selection(const std::string& text) {
   selection.text = text;
   const auto equals = text.find('=');
   if (equals == std::string::npos || equals == 0)
-    throw UsageError("group selection '" + text + "': no group name" + expected);
+    throw InputError::usage("group selection '" + text + "': no group name" + expected);
   selection.name = text.substr(0, equals);
   std::string region = text.substr(equals + 1);
   // An optional ":TOL" ends the region; the colon of "box:" is not one.
@@ -101,7 +101,7 @@ GroupSelection parse_group_selection(const std::string& text) {
   if (colon != std::string::npos && !(is_box && colon == 3)) {
     selection.tolerance = finite_number(region.substr(colon + 1), text);
     if (*selection.tolerance < 0)
-      throw UsageError("group selection '" + text + "': the tolerance must not be negative");
+      throw InputError::usage("group selection '" + text + "': the tolerance must not be negative");
     region = region.substr(0, colon);
   }
   if (region.size() > 2 && (region[0] == 'x' || region[0] == 'y' || region[0] == 'z') && region[1] == '=') {
@@ -114,17 +114,17 @@ GroupSelection parse_group_selection(const std::string& text) {
     std::stringstream fields(region.substr(4));
     std::string field;
     while (std::getline(fields, field, ',')) v.push_back(finite_number(field, text));
-    if (v.size() != 6) throw UsageError("group selection '" + text + "': a box needs 6 numbers" + expected);
+    if (v.size() != 6) throw InputError::usage("group selection '" + text + "': a box needs 6 numbers" + expected);
     for (int a = 0; a < 3; ++a) {
       selection.low[a] = v[2 * a];
       selection.high[a] = v[2 * a + 1];
       if (selection.low[a] > selection.high[a])
-        throw UsageError("group selection '" + text + "': box minimum above maximum along " +
-                                    std::string(1, "xyz"[a]));
+        throw InputError::usage("group selection '" + text + "': box minimum above maximum along " +
+                                std::string(1, "xyz"[a]));
     }
     return selection;
   }
-  throw UsageError("group selection '" + text + "': unknown region '" + region + "'" + expected);
+  throw InputError::usage("group selection '" + text + "': unknown region '" + region + "'" + expected);
 }
 
 void assign_groups(SurfaceMesh& mesh, const std::vector<GroupSelection>& selections,
@@ -146,11 +146,11 @@ void assign_groups(SurfaceMesh& mesh, const std::vector<GroupSelection>& selecti
   for (std::size_t k = 0; k < std::min<std::size_t>(3, unassigned.size()); ++k)
     examples += (k ? ", " : "") + std::string("triangle ") + std::to_string(unassigned[k]) + " (centroid " +
                 point_text(triangle_centroid(mesh, unassigned[k])) + ")";
-  throw std::invalid_argument(std::to_string(unassigned.size()) + " of " + std::to_string(triangle_count) +
-                              " triangles are in no boundary group, e.g. " + examples +
-                              (selections.empty() && !mesh.group_names.empty()
-                                   ? "; name a --default-group for them"
-                                   : "; select them with --group or name a --default-group"));
+  throw InputError(std::to_string(unassigned.size()) + " of " + std::to_string(triangle_count) +
+                   " triangles are in no boundary group, e.g. " + examples +
+                   (selections.empty() && !mesh.group_names.empty()
+                        ? "; name a --default-group for them"
+                        : "; select them with --group or name a --default-group"));
 }
 
 }  // namespace geobem::surface

@@ -24,18 +24,18 @@ struct GroupSelection {
   std::optional<double> tolerance;      ///< m; empty: the relative default
 };
 
-/// Parses one selection text (forms above). Throws geobem::UsageError
+/// Parses one selection text (forms above). Throws InputError::usage
 /// naming the text and what is wrong with it.
 GroupSelection parse_group_selection(const std::string& text);
 
 /// Assigns boundary groups, in place:
 ///  - `selections` (only for a mesh without groups of its own: group_names
-///    empty, else std::invalid_argument) give each triangle the group of the
+///    empty, else InputError) give each triangle the group of the
 ///    selection that contains it; groups are numbered in the order of their
 ///    first selection (several selections may share a name);
 ///  - then triangles still without a group (group id −1: none selected, or
 ///    in no physical group of a tagged file) go to `default_group` if given.
-/// Throws std::invalid_argument when a triangle is inside two selections of
+/// Throws InputError when a triangle is inside two selections of
 /// different names, when a selection selects no triangle, or when triangles
 /// are left without a group and there is no default group (naming a few of
 /// them with their centroids).

@@ -26,7 +26,7 @@
 #include <utility>
 
 #include "gpu/core/regular_file.hpp"
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "mesh/io/memory_budget.hpp"
 
 namespace geobem::terrain {
@@ -182,13 +182,14 @@ OGRSpatialReference crs_from_text(const std::string& text) {
     ++keyword;
   const bool wkt = keyword > 0 && keyword < text.size() && text[keyword] == '[';
   if (!epsg && !wkt)
-    throw UsageError("--crs '" + text +
-                     "': give EPSG:NNNN or WKT text (URLs, file names and PROJ strings are not read)");
+    throw InputError::usage("--crs '" + text +
+                            "': give EPSG:NNNN or WKT text (URLs, file names and PROJ strings are not read)");
   if (const std::string mark = file_reference_in(text); !mark.empty())
-    throw UsageError("--crs: the CRS refers to a grid or parameter file (" + mark + "): not read; give its EPSG code");
+    throw InputError::usage("--crs: the CRS refers to a grid or parameter file (" + mark +
+                            "): not read; give its EPSG code");
   const OGRErr error = epsg ? crs.importFromEPSG(std::stoi(code)) : crs.importFromWkt(text.c_str());
   if (error != OGRERR_NONE)
-    throw UsageError("--crs '" + text + "': PROJ cannot use this CRS (" + QuietGdal::message() + ")");
+    throw InputError::usage("--crs '" + text + "': PROJ cannot use this CRS (" + QuietGdal::message() + ")");
   return crs;
 }
 
@@ -453,7 +454,7 @@ Dataset warp_dem(GDALDataset& source, const OGRSpatialReference& source_gis, con
 NoData parse_no_data(const std::string& text) {
   if (text == "refuse") return NoData::Refuse;
   if (text == "skip") return NoData::Skip;
-  throw std::invalid_argument("unknown no-data choice '" + text + "' (expected refuse or skip)");
+  throw InputError("unknown no-data choice '" + text + "' (expected refuse or skip)");
 }
 
 Dem read_dem(const std::string& path, const DemOptions& options) {
@@ -465,7 +466,7 @@ Dem read_dem(const std::string& path, const DemOptions& options) {
   if (!options.crs.empty()) {
     target = crs_from_text(options.crs);
     if (!target.IsProjected())
-      throw UsageError("--crs '" + options.crs + "': not a projected CRS (prisms need metres east and north)");
+      throw InputError::usage("--crs '" + options.crs + "': not a projected CRS (prisms need metres east and north)");
   }
   const Dataset source = open_dem(path);
   require_cells_within_memory(*source, path, options);

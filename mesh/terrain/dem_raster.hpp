@@ -18,7 +18,7 @@ namespace geobem::terrain {
 
 /// What read_dem does with no-data cells (the band's no-data value or NaN).
 enum class NoData { Refuse, Skip };
-/// "refuse" or "skip"; throws std::invalid_argument naming the value otherwise.
+/// "refuse" or "skip"; throws InputError naming the value otherwise.
 NoData parse_no_data(const std::string& text);
 
 struct DemOptions {
@@ -48,7 +48,7 @@ struct Dem {
   bool projected_here = false;    ///< warped from the source CRS by read_dem
 };
 
-/// Reads and, if needed, projects a DEM. Throws geobem::UsageError for a
+/// Reads and, if needed, projects a DEM. Throws InputError::usage for a
 /// --crs that is not EPSG:NNNN or WKT, that PROJ cannot use, that is not
 /// projected or that names a grid file, and std::runtime_error naming the
 /// file for: a path that is a GDAL virtual file system or URL, no regular

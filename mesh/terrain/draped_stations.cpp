@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "gpu/core/input_error.hpp"
+
 namespace geobem::terrain {
 namespace {
 
@@ -35,9 +37,9 @@ Dem dem_of_layer(const gravity::PrismLayer& layer) {
 
 DrapedStations drape_stations(const Dem& dem, const gravity::PrismLayer& layer, const DrapeOptions& options) {
   if ((options.step > 0) == (options.spacing > 0))
-    throw std::invalid_argument("draped stations: give either a node step or a spacing (not both)");
+    throw InputError("draped stations: give either a node step or a spacing (not both)");
   if (!std::isfinite(options.clearance) || !(options.spacing >= 0) || !std::isfinite(options.spacing))
-    throw std::invalid_argument("draped stations: clearance and spacing must be finite");
+    throw InputError("draped stations: clearance and spacing must be finite");
   DrapedStations out;
   const auto add = [&](double e, double n, double height) {
     if (std::isnan(height)) {
@@ -68,7 +70,7 @@ DrapedStations drape_stations(const Dem& dem, const gravity::PrismLayer& layer, 
         add(e, n, bilinear_height(dem, e, n));
       }
   }
-  if (out.stations.empty()) throw std::invalid_argument("draped stations: no station position has a DEM height");
+  if (out.stations.empty()) throw InputError("draped stations: no station position has a DEM height");
   return out;
 }
 

@@ -34,7 +34,7 @@ struct DrapedStations {
 /// Drapes stations over `dem`; below counts those under the top of the prism
 /// of `layer` (the DEM's layer: cells on its nodes) that contains them, which
 /// a negative clearance or bilinear heights between higher nodes can give.
-/// Throws std::invalid_argument for neither or both of step and spacing, a
+/// Throws InputError for neither or both of step and spacing, a
 /// non-finite clearance, or no station with a height.
 DrapedStations drape_stations(const Dem& dem, const gravity::PrismLayer& layer, const DrapeOptions& options);
 

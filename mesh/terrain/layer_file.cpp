@@ -12,6 +12,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "gpu/core/input_error.hpp"
 #include "mesh/io/vtk_output.hpp"
 
 namespace geobem::terrain {
@@ -143,11 +144,7 @@ LayerModel read_layer_vts(const std::filesystem::path& path) {
     throw std::runtime_error(where + ": no cell array 'surface' with one value per prism");
   model.layer.surface.resize(cells);
   for (std::size_t c = 0; c < cells; ++c) model.layer.surface[c] = surface->GetComponent(static_cast<vtkIdType>(c), 0);
-  try {
-    gravity::check_prism_layer(model.layer);
-  } catch (const std::invalid_argument& error) {
-    throw std::runtime_error(where + ": " + error.what());
-  }
+  with_origin(InputKind::data, where, [&] { gravity::check_prism_layer(model.layer); });
   return model;
 }
 
