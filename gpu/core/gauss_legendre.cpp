@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "gpu/core/math_constants.hpp"
 #include "gpu/core/input_error.hpp"
+#include "gpu/core/math_constants.hpp"
 
 namespace geobem {
 

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "gpu/core/progress.hpp"
 #include "gpu/core/input_error.hpp"
+#include "gpu/core/progress.hpp"
 #include "gpu/expression/expression_program.hpp"
 #include "gpu/quadrature/adaptive_1d_cpu.hpp"
 #include "gpu/quadrature/cubature_cpu.hpp"

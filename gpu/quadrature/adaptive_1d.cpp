@@ -6,9 +6,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/math_constants.hpp"
 #include "gpu/quadrature/adaptive_1d_cpu.hpp"
-#include "gpu/core/input_error.hpp"
 
 namespace geobem::quadrature {
 

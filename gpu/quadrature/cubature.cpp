@@ -5,10 +5,10 @@
 #include <limits>
 #include <stdexcept>
 
+#include "gpu/core/input_error.hpp"
 #include "gpu/quadrature/cubature_cpu.hpp"
 #include "gpu/quadrature/cubature_cuda.hpp"
 #include "gpu/quadrature/genz_malik_degree9_rule.hpp"
-#include "gpu/core/input_error.hpp"
 
 namespace geobem::quadrature {
 

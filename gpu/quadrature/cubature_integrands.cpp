@@ -1,6 +1,6 @@
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/math_constants.hpp"
 #include "gpu/quadrature/cubature_integrands.hpp"
-#include "gpu/core/input_error.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -7,10 +7,10 @@
 
 #include "gpu/core/family_list.hpp"
 #include "gpu/core/gauss_legendre.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/progress.hpp"
 #include "gpu/transform/family_dispatch.hpp"
 #include "gpu/transform/longman_cpu.hpp"
-#include "gpu/core/input_error.hpp"
 
 namespace geobem::transform {
 

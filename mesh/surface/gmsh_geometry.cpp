@@ -16,9 +16,9 @@
 #include <stdexcept>
 #include <vector>
 
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/math_constants.hpp"
 #include "gpu/core/regular_file.hpp"
-#include "gpu/core/input_error.hpp"
 #include "mesh/io/parse_number.hpp"
 #include "mesh/surface/geo_check.hpp"
 

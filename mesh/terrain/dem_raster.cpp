@@ -25,8 +25,8 @@
 #include <string_view>
 #include <utility>
 
-#include "gpu/core/regular_file.hpp"
 #include "gpu/core/input_error.hpp"
+#include "gpu/core/regular_file.hpp"
 #include "mesh/io/memory_budget.hpp"
 
 namespace geobem::terrain {
