@@ -6,15 +6,15 @@
 #include <functional>
 #include <string>
 
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/seconds_since.hpp"
-#include "gpu/core/usage_error.hpp"
 
 namespace geobem::bench {
 
 /// Checks a benchmark's --repeat right after the parse, before the set-up:
-/// throws geobem::UsageError naming the value unless it is at least 1.
+/// throws InputError::usage naming the value unless it is at least 1.
 inline void check_repeat(int repeat) {
-  if (repeat < 1) throw UsageError("--repeat " + std::to_string(repeat) + ": expected 1 or more");
+  if (repeat < 1) throw InputError::usage("--repeat " + std::to_string(repeat) + ": expected 1 or more");
 }
 
 /// The shortest wall time of `repeat` calls of `call` (repeat >= 1, see

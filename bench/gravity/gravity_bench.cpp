@@ -25,7 +25,7 @@
 #include "bench/gravity/bench_timing.hpp"
 #include "bench/gravity/harmonica_case.hpp"
 #include "gpu/core/device.hpp"
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/potential/station_sums_cpu.hpp"
 #include "mesh/prisms/model_generators.hpp"
@@ -63,7 +63,7 @@ int run_bench(int argc, char** argv) {
       ("peer-case", po::value(&peer_case), "write the case and double results for harmonica_peer.py to DIR, then stop");
   if (!command.parse(argc, argv)) return 0;  // --help
   bench::check_repeat(repeat);
-  if (cells.size() != 3) throw UsageError("--cells needs three counts");
+  if (cells.size() != 3) throw InputError::usage("--cells needs three counts");
   const std::size_t cells_e = cells[0], cells_n = cells[1], cells_u = cells[2];
 
   const auto grid = prisms::sphere_grid(prisms::couder_grid(cells_e, cells_n, cells_u), prisms::couder_spheres());

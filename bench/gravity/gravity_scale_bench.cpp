@@ -23,9 +23,9 @@
 
 #include "bench/gravity/bench_timing.hpp"
 #include "gpu/core/device.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/relative_difference.hpp"
 #include "gpu/core/seconds_since.hpp"
-#include "gpu/core/usage_error.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/forward_mpi.hpp"
 #include "gpu/gravity/grid_nodes.hpp"
@@ -104,7 +104,7 @@ int run_bench(int argc, char** argv) {
     return 0;
   }
   if (!large.empty()) {
-    if (large.size() != 2) throw UsageError("--large needs P S");
+    if (large.size() != 2) throw InputError::usage("--large needs P S");
     return large_run(large[0], large[1], limit_mib);
   }
 

@@ -19,6 +19,7 @@
 
 #include "bench/gravity/bench_timing.hpp"
 #include "gpu/core/device.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/grid_nodes.hpp"
 #include "gpu/gravity/rounding_estimate.hpp"
@@ -109,7 +110,7 @@ int run_bench(int argc, char** argv) {
       ("device", po::value(&device_choice)->default_value(device_choice), "auto, cpu or cuda");
   if (!command.parse(argc, argv)) return 0;
   bench::check_repeat(repeat);
-  if (cells.size() != 3) throw UsageError("--cells needs three numbers");
+  if (cells.size() != 3) throw InputError::usage("--cells needs three numbers");
   const ComputeDevice device = resolve_device(parse_device_choice(device_choice));
   const PrismGrid grid = prisms::sphere_grid(prisms::couder_grid(cells[0], cells[1], cells[2]), prisms::couder_spheres());
   const std::vector<Prism> sources = prisms::grid_prisms(grid);

@@ -30,7 +30,7 @@
 #include "bench/gravity/bench_timing.hpp"
 #include "bench/gravity/harmonica_case.hpp"
 #include "gpu/core/device.hpp"
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/layer_sources.hpp"
 #include "gpu/gravity/prism_layer_forward.hpp"
@@ -100,7 +100,7 @@ int run(int argc, char** argv) {
      "peer case: stations of the long-double reference (reference.npy)")
     ("peer-case", cli::optional_value(&peer_case), "write the case for terrain_harmonica_peer.py into DIR");
   if (!command.parse(argc, argv)) return 0;
-  if (step < 1) throw UsageError("--station-step " + std::to_string(step) + ": expected 1 or more");
+  if (step < 1) throw InputError::usage("--station-step " + std::to_string(step) + ": expected 1 or more");
   bench::check_repeat(repeat);
   const terrain::LayerModel model = terrain::read_layer_vts(layer_path);
   const gravity::PrismLayer& layer = model.layer;

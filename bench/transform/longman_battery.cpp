@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/seconds_since.hpp"
-#include "gpu/core/usage_error.hpp"
 #include "gpu/transform/transform.hpp"
 #include "stages/cli/stage_options.hpp"
 #include "tests/transform/longman_battery.hpp"
@@ -46,7 +46,7 @@ int run_battery(int argc, char** argv) {
   std::ofstream rows_file;
   if (!rows_path.empty()) {
     rows_file.open(rows_path);
-    if (!rows_file) throw geobem::UsageError("--rows " + rows_path + ": cannot open for writing");
+    if (!rows_file) throw geobem::InputError::usage("--rows " + rows_path + ": cannot open for writing");
     rows_file << "family,accelerator,rel_tol,p0,p1,p2,p3,value,exact,error,estimate,areas,status\n"
               << std::setprecision(17);
   }

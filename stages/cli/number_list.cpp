@@ -4,7 +4,7 @@
 #include <optional>
 #include <sstream>
 
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "mesh/io/parse_number.hpp"
 #include "mesh/io/trimmed.hpp"
 
@@ -20,11 +20,11 @@ std::vector<double> parse_number_list(const std::string& option, const std::stri
     field = trimmed(field);
     const std::optional<double> value = parse_number(field);
     if (!value || !std::isfinite(*value))
-      throw UsageError(prefix + "'" + field + "' is not a finite number (expected " + form + ")");
+      throw InputError::usage(prefix + "'" + field + "' is not a finite number (expected " + form + ")");
     values.push_back(*value);
   }
   if (values.size() != count)
-    throw UsageError(prefix + "expected " + std::to_string(count) + " values " + form);
+    throw InputError::usage(prefix + "expected " + std::to_string(count) + " values " + form);
   return values;
 }
 
@@ -33,8 +33,8 @@ std::vector<std::size_t> parse_count_list(const std::string& option, const std::
   std::vector<std::size_t> counts;
   for (double value : parse_number_list(option, text, count, form)) {
     if (value < 0 || value != std::floor(value) || value > largest)
-      throw UsageError("--" + option + " '" + text + "': expected non-negative integers " + form +
-                                          " (at most " + std::to_string(static_cast<long long>(largest)) + ")");
+      throw InputError::usage("--" + option + " '" + text + "': expected non-negative integers " + form +
+                                                 " (at most " + std::to_string(static_cast<long long>(largest)) + ")");
     counts.push_back(static_cast<std::size_t>(value));
   }
   return counts;

@@ -8,7 +8,7 @@ namespace geobem::cli {
 
 /// Parses `text`, the value of --`option`, as exactly `count` finite numbers
 /// separated by commas (blanks around them allowed). Throws
-/// geobem::UsageError (exit 2) naming the option, the
+/// InputError::usage (exit 2) naming the option, the
 /// text and the bad field, with `form` (e.g. "X,Y,Z") as the expected shape.
 std::vector<double> parse_number_list(const std::string& option, const std::string& text, std::size_t count,
                                       const std::string& form);

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "gpu/core/input_error.hpp"
-#include "gpu/core/usage_error.hpp"
 
 namespace geobem::cli {
 
@@ -17,9 +16,6 @@ int run_stage(const std::string& program, const std::function<int()>& body) {
       std::cerr << program << ": error: " << error.what() << "\n";
       return 1;
     }
-    std::cerr << program << ": error: " << error.what() << " (see " << program << " --help)\n";
-    return 2;
-  } catch (const UsageError& error) {
     std::cerr << program << ": error: " << error.what() << " (see " << program << " --help)\n";
     return 2;
   } catch (const boost::program_options::error& error) {

@@ -8,8 +8,9 @@
 namespace geobem::cli {
 
 /// Runs a stage's body: prints "PROGRAM: error: MESSAGE" on stderr and
-/// returns 2 for a usage error (geobem::UsageError, or a
-/// boost::program_options error), 1 for every other exception; the body's
+/// returns 2 for a usage error (a geobem::InputError of kind usage, or a
+/// boost::program_options error), 1 for every other exception (an
+/// InputError of kind data, a DeviceError, a failed write); the body's
 /// return value otherwise.
 int run_stage(const std::string& program, const std::function<int()>& body);
 

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <vector>
 
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "stages/cli/ini_file.hpp"
 
 namespace geobem::cli {
@@ -132,7 +132,7 @@ bool StageOptions::parse(int argc, const char* const argv[], const po::positiona
     po::store(command_line, variables_);
     for (const auto& option : command_line.options) origins_[option.string_key] = from_command_line;
   } catch (const po::error& error) {
-    throw UsageError(error.what());
+    throw InputError::usage(error.what());
   }
   if (variables_.count("help")) {
     std::cout << "Usage: " << program_ << " [options]\n" << summary_ << "\n\n" << options_ << "\n";
@@ -142,7 +142,7 @@ bool StageOptions::parse(int argc, const char* const argv[], const po::positiona
   try {
     po::notify(variables_);
   } catch (const po::error& error) {
-    throw UsageError(error.what());
+    throw InputError::usage(error.what());
   }
   return true;
 }
@@ -152,7 +152,7 @@ void StageOptions::read_config(const std::string& path) {
   try {
     entries = read_ini_file(path);
   } catch (const std::runtime_error& error) {
-    throw UsageError(std::string("--config: ") + error.what());
+    throw InputError::usage(std::string("--config: ") + error.what());
   }
   const fs::path folder = fs::path(path).parent_path();
   std::map<std::string, int> first_line;  // of each option that does not repeat
@@ -160,15 +160,15 @@ void StageOptions::read_config(const std::string& path) {
     const std::string where = path + ":" + std::to_string(entry.line);
     const po::option_description* description = options_.find_nothrow(entry.key, false);
     if (!description || entry.key == "help" || entry.key == "config")
-      throw UsageError(where + ": '" + entry.key + "' is not an option of " + program_);
+      throw InputError::usage(where + ": '" + entry.key + "' is not an option of " + program_);
     const std::string& name = description->long_name();
     const auto origin = origins_.find(name);
     if (origin != origins_.end() && origin->second == from_command_line) continue;  // replaced by the command line
     if (!description->semantic()->is_composing()) {
       const auto [first, inserted] = first_line.emplace(name, entry.line);
       if (!inserted)
-        throw UsageError(where + ": '" + name + "' again (first on line " + std::to_string(first->second) +
-                         "); only repeatable options take several lines");
+        throw InputError::usage(where + ": '" + name + "' again (first on line " + std::to_string(first->second) +
+                                "); only repeatable options take several lines");
     }
     const auto path_option = paths_.find(name);
     const std::string value = path_option == paths_.end()
@@ -180,7 +180,7 @@ void StageOptions::read_config(const std::string& path) {
     try {
       po::store(one, variables_);
     } catch (const po::error& error) {
-      throw UsageError(where + ": " + error.what());
+      throw InputError::usage(where + ": " + error.what());
     }
     origins_[name] = where;
   }

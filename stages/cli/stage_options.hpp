@@ -55,7 +55,7 @@ class StageOptions {
   void mark_path(const std::string& name, PathStart path_start = nullptr);
 
   /// Parses the command line, then the --config file. Returns false after
-  /// printing the usage on stdout for --help. Throws geobem::UsageError for
+  /// printing the usage on stdout for --help. Throws InputError::usage for
   /// an unknown option, a bad value, a missing required option or an
   /// unreadable --config file, naming the option (and the file and line).
   bool parse(int argc, const char* const argv[], const po::positional_options_description* positional = nullptr);

@@ -5,7 +5,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "mesh/io/number_text.hpp"
 #include "mesh/loads/load_history_text.hpp"
 #include "mesh/loads/pressure_load.hpp"
@@ -36,8 +36,8 @@ std::vector<bem::GroupCondition> parse_conditions(const ConditionTexts& texts,
                                                   const std::vector<std::string>& group_names) {
   auto require_group = [&](const std::string& option, const std::string& text, const std::string& group) {
     if (group_names.empty() || std::find(group_names.begin(), group_names.end(), group) != group_names.end()) return;
-    throw UsageError("--" + option + " '" + text + "': the mesh has no group '" + group + "' (its groups: " +
-                     join(group_names, ',') + ")");
+    throw InputError::usage("--" + option + " '" + text + "': the mesh has no group '" + group + "' (its groups: " +
+                            join(group_names, ',') + ")");
   };
   std::vector<bem::GroupCondition> conditions;
   for (const auto& list : texts.fixed)
@@ -64,20 +64,18 @@ std::vector<bem::GroupCondition> parse_conditions(const ConditionTexts& texts,
     const loads::TractionLoad load = loads::parse_traction_load(text);
     require_group("traction", text, load.group);
     const std::size_t k = loaded_condition(load.group);
-    if (given[k].first) throw UsageError("--traction '" + text + "': group '" + load.group + "' has a traction already");
+    if (given[k].first)
+      throw InputError::usage("--traction '" + text + "': group '" + load.group + "' has a traction already");
     given[k].first = true;
     loaded[k].traction = load.traction;
   }
   for (const auto& text : texts.pressure) {
-    loads::PressureLoad load;
-    try {
-      load = loads::parse_pressure_load(text);
-    } catch (const std::invalid_argument& error) {
-      throw UsageError(std::string("--") + error.what());
-    }
+    const loads::PressureLoad load =
+        with_origin(InputKind::usage, "--pressure '" + text + "'", [&] { return loads::parse_pressure_load(text); });
     require_group("pressure", text, load.group);
     const std::size_t k = loaded_condition(load.group);
-    if (given[k].second) throw UsageError("--pressure '" + text + "': group '" + load.group + "' has a pressure already");
+    if (given[k].second)
+      throw InputError::usage("--pressure '" + text + "': group '" + load.group + "' has a pressure already");
     given[k].second = true;
     loaded[k].pressure = load.pressure;
   }
@@ -86,38 +84,24 @@ std::vector<bem::GroupCondition> parse_conditions(const ConditionTexts& texts,
 }
 
 bem::Material checked_material(double young_modulus, double poisson_ratio, double density) {
-  bem::Material material;
-  try {
-    material = bem::material_from_young(young_modulus, poisson_ratio, density);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(error.what());
-  }
+  const bem::Material material = with_origin(
+      InputKind::usage, "", [&] { return bem::material_from_young(young_modulus, poisson_ratio, density); });
   // Finite inputs can still overflow: lambda = E nu / ((1 + nu)(1 - 2 nu))
   // at E = 1e308 and nu near 1/2, c_P = sqrt((lambda + 2 mu) / rho) at rho = 1e-320.
   if (!std::isfinite(material.lame_lambda) || !std::isfinite(material.shear_modulus) ||
       !std::isfinite(material.p_wave_speed) || !(material.s_wave_speed > 0.0 && std::isfinite(material.s_wave_speed)))
-    throw UsageError("E = " + shortest_text(young_modulus) + " Pa, nu = " + shortest_text(poisson_ratio) +
-                     ", rho = " + shortest_text(density) + " kg/m^3 give lambda = " +
-                     shortest_text(material.lame_lambda) + " Pa, c_P = " + shortest_text(material.p_wave_speed) +
-                     " m/s, c_S = " + shortest_text(material.s_wave_speed) +
-                     " m/s: outside the range of double precision");
+    throw InputError::usage("E = " + shortest_text(young_modulus) + " Pa, nu = " + shortest_text(poisson_ratio) +
+                            ", rho = " + shortest_text(density) + " kg/m^3 give lambda = " +
+                            shortest_text(material.lame_lambda) + " Pa, c_P = " + shortest_text(material.p_wave_speed) +
+                            " m/s, c_S = " + shortest_text(material.s_wave_speed) +
+                            " m/s: outside the range of double precision");
   return material;
 }
 
 std::vector<double> load_history_values(const std::string& text, const bem::CqSettings& settings) {
-  bem::LoadHistory history;
-  try {
-    history = loads::parse_load_history(text);
-  } catch (const std::invalid_argument& error) {
-    // "load history 'TEXT': ..." named as the option a user typed.
-    const std::string message = error.what(), prefix = "load history ";
-    throw UsageError("--load-history " + (message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message));
-  }
-  try {
-    return bem::load_history_samples(history, settings);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError("--load-history '" + text + "': " + error.what());
-  }
+  // Named as the option a user typed.
+  return with_origin(InputKind::usage, "--load-history '" + text + "'",
+                     [&] { return bem::load_history_samples(loads::parse_load_history(text), settings); });
 }
 
 std::vector<std::string> load_history_texts(const std::vector<std::string>& texts,
@@ -128,7 +112,8 @@ std::vector<std::string> load_history_texts(const std::vector<std::string>& text
   for (const auto& text : texts) {
     const auto equals = text.find('=');
     if (equals == std::string::npos) {
-      if (common_given) throw UsageError("--load-history '" + text + "': a history for every case is given twice");
+      if (common_given)
+        throw InputError::usage("--load-history '" + text + "': a history for every case is given twice");
       common = text;
       common_given = true;
       continue;
@@ -136,10 +121,10 @@ std::vector<std::string> load_history_texts(const std::vector<std::string>& text
     const std::string group = text.substr(0, equals);
     const auto it = std::find(case_groups.begin(), case_groups.end(), group);
     if (it == case_groups.end())
-      throw UsageError("--load-history '" + text + "': group '" + group + "' is not a load case (the load cases: " +
-                      join(case_groups, ',') + ")");
+      throw InputError::usage("--load-history '" + text + "': group '" + group +
+                              "' is not a load case (the load cases: " + join(case_groups, ',') + ")");
     std::string& slot = own[it - case_groups.begin()];
-    if (!slot.empty()) throw UsageError("--load-history '" + text + "': group '" + group + "' given twice");
+    if (!slot.empty()) throw InputError::usage("--load-history '" + text + "': group '" + group + "' given twice");
     slot = text.substr(equals + 1);
   }
   for (auto& slot : own)

@@ -38,7 +38,7 @@ struct ConditionTexts {
 /// The GroupConditions of the texts (a comma list of names counts as several
 /// groups; tractions by loads::parse_traction_load, pressures by
 /// loads::parse_pressure_load). A group with both a traction and a pressure
-/// is one load case carrying both. Throws geobem::UsageError naming the
+/// is one load case carrying both. Throws InputError::usage naming the
 /// option and text for a malformed traction or pressure, a zero direction, a
 /// value that is not a finite number, a group given two tractions or two
 /// pressures, or (when `group_names` is not empty) a group the mesh lacks.
@@ -46,18 +46,18 @@ std::vector<bem::GroupCondition> parse_conditions(const ConditionTexts& texts,
                                                   const std::vector<std::string>& group_names = {});
 
 /// bem::material_from_young(E, nu, rho), and its derived moduli and wave
-/// speeds finite. Throws geobem::UsageError naming the values otherwise.
+/// speeds finite. Throws InputError::usage naming the values otherwise.
 bem::Material checked_material(double young_modulus, double poisson_ratio, double density);
 
 /// Load history samples g_n = f(nΔt), n = 0…N, of a text that
 /// loads::parse_load_history reads (heaviside, ramp:T, ricker:FC[:DELAY],
-/// friedlander:TD:B, csv:FILE). Throws geobem::UsageError naming the text
+/// friedlander:TD:B, csv:FILE). Throws InputError::usage naming the text
 /// for a malformed one; std::runtime_error naming FILE:LINE for a bad CSV.
 std::vector<double> load_history_values(const std::string& text, const bem::CqSettings& settings);
 
 /// One load history per load case (`case_groups`, the loaded groups in the
 /// model's order) from texts "HISTORY" (every case without its own) or
-/// "GROUP=HISTORY"; the default is heaviside. Throws geobem::UsageError naming
+/// "GROUP=HISTORY"; the default is heaviside. Throws InputError::usage naming
 /// the text for an unknown group, a group given twice or a bad history.
 std::vector<std::string> load_history_texts(const std::vector<std::string>& texts,
                                             const std::vector<std::string>& case_groups);

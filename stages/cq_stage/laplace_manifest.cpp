@@ -12,6 +12,7 @@
 
 #include "gpu/bem/fundamental_solution_type.hpp"
 #include "gpu/core/atomic_file.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/regular_file.hpp"
 #include "mesh/io/memory_budget.hpp"
 #include "stages/cq_stage/name_list.hpp"
@@ -209,11 +210,7 @@ LaplaceManifest read_laplace_manifest(const std::filesystem::path& path) {
     throw std::runtime_error(path.string() + ": computed with the fundamental solution '" + m.fundamental_solution +
                              "', which this build does not know (it knows " +
                              join(bem::shipped_fundamental_solutions(), ',') + ")");
-  try {
-    bem::check_cq_settings(m.cq);
-  } catch (const std::invalid_argument& error) {
-    throw std::runtime_error(path.string() + ": " + error.what());
-  }
+  with_origin(InputKind::data, path.string(), [&] { bem::check_cq_settings(m.cq); });
   if (m.frequencies != bem::cq_frequency_count(m.cq) || m.unknowns <= 0 || cases < 1)
     throw std::runtime_error(path.string() + ": frequencies = " + std::to_string(m.frequencies) + ", unknowns = " +
                              std::to_string(m.unknowns) + " and " + std::to_string(cases) +

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "gpu/core/device.hpp"
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/gravity/forward_mpi.hpp"
 #include "gpu/gravity/gravity.hpp"
 #include "gpu/gravity/grid_nodes.hpp"
@@ -26,7 +26,7 @@
 
 namespace po = boost::program_options;
 namespace gravity = geobem::gravity;
-using geobem::UsageError;
+using geobem::InputError;
 using namespace geobem::prisms;
 
 namespace {
@@ -111,7 +111,7 @@ int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
   std::optional<gravity::ForwardResult> result;
   if (model.layer) {
     if (path != gravity::ForwardPath::Auto)
-      throw UsageError("--path " + std::string(gravity::to_string(path)) + ": a prism layer has one path");
+      throw InputError::usage("--path " + std::string(gravity::to_string(path)) + ": a prism layer has one path");
     if (!quiet)
       std::fprintf(stderr, "geobem-gravity: prism layer %s, %lld x %lld cells (%zu with mass, %s), %zu stations, "
                            "%zu fields, %s, %d rank(s)\n",
@@ -125,7 +125,7 @@ int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
     PrismModel& prism_model = model.prisms;
     drop_zero_density(prism_model);
     if (path == gravity::ForwardPath::Grid && !prism_model.grid)
-      throw UsageError("--path grid: the model " + prism_model.source + " is a prism list, not a grid");
+      throw InputError::usage("--path grid: the model " + prism_model.source + " is a prism list, not a grid");
     const bool on_grid = prism_model.grid && (path == gravity::ForwardPath::Grid ||
                                               (path == gravity::ForwardPath::Auto &&
                                                gravity::grid_path_applies(*prism_model.grid, stations)));

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "gpu/core/atomic_file.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/integration_status.hpp"
-#include "gpu/core/usage_error.hpp"
 #include "gpu/transform/halfspace_load.hpp"
 #include "mesh/io/csv_table.hpp"
 #include "mesh/io/number_text.hpp"
@@ -29,7 +29,7 @@
 
 namespace po = boost::program_options;
 namespace tf = geobem::transform;
-using geobem::UsageError;
+using geobem::InputError;
 using geobem::prisms::Station;
 using geobem::prisms::StationGrid;
 
@@ -48,7 +48,7 @@ void require_positive(double value, const char* name) {
   if (!std::isfinite(value) || value <= 0) {
     std::ostringstream message;
     message << "--" << name << " must be finite and > 0, got " << value;
-    throw UsageError(message.str());
+    throw InputError::usage(message.str());
   }
 }
 
@@ -75,16 +75,16 @@ bool parse(int argc, const char* const argv[], HalfspaceOptions& o, geobem::cli:
   require_positive(o.pressure, "pressure");
   require_positive(o.young_modulus, "young-modulus");
   if (!(o.poisson_ratio > -1.0 && o.poisson_ratio < 0.5))
-    throw UsageError("--poisson-ratio must be in (-1, 0.5), got " + std::to_string(o.poisson_ratio));
+    throw InputError::usage("--poisson-ratio must be in (-1, 0.5), got " + std::to_string(o.poisson_ratio));
   if (!std::isfinite(o.disk_easting) || !std::isfinite(o.disk_northing))
-    throw UsageError("--disk-easting/--disk-northing must be finite");
+    throw InputError::usage("--disk-easting/--disk-northing must be finite");
   return true;
 }
 
 StationGrid station_grid(const HalfspaceOptions& o) {
   const auto shape = geobem::cli::parse_count_list("grid-shape", o.grid_shape, 2, "NE,NN", 1e8);
   if (static_cast<double>(shape[0]) * static_cast<double>(shape[1]) > 1e8)
-    throw UsageError("--grid-shape '" + o.grid_shape + "': more than 1e8 stations");
+    throw InputError::usage("--grid-shape '" + o.grid_shape + "': more than 1e8 stations");
   const StationGrid grid{o.grid_west, o.grid_east, o.grid_south, o.grid_north, shape[0], shape[1], 0.0};
   geobem::prisms::check_station_grid(grid);
   return grid;
@@ -132,7 +132,7 @@ int run_displacement(int argc, const char* const argv[]) {
   HalfspaceOptions o;
   geobem::cli::StageOptions command(argv[0], "Half-space under a uniform disk pressure: u_z on the station grid.");
   if (!parse(argc, argv, o, command)) return 0;
-  if (!o.integrals) throw UsageError("--integrals FILE.csv (the integrals of the radii) is required");
+  if (!o.integrals) throw InputError::usage("--integrals FILE.csv (the integrals of the radii) is required");
   const StationGrid grid = station_grid(o);
   geobem::OutputSet outputs(o.out, "geobem-halfspace displacement");
 

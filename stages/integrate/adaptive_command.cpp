@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "gpu/core/device.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/expression/expression_integrate.hpp"
 #include "gpu/quadrature/adaptive_1d.hpp"
-#include "gpu/core/usage_error.hpp"
 #include "mesh/io/output_set.hpp"
 #include "mesh/io/csv_table.hpp"
 #include "mesh/io/number_text.hpp"
@@ -101,7 +101,7 @@ int run_adaptive_expression(const AdaptiveCommandOptions& o, const q::Adaptive1D
   for (std::size_t i = 0; i < count; ++i) {
     const std::string problem = ex::check_adaptive_row(f, &rows[i * stride]);
     if (!problem.empty()) {
-      if (!o.input) throw geobem::UsageError(problem);
+      if (!o.input) throw geobem::InputError::usage(problem);
       throw std::runtime_error(table.where(i) + ": " + problem);
     }
   }
@@ -150,7 +150,7 @@ q::Adaptive1DOptions adaptive_settings(const AdaptiveCommandOptions& o) {
   settings.beta = o.beta;
   settings.expansion = q::parse_expansion_rule(o.expansion);
   if (!(o.max_evals >= 1.0 && o.max_evals < 1.8e19))
-    throw geobem::UsageError("--max-evals " + std::to_string(o.max_evals) + " out of range");
+    throw geobem::InputError::usage("--max-evals " + std::to_string(o.max_evals) + " out of range");
   settings.max_evaluations = static_cast<std::uint64_t>(o.max_evals);
   q::check_adaptive_1d_options(settings);
   return settings;
@@ -182,11 +182,8 @@ std::vector<q::Problem1D> read_problems(const AdaptiveCommandOptions& o, const q
       for (std::size_t c = 0; c < table.columns.size(); ++c)
         if (table.columns[c] == name) p.integrand.p[k] = table.rows[i][c];
     }
-    try {
-      q::check_problem_1d(p, table.where(i) + ": ");
-    } catch (const std::invalid_argument& error) {
-      throw std::runtime_error(error.what());
-    }
+    // A row of the file: exit 1.
+    geobem::with_origin(geobem::InputKind::data, "", [&] { q::check_problem_1d(p, table.where(i) + ": "); });
     problems.push_back(p);
   }
   return problems;
@@ -199,17 +196,19 @@ int run_adaptive(int argc, const char* const argv[]) {
   if (!command.parse(argc, argv)) return 0;
 
   const bool user_integrand = !o.expression.empty();
-  if (user_integrand == !o.integrand.empty()) throw geobem::UsageError("give either --integrand or --integrand-expression");
+  if (user_integrand == !o.integrand.empty()) throw geobem::InputError::usage("give either --integrand or --integrand-expression");
   const q::Integrand1D base =
       q::table2_integrand(user_integrand ? q::integrand_1d_family<q::ExpSin> : q::parse_integrand_1d_family(o.integrand));
   q::Adaptive1DOptions settings = adaptive_settings(o);
   const geobem::DeviceChoice choice = geobem::parse_device_choice(o.device);
   if (o.input.has_value() == (o.lower || o.upper))
-    throw geobem::UsageError("give either --input FILE.csv or --lower and --upper");
-  if (!o.input && !(o.lower && o.upper)) throw geobem::UsageError("a single integral needs both --lower and --upper");
+    throw geobem::InputError::usage("give either --input FILE.csv or --lower and --upper");
+  if (!o.input && !(o.lower && o.upper))
+    throw geobem::InputError::usage("a single integral needs both --lower and --upper");
   settings.quiet = command.quiet();
   if (user_integrand && (o.p0 || o.p1 || o.p2))
-    throw geobem::UsageError("--p0, --p1, --p2 go with --integrand; an expression takes its parameters from --input");
+    throw geobem::InputError::usage(
+        "--p0, --p1, --p2 go with --integrand; an expression takes its parameters from --input");
   geobem::OutputFile output(o.output);
   if (user_integrand) return run_adaptive_expression(o, settings, choice, command, output, argv[0]);
 

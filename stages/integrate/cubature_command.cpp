@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "gpu/core/device.hpp"
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/expression/expression_integrate.hpp"
 #include "gpu/quadrature/cubature.hpp"
 #include "gpu/quadrature/cubature_mpi.hpp"
@@ -142,24 +142,26 @@ int run_cubature(int argc, const char* const argv[], const geobem::cli::MpiSessi
   if (!command.parse(argc, argv)) return 0;
 
   const bool user_integrand = !o.expression.empty();
-  if (user_integrand == !o.integrand.empty()) throw geobem::UsageError("give either --integrand or --integrand-expression");
-  if (o.input && !user_integrand) throw geobem::UsageError("--input goes with --integrand-expression");
+  if (user_integrand == !o.integrand.empty())
+    throw geobem::InputError::usage("give either --integrand or --integrand-expression");
+  if (o.input && !user_integrand) throw geobem::InputError::usage("--input goes with --integrand-expression");
   q::CubatureOptions settings;
   settings.dim = o.dim;
   settings.rel_tol = o.rel_tol;
   settings.abs_tol = o.abs_tol;
   if (!(o.max_evals >= 1.0 && o.max_evals < 1.8e19))
-    throw geobem::UsageError("--max-evals " + std::to_string(o.max_evals) + " out of range");
+    throw geobem::InputError::usage("--max-evals " + std::to_string(o.max_evals) + " out of range");
   settings.max_evaluations = static_cast<std::uint64_t>(o.max_evals);
-  if (o.min_regions < 1) throw geobem::UsageError("--min-regions must be >= 1");
+  if (o.min_regions < 1) throw geobem::InputError::usage("--min-regions must be >= 1");
   settings.min_regions = o.min_regions;
   using geobem::cli::parse_number_list;
   if (o.lower) settings.lower = parse_number_list("lower", *o.lower, settings.dim, "A1,...,An");
   if (o.upper) settings.upper = parse_number_list("upper", *o.upper, settings.dim, "B1,...,Bn");
-  if (settings.lower.empty() != settings.upper.empty()) throw geobem::UsageError("give both --lower and --upper");
+  if (settings.lower.empty() != settings.upper.empty())
+    throw geobem::InputError::usage("give both --lower and --upper");
   q::check_cubature_options(settings);
   if (user_integrand) {
-    if (mpi.active()) throw geobem::UsageError("--integrand-expression runs in one process (no mpirun)");
+    if (mpi.active()) throw geobem::InputError::usage("--integrand-expression runs in one process (no mpirun)");
     settings.quiet = command.quiet();
     return run_cubature_expression(o, settings, command, argv[0]);
   }

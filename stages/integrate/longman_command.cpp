@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "gpu/core/device.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/integration_status.hpp"
-#include "gpu/core/usage_error.hpp"
 #include "gpu/expression/expression_integrate.hpp"
 #include "gpu/transform/transform.hpp"
 #include "mesh/io/csv_table.hpp"
@@ -98,11 +98,11 @@ void declare_options(geobem::cli::StageOptions& command, LongmanCommandOptions& 
 void check_integrand_options(const LongmanCommandOptions& o) {
   const bool user_integrand = !o.expression.empty();
   if (user_integrand == !o.family.empty())
-    throw geobem::UsageError("give either --family or --integrand-expression (with --oscillation)");
+    throw geobem::InputError::usage("give either --family or --integrand-expression (with --oscillation)");
   if (user_integrand && o.oscillation.empty())
-    throw geobem::UsageError("--integrand-expression needs --oscillation KIND:PARAM (the oscillating factor)");
+    throw geobem::InputError::usage("--integrand-expression needs --oscillation KIND:PARAM (the oscillating factor)");
   if (!user_integrand && (!o.oscillation.empty() || !o.decay_rate.empty()))
-    throw geobem::UsageError("--oscillation and --decay-rate go with --integrand-expression");
+    throw geobem::InputError::usage("--oscillation and --decay-rate go with --integrand-expression");
   if (user_integrand)
     ex::parse_oscillation(o.oscillation);
   else

@@ -25,8 +25,8 @@
 #include "gpu/bem/laplace_mpi.hpp"
 #include "gpu/core/cuda_context.hpp"
 #include "gpu/core/device.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/seconds_since.hpp"
-#include "gpu/core/usage_error.hpp"
 #include "mesh/io/memory_budget.hpp"
 #include "mesh/io/npy_file.hpp"
 #include "mesh/io/output_set.hpp"
@@ -95,10 +95,12 @@ bool parse(int argc, const char* const argv[], LaplaceOptions& o, cli::StageOpti
   command.add_out_folder(&o.out, "manifest.ini, laplace_caseK.npy, geobem-laplace.ini");
   command.mark_path("mesh");
   if (!command.parse(argc, argv)) return false;
-  if (o.time_step.has_value() == o.beta.has_value()) throw UsageError("give exactly one of --time-step and --beta");
+  if (o.time_step.has_value() == o.beta.has_value())
+    throw InputError::usage("give exactly one of --time-step and --beta");
   bem::parse_bem_solver(o.solver);
   bem::check_compression_tolerance(o.compression_tolerance);
-  if (o.steps.has_value() == o.duration.has_value()) throw UsageError("give exactly one of --steps and --duration");
+  if (o.steps.has_value() == o.duration.has_value())
+    throw InputError::usage("give exactly one of --steps and --duration");
   if (!o.export_systems) command.warn_ignored("max-disk-bytes", "it bounds the files of --export-systems");
   return true;
 }
@@ -156,14 +158,12 @@ void export_systems(const bem::BemModel& model, const LaplaceManifest& manifest,
 /// --time-step (or --beta) and --steps (or --duration) into `cq`, checked:
 /// usage errors where the step ratio or the settings are refused.
 void set_time_steps(const LaplaceOptions& o, double h, double c, bem::CqSettings& cq) {
-  try {
+  with_origin(InputKind::usage, "", [&] {
     cq.time_step = o.time_step ? *o.time_step : bem::cq_time_step_from_beta(*o.beta, h, c);
     bem::check_cq_step_ratio(c, cq.time_step, h);  // before a duration turns a tiny step into steps
     cq.steps = o.steps ? *o.steps : bem::cq_steps_for_duration(*o.duration, cq.time_step);
     bem::check_cq_settings(cq);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(error.what());
-  }
+  });
 }
 
 /// The solver of --solver for this model and device, recorded in the
@@ -277,15 +277,11 @@ int run(int argc, char** argv, const cli::MpiSession& mpi) {
   manifest.nodes = mesh.nodes.size();
   manifest.triangles = mesh.triangles.size();
   const auto conditions = parse_conditions(manifest.conditions, mesh.group_names);
-  bem::BemModel model;
-  try {
-    model = bem::make_bem_model(surface_view, conditions, material);
-  } catch (const std::invalid_argument& error) {
-    throw std::runtime_error(o.mesh + ": " + error.what());
-  }
+  const bem::BemModel model =
+      with_origin(InputKind::data, o.mesh, [&] { return bem::make_bem_model(surface_view, conditions, material); });
   if (model.load_case_count() == 0)
-    throw UsageError("no group has a prescribed traction or pressure (--traction NAME=P:DX,DY,DZ, --pressure NAME=P): "
-                     "nothing loads the solid");
+    throw InputError::usage("no group has a prescribed traction or pressure (--traction NAME=P:DX,DY,DZ, "
+                            "--pressure NAME=P): nothing loads the solid");
   manifest.load_case_groups = model.load_case_groups;
 
   const double h = model.smallest_element_size(), c = material.p_wave_speed;

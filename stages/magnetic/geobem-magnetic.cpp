@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "gpu/core/device.hpp"
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/gravity/forward_mpi.hpp"
 #include "gpu/magnetic/magnetic.hpp"
 #include "gpu/magnetic/magnetic_mpi.hpp"
@@ -32,7 +32,7 @@
 
 namespace po = boost::program_options;
 namespace magnetic = geobem::magnetic;
-using geobem::UsageError;
+using geobem::InputError;
 
 namespace {
 
@@ -61,10 +61,12 @@ geobem::magnetic_stage::UniformMagnetization uniform_of(const MagneticOptions& o
   uniform.inclination = o.inclination;
   uniform.declination = o.declination;
   for (const auto& v : {o.field_intensity, o.inclination, o.declination})
-    if (v && !std::isfinite(*v)) throw UsageError("--field-intensity, --inclination and --declination must be finite");
+    if (v && !std::isfinite(*v))
+      throw InputError::usage("--field-intensity, --inclination and --declination must be finite");
   if (o.inclination && (*o.inclination < -90.0 || *o.inclination > 90.0))
-    throw UsageError("--inclination " + std::to_string(*o.inclination) + ": expected -90 to 90 degrees");
-  if (o.susceptibility && o.magnetization) throw UsageError("give --susceptibility or --magnetization, not both");
+    throw InputError::usage("--inclination " + std::to_string(*o.inclination) + ": expected -90 to 90 degrees");
+  if (o.susceptibility && o.magnetization)
+    throw InputError::usage("give --susceptibility or --magnetization, not both");
   uniform.susceptibility = o.susceptibility;
   uniform.susceptibility_below = o.susceptibility_below;
   if (o.magnetization) {
@@ -130,11 +132,7 @@ void declare_options(geobem::cli::StageOptions& command, MagneticOptions& o) {
 
 /// --fields as fields; a usage error naming the option otherwise.
 std::vector<magnetic::Field> option_fields(const std::string& text) {
-  try {
-    return magnetic::parse_fields(text);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(std::string("--fields: ") + error.what());
-  }
+  return geobem::with_origin(geobem::InputKind::usage, "--fields", [&] { return magnetic::parse_fields(text); });
 }
 
 /// The usage errors of the model: a layer needs a uniform magnetization, a
@@ -144,14 +142,14 @@ void check_model_options(const MagneticOptions& o, const geobem::magnetic_stage:
                          bool layer_model, bool tfa) {
   const std::string& model_path = o.model.prisms;
   if (layer_model && !uniform.susceptibility && !uniform.magnetization)
-    throw UsageError("a prism layer is magnetized by --susceptibility (induced) or --magnetization: give one");
+    throw InputError::usage("a prism layer is magnetized by --susceptibility (induced) or --magnetization: give one");
   if (!o.model.ubc_model && !layer_model && !has_extension(model_path, {".csv", ".vtr", ".vti", ".vtu"}))
-    throw UsageError("--prisms " + model_path + ": geobem-magnetic reads a prism CSV, a UBC-GIF mesh with "
-                     "--ubc-model (susceptibilities), a VTK voxel model (.vtr, .vti, .vtu with cell array "
-                     "'susceptibility') or a prism layer .vts");
+    throw InputError::usage("--prisms " + model_path + ": geobem-magnetic reads a prism CSV, a UBC-GIF mesh with "
+                            "--ubc-model (susceptibilities), a VTK voxel model (.vtr, .vti, .vtu with cell array "
+                            "'susceptibility') or a prism layer .vts");
   if (tfa && !(o.inclination && o.declination))
-    throw UsageError("the total-field anomaly (tfa) is along the main field at the site: give --inclination and "
-                     "--declination (degrees; e.g. from the IGRF), or leave tfa out of --fields");
+    throw InputError::usage("the total-field anomaly (tfa) is along the main field at the site: give --inclination and "
+                            "--declination (degrees; e.g. from the IGRF), or leave tfa out of --fields");
 }
 
 /// The model with its magnetization: a prism layer magnetized uniformly, or

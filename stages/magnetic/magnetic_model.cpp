@@ -4,7 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "mesh/io/csv_table.hpp"
 #include "mesh/prisms/read_prism_model.hpp"
 #include "mesh/prisms/vtk_model.hpp"
@@ -53,8 +53,8 @@ magnetic::InducingField inducing_field(const UniformMagnetization& uniform, cons
   for (const auto& [name, given] : parts)
     if (!given) missing += std::string(missing.empty() ? "" : ", ") + name;
   if (!missing.empty())
-    throw UsageError("the susceptibilities of " + what + " are magnetized by the main field at the site: give " +
-                     missing + " (nT, degrees; e.g. from the IGRF), there is no default field");
+    throw InputError::usage("the susceptibilities of " + what + " are magnetized by the main field at the site: give " +
+                            missing + " (nT, degrees; e.g. from the IGRF), there is no default field");
   return {*uniform.field_intensity, *uniform.inclination, *uniform.declination};
 }
 

@@ -24,7 +24,7 @@ struct UniformMagnetization {
 };
 
 /// The inducing field that the susceptibilities of `what` need. Throws
-/// geobem::UsageError naming the missing options (no field is a default: the
+/// InputError::usage naming the missing options (no field is a default: the
 /// main field is the site's).
 magnetic::InducingField inducing_field(const UniformMagnetization& uniform, const std::string& what);
 
@@ -44,7 +44,7 @@ struct MagnetizedPrisms {
 /// (SI), else the uniform choice) as magnetized prisms; prisms without
 /// magnetization are dropped. Throws std::runtime_error "FILE:LINE: ..." for
 /// a malformed row, a non-box prism, or no magnetization anywhere;
-/// geobem::UsageError when susceptibilities need an inducing field not given.
+/// InputError::usage when susceptibilities need an inducing field not given.
 MagnetizedPrisms read_magnetized_csv(const std::string& path, const UniformMagnetization& uniform);
 
 /// The prisms of a UBC-GIF mesh and model read by read_prism_model whose

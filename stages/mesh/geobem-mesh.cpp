@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "mesh/io/number_text.hpp"
 #include "mesh/io/output_set.hpp"
 #include "mesh/surface/box_generator.hpp"
@@ -32,6 +32,7 @@
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
 using namespace geobem::surface;
+using geobem::InputError;
 
 namespace {
 
@@ -52,13 +53,9 @@ std::array<double, 3> parse_triple(const std::string& text, const std::string& o
 
 std::vector<GroupSelection> parse_groups(const std::vector<std::string>& texts) {
   std::vector<GroupSelection> selections;
-  for (const auto& text : texts) {
-    try {
-      selections.push_back(parse_group_selection(text));
-    } catch (const geobem::UsageError& error) {
-      throw geobem::UsageError(std::string("--group: ") + error.what());  // names the option
-    }
-  }
+  for (const auto& text : texts)
+    selections.push_back(geobem::with_origin(geobem::InputKind::usage, "--group",
+                                             [&] { return parse_group_selection(text); }));
   return selections;
 }
 
@@ -115,12 +112,11 @@ bool is_geo_input(const MeshOptions& o) {
 /// The usage errors of the options that go with the mesh's source (one of
 /// --box-lengths, --shape and --input); warns of the options it ignores.
 void check_source_options(const MeshOptions& o, const geobem::cli::StageOptions& command, bool geo_input) {
-  using geobem::UsageError;
   if ((o.box_lengths || o.shape) && !o.element_size)
-    throw UsageError(std::string(o.shape ? "--shape" : "--box-lengths") + " needs --element-size");
+    throw InputError::usage(std::string(o.shape ? "--shape" : "--box-lengths") + " needs --element-size");
   if (o.element_size && o.input && !geo_input)
-    throw UsageError("--element-size goes with --box-lengths, --shape or a .geo --input");
-  if (!o.groups.empty() && !o.input) throw UsageError("--group goes with --input");
+    throw InputError::usage("--element-size goes with --box-lengths, --shape or a .geo --input");
+  if (!o.groups.empty() && !o.input) throw InputError::usage("--group goes with --input");
   if (!o.box_lengths) command.warn_ignored("box-origin", "it places the box of --box-lengths");
   if (!o.shape && !geo_input)
     command.warn_ignored("gmsh-cpu-limit", "it bounds Gmsh, which meshes --shape and .geo files");
@@ -129,17 +125,17 @@ void check_source_options(const MeshOptions& o, const geobem::cli::StageOptions&
 /// The usage errors of the output, the orientation, the domain and the
 /// limits; Gmsh's limits from --gmsh-cpu-limit.
 GmshLimits check_mesh_options(const MeshOptions& o) {
-  using geobem::UsageError;
   const fs::path out = o.out;
-  if (out.extension() != ".vtu") throw UsageError("--output '" + out.string() + "': the output must be a .vtu file");
+  if (out.extension() != ".vtu")
+    throw InputError::usage("--output '" + out.string() + "': the output must be a .vtu file");
   if (o.orientation != "fix" && o.orientation != "check")
-    throw UsageError("--orientation '" + o.orientation + "': expected fix or check");
+    throw InputError::usage("--orientation '" + o.orientation + "': expected fix or check");
   if (o.domain != "interior" && o.domain != "exterior")
-    throw UsageError("--domain '" + o.domain + "': expected interior or exterior");
+    throw InputError::usage("--domain '" + o.domain + "': expected interior or exterior");
   if (!(o.degenerate_tolerance >= 0) || !std::isfinite(o.degenerate_tolerance))
-    throw UsageError("--degenerate-tolerance must be a finite number >= 0");
+    throw InputError::usage("--degenerate-tolerance must be a finite number >= 0");
   if (!(o.gmsh_cpu_limit >= 1 && o.gmsh_cpu_limit <= 1e6))
-    throw UsageError("--gmsh-cpu-limit must be between 1 and 1e6 s");
+    throw InputError::usage("--gmsh-cpu-limit must be between 1 and 1e6 s");
   GmshLimits gmsh_limits;
   gmsh_limits.total_cpu_seconds = o.gmsh_cpu_limit;
   gmsh_limits.script_cpu_seconds = std::min(gmsh_limits.script_cpu_seconds, o.gmsh_cpu_limit);
@@ -162,30 +158,20 @@ SurfaceMesh input_mesh(const MeshOptions& o, bool geo_input, const std::vector<G
                  "and --element-size, which only caps them); give the points larger sizes in the file (the fourth "
                  "number of a Point) for a coarser mesh\n",
                  source.c_str(), geobem::shortest_text(*o.element_size).c_str(), *finer_edge);
-  try {
-    assign_groups(mesh, selections, o.default_group);
-  } catch (const std::invalid_argument& error) {
-    throw std::runtime_error(source + ": " + error.what());  // a property of this file: exit 1
-  }
+  // A property of this file: exit 1.
+  geobem::with_origin(geobem::InputKind::data, source, [&] { assign_groups(mesh, selections, o.default_group); });
   return mesh;
 }
 
 /// The mesh of --shape, meshed by Gmsh at --element-size.
 SurfaceMesh shape_mesh(const MeshOptions& o, const GmshLimits& gmsh_limits) {
-  using geobem::UsageError;
-  CadShape shape;
-  try {
-    shape = parse_cad_shape(*o.shape);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(std::string("--shape: ") + error.what());  // names the option
-  }
+  using geobem::InputKind;
+  using geobem::with_origin;
+  const CadShape shape = with_origin(InputKind::usage, "--shape", [&] { return parse_cad_shape(*o.shape); });
   if (!(*o.element_size > 0) || !std::isfinite(*o.element_size))
-    throw UsageError("--element-size must be a finite number > 0");
-  try {
-    return mesh_cad_shape(shape, *o.element_size, gmsh_limits);
-  } catch (const UsageError& error) {
-    throw UsageError(std::string("--shape with --element-size: ") + error.what());  // names the options
-  }
+    throw InputError::usage("--element-size must be a finite number > 0");
+  return with_origin(InputKind::usage, "--shape with --element-size",
+                     [&] { return mesh_cad_shape(shape, *o.element_size, gmsh_limits); });
 }
 
 /// The mesh from its source (--input, --shape or --box-lengths) and the
@@ -260,7 +246,7 @@ int run(int argc, char** argv) {
   declare_options(command, o);
   if (!command.parse(argc, argv)) return 0;
   if (o.box_lengths.has_value() + o.shape.has_value() + o.input.has_value() != 1)
-    throw geobem::UsageError("give exactly one of --box-lengths, --shape and --input");
+    throw geobem::InputError::usage("give exactly one of --box-lengths, --shape and --input");
   const bool geo_input = is_geo_input(o);
   check_source_options(o, command, geo_input);
   const GmshLimits gmsh_limits = check_mesh_options(o);

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/progress.hpp"
-#include "gpu/core/usage_error.hpp"
 #include "mesh/io/output_set.hpp"
 #include "mesh/prisms/model_generators.hpp"
 #include "mesh/prisms/prism_csv.hpp"
@@ -28,7 +28,8 @@
 #include "stages/cli/stage_options.hpp"
 
 namespace po = boost::program_options;
-using geobem::UsageError;
+using geobem::InputError;
+using geobem::InputKind;
 using geobem::cli::optional_value;
 using namespace geobem::prisms;
 
@@ -46,7 +47,7 @@ struct ModelOptions {
 GridSpec parse_cells(const std::string& text) {
   const auto cells = geobem::cli::parse_count_list("cells", text, 3, "NE,NN,NZ", 1e5);
   for (std::size_t count : cells)
-    if (count == 0) throw UsageError("--cells '" + text + "': cell counts must be positive integers");
+    if (count == 0) throw InputError::usage("--cells '" + text + "': cell counts must be positive integers");
   return couder_grid(cells[0], cells[1], cells[2]);
 }
 
@@ -63,24 +64,22 @@ std::vector<Prism> parse_blocks(const std::vector<std::string>& texts) {
 /// is touched.
 void check_options(const ModelOptions& o) {
   if (o.generate.has_value() + o.input.has_value() + o.dem.has_value() != 1)
-    throw UsageError("give exactly one of --generate, --input and --dem");
-  if (o.crs && !o.dem) throw UsageError("--crs goes with --dem");
-  if (o.ubc_model && !o.input) throw UsageError("--ubc-model goes with --input MESH_FILE");
+    throw InputError::usage("give exactly one of --generate, --input and --dem");
+  if (o.crs && !o.dem) throw InputError::usage("--crs goes with --dem");
+  if (o.ubc_model && !o.input) throw InputError::usage("--ubc-model goes with --input MESH_FILE");
   if (o.generate && *o.generate != "spheres" && *o.generate != "blocks")
-    throw UsageError("--generate '" + *o.generate + "': expected spheres or blocks");
-  if (!o.blocks.empty() && o.generate != "blocks") throw UsageError("--block goes with --generate blocks");
-  if (o.generate == "blocks" && o.blocks.empty()) throw UsageError("--generate blocks needs at least one --block");
+    throw InputError::usage("--generate '" + *o.generate + "': expected spheres or blocks");
+  if (!o.blocks.empty() && o.generate != "blocks") throw InputError::usage("--block goes with --generate blocks");
+  if (o.generate == "blocks" && o.blocks.empty())
+    throw InputError::usage("--generate blocks needs at least one --block");
 }
 
 /// The DEM (projected if geographic) as a prism layer.
 geobem::terrain::LayerModel dem_layer(const ModelOptions& o, bool quiet) {
   geobem::terrain::DemOptions dem_options;
   if (o.crs) dem_options.crs = *o.crs;
-  try {
-    dem_options.no_data = geobem::terrain::parse_no_data(o.nodata);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(std::string("--nodata: ") + error.what());
-  }
+  dem_options.no_data = geobem::with_origin(InputKind::usage, "--nodata",
+                                            [&] { return geobem::terrain::parse_no_data(o.nodata); });
   const std::string& path = *o.dem;
   const geobem::terrain::Dem dem = geobem::terrain::read_dem(path, dem_options);
   geobem::terrain::LayerModel model;
@@ -89,11 +88,8 @@ geobem::terrain::LayerModel dem_layer(const ModelOptions& o, bool quiet) {
   model.layer.geometry = {dem.shape_e,   dem.shape_n, dem.west_centre,   dem.south_centre, dem.spacing_e,
                           dem.spacing_n, o.reference, o.density_above, o.density_below};
   model.layer.surface = dem.heights;
-  try {
-    geobem::gravity::check_prism_layer(model.layer);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(error.what());
-  }
+  // The layer's reference and densities are options.
+  geobem::with_origin(InputKind::usage, "", [&] { geobem::gravity::check_prism_layer(model.layer); });
   const std::pair<double, const char*> layer_densities[] = {
       {o.density_above, "the layer above its reference (--density-above)"},
       {o.density_below, "the layer below its reference (--density-below)"}};

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "gpu/core/atomic_file.hpp"
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "mesh/prisms/read_prism_model.hpp"
 #include "mesh/terrain/dem_raster.hpp"
 #include "mesh/terrain/draped_stations.hpp"
@@ -24,15 +24,12 @@ prisms::StationGrid station_grid(const StationOptions& o) {
   for (const auto& [name, given] : parts)
     if (!given) missing += std::string(missing.empty() ? "" : ", ") + name;
   if (!missing.empty())
-    throw UsageError("stations: give --stations FILE.csv, --stations-on-dem FILE or a grid (missing " + missing + ")");
+    throw InputError::usage("stations: give --stations FILE.csv, --stations-on-dem FILE or a grid (missing " + missing +
+                            ")");
   const auto shape = cli::parse_count_list("grid-shape", *o.grid_shape, 2, "NE,NN", 1e8);
   const prisms::StationGrid grid{*o.grid_west, *o.grid_east, *o.grid_south, *o.grid_north,
                                  shape[0],     shape[1],     o.grid_upward};
-  try {
-    prisms::check_station_grid(grid);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(error.what());
-  }
+  with_origin(InputKind::usage, "", [&] { prisms::check_station_grid(grid); });
   return grid;
 }
 
@@ -41,23 +38,19 @@ bool grid_given(const StationOptions& o) {
 }
 
 terrain::DrapeOptions drape_options(const StationOptions& o) {
-  if (!o.clearance) throw UsageError("--stations-on-dem needs --clearance H (m above the DEM)");
+  if (!o.clearance) throw InputError::usage("--stations-on-dem needs --clearance H (m above the DEM)");
   terrain::DrapeOptions drape;
   drape.clearance = *o.clearance;
   if (o.station_step.has_value() == o.station_spacing.has_value() || (o.station_step && *o.station_step < 1) ||
       (o.station_spacing && !(*o.station_spacing > 0)))
-    throw UsageError("--stations-on-dem needs either --station-step K (K >= 1) or --station-spacing S (m, > 0)");
+    throw InputError::usage("--stations-on-dem needs either --station-step K (K >= 1) or --station-spacing S (m, > 0)");
   if (o.station_step) drape.step = *o.station_step;
   if (o.station_spacing) drape.spacing = *o.station_spacing;
   return drape;
 }
 
 terrain::NoData no_data(const StationOptions& o) {
-  try {
-    return terrain::parse_no_data(o.nodata);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(std::string("--nodata: ") + error.what());
-  }
+  return with_origin(InputKind::usage, "--nodata", [&] { return terrain::parse_no_data(o.nodata); });
 }
 
 Survey draped(const StationOptions& o, const Model& model, const std::string& stage, bool quiet) {
@@ -81,7 +74,7 @@ Survey draped(const StationOptions& o, const Model& model, const std::string& st
     terrain::DemOptions options;
     options.no_data = no_data(o);
     if (model.layer && !model.layer->crs_wkt.empty()) {
-      if (o.crs) throw UsageError("--crs: the stations take the CRS of the layer model " + model.path);
+      if (o.crs) throw InputError::usage("--crs: the stations take the CRS of the layer model " + model.path);
       options.crs = model.layer->crs_wkt;
     } else if (o.crs) {
       options.crs = *o.crs;
@@ -100,12 +93,8 @@ Survey draped(const StationOptions& o, const Model& model, const std::string& st
     if (!std::isnan(h)) lowest = std::min(lowest, h);
   surface_layer.geometry.reference = lowest - 1.0;
   surface_layer.geometry.density_above = 1.0;
-  terrain::DrapedStations stations;
-  try {
-    stations = terrain::drape_stations(dem, surface_layer, drape);
-  } catch (const std::invalid_argument& error) {
-    throw std::runtime_error(path + ": " + error.what());
-  }
+  const terrain::DrapedStations stations =
+      with_origin(InputKind::data, path, [&] { return terrain::drape_stations(dem, surface_layer, drape); });
   if (stations.below > 0)
     std::fprintf(stderr, "%s: warning: %zu of %zu draped station(s) lie below the topography (inside a prism)\n",
                  stage.c_str(), stations.below, stations.stations.size());
@@ -160,7 +149,7 @@ Model read_model(const ModelOptions& o) {
   Model model;
   model.path = o.prisms;
   if (std::filesystem::path(model.path).extension() == ".vts") {
-    if (o.ubc_model) throw UsageError("--ubc-model goes with a UBC-GIF mesh file, not a prism layer");
+    if (o.ubc_model) throw InputError::usage("--ubc-model goes with a UBC-GIF mesh file, not a prism layer");
     model.layer = terrain::read_layer_vts(model.path);
   } else {
     model.prisms = prisms::read_prism_model(model.path, o.ubc_model.value_or(""));
@@ -170,13 +159,13 @@ Model read_model(const ModelOptions& o) {
 
 void check_station_options(const StationOptions& o) {
   const int sources = (o.stations ? 1 : 0) + (o.stations_on_dem ? 1 : 0) + (grid_given(o) ? 1 : 0);
-  if (sources > 1) throw UsageError("give one of --stations, --stations-on-dem and the --grid-* options");
+  if (sources > 1) throw InputError::usage("give one of --stations, --stations-on-dem and the --grid-* options");
   const std::pair<const char*, bool> draping[] = {{"clearance", o.clearance.has_value()},
                                                   {"station-step", o.station_step.has_value()},
                                                   {"station-spacing", o.station_spacing.has_value()},
                                                   {"crs", o.crs.has_value()}};
   for (const auto& [name, given] : draping)
-    if (given && !o.stations_on_dem) throw UsageError(std::string("--") + name + " goes with --stations-on-dem");
+    if (given && !o.stations_on_dem) throw InputError::usage(std::string("--") + name + " goes with --stations-on-dem");
   if (o.stations_on_dem) {
     drape_options(o);
     no_data(o);
@@ -216,8 +205,8 @@ void apply_kernel_options(const KernelOptions& options, gravity::ForwardOptions&
   forward.precision = gravity::parse_precision(options.precision);
   forward.force = options.force;
   if (!(options.device_memory_limit >= 0.0) || options.device_memory_limit > 1e9)
-    throw UsageError("--device-memory-limit " + std::to_string(options.device_memory_limit) +
-                     ": expected MiB between 0 and 1e9");
+    throw InputError::usage("--device-memory-limit " + std::to_string(options.device_memory_limit) +
+                            ": expected MiB between 0 and 1e9");
   forward.device_memory_limit_bytes = static_cast<std::size_t>(options.device_memory_limit * 1024.0 * 1024.0);
 }
 

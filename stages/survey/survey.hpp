@@ -57,7 +57,7 @@ struct Model {
   prisms::PrismModel prisms;  ///< empty when `layer` is set
   std::string path;
 };
-/// Reads and checks the model. Throws geobem::UsageError for --ubc-model with
+/// Reads and checks the model. Throws InputError::usage for --ubc-model with
 /// a layer, std::runtime_error naming the file and line for bad data.
 Model read_model(const ModelOptions& options);
 
@@ -73,13 +73,13 @@ struct Survey {
 /// layer's CRS when the model is a layer (else to --crs or the default rule
 /// of terrain::read_dem); a layer .vts is used as it is. Warns on stderr
 /// (even when quiet) about stations below the topography; reports positions
-/// without a height unless quiet. Throws geobem::UsageError for conflicting
+/// without a height unless quiet. Throws InputError::usage for conflicting
 /// or missing options, std::runtime_error naming the file for bad data.
 Survey read_survey(const StationOptions& options, const Model& model, const std::string& stage, bool quiet);
 
 /// Checks the station options alone (which source, the grid's values) before
 /// any file is read; read_survey checks the same again. Throws
-/// geobem::UsageError.
+/// InputError::usage.
 void check_station_options(const StationOptions& options);
 
 /// --precision double|single (the kernels' arithmetic), --force (single
@@ -93,7 +93,7 @@ struct KernelOptions {
 /// Binds the kernel options to `options`.
 void add_kernel_options(cli::StageOptions& command, KernelOptions* options);
 /// Checks the kernel options and sets them in `forward`. Throws
-/// geobem::UsageError naming the option and the value.
+/// InputError::usage naming the option and the value.
 void apply_kernel_options(const KernelOptions& options, gravity::ForwardOptions& forward);
 
 /// Writes NAME.csv and NAME.vts (stations that form a grid) or NAME.vtu, and NAME.prj

@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "gpu/core/input_error.hpp"
+
 namespace geobem::cq_stage {
 
 namespace {
@@ -29,7 +31,7 @@ bem::Vec3 fitted_sphere_centre(const std::vector<bem::Vec3>& points) {
     for (int i = k + 1; i < 4; ++i)
       if (std::abs(a[i][k]) > std::abs(a[pivot][k])) pivot = i;
     std::swap(a[k], a[pivot]);
-    if (a[k][k] == 0) throw std::invalid_argument("--closed-form cavity: the nodes lie in one plane: not a sphere");
+    if (a[k][k] == 0) throw InputError("--closed-form cavity: the nodes lie in one plane: not a sphere");
     for (int i = k + 1; i < 4; ++i) {
       const double f = a[i][k] / a[k][k];
       for (int j = k; j < 5; ++j) a[i][j] -= f * a[k][j];
@@ -49,11 +51,11 @@ bem::Vec3 fitted_sphere_centre(const std::vector<bem::Vec3>& points) {
 CavityProblem cavity_problem_of(const bem::BemModel& model) {
   const std::string what = "--closed-form cavity: ";
   if (!model.unbounded_solid)
-    throw std::invalid_argument(what + "the mesh bounds a finite body, not a cavity in an unbounded solid");
+    throw InputError(what + "the mesh bounds a finite body, not a cavity in an unbounded solid");
   if (model.load_case_count() != 1 || !model.fixed_elements.empty())
-    throw std::invalid_argument(what + "needs one loaded group and no fixed one (the model has " +
-                                std::to_string(model.load_case_count()) + " load cases and " +
-                                std::to_string(model.fixed_elements.size()) + " fixed elements)");
+    throw InputError(what + "needs one loaded group and no fixed one (the model has " +
+                     std::to_string(model.load_case_count()) + " load cases and " +
+                     std::to_string(model.fixed_elements.size()) + " fixed elements)");
   CavityProblem problem;
   double pressure = 0;
   for (std::size_t e = 0; e < model.areas.size(); ++e) {
@@ -61,8 +63,8 @@ CavityProblem cavity_problem_of(const bem::BemModel& model) {
     const double p = -dot(t, n);
     const double off = bem::norm(t + p * n);
     if (model.element_load_case[e] != 0 || off > 1e-9 * std::abs(p) || (e > 0 && std::abs(p - pressure) > 1e-9 * std::abs(pressure)))
-      throw std::invalid_argument(what + "needs one uniform pressure on the whole surface (element " +
-                                  std::to_string(e) + " differs)");
+      throw InputError(what + "needs one uniform pressure on the whole surface (element " +
+                       std::to_string(e) + " differs)");
     pressure = p;
   }
   problem.centre = fitted_sphere_centre(model.nodes);
@@ -77,7 +79,7 @@ CavityProblem cavity_problem_of(const bem::BemModel& model) {
     char text[200];
     std::snprintf(text, sizeof text, "the nodes lie %.6g to %.6g m from their centre: not a sphere", smallest,
                   largest);
-    throw std::invalid_argument(what + text);
+    throw InputError(what + text);
   }
   const bem::Material& m = model.material;
   const double poisson_ratio = m.lame_lambda / (2 * (m.lame_lambda + m.shear_modulus));

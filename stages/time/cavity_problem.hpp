@@ -22,7 +22,7 @@ struct CavityProblem {
 /// The cavity of `model`: an unbounded solid around one closed surface, all
 /// of it free and the one load case, a uniform pressure p (traction −p n on
 /// every element); centre that of the sphere fitted to the nodes (least
-/// squares), radius their mean distance from it, μ, ν, ρ the model's. Throws std::invalid_argument saying which
+/// squares), radius their mean distance from it, μ, ν, ρ the model's. Throws InputError saying which
 /// of these the model breaks (a bounded solid, another load, fixed
 /// elements, nodes farther than 1 % of the radius from the sphere).
 CavityProblem cavity_problem_of(const bem::BemModel& model);

@@ -33,9 +33,9 @@
 #include "gpu/bem/rod_closed_form.hpp"
 #include "gpu/core/atomic_file.hpp"
 #include "gpu/core/device.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/progress.hpp"
 #include "gpu/core/seconds_since.hpp"
-#include "gpu/core/usage_error.hpp"
 #include "mesh/io/memory_budget.hpp"
 #include "mesh/io/npy_file.hpp"
 #include "mesh/io/number_text.hpp"
@@ -410,9 +410,9 @@ bool parse(int argc, const char* const argv[], TimeOptions& o, cli::StageOptions
   for (const char* path : {"laplace", "mesh", "receivers"}) command.mark_path(path);
   command.mark_path("load-history", load_history_file_start);
   if (!command.parse(argc, argv)) return false;
-  if (o.every < 1) throw UsageError("--every must be at least 1");
+  if (o.every < 1) throw InputError::usage("--every must be at least 1");
   if (o.closed_form && *o.closed_form != "rod" && *o.closed_form != "cavity" && *o.closed_form != "none")
-    throw UsageError("--closed-form '" + *o.closed_form + "': expected rod, cavity or none");
+    throw InputError::usage("--closed-form '" + *o.closed_form + "': expected rod, cavity or none");
   if (o.closed_form == "none") o.closed_form.reset();
   return true;
 }
@@ -438,7 +438,7 @@ std::vector<Receiver> option_receivers(const TimeOptions& o) {
 std::pair<double, double> time_window(const TimeOptions& o) {
   if (!o.time_window) return {-1e300, 1e300};
   const auto window = cli::parse_number_list("time-window", *o.time_window, 2, "T0,T1");
-  if (!(window[0] <= window[1])) throw UsageError("--time-window: T0 must not exceed T1");
+  if (!(window[0] <= window[1])) throw InputError::usage("--time-window: T0 must not exceed T1");
   return {window[0], window[1]};
 }
 
@@ -481,13 +481,11 @@ surface::SurfaceMesh solved_mesh(const fs::path& mesh_path, const LaplaceManifes
 /// refused when its unknowns or load cases differ from the manifest's.
 bem::BemModel solved_model(const bem::SurfaceView& surface_view, const LaplaceManifest& manifest,
                            const fs::path& manifest_path) {
-  bem::BemModel model;
-  try {
-    model = bem::make_bem_model(surface_view, parse_conditions(manifest.conditions),
-                                checked_material(manifest.young_modulus, manifest.poisson_ratio, manifest.density));
-  } catch (const std::invalid_argument& error) {
-    throw std::runtime_error(manifest_path.string() + ": " + error.what());  // a property of the file: exit 1
-  }
+  // A property of the manifest: exit 1.
+  bem::BemModel model = with_origin(InputKind::data, manifest_path.string(), [&] {
+    return bem::make_bem_model(surface_view, parse_conditions(manifest.conditions),
+                               checked_material(manifest.young_modulus, manifest.poisson_ratio, manifest.density));
+  });
   if (model.unknown_count() != manifest.unknowns || model.load_case_groups != manifest.load_case_groups)
     throw std::runtime_error(manifest_path.string() + ": " + std::to_string(manifest.unknowns) + " unknowns and " +
                              "load cases " + join(manifest.load_case_groups, ',') +
@@ -503,13 +501,8 @@ std::vector<Probe> option_probes(const TimeOptions& o, const bem::BemModel& mode
     const auto p = cli::parse_number_list("probe", text, 3, "X,Y,Z");
     probes.push_back(nearest_node_probe(model, {p[0], p[1], p[2]}));
   }
-  for (const auto& name : o.probe_group) {
-    try {
-      probes.push_back(group_mean_probe(model, name));
-    } catch (const std::invalid_argument& error) {
-      throw UsageError(error.what());
-    }
-  }
+  for (const auto& name : o.probe_group)
+    probes.push_back(with_origin(InputKind::usage, "", [&] { return group_mean_probe(model, name); }));
   return probes;
 }
 
@@ -521,10 +514,10 @@ ClosedForm option_closed_form(const TimeOptions& o, const cli::StageOptions& com
   ClosedForm closed;
   if (!o.closed_form) return closed;
   if (history_texts.size() != 1 || history_texts[0] != "heaviside")
-    throw UsageError("--closed-form " + *o.closed_form + " (from " + command.origin("closed-form") +
-                     ") needs one load case with the heaviside load history, not " + join(history_texts, ',') +
-                     ": give --closed-form none with other histories");
-  try {
+    throw InputError::usage("--closed-form " + *o.closed_form + " (from " + command.origin("closed-form") +
+                            ") needs one load case with the heaviside load history, not " + join(history_texts, ',') +
+                            ": give --closed-form none with other histories");
+  with_origin(InputKind::usage, "", [&] {
     if (*o.closed_form == "rod") {
       if (manifest.poisson_ratio != 0.0)
         std::fprintf(stderr, "geobem-time: warning: the rod's closed form is exact for nu = 0 only (nu = %g)\n",
@@ -533,9 +526,7 @@ ClosedForm option_closed_form(const TimeOptions& o, const cli::StageOptions& com
     } else {
       closed.cavity = cavity_problem_of(model);
     }
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(error.what());
-  }
+  });
   return closed;
 }
 
@@ -600,8 +591,8 @@ int run(int argc, char** argv) {
   const ClosedForm closed = option_closed_form(o, command, history_texts, manifest, model);
   const std::vector<int> steps = window_steps(manifest.cq, first_time, last_time, o.every);
   if (steps.empty())
-    throw UsageError("--time-window holds no step (t = 0 to " + std::to_string(manifest.cq.steps * manifest.cq.time_step) +
-                     " s in steps of " + std::to_string(manifest.cq.time_step) + " s)");
+    throw InputError::usage("--time-window holds no step (t = 0 to " + std::to_string(manifest.cq.steps * manifest.cq.time_step) +
+                            " s in steps of " + std::to_string(manifest.cq.time_step) + " s)");
   const bem::LaplaceSolution solution = read_solution(laplace, manifest);
 
   PhaseSeconds seconds;

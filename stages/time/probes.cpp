@@ -4,6 +4,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "gpu/core/input_error.hpp"
+
 namespace geobem::cq_stage {
 
 Probe nearest_node_probe(const bem::BemModel& model, const std::array<double, 3>& point) {
@@ -28,7 +30,7 @@ Probe group_mean_probe(const bem::BemModel& model, const std::string& name) {
     if (model.group_names[g] == name) group = static_cast<int>(g);
     names += (g ? ", " : "") + model.group_names[g];
   }
-  if (group < 0) throw std::invalid_argument("probe group '" + name + "': the mesh has no such group (it has " + names + ")");
+  if (group < 0) throw InputError("probe group '" + name + "': the mesh has no such group (it has " + names + ")");
   std::vector<double> weight(model.nodes.size(), 0.0);
   double total = 0.0;
   for (std::size_t e = 0; e < model.areas.size(); ++e)

@@ -21,7 +21,7 @@ struct Probe {
 /// The node nearest to `point` (m).
 Probe nearest_node_probe(const bem::BemModel& model, const std::array<double, 3>& point);
 
-/// The area-weighted mean over group `name`; throws std::invalid_argument
+/// The area-weighted mean over group `name`; throws InputError
 /// naming the group (and the groups there are) when the model lacks it.
 Probe group_mean_probe(const bem::BemModel& model, const std::string& name);
 

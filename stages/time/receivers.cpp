@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "gpu/bem/receiver_field.hpp"
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "mesh/io/csv_table.hpp"
 #include "mesh/surface/mesh_checks.hpp"
 #include "mesh/surface/mesh_geometry.hpp"
@@ -25,14 +25,14 @@ struct Span {
 
 Span parse_span(const std::string& option, const std::string& text, std::size_t axes, const std::string& form) {
   const std::vector<std::string> parts = split(text, ':');
-  if (parts.size() != 3) throw UsageError("--" + option + " '" + text + "': expected " + form);
+  if (parts.size() != 3) throw InputError::usage("--" + option + " '" + text + "': expected " + form);
   const auto a = cli::parse_number_list(option, parts[0], 3, form);
   const auto b = cli::parse_number_list(option, parts[1], 3, form);
   Span span{{a[0], a[1], a[2]}, {b[0], b[1], b[2]},
             cli::parse_count_list(option, parts[2], axes, form, static_cast<double>(max_receivers))};
   std::size_t product = 1;
   for (std::size_t count : span.counts) {
-    if (count < 1) throw UsageError("--" + option + " '" + text + "': every count must be at least 1");
+    if (count < 1) throw InputError::usage("--" + option + " '" + text + "': every count must be at least 1");
     product = product > max_receivers ? product : product * count;  // each count <= 1e6: no overflow
   }
   require_receiver_count(0, product, "--" + option + " '" + text + "'");
@@ -90,10 +90,10 @@ double spaced(double from, double to, std::size_t k, std::size_t count) {
 
 void require_receiver_count(std::size_t already, std::size_t more, const std::string& what) {
   if (more <= max_receivers && already <= max_receivers - more) return;
-  throw UsageError(what + ": " + std::to_string(more) + " receivers" +
-                   (already ? " after " + std::to_string(already) + " others" : std::string()) + ", more than the " +
-                   std::to_string(max_receivers) + " a run takes (each costs a representation formula per CQ "
-                   "frequency over every element)");
+  throw InputError::usage(what + ": " + std::to_string(more) + " receivers" +
+                          (already ? " after " + std::to_string(already) + " others" : std::string()) +
+                          ", more than the " + std::to_string(max_receivers) +
+                          " a run takes (each costs a representation formula per CQ frequency over every element)");
 }
 
 std::vector<Receiver> read_receiver_csv(const std::string& path) {

@@ -30,19 +30,19 @@ std::vector<Receiver> read_receiver_csv(const std::string& path);
 
 /// N equally spaced receivers from (X0,Y0,Z0) to (X1,Y1,Z1), both ends
 /// included, from "X0,Y0,Z0:X1,Y1,Z1:N" (N = 1: the first point alone).
-/// Throws geobem::UsageError naming the text for a malformed one, a
+/// Throws InputError::usage naming the text for a malformed one, a
 /// non-finite coordinate or N < 1.
 std::vector<Receiver> receiver_line(const std::string& text);
 
 /// The NX × NY × NZ receivers of a box grid from corner (X0,Y0,Z0) to corner
 /// (X1,Y1,Z1), "X0,Y0,Z0:X1,Y1,Z1:NX,NY,NZ", x fastest; a count of 1 puts
 /// that axis's one layer at the first corner's coordinate (a plane or a line
-/// of receivers). Throws geobem::UsageError naming the text for a malformed
+/// of receivers). Throws InputError::usage naming the text for a malformed
 /// one, a non-finite coordinate, a count < 1, or NX·NY·NZ above
 /// max_receivers (checked before any receiver is made).
 std::vector<Receiver> receiver_grid(const std::string& text);
 
-/// Throws geobem::UsageError naming `what` when `already` receivers and
+/// Throws InputError::usage naming `what` when `already` receivers and
 /// `more` of it exceed max_receivers.
 void require_receiver_count(std::size_t already, std::size_t more, const std::string& what);
 

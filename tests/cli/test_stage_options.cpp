@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "stages/cli/ini_file.hpp"
 #include "stages/cli/stage_options.hpp"
 #include "tests/support/test_files.hpp"

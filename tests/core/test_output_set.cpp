@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "gpu/core/atomic_file.hpp"
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "mesh/io/output_set.hpp"
 #include "tests/support/test_files.hpp"
 
@@ -54,11 +54,11 @@ Files contents(const fs::path& folder) {
   return files;
 }
 
-/// The UsageError message of opening a set on `folder`, "" when it opens.
+/// The InputError message of opening a set on `folder`, "" when it opens.
 std::string refusal(const fs::path& folder, const std::string& stage = "geobem-test") {
   try {
     geobem::OutputSet set(folder, stage);
-  } catch (const geobem::UsageError& error) {
+  } catch (const geobem::InputError& error) {
     return error.what();
   }
   return "";

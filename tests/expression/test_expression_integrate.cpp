@@ -240,7 +240,7 @@ TEST(AdaptiveExpression, ClosedFormsAndNonFinite) {
   EXPECT_EQ(nan[0].status, IntegrationStatus::NonFinite);
   EXPECT_THROW(ex::integrate_adaptive_expression(ex::parse_expression("x", {"x"}, {}), {1.0, 1.0}, 1, options,
                                                  ComputeDevice::Cpu),
-               geobem::UsageError);
+               geobem::InputError);
 }
 
 TEST(CubatureExpression, GenzAndArumugamFamiliesAsExpressions) {

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/warning.hpp"
 #include "gpu/gravity/gravity.hpp"
 
@@ -131,7 +131,7 @@ TEST(FarField, SinglePrecisionThatNoStationCanUseIsRefusedUnlessForced) {
   try {
     forward_model({cube}, far, parse_fields("g_z"), quiet(Precision::Single));
     ADD_FAILURE() << "single precision was not refused";
-  } catch (const geobem::UsageError& error) {
+  } catch (const geobem::InputError& error) {
     EXPECT_NE(std::string(error.what()).find("single precision cannot give a relative accuracy of 0.001 at any "
                                              "station"),
               std::string::npos)

@@ -18,8 +18,8 @@
 #include <filesystem>
 #include <optional>
 
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/math_constants.hpp"
-#include "gpu/core/usage_error.hpp"
 #include "mesh/surface/gmsh_geometry.hpp"
 #include "mesh/surface/mesh_checks.hpp"
 #include "mesh/surface/mesh_geometry.hpp"
@@ -177,7 +177,7 @@ TEST(GmshGeometry, ShapesThatWouldNeedTooManyTrianglesAreRefusedBeforeMeshing) {
   const std::string message = error_of([] { mesh_cad_shape(parse_cad_shape("sphere:0,0,0,1000"), 0.01); });
   EXPECT_EQ(message, "sphere at element size 0.01 m: about 2.9e+11 triangles, more than the 2000000 geobem-mesh "
                      "makes; give an element size of at least 3.81 m");
-  EXPECT_THROW(mesh_cad_shape(parse_cad_shape("box:0,0,0,1,1,1"), 0.0005), geobem::UsageError);
+  EXPECT_THROW(mesh_cad_shape(parse_cad_shape("box:0,0,0,1,1,1"), 0.0005), geobem::InputError);
   // The estimate against what Gmsh makes: within a quarter.
   for (const char* text : {"sphere:0,0,0,1", "box:0,0,0,1,2,3", "cylinder:0,0,0,0,0,2,0.5"}) {
     const double made = static_cast<double>(mesh_cad_shape(parse_cad_shape(text), 0.1).triangles.size());

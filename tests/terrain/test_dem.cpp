@@ -27,7 +27,7 @@
 
 #include "../support/test_files.hpp"
 #include "dem_test_support.hpp"
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
 #include "mesh/terrain/dem_raster.hpp"
 #include "mesh/terrain/draped_stations.hpp"
 
@@ -266,7 +266,7 @@ TEST(Dem, CrsOnlyByCodeOrWktAndNeverNamingAFile) {
   };
   for (const auto& c : refused) {
     options.crs = c.crs;
-    EXPECT_THROW(read_dem(geographic.string(), options), geobem::UsageError) << c.crs;
+    EXPECT_THROW(read_dem(geographic.string(), options), geobem::InputError) << c.crs;
     EXPECT_NE(error_of([&] { read_dem(geographic.string(), options); }).find(c.message), std::string::npos)
         << error_of([&] { read_dem(geographic.string(), options); });
   }
