@@ -84,7 +84,7 @@ struct LaplaceSolution {
 /// Bytes one frequency's dense system and right-hand sides take (n² + n·cases complex128).
 std::uint64_t dense_system_bytes(int unknowns, int load_cases);
 
-/// Throws std::runtime_error before any work when one frequency's dense
+/// Throws ResourceError before any work when one frequency's dense
 /// system does not fit in `available_bytes` (of `where`, e.g. "device
 /// memory"), naming the unknowns, the bytes needed and the bytes available.
 void require_dense_system_fits(int unknowns, int load_cases, std::uint64_t available_bytes, const char* where);

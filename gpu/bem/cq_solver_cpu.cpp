@@ -14,6 +14,7 @@
 #include "gpu/bem/lu_failure.hpp"
 #include "gpu/core/input_error.hpp"
 #include "gpu/core/progress.hpp"
+#include "gpu/core/resource_error.hpp"
 #include "gpu/core/seconds_since.hpp"
 
 /// LAPACK's zgesv (Fortran interface) as OpenBLAS exports it: A X = B by LU
@@ -65,7 +66,7 @@ void require_dense_system_fits(int unknowns, int load_cases, std::uint64_t avail
                 "frequency, but %s has %.4g GB (%llu bytes) available: use a coarser mesh",
                 unknowns, needed / 1e9, static_cast<unsigned long long>(needed), load_cases, where,
                 available_bytes / 1e9, static_cast<unsigned long long>(available_bytes));
-  throw std::runtime_error(text);
+  throw ResourceError(text);
 }
 
 template <class Solution>

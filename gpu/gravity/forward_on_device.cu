@@ -28,6 +28,7 @@
 #include "gpu/core/device_error.hpp"
 #include "gpu/core/device_memory_budget.hpp"
 #include "gpu/core/input_error.hpp"
+#include "gpu/core/resource_error.hpp"
 #include "gpu/core/warning.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/rounding_estimate.hpp"
@@ -359,10 +360,10 @@ void forward_model_on_device(const Prism* prisms, std::size_t prism_count, const
   const std::size_t needed = prism_count * (sizeof(Prism) + 1) + rows_per_station * n * sizeof(double);
   const std::size_t budget = device_memory_budget(options.device_memory_limit_bytes);
   if (needed > budget)
-    throw DeviceError("forward_model_on_device: " + std::to_string(prism_count) + " prisms and " +
-                      std::to_string(n) + " stations need " + std::to_string(needed) +
-                      " bytes of device memory beside the inputs; the budget is " + std::to_string(budget) +
-                      " bytes (pass host arrays: they are streamed in chunks)");
+    throw ResourceError("forward_model_on_device: " + std::to_string(prism_count) + " prisms and " +
+                        std::to_string(n) + " stations need " + std::to_string(needed) +
+                        " bytes of device memory beside the inputs; the budget is " + std::to_string(budget) +
+                        " bytes (pass host arrays: they are streamed in chunks)");
 
   // The massive prisms, in their order (CUB's selection is stable), and their box.
   DeviceBuffer<Prism> massive(std::max<std::size_t>(prism_count, 1));

@@ -140,7 +140,7 @@ ForwardResult forward_model_grid(const PrismGrid& grid, const std::vector<Statio
 /// Device memory beside the inputs: the prisms of nonzero density and 18
 /// doubles per station. The caller's streams are synchronized first. Throws
 /// as forward_model, InputError for parts other than 1 or more
-/// than INT_MAX prisms or stations, geobem::DeviceError beyond the device
+/// than INT_MAX prisms or stations, geobem::ResourceError beyond the device
 /// memory budget, and std::runtime_error in a build without CUDA.
 void forward_model_on_device(const Prism* prisms, std::size_t prism_count, const Station* stations,
                              std::size_t station_count, const std::vector<Field>& fields,

@@ -1,18 +1,19 @@
-#include "gpu/core/input_error.hpp"
 #include "gpu/potential/chunk_plan.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
+#include "gpu/core/resource_error.hpp"
+
 namespace geobem::potential {
 
 ChunkPlan plan_chunks(std::size_t sources, std::size_t source_bytes, std::size_t stations, std::size_t station_bytes,
                       std::size_t budget_bytes) {
   if (budget_bytes < source_bytes + station_bytes)
-    throw InputError("device memory budget of " + std::to_string(budget_bytes) +
-                     " bytes cannot hold one source and one station (" +
-                     std::to_string(source_bytes + station_bytes) + " bytes)");
+    throw ResourceError("device memory budget of " + std::to_string(budget_bytes) +
+                        " bytes cannot hold one source and one station (" +
+                        std::to_string(source_bytes + station_bytes) + " bytes)");
   sources = std::max<std::size_t>(sources, 1);
   stations = std::max<std::size_t>(stations, 1);
   // Compare in bytes divided out, so that no product overflows.

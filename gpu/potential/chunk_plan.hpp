@@ -18,8 +18,8 @@ struct ChunkPlan {
 /// sums) within `budget_bytes` of device memory: everything at once when it
 /// fits; otherwise at most half the budget for stations and the rest for
 /// sources. Both counts are ≥ 1 and no larger than the totals. Throws
-/// InputError naming the budget when it cannot hold one source and
-/// one station.
+/// ResourceError naming the budget when it cannot hold one source and one
+/// station.
 ChunkPlan plan_chunks(std::size_t sources, std::size_t source_bytes, std::size_t stations, std::size_t station_bytes,
                       std::size_t budget_bytes);
 

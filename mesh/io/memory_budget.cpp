@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "gpu/core/resource_error.hpp"
+
 namespace geobem {
 
 namespace {
@@ -73,8 +75,8 @@ void require_memory(std::uint64_t bytes, std::uint64_t budget_bytes, const std::
   if (bytes <= budget_bytes) return;
   const std::string needed = bytes == UINT64_MAX ? "more than 2^64 bytes"
                                                  : std::to_string(bytes) + " bytes (" + format_bytes(bytes) + ")";
-  throw std::runtime_error(what + " needs " + needed + ", more than the " + format_bytes(budget_bytes) +
-                           " of memory available");
+  throw ResourceError(what + " needs " + needed + ", more than the " + format_bytes(budget_bytes) +
+                      " of memory available");
 }
 
 }  // namespace geobem

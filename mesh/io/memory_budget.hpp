@@ -17,7 +17,7 @@ std::uint64_t available_memory_bytes();
 /// when a·b overflows 64 bits.
 bool multiply_checked(std::uint64_t a, std::uint64_t b, std::uint64_t& product);
 
-/// Throws std::runtime_error "WHAT needs N bytes (X GiB), more than the Y GiB
+/// Throws ResourceError "WHAT needs N bytes (X GiB), more than the Y GiB
 /// of memory available" when `bytes` exceeds `budget_bytes` (UINT64_MAX
 /// reads "more than 2^64 bytes": pass it for a size that overflowed).
 void require_memory(std::uint64_t bytes, std::uint64_t budget_bytes, const std::string& what);

@@ -25,7 +25,8 @@
 #include "gpu/bem/hierarchical/hierarchical_layout.hpp"
 #include "gpu/bem/hierarchical/hierarchical_solver.hpp"
 #include "gpu/bem/hierarchical/low_rank.hpp"
-#include "gpu/core/usage_error.hpp"
+#include "gpu/core/input_error.hpp"
+#include "gpu/core/resource_error.hpp"
 #include "tests/bem/cavity_case.hpp"
 #include "tests/bem/hierarchical_support.hpp"
 #include "tests/bem/rod_case.hpp"
@@ -420,10 +421,10 @@ TEST(HierarchicalChoice, AutoIsDenseBelowTheMeasuredCrossoverAndBadTextsAreRefus
   EXPECT_EQ(choose_bem_solver(BemSolver::dense, geobem::ComputeDevice::Cpu, 1 << 30), BemSolver::dense);
   EXPECT_EQ(choose_bem_solver(BemSolver::hierarchical, geobem::ComputeDevice::Cpu, 3), BemSolver::hierarchical);
   EXPECT_EQ(parse_bem_solver("auto"), BemSolver::automatic);
-  EXPECT_THROW(parse_bem_solver("lu"), geobem::UsageError);
-  EXPECT_THROW(check_compression_tolerance(0.0), geobem::UsageError);
-  EXPECT_THROW(check_compression_tolerance(0.5), geobem::UsageError);
-  EXPECT_THROW(check_compression_tolerance(std::nan("")), geobem::UsageError);
+  EXPECT_THROW(parse_bem_solver("lu"), geobem::InputError);
+  EXPECT_THROW(check_compression_tolerance(0.0), geobem::InputError);
+  EXPECT_THROW(check_compression_tolerance(0.5), geobem::InputError);
+  EXPECT_THROW(check_compression_tolerance(std::nan("")), geobem::InputError);
   EXPECT_NO_THROW(check_compression_tolerance(1e-10));
 }
 
@@ -437,7 +438,7 @@ TEST(HierarchicalPlan, NamesEachPartWhenTheSystemDoesNotFit) {
   try {
     require_hierarchical_plan_fits(plan, plan.total() - 1, "the test's budget");
     FAIL();
-  } catch (const std::runtime_error& error) {
+  } catch (const geobem::ResourceError& error) {
     const std::string text = error.what();
     EXPECT_NE(text.find("near field"), std::string::npos) << text;
     EXPECT_NE(text.find("the test's budget"), std::string::npos) << text;

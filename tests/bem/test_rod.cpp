@@ -14,6 +14,7 @@
 #include "gpu/bem/cq_solver.hpp"
 #include "gpu/bem/rod_closed_form.hpp"
 #include "gpu/core/device.hpp"
+#include "gpu/core/resource_error.hpp"
 #include "tests/bem/rod_case.hpp"
 
 namespace {
@@ -184,7 +185,7 @@ TEST(RodBem, DenseSystemThatDoesNotFitIsRefusedWithItsBytes) {
   try {
     require_dense_system_fits(30000, 1, 8000000000ull, "device memory");
     FAIL();
-  } catch (const std::runtime_error& error) {
+  } catch (const geobem::ResourceError& error) {
     const std::string text = error.what();
     EXPECT_NE(text.find("14400480000 bytes"), std::string::npos) << text;
     EXPECT_NE(text.find("device memory has 8 GB"), std::string::npos) << text;

@@ -16,6 +16,7 @@
 
 #include "gpu/core/device.hpp"
 #include "gpu/core/device_buffer.hpp"
+#include "gpu/core/resource_error.hpp"
 #include "gpu/core/warning.hpp"
 #include "gpu/core/relative_difference.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
@@ -304,6 +305,32 @@ TEST_F(ForwardCuda, DeviceArraysAreCheckedAndWarnedLikeHostArrays) {
   EXPECT_EQ(message([&] { run_on_device(prisms, stations, "g_z"); }),
             message([&] { run(ComputeDevice::Cpu, prisms, stations, Precision::Double, "g_z"); }));
   EXPECT_NE(message([&] { run_on_device(prisms, stations, "g_z"); }).find("station 2"), std::string::npos);
+}
+
+TEST_F(ForwardCuda, DeviceArraysBeyondTheBudgetAreRefusedHostArraysStream) {
+  // A 4 KiB device memory limit: device arrays need more beside the inputs
+  // (57 bytes a prism, 5,700 for 100) and are refused before any work, naming
+  // the budget; host arrays stream in chunks within it and match the CPU.
+  std::mt19937_64 rng(20261130);
+  const auto prisms = random_prisms(100, rng);
+  const auto stations = random_stations(10, rng);
+  ForwardOptions options;
+  options.device = ComputeDevice::Cuda;
+  options.quiet = true;
+  options.device_memory_limit_bytes = 4096;
+  const DeviceBuffer<Prism> d_prisms(prisms);
+  const DeviceBuffer<Station> d_stations(stations);
+  DeviceBuffer<double> values(stations.size());
+  try {
+    forward_model_on_device(d_prisms.data(), prisms.size(), d_stations.data(), stations.size(), parse_fields("g_z"),
+                            options, values.data());
+    FAIL() << "no refusal";
+  } catch (const ResourceError& error) {
+    EXPECT_NE(std::string(error.what()).find("the budget is 4096 bytes"), std::string::npos) << error.what();
+  }
+  const auto streamed = forward_model(prisms, stations, parse_fields("g_z"), options);
+  const auto cpu = run(ComputeDevice::Cpu, prisms, stations, Precision::Double, "g_z");
+  for (const double d : relative_max_difference(streamed, cpu)) EXPECT_LE(d, 1e-12);
 }
 
 TEST_F(ForwardCuda, DeviceArraysStayOnTheDevice) {

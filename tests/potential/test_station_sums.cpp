@@ -7,6 +7,7 @@
 
 #include <stdexcept>
 
+#include "gpu/core/resource_error.hpp"
 #include "gpu/potential/chunk_plan.hpp"
 #include "gpu/potential/station_sums_cpu.hpp"
 #include "tests/potential/counting_kernel.hpp"
@@ -62,7 +63,7 @@ TEST(ChunkPlan, ChunksStayWithinTheBudget) {
   const ChunkPlan few = plan_chunks(1000000, 56, 10, per_station, 56 * 1000 + 10 * per_station);
   EXPECT_EQ(few.stations_per_chunk, 10u);
   EXPECT_EQ(few.sources_per_chunk, 1000u);
-  EXPECT_THROW(plan_chunks(10, 56, 10, per_station, 56), std::invalid_argument);
+  EXPECT_THROW(plan_chunks(10, 56, 10, per_station, 56), geobem::ResourceError);
 }
 
 }  // namespace

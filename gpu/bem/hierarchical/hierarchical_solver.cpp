@@ -10,9 +10,10 @@
 #include "gpu/bem/hierarchical/block_jacobi.hpp"
 #include "gpu/bem/hierarchical/gmres.hpp"
 #include "gpu/bem/hierarchical/hierarchical_assembly.hpp"
-#include "gpu/core/progress.hpp"
-#include "gpu/core/seconds_since.hpp"
 #include "gpu/core/input_error.hpp"
+#include "gpu/core/progress.hpp"
+#include "gpu/core/resource_error.hpp"
+#include "gpu/core/seconds_since.hpp"
 
 /// OpenBLAS's thread count.
 extern "C" void openblas_set_num_threads(int threads);
@@ -57,7 +58,7 @@ void require_hierarchical_plan_fits(const HierarchicalMemoryPlan& plan, std::uin
                 "larger --compression-tolerance",
                 plan.total() / 1e9, plan.near_field / 1e9, plan.low_rank / 1e9, plan.workspace / 1e9, where,
                 available_bytes / 1e9);
-  throw std::runtime_error(text);
+  throw ResourceError(text);
 }
 
 BemSolver choose_bem_solver(BemSolver choice, ComputeDevice device, int unknowns) {

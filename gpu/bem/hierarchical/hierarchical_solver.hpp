@@ -71,7 +71,7 @@ std::uint64_t planned_low_rank_bytes(const BemModel& model, const hierarchical::
   return static_cast<std::uint64_t>(bytes);
 }
 
-/// Throws std::runtime_error before any work when `plan` does not fit in
+/// Throws ResourceError before any work when `plan` does not fit in
 /// `available_bytes` (of `where`), naming each part and the bytes available.
 void require_hierarchical_plan_fits(const HierarchicalMemoryPlan& plan, std::uint64_t available_bytes,
                                     const char* where);
