@@ -22,10 +22,11 @@ longman, adaptive, cubature
 
 Errors are ``ValueError`` (bad input, with the library's message naming the
 value), :class:`DeviceError` (a failing CUDA call, or ``device="cuda"`` where
-there is none); accuracy limits and undefined fields come as
+there is none), :class:`ResourceError` (a problem beyond the memory there
+is); accuracy limits and undefined fields come as
 :class:`GeobemWarning`. Nothing is printed unless ``progress=True``.
 """
-from ._geobem import DeviceError
+from ._geobem import DeviceError, ResourceError
 from ._forward import GeobemWarning, prism_gravity, prism_magnetic, total_field_anomaly
 from ._integrate import IntegrationResult, adaptive, cubature, longman
 from ._layer import DatasetAccessorGeobem, prism_layer
@@ -37,6 +38,7 @@ __all__ = [
     "DeviceError",
     "GeobemWarning",
     "IntegrationResult",
+    "ResourceError",
     "adaptive",
     "cubature",
     "longman",

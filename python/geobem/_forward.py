@@ -133,6 +133,8 @@ def prism_gravity(
         within 1e-3, unless ``force``.
     geobem.DeviceError
         A failing CUDA call, or ``device="cuda"`` without a GPU.
+    geobem.ResourceError
+        CuPy arrays whose problem exceeds the device memory budget.
 
     Warns
     -----

@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "gpu/core/input_error.hpp"
 #include "gpu/gravity/gravity.hpp"
 #include "gpu/gravity/prism_layer_forward.hpp"
 #include "gpu/magnetic/magnetic.hpp"
@@ -52,8 +53,8 @@ std::vector<Row> prism_rows(const HostBounds& bounds, const std::array<const Hos
   const std::size_t n = bounds.shape(0);
   for (const HostColumn* column : columns)
     if (column->shape(0) != n)
-      throw std::invalid_argument("a per-prism column has " + std::to_string(column->shape(0)) + " values for " +
-                                  std::to_string(n) + " prisms");
+      throw InputError("a per-prism column has " + std::to_string(column->shape(0)) + " values for " +
+                       std::to_string(n) + " prisms");
   // nanobind's strides count elements.
   const double* b = bounds.data();
   const std::int64_t across = bounds.stride(0), along = bounds.stride(1);
@@ -203,8 +204,8 @@ std::tuple<DeviceRows, std::vector<std::string>, Warnings> prism_gravity_on_devi
     const DeviceTable<3>& stations, const DeviceTable<7>& prisms, const std::string& fields,
     const std::string& precision, bool progress, bool force) {
   if (prisms.device_id() != stations.device_id())
-    throw std::invalid_argument("prism_gravity: the prisms are on CUDA device " + std::to_string(prisms.device_id()) +
-                                ", the coordinates on device " + std::to_string(stations.device_id()));
+    throw InputError("prism_gravity: the prisms are on CUDA device " + std::to_string(prisms.device_id()) +
+                     ", the coordinates on device " + std::to_string(stations.device_id()));
   const auto field_list = gravity::parse_fields(fields);
   const auto options = forward_options("cuda", precision, progress, force);
   const std::size_t n = stations.shape(0);

@@ -14,8 +14,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/integration_status.hpp"
-#include "gpu/core/usage_error.hpp"
 #include "gpu/expression/expression_integrate.hpp"
 #include "gpu/quadrature/adaptive_1d.hpp"
 #include "gpu/quadrature/cubature.hpp"
@@ -37,12 +37,13 @@ struct Columns {
   const double* values;  ///< rows × names.size(), C order
   std::size_t rows;
 
-  /// rows × wanted.size() values of the named columns; UsageError naming a missing one.
+  /// rows × wanted.size() values of the named columns; InputError::usage naming a missing one.
   std::vector<double> gather(const std::vector<std::string>& wanted) const {
     std::vector<std::size_t> index;
     for (const auto& name : wanted) {
       const auto found = std::find(names.begin(), names.end(), name);
-      if (found == names.end()) throw UsageError("parameters has no '" + name + "' (needed: " + joined(wanted) + ")");
+      if (found == names.end())
+        throw InputError::usage("parameters has no '" + name + "' (needed: " + joined(wanted) + ")");
       index.push_back(static_cast<std::size_t>(found - names.begin()));
     }
     std::vector<double> gathered;
@@ -61,14 +62,14 @@ struct Columns {
 
 Columns columns_of(const std::vector<std::string>& names, const HostMatrix& table) {
   if (table.shape(1) != names.size())
-    throw std::invalid_argument("parameters: " + std::to_string(names.size()) + " names for " +
-                                std::to_string(table.shape(1)) + " columns");
+    throw InputError("parameters: " + std::to_string(names.size()) + " names for " +
+                     std::to_string(table.shape(1)) + " columns");
   return {names, table.data(), table.shape(0)};
 }
 
 /// "row I: PROBLEM" for a failed row check; nothing when `problem` is empty.
 void refuse_row(std::size_t row, const std::string& problem) {
-  if (!problem.empty()) throw UsageError("row " + std::to_string(row) + ": " + problem);
+  if (!problem.empty()) throw InputError::usage("row " + std::to_string(row) + ": " + problem);
 }
 
 using Integrals = std::tuple<NumpyRows, std::vector<std::string>>;
@@ -95,9 +96,11 @@ Integrals longman(const std::optional<std::string>& family, const std::optional<
                   const std::string& accelerator, int min_areas, int max_areas, int quadrature_order,
                   const std::string& device, bool progress) {
   if (family.has_value() == expression.has_value())
-    throw UsageError("give either family or expression (with oscillation)");
-  if (expression && !oscillation) throw UsageError("expression needs oscillation='KIND:PARAMETER' (the oscillating factor)");
-  if (!expression && (oscillation || decay_rate)) throw UsageError("oscillation and decay_rate go with expression");
+    throw InputError::usage("give either family or expression (with oscillation)");
+  if (expression && !oscillation)
+    throw InputError::usage("expression needs oscillation='KIND:PARAMETER' (the oscillating factor)");
+  if (!expression && (oscillation || decay_rate))
+    throw InputError::usage("oscillation and decay_rate go with expression");
   tf::LongmanOptions settings;
   settings.accelerator = tf::parse_accelerator(accelerator);
   settings.relative_tolerance = rel_tol;
@@ -152,7 +155,7 @@ q::Adaptive1DOptions adaptive_options(double rel_tol, double abs_tol, double max
   settings.beta = beta;
   settings.expansion = q::parse_expansion_rule(expansion);
   if (!(max_evals >= 1.0 && max_evals < 1.8e19))
-    throw UsageError("max_evals " + std::to_string(max_evals) + " out of range");
+    throw InputError::usage("max_evals " + std::to_string(max_evals) + " out of range");
   settings.max_evaluations = static_cast<std::uint64_t>(max_evals);
   settings.quiet = !progress;
   q::check_adaptive_1d_options(settings);
@@ -164,7 +167,7 @@ Integrals adaptive(const std::optional<std::string>& integrand, const std::optio
                    const std::vector<std::string>& names, const HostMatrix& table, bool single, double rel_tol,
                    double abs_tol, double max_evals, int alpha, int beta, const std::string& expansion,
                    const std::string& device, bool progress) {
-  if (integrand.has_value() == expression.has_value()) throw UsageError("give either integrand or expression");
+  if (integrand.has_value() == expression.has_value()) throw InputError::usage("give either integrand or expression");
   const auto settings = adaptive_options(rel_tol, abs_tol, max_evals, alpha, beta, expansion, progress);
   const Columns columns = columns_of(names, table);
   const auto estimate = [](const q::Adaptive1DResult& r) { return r.estimate; };
@@ -212,21 +215,21 @@ Integrals cubature(const std::optional<std::string>& integrand, const std::optio
                    const std::optional<std::vector<double>>& lower, const std::optional<std::vector<double>>& upper,
                    double genz_a, double genz_u, double rel_tol, double abs_tol, double max_evals,
                    long long min_regions, const std::string& device, bool progress) {
-  if (integrand.has_value() == expression.has_value()) throw UsageError("give either integrand or expression");
-  if (integrand && table.shape(1) > 0) throw UsageError("parameters go with expression");
+  if (integrand.has_value() == expression.has_value()) throw InputError::usage("give either integrand or expression");
+  if (integrand && table.shape(1) > 0) throw InputError::usage("parameters go with expression");
   q::CubatureOptions settings;
   settings.dim = dim;
   settings.rel_tol = rel_tol;
   settings.abs_tol = abs_tol;
   if (!(max_evals >= 1.0 && max_evals < 1.8e19))
-    throw UsageError("max_evals " + std::to_string(max_evals) + " out of range");
+    throw InputError::usage("max_evals " + std::to_string(max_evals) + " out of range");
   settings.max_evaluations = static_cast<std::uint64_t>(max_evals);
-  if (min_regions < 1) throw UsageError("min_regions must be >= 1");
+  if (min_regions < 1) throw InputError::usage("min_regions must be >= 1");
   settings.min_regions = static_cast<std::size_t>(min_regions);
-  if (lower.has_value() != upper.has_value()) throw UsageError("give both lower and upper");
+  if (lower.has_value() != upper.has_value()) throw InputError::usage("give both lower and upper");
   if (lower) {
     if (lower->size() != static_cast<std::size_t>(dim) || upper->size() != static_cast<std::size_t>(dim))
-      throw UsageError("lower and upper need dim = " + std::to_string(dim) + " values each");
+      throw InputError::usage("lower and upper need dim = " + std::to_string(dim) + " values each");
     settings.lower = *lower;
     settings.upper = *upper;
   }

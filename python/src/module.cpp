@@ -1,13 +1,18 @@
 // The extension module geobem._geobem: the compute library's forward models
 // and integrators for the pure-Python layer (python/geobem), which gives them
-// Harmonica's calls. Errors: std::invalid_argument (geobem::UsageError
-// included) arrives as ValueError with the library's message,
-// geobem::DeviceError as geobem.DeviceError, anything else as RuntimeError.
+// Harmonica's calls. Errors, mapped here and nowhere else: geobem::InputError
+// (bad input of either kind) arrives as ValueError with the library's
+// message, geobem::DeviceError as geobem.DeviceError and
+// geobem::ResourceError as geobem.ResourceError (both RuntimeErrors),
+// anything else as nanobind maps it (RuntimeError for a std::runtime_error).
 #include <nanobind/stl/string.h>
 
+#include <exception>
 #include <stdexcept>
 
 #include "gpu/core/device_error.hpp"
+#include "gpu/core/input_error.hpp"
+#include "gpu/core/resource_error.hpp"
 #include "python/src/bindings.hpp"
 
 namespace geobem::python {
@@ -48,6 +53,14 @@ NB_MODULE(_geobem, m) {
   m.doc() = "geobem's compute library (gpu/): prism gravity and magnetics, Longman's method, adaptive quadrature "
             "and cubature. Call it through the geobem package, not directly.";
   nb::exception<DeviceError>(m, "DeviceError", PyExc_RuntimeError);
+  nb::exception<ResourceError>(m, "ResourceError", PyExc_RuntimeError);
+  nb::register_exception_translator([](const std::exception_ptr& error, void*) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const InputError& input) {
+      PyErr_SetString(PyExc_ValueError, input.what());
+    }
+  });
   m.def("resolve_device", &resolve, nb::arg("device"));
   m.def("cuda_built", &cuda_built);
   m.def("cuda_device_count", &cuda_device_count);
