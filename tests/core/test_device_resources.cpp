@@ -260,15 +260,22 @@ TEST_F(DeviceResources, CublasHandleComputesADotProductAndMoves) {
 }
 
 TEST_F(DeviceResources, ALibraryRefusalThrowsItsStatusName) {
-  geobem::CusolverDnHandle solver;
-  int work_size = 0;
+  // A refusal the library documents: cublasSetVector returns
+  // CUBLAS_STATUS_INVALID_VALUE for a stride incx <= 0 (cuBLAS manual,
+  // cublasSetVector). (cuSOLVER's getrf_bufferSize, tried first, accepted
+  // m = -1 on the H200 with CUDA 13.0, though its manual lists the refusal.)
+  // The check names the library, the status and the call.
+  const geobem::CublasHandle blas;
+  const double host = 1.0;
+  geobem::DeviceBuffer<double> device(1);
   try {
-    GEOBEM_CHECK(cusolverDnDgetrf_bufferSize(solver.get(), -1, 1, nullptr, 1, &work_size));
-    FAIL() << "a matrix of -1 rows was accepted";
+    GEOBEM_CHECK(cublasSetVector(1, sizeof(double), &host, 0, device.data(), 1));
+    FAIL() << "a stride of 0 was accepted";
   } catch (const geobem::DeviceError& error) {
-    EXPECT_EQ(std::string(error.what()).rfind("cuSOLVER error CUSOLVER_STATUS_INVALID_VALUE (3) in "
-                                              "`cusolverDnDgetrf_bufferSize(solver.get(), -1, 1, nullptr, 1, "
-                                              "&work_size)` at ", 0), 0u)
+    EXPECT_EQ(std::string(error.what()).rfind("cuBLAS error CUBLAS_STATUS_INVALID_VALUE (7) in "
+                                              "`cublasSetVector(1, sizeof(double), &host, 0, device.data(), 1)` at ",
+                                              0),
+              0u)
         << error.what();
   }
 }
