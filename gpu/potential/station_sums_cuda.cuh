@@ -86,6 +86,49 @@ __global__ void __maxnreg__(MaxRegisters)
   tile_loop<Block>(view, kernel, count, span, stations, n_stations, sums);
 }
 
+/// Adds Σ kernel.add over sources [0, count) at device stations[0, ns) to
+/// the device sums[r·ns + s] in the launch shape {Block, MaxRegisters} (0: no
+/// register cap): view_from(first) is the SourceView of the sources from
+/// `first` on. Launches of about 2^31 pairs each, sources split over grid y
+/// into about blocks_per_sm blocks of 128 threads per SM in all (LaunchOptions).
+/// `progress` (may be null) advances in source–station pairs. Throws
+/// geobem::DeviceError for a failing CUDA call.
+template <int Block, int MaxRegisters, typename ViewFrom, typename Kernel, typename Station>
+void launch_station_sums(const ViewFrom& view_from, std::int64_t count, const Kernel& kernel,
+                         const Station* stations, std::size_t ns, double* sums, int blocks_per_sm,
+                         ProgressReporter* progress) {
+  if (count == 0 || ns == 0) return;
+  int device = 0, sm_count = 0;
+  GEOBEM_CUDA_CHECK(cudaGetDevice(&device));
+  GEOBEM_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+  const unsigned station_blocks = static_cast<unsigned>((ns + Block - 1) / Block);
+  // Launches of about 2^31 pairs each: short enough for progress lines,
+  // long enough that launch overhead is negligible.
+  const std::int64_t launch_sources =
+      std::max<std::int64_t>(Block, (std::int64_t(1) << 31) / static_cast<std::int64_t>(ns));
+  for (std::int64_t first = 0; first < count; first += launch_sources) {
+    const std::int64_t n = std::min<std::int64_t>(launch_sources, count - first);
+    // Split the sources of this launch over blocks_per_sm blocks of 128
+    // threads per SM in all, each split at least one tile long.
+    const std::int64_t tiles = (n + Block - 1) / Block;
+    const std::int64_t wanted =
+        (std::max(1, blocks_per_sm) * static_cast<std::int64_t>(sm_count) * 128 / Block + station_blocks - 1) /
+        station_blocks;
+    const std::int64_t splits = std::max<std::int64_t>(1, std::min<std::int64_t>({wanted, tiles, 65535}));
+    const std::int64_t span = ((tiles + splits - 1) / splits) * Block;
+    const dim3 grid(station_blocks, static_cast<unsigned>((n + span - 1) / span));
+    const auto view = view_from(first);
+    if constexpr (MaxRegisters == 0)
+      station_sums_kernel<Block><<<grid, Block>>>(view, kernel, n, span, stations, static_cast<int>(ns), sums);
+    else
+      capped_station_sums_kernel<Block, MaxRegisters><<<grid, Block>>>(view, kernel, n, span, stations,
+                                                                        static_cast<int>(ns), sums);
+    GEOBEM_CUDA_CHECK_LAUNCH();
+    GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
+    if (progress) progress->advance(static_cast<std::uint64_t>(n) * ns);
+  }
+}
+
 /// Sums[r · stations.size() + s] of Kernel::outputs rows: Σ over all sources
 /// of kernel.add at station s, on the current CUDA device, in the launch
 /// shape {Block, MaxRegisters} (0: no register cap). `stored` goes to the
@@ -110,46 +153,20 @@ std::vector<double> station_sums_cuda(const std::vector<Stored>& stored, const s
   DeviceBuffer<double> d_sums(static_cast<std::size_t>(rows) * plan.stations_per_chunk);
   const bool sources_once = plan.sources_per_chunk == n_sources;
   if (sources_once) d_sources.upload(stored.data(), n_sources);
-  int device = 0, sm_count = 0;
-  GEOBEM_CUDA_CHECK(cudaGetDevice(&device));
-  GEOBEM_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-
   for (std::size_t s0 = 0; s0 < n_stations; s0 += plan.stations_per_chunk) {
     const std::size_t ns = std::min(plan.stations_per_chunk, n_stations - s0);
     d_stations.upload(stations.data() + s0, ns);
     GEOBEM_CUDA_CHECK(cudaMemset(d_sums.data(), 0, rows * ns * sizeof(double)));
-    const unsigned station_blocks = static_cast<unsigned>((ns + Block - 1) / Block);
-    // Launches of about 2^31 pairs each: short enough for progress lines,
-    // long enough that launch overhead is negligible.
-    const std::int64_t launch_sources =
-        std::max<std::int64_t>(Block, (std::int64_t(1) << 31) / static_cast<std::int64_t>(ns));
     for (std::size_t p0 = 0; p0 < n_sources; p0 += plan.sources_per_chunk) {
       const std::size_t chunk = std::min(plan.sources_per_chunk, n_sources - p0);
       if (!sources_once) d_sources.upload(stored.data() + p0, chunk);
       const Stored* chunk_data = sources_once ? d_sources.data() + p0 : d_sources.data();
-      for (std::int64_t first = 0; first < static_cast<std::int64_t>(chunk); first += launch_sources) {
-        const std::int64_t count = std::min<std::int64_t>(launch_sources, static_cast<std::int64_t>(chunk) - first);
-        // Split the sources of this launch over options.blocks_per_sm blocks
-        // of 128 threads per SM in all, each split at least one tile long.
-        const std::int64_t tiles = (count + Block - 1) / Block;
-        const std::int64_t wanted =
-            (std::max(1, options.blocks_per_sm) * static_cast<std::int64_t>(sm_count) * 128 / Block +
-             station_blocks - 1) /
-            station_blocks;
-        const std::int64_t splits = std::max<std::int64_t>(1, std::min<std::int64_t>({wanted, tiles, 65535}));
-        const std::int64_t span = ((tiles + splits - 1) / splits) * Block;
-        const dim3 grid(station_blocks, static_cast<unsigned>((count + span - 1) / span));
-        const auto view = make_view(chunk_data + first, static_cast<std::int64_t>(p0) + first);
-        if constexpr (MaxRegisters == 0)
-          station_sums_kernel<Block><<<grid, Block>>>(view, kernel, count, span, d_stations.data(),
-                                                      static_cast<int>(ns), d_sums.data());
-        else
-          capped_station_sums_kernel<Block, MaxRegisters><<<grid, Block>>>(
-              view, kernel, count, span, d_stations.data(), static_cast<int>(ns), d_sums.data());
-        GEOBEM_CUDA_CHECK_LAUNCH();
-        GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
-        progress.advance(static_cast<std::uint64_t>(count) * ns);
-      }
+      const auto view_from = [&](std::int64_t first) {
+        return make_view(chunk_data + first, static_cast<std::int64_t>(p0) + first);
+      };
+      launch_station_sums<Block, MaxRegisters>(view_from, static_cast<std::int64_t>(chunk), kernel,
+                                               d_stations.data(), ns, d_sums.data(), options.blocks_per_sm,
+                                               &progress);
     }
     // Rows of this station chunk into the full rows of the result.
     GEOBEM_CUDA_CHECK(cudaMemcpy2D(sums.data() + s0, n_stations * sizeof(double), d_sums.data(), ns * sizeof(double),

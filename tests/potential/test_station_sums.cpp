@@ -1,7 +1,7 @@
 // The OpenMP side of the source × station launcher and the chunk plan of
 // its CUDA side: every source is visited once at every station (exact
-// counts, counting_kernel.hpp), on several thread counts, and chunks stay
-// within the memory budget.
+// counts, counting_kernel.hpp), on several thread counts, for a pair of
+// kernels in one pass, and chunks stay within the memory budget.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -9,6 +9,7 @@
 
 #include "gpu/core/resource_error.hpp"
 #include "gpu/potential/chunk_plan.hpp"
+#include "gpu/potential/kernel_pair.hpp"
 #include "gpu/potential/station_sums_cpu.hpp"
 #include "tests/potential/counting_kernel.hpp"
 
@@ -42,6 +43,22 @@ TEST(StationSumsCpu, SameSumsOnAnyThreadCount) {
     EXPECT_EQ(sums, counted_sums(values, 50));
   }
   omp_set_num_threads(threads);
+}
+
+TEST(StationSumsCpu, AKernelPairSumsBothKernelsInOnePass) {
+  ProgressReporter quiet("", 1, "", true);
+  const auto values = counted_values(1001);
+  const auto exact = counted_sums(values, 40);
+  using Pair = KernelPair<test::CountingKernel, test::CountingKernel>;
+  EXPECT_FALSE(Pair{}.wanted(4));
+  EXPECT_TRUE(Pair{}.wanted(5));
+  EXPECT_FALSE(Pair{}.wanted(9));
+  std::vector<double> second;
+  const auto first = split_rows(
+      station_sums_cpu(test::CountingView{values.data(), 0}, 1001, counting_stations(40), Pair{}, quiet), 5, 40,
+      second);
+  EXPECT_EQ(first, exact);
+  EXPECT_EQ(second, exact);
 }
 
 TEST(ChunkPlan, EverythingAtOnceWhenItFits) {

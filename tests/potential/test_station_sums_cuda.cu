@@ -2,11 +2,13 @@
 // and the exact counts (counting_kernel.hpp): every source once at every
 // station, rows not wanted left zero, in several launch shapes (with and
 // without a register cap), few and many blocks per SM, and a device memory
-// limit that splits sources and stations into chunks.
+// limit that splits sources and stations into chunks; a pair of kernels in
+// one pass.
 #include <gtest/gtest.h>
 
 #include <tuple>
 
+#include "gpu/potential/kernel_pair.hpp"
 #include "gpu/potential/kernel_shape.hpp"
 #include "gpu/potential/station_sums_cpu.hpp"
 #include "gpu/potential/station_sums_cuda.cuh"
@@ -45,6 +47,20 @@ TEST_F(StationSumsCuda, EverySourceOnceAtEveryStationInEveryShapeAndChunking) {
                                 << shape.max_registers << ", " << blocks_per_sm << " blocks per SM, limit " << limit;
           }
     }
+}
+
+TEST_F(StationSumsCuda, AKernelPairSumsBothKernelsInOnePassAsTheCpu) {
+  ProgressReporter quiet("", 1, "", true);
+  const auto values = test::counted_values(3001);
+  const auto stations = test::counting_stations(300);
+  const auto make_view = [](const double* chunk, std::int64_t first) { return test::CountingView{chunk, first}; };
+  using Pair = KernelPair<test::CountingKernel, test::CountingKernel>;
+  const auto cpu = station_sums_cpu(test::CountingView{values.data(), 0}, 3001, stations, Pair{}, quiet);
+  const auto gpu = station_sums_cuda<64, 112>(values, stations, make_view, Pair{}, LaunchOptions{}, quiet);
+  EXPECT_EQ(gpu, cpu);
+  std::vector<double> second;
+  EXPECT_EQ(split_rows(gpu, 5, 300, second), test::counted_sums(values, 300));
+  EXPECT_EQ(second, test::counted_sums(values, 300));
 }
 
 TEST_F(StationSumsCuda, NoSourcesOrStationsGiveZeroRows) {
