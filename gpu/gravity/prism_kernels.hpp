@@ -272,6 +272,63 @@ GEOBEM_HD inline void edge_direction(const Pair& pair, const ZeroCoefficient& ze
            pair_sums(regular[0][0], regular[0][1], regular[1][0], regular[1][1]));
 }
 
+/// The four ln(u + r) pairs of the edges along u (coordinates u[0] > u[1],
+/// size_u apart) at the coordinates v_a, w_b of the other two axes (index 0:
+/// the + bound; centres cv, cw and half sizes hv, hw), r(end, a, b) the
+/// distance of vertex (u[end], v_a, w_b): pot += Σ s·v·w·l, k_v −= Σ s·w·l,
+/// k_w −= Σ s·v·l, k_vw += Σ s·l (s = s_a·s_b, edge_direction's forms).
+template <bool CentreForm, typename Pairs, typename Real, typename Distance>
+GEOBEM_HD inline void log_edges(const Real u[2], Real size_u, const Real v[2], Real cv, Real hv, const Real w[2],
+                                Real cw, Real hw, const Distance& r, Real& pot, Real& k_v, Real& k_w, Real& k_vw) {
+  edge_direction<CentreForm, Real>(
+      [&](int a, int b) {
+        return Pairs::log_pair(u[0], u[1], size_u, r(0, a, b), r(1, a, b), v[a] * v[a] + w[b] * w[b]);
+      },
+      [&](int a, int b) { return v[a] == Real(0) && w[b] == Real(0); },
+      [&](Real s, int a, int b, Real l) {
+        pot += s * v[a] * w[b] * l;
+        k_v -= s * w[b] * l;
+        k_w -= s * v[a] * l;
+        k_vw += s * l;
+      },
+      [&](const PairSums<Real>& full, const PairSums<Real>& l) {
+        pot += centre_uw(l, cv, hv, cw, hw);  // Σ s·v·w·l
+        k_v -= centre_u(l.d2, l.da, cw, hw);  // Σ s·w·l
+        k_w -= centre_u(l.d2, l.db, cv, hv);  // Σ s·v·l
+        k_vw += full.d2;
+      });
+}
+
+/// The four arctangent pairs of the edges along u at the coordinates
+/// first_a, second_b of the other two axes, of which the one normal to the
+/// pairs' faces, n, is `first` where NormalFirst, else `second` (centre cn,
+/// half size hn), the other the arctangent's v: pot −= ½ Σ s·n²·a,
+/// k_n += Σ s·n·a, k_nn −= Σ s·a.
+template <bool CentreForm, bool NormalFirst, typename Pairs, typename Real, typename Distance>
+GEOBEM_HD inline void atan_edges(const Real u[2], Real size_u, const Real first[2], const Real second[2], Real cn,
+                                 Real hn, const Distance& r, Real& pot, Real& k_n, Real& k_nn) {
+  const Real half = Real(0.5);
+  const auto normal = [&](int a, int b) { return NormalFirst ? first[a] : second[b]; };
+  const auto along = [&](int a, int b) { return NormalFirst ? second[b] : first[a]; };
+  edge_direction<CentreForm, Real>(
+      [&](int a, int b) {
+        return Pairs::atan_pair(u[0], u[1], size_u, along(a, b), normal(a, b), r(0, a, b), r(1, a, b));
+      },
+      [&](int a, int b) { return normal(a, b) == Real(0); },
+      [&](Real s, int a, int b, Real t) {
+        const Real n = normal(a, b);
+        pot -= half * s * n * n * t;
+        k_n += s * n * t;
+        k_nn -= s * t;
+      },
+      [&](const PairSums<Real>& full, const PairSums<Real>& t) {
+        const Real other = NormalFirst ? t.db : t.da;
+        pot -= half * centre_uu(t.d2, other, cn, hn);  // ½ Σ s·n²·a
+        k_n += centre_u(t.d2, other, cn, hn);          // Σ s·n·a
+        k_nn -= full.d2;
+      });
+}
+
 /// The fields selected by `mask` (FieldBit) of a unit-density prism at the
 /// station, without the factor G: out[f] for Field index f, in SI units per
 /// (G·kg/m³): potential m², g in m, tensor dimensionless. Multiply by
@@ -314,110 +371,29 @@ GEOBEM_HD inline void prism_fields(const RelativePrism<Real>& p, unsigned mask, 
     for (int j = 0; j < 2; ++j)
       GEOBEM_GRAVITY_UNROLL
       for (int k = 0; k < 2; ++k) r[i][j][k] = sqrt(x[i] * x[i] + y[j] * y[j] + z[k] * z[k]);
+  // The vertex distances seen from each edge direction: (end along the
+  // edge, first other axis, second other axis).
+  const auto along_e = [&](int end, int j, int k) { return r[end][j][k]; };
+  const auto along_n = [&](int end, int i, int k) { return r[i][end][k]; };
+  const auto along_u = [&](int end, int i, int j) { return r[i][j][end]; };
 
   Real pot = 0, ke = 0, kn = 0, ku = 0, kee = 0, ken = 0, keu = 0, knn = 0, knu = 0, kuu = 0;
-  // ln(x + r) pairs over x (edges along easting) at each (y_j, z_k).
+  // ln(x + r) pairs over x at each (y_j, z_k); ln(y + r) over y at each
+  // (x_i, z_k); ln(z + r) over z at each (x_i, y_j).
   if (mask & (bit_potential | bit_g_n | bit_g_z | bit_g_nz))
-    edge_direction<CentreForm, Real>(
-        [&](int j, int k) {
-          return Pairs::log_pair(x[0], x[1], p.size_e, r[0][j][k], r[1][j][k], y[j] * y[j] + z[k] * z[k]);
-        },
-        [&](int j, int k) { return y[j] == Real(0) && z[k] == Real(0); },
-        [&](Real s, int j, int k, Real l) {
-          pot += s * y[j] * z[k] * l;
-          kn -= s * z[k] * l;
-          ku -= s * y[j] * l;
-          knu += s * l;
-        },
-        [&](const PairSums<Real>& full, const PairSums<Real>& l) {
-          pot += centre_uw(l, cn, hn, cu, hu);  // Σ s·y·z·l
-          kn -= centre_u(l.d2, l.da, cu, hu);   // Σ s·z·l
-          ku -= centre_u(l.d2, l.db, cn, hn);   // Σ s·y·l
-          knu += full.d2;
-        });
-  // ln(y + r) pairs over y at each (x_i, z_k).
+    log_edges<CentreForm, Pairs>(x, p.size_e, y, cn, hn, z, cu, hu, along_e, pot, kn, ku, knu);
   if (mask & (bit_potential | bit_g_e | bit_g_z | bit_g_ez))
-    edge_direction<CentreForm, Real>(
-        [&](int i, int k) {
-          return Pairs::log_pair(y[0], y[1], p.size_n, r[i][0][k], r[i][1][k], x[i] * x[i] + z[k] * z[k]);
-        },
-        [&](int i, int k) { return x[i] == Real(0) && z[k] == Real(0); },
-        [&](Real s, int i, int k, Real l) {
-          pot += s * z[k] * x[i] * l;
-          ke -= s * z[k] * l;
-          ku -= s * x[i] * l;
-          keu += s * l;
-        },
-        [&](const PairSums<Real>& full, const PairSums<Real>& l) {
-          pot += centre_uw(l, ce, he, cu, hu);  // Σ s·x·z·l
-          ke -= centre_u(l.d2, l.da, cu, hu);   // Σ s·z·l
-          ku -= centre_u(l.d2, l.db, ce, he);   // Σ s·x·l
-          keu += full.d2;
-        });
-  // ln(z + r) pairs over z at each (x_i, y_j).
+    log_edges<CentreForm, Pairs>(y, p.size_n, x, ce, he, z, cu, hu, along_n, pot, ke, ku, keu);
   if (mask & (bit_potential | bit_g_e | bit_g_n | bit_g_en))
-    edge_direction<CentreForm, Real>(
-        [&](int i, int j) {
-          return Pairs::log_pair(z[0], z[1], p.size_u, r[i][j][0], r[i][j][1], x[i] * x[i] + y[j] * y[j]);
-        },
-        [&](int i, int j) { return x[i] == Real(0) && y[j] == Real(0); },
-        [&](Real s, int i, int j, Real l) {
-          pot += s * x[i] * y[j] * l;
-          ke -= s * y[j] * l;
-          kn -= s * x[i] * l;
-          ken += s * l;
-        },
-        [&](const PairSums<Real>& full, const PairSums<Real>& l) {
-          pot += centre_uw(l, ce, he, cn, hn);  // Σ s·x·y·l
-          ke -= centre_u(l.d2, l.da, cn, hn);   // Σ s·y·l
-          kn -= centre_u(l.d2, l.db, ce, he);   // Σ s·x·l
-          ken += full.d2;
-        });
-  // arctan(yz / (xr)) pairs over y at each (x_i, z_k).
+    log_edges<CentreForm, Pairs>(z, p.size_u, x, ce, he, y, cn, hn, along_u, pot, ke, kn, ken);
+  // arctan(yz / (xr)) pairs over y at each (x_i, z_k); arctan(zx / (yr))
+  // over z at each (x_i, y_j); arctan(xy / (zr)) over x at each (y_j, z_k).
   if (mask & (bit_potential | bit_g_e | bit_g_ee))
-    edge_direction<CentreForm, Real>(
-        [&](int i, int k) { return Pairs::atan_pair(y[0], y[1], p.size_n, z[k], x[i], r[i][0][k], r[i][1][k]); },
-        [&](int i, int) { return x[i] == Real(0); },
-        [&](Real s, int i, int, Real a) {
-          pot -= half * s * x[i] * x[i] * a;
-          ke += s * x[i] * a;
-          kee -= s * a;
-        },
-        [&](const PairSums<Real>& full, const PairSums<Real>& a) {
-          pot -= half * centre_uu(a.d2, a.db, ce, he);  // ½ Σ s·x²·a
-          ke += centre_u(a.d2, a.db, ce, he);           // Σ s·x·a
-          kee -= full.d2;
-        });
-  // arctan(zx / (yr)) pairs over z at each (x_i, y_j).
+    atan_edges<CentreForm, true, Pairs>(y, p.size_n, x, z, ce, he, along_n, pot, ke, kee);
   if (mask & (bit_potential | bit_g_n | bit_g_nn))
-    edge_direction<CentreForm, Real>(
-        [&](int i, int j) { return Pairs::atan_pair(z[0], z[1], p.size_u, x[i], y[j], r[i][j][0], r[i][j][1]); },
-        [&](int, int j) { return y[j] == Real(0); },
-        [&](Real s, int, int j, Real a) {
-          pot -= half * s * y[j] * y[j] * a;
-          kn += s * y[j] * a;
-          knn -= s * a;
-        },
-        [&](const PairSums<Real>& full, const PairSums<Real>& a) {
-          pot -= half * centre_uu(a.d2, a.da, cn, hn);  // ½ Σ s·y²·a
-          kn += centre_u(a.d2, a.da, cn, hn);           // Σ s·y·a
-          knn -= full.d2;
-        });
-  // arctan(xy / (zr)) pairs over x at each (y_j, z_k).
+    atan_edges<CentreForm, false, Pairs>(z, p.size_u, x, y, cn, hn, along_u, pot, kn, knn);
   if (mask & (bit_potential | bit_g_z | bit_g_zz))
-    edge_direction<CentreForm, Real>(
-        [&](int j, int k) { return Pairs::atan_pair(x[0], x[1], p.size_e, y[j], z[k], r[0][j][k], r[1][j][k]); },
-        [&](int, int k) { return z[k] == Real(0); },
-        [&](Real s, int, int k, Real a) {
-          pot -= half * s * z[k] * z[k] * a;
-          ku += s * z[k] * a;
-          kuu -= s * a;
-        },
-        [&](const PairSums<Real>& full, const PairSums<Real>& a) {
-          pot -= half * centre_uu(a.d2, a.da, cu, hu);  // ½ Σ s·z²·a
-          ku += centre_u(a.d2, a.da, cu, hu);           // Σ s·z·a
-          kuu -= full.d2;
-        });
+    atan_edges<CentreForm, false, Pairs>(x, p.size_e, y, z, cu, hu, along_e, pot, ku, kuu);
   if (mask & bit_potential) out[0] = pot;
   if (mask & bit_g_e) out[1] = ke;
   if (mask & bit_g_n) out[2] = kn;
