@@ -194,6 +194,13 @@ unsigned tensor_entry(int a, int b) {
   return entries[a][b];
 }
 
+bool any_station_in(const Box& box, const std::vector<Station>& stations) {
+  return std::any_of(stations.begin(), stations.end(), [&](const Station& p) {
+    return box[0] <= p.easting && p.easting <= box[1] && box[2] <= p.northing && p.northing <= box[3] &&
+           box[4] <= p.upward && p.upward <= box[5];
+  });
+}
+
 template <int Components>
 bool analyse_octants(const Octants<Components>& octants, StationLimit<Components>& limit) {
   int approach = -1;
@@ -251,7 +258,13 @@ StationLimits<Components> list_station_limits(const std::vector<Box>& boxes,
                                               const std::vector<std::array<double, Components>>& weights,
                                               const std::vector<Station>& stations) {
   StationLimits<Components> limits;
-  if (boxes.empty()) return limits;
+  Box extent{HUGE_VAL, -HUGE_VAL, HUGE_VAL, -HUGE_VAL, HUGE_VAL, -HUGE_VAL};
+  for (const Box& b : boxes)
+    for (int a = 0; a < 3; ++a) {
+      extent[2 * a] = std::min(extent[2 * a], b[2 * a]);
+      extent[2 * a + 1] = std::max(extent[2 * a + 1], b[2 * a + 1]);
+    }
+  if (!any_station_in(extent, stations)) return limits;
   const std::vector<std::size_t> touching = stations_on_bound_planes(boxes, stations);
   if (touching.empty()) return limits;
   const ContactIndex index(boxes);

@@ -85,6 +85,11 @@ using StationLimits = std::vector<StationLimit<Components>>;
 /// An axis-aligned box (west, east, south, north, bottom, top; m).
 using Box = std::array<double, 6>;
 
+/// Whether some station lies in the closed box (an inverted, empty box holds
+/// none): only then can a station touch a source inside it, so a caller
+/// without one needs no limits and builds nothing for them.
+bool any_station_in(const Box& box, const std::vector<Station>& stations);
+
 /// The limits at the stations of a list of sources (boxes with weights per
 /// component: densities, or magnetization components). Each box bound is
 /// looked up among the stations' sorted coordinates (O(boxes log stations))
@@ -92,7 +97,8 @@ using Box = std::array<double, 6>;
 /// is an index of the boxes built (a uniform grid of buckets, about one per
 /// box, each box in the buckets it overlaps or in a short list of boxes that
 /// overlap more than 64), and each such station's octants are summed over
-/// the boxes of its bucket that contain it. Memory O(boxes).
+/// the boxes of its bucket that contain it. Nothing of this where no station
+/// lies in the boxes' bounding box (O(boxes + stations)). Memory O(boxes).
 template <int Components>
 StationLimits<Components> list_station_limits(const std::vector<Box>& boxes,
                                               const std::vector<std::array<double, Components>>& weights,
