@@ -8,7 +8,9 @@
 // The CPU path times every k-th station only (--cpu-stations of them) and
 // reports pairs/s and the time extrapolated to the whole grid. The single
 // precision error is the largest |single - double| over the whole grid over
-// the field's largest magnitude (CUDA results).
+// the field's largest magnitude (CUDA results). The public call
+// forward_model() is timed beside the drivers; --shapes times every compiled
+// launch shape of the double kernels (prism_shapes.hpp).
 // --peer-case DIR instead writes the case, geobem's double results for all
 // ten fields and their times (all ten, g_z alone; CUDA, or the CPU where there
 // is no device) for bench/gravity/harmonica_peer.py and
@@ -51,6 +53,7 @@ int run_bench(int argc, char** argv) {
   std::vector<std::size_t> cells{700, 700, 50};
   std::size_t shape_e = 150, shape_n = 100, cpu_stations = 160;
   int repeat = 3;
+  bool sweep_shapes = false;
   std::string peer_case;
   cli::StageOptions command("gravity_bench",
                             "Prism-station pairs per second of the CPU and CUDA gravity drivers on the paper's case.");
@@ -60,6 +63,8 @@ int run_bench(int argc, char** argv) {
       ("shape-n", po::value(&shape_n)->default_value(shape_n), "stations along northing")
       ("cpu-stations", po::value(&cpu_stations)->default_value(cpu_stations), "stations timed on the CPU (0: skip the CPU)")
       ("repeat", po::value(&repeat)->default_value(repeat), "CUDA runs per case (best is reported)")
+      ("shapes", po::bool_switch(&sweep_shapes),
+       "also time every compiled launch shape of the double kernels, alone and with the rounding estimate")
       ("peer-case", po::value(&peer_case), "write the case and double results for harmonica_peer.py to DIR, then stop");
   if (!command.parse(argc, argv)) return 0;  // --help
   bench::check_repeat(repeat);
@@ -147,6 +152,33 @@ int run_bench(int argc, char** argv) {
       if (k == 0) sums[i] = std::move(result);
       std::printf("%-5s %-6s %-7s %12.4f %14.4g %12zu\n", "cuda", c.fields,
                   c.precision == Precision::Double ? "double" : "single", t, pairs / t, stations.size());
+    }
+  }
+  // The public call: checks, the limits at stations on the model, the
+  // drivers with the rounding estimate in the same pass, units, estimates.
+  ForwardOptions options;
+  options.device = ComputeDevice::Cuda;
+  options.quiet = true;
+  const double public_all = best_time(repeat, [&] { forward_model(prisms, stations, parse_fields("all"), options); });
+  const double public_g_z = best_time(repeat, [&] { forward_model(prisms, stations, {Field::g_z}, options); });
+  std::printf("cuda forward_model (the public call), double: all ten %.4f s, g_z %.4f s\n", public_all, public_g_z);
+  if (sweep_shapes) {
+    // Every compiled shape of the double kernels: fields alone
+    // (cuda_kernel_shapes) and with the estimate (cuda_estimated_kernel_shapes).
+    std::printf("\n%-8s %-9s %-6s %10s\n", "block", "registers", "fields", "time_s");
+    for (const bool estimated : {false, true}) {
+      std::printf("%s\n", estimated ? "with the rounding estimate in the same pass" : "fields alone");
+      for (const KernelShape& shape : estimated ? cuda_estimated_kernel_shapes() : cuda_kernel_shapes())
+        for (const unsigned mask : {0x3ffu, unsigned(bit_g_z)}) {
+          CudaTuning tuning;
+          tuning.shape = shape;
+          std::vector<double> rounding;
+          const double t = best_time(repeat, [&] {
+            forward_cuda(prisms, stations, mask, Precision::Double, silent, tuning, estimated ? &rounding : nullptr);
+          });
+          std::printf("%-8d %-9d %-6s %10.4f\n", shape.block_size, shape.max_registers, mask == 0x3ffu ? "all" : "g_z",
+                      t);
+        }
     }
   }
   std::printf("\nsingle vs double (CUDA, whole grid): largest |difference| / largest |field|\n");

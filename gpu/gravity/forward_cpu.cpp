@@ -1,8 +1,11 @@
 // OpenMP driver of the prism-list and grid paths: the source × station
 // launcher (gpu/potential/station_sums_cpu.hpp) with the CUDA path's kernel
-// (FieldSumsKernel of source_fields.hpp) over a list of prisms or grid nodes.
+// (FieldSumsKernel of source_fields.hpp) over a list of prisms or grid nodes,
+// alone or with RoundingKernel in the same pass (potential::KernelPair).
 #include "gpu/gravity/forward_drivers.hpp"
+#include "gpu/gravity/rounding_estimate.hpp"
 #include "gpu/gravity/source_fields.hpp"
+#include "gpu/potential/kernel_pair.hpp"
 #include "gpu/potential/source_view.hpp"
 #include "gpu/potential/station_sums_cpu.hpp"
 
@@ -11,29 +14,29 @@ namespace {
 
 template <typename Real, typename Source>
 std::vector<double> sums(const std::vector<Source>& sources, const std::vector<Station>& stations, unsigned mask,
-                         ProgressReporter& progress) {
-  return potential::station_sums_cpu(potential::ListView<Source>{sources.data()},
-                                     static_cast<std::int64_t>(sources.size()), stations,
-                                     FieldSumsKernel<Real, false>{mask}, progress);
-}
-
-template <typename Source>
-std::vector<double> run(const std::vector<Source>& sources, const std::vector<Station>& stations, unsigned mask,
-                        Precision precision, ProgressReporter& progress) {
-  return precision == Precision::Single ? sums<float>(sources, stations, mask, progress)
-                                        : sums<double>(sources, stations, mask, progress);
+                         ProgressReporter& progress, std::vector<double>* rounding) {
+  const potential::ListView<Source> view{sources.data()};
+  const auto count = static_cast<std::int64_t>(sources.size());
+  const FieldSumsKernel<Real, false> fields{mask};
+  if (!rounding) return potential::station_sums_cpu(view, count, stations, fields, progress);
+  using Pair = potential::KernelPair<FieldSumsKernel<Real, false>, RoundingKernel<Real>>;
+  return potential::split_rows(potential::station_sums_cpu(view, count, stations, Pair{fields, {}}, progress),
+                               field_count, stations.size(), *rounding);
 }
 
 }  // namespace
 
-std::vector<double> forward_cpu(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
-                                unsigned mask, Precision precision, ProgressReporter& progress) {
-  return run(prisms, stations, mask, precision, progress);
+template <typename Source>
+std::vector<double> forward_cpu(const std::vector<Source>& sources, const std::vector<Station>& stations,
+                                unsigned mask, Precision precision, ProgressReporter& progress,
+                                std::vector<double>* rounding) {
+  return precision == Precision::Single ? sums<float>(sources, stations, mask, progress, rounding)
+                                        : sums<double>(sources, stations, mask, progress, rounding);
 }
 
-std::vector<double> forward_cpu(const std::vector<GridNode>& nodes, const std::vector<Station>& stations,
-                                unsigned mask, Precision precision, ProgressReporter& progress) {
-  return run(nodes, stations, mask, precision, progress);
-}
+template std::vector<double> forward_cpu(const std::vector<Prism>&, const std::vector<Station>&, unsigned, Precision,
+                                         ProgressReporter&, std::vector<double>*);
+template std::vector<double> forward_cpu(const std::vector<GridNode>&, const std::vector<Station>&, unsigned,
+                                         Precision, ProgressReporter&, std::vector<double>*);
 
 }  // namespace geobem::gravity

@@ -24,6 +24,9 @@ using KernelShape = potential::KernelShape;
 /// The shapes compiled into the CUDA prism kernels (double and single, all
 /// fields and g_z alone), {128, 0} first; bench/gravity times them.
 std::vector<KernelShape> cuda_kernel_shapes();
+/// The shapes of the CUDA prism kernels that sum the rounding estimate in
+/// the same pass (forward_cuda with `rounding`), {128, 0} first.
+std::vector<KernelShape> cuda_estimated_kernel_shapes();
 
 /// Launch choices of the CUDA driver, measured by bench/gravity (RESULTS.md).
 struct CudaTuning {
@@ -41,11 +44,12 @@ struct CudaTuning {
   /// Sources and stations beyond it are streamed in chunks
   /// (gpu/potential/chunk_plan.hpp).
   std::size_t memory_limit_bytes = 0;
-  /// Launch shape of the prism kernels, one of cuda_kernel_shapes() (else
-  /// forward_cuda throws InputError); block_size 0: each kernel's
-  /// fastest shape on the H100 (double: {128, 96} all ten fields, {128, 64}
-  /// g_z; single: {64, 0} and {32, 120}; RESULTS.md). Out-of-line pairs and
-  /// the grid path's node kernels exist in the shape {128, 0} only.
+  /// Launch shape of the prism kernels, one of cuda_kernel_shapes() (with
+  /// the rounding estimate: cuda_estimated_kernel_shapes(); else forward_cuda
+  /// throws InputError); block_size 0: each kernel's fastest
+  /// shape (prism_shapes.hpp, default_prism_shape). Out-of-line pairs (the
+  /// fields alone) and the grid path's node kernels exist in the shape
+  /// {128, 0} only.
   KernelShape shape{};
 };
 
@@ -55,18 +59,20 @@ struct CudaTuning {
 /// mask are zero). Multiply by G and the unit factor (field_scale). The kernel
 /// runs in `precision` (station-relative coordinates formed in double), the
 /// sums are accumulated in double. `progress` advances in prism–station pairs.
-/// forward_cpu uses all OpenMP threads; forward_cuda the current CUDA device
-/// (throws geobem::DeviceError on a failing CUDA call).
-std::vector<double> forward_cpu(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
-                                unsigned mask, Precision precision, ProgressReporter& progress);
-std::vector<double> forward_cuda(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
+/// With `rounding`, the same pass over sources and stations also sums the
+/// rounding estimate into *rounding (the six rows of RoundingKernel,
+/// rounding_estimate.hpp). forward_cpu uses all OpenMP threads;
+/// forward_cuda the current CUDA device (throws geobem::DeviceError on a
+/// failing CUDA call).
+/// Source is Prism or GridNode (the two compiled).
+template <typename Source>
+std::vector<double> forward_cpu(const std::vector<Source>& sources, const std::vector<Station>& stations,
+                                unsigned mask, Precision precision, ProgressReporter& progress,
+                                std::vector<double>* rounding = nullptr);
+template <typename Source>
+std::vector<double> forward_cuda(const std::vector<Source>& sources, const std::vector<Station>& stations,
                                  unsigned mask, Precision precision, ProgressReporter& progress,
-                                 const CudaTuning& tuning = {});
-std::vector<double> forward_cpu(const std::vector<GridNode>& nodes, const std::vector<Station>& stations,
-                                unsigned mask, Precision precision, ProgressReporter& progress);
-std::vector<double> forward_cuda(const std::vector<GridNode>& nodes, const std::vector<Station>& stations,
-                                 unsigned mask, Precision precision, ProgressReporter& progress,
-                                 const CudaTuning& tuning = {});
+                                 const CudaTuning& tuning = {}, std::vector<double>* rounding = nullptr);
 
 /// G times the unit factor of the field: 1 (J/kg), 1e5 (mGal) or 1e9 (Eötvös).
 double field_scale(Field field);
@@ -75,9 +81,9 @@ double field_scale(Field field);
 /// limits applied (given on part 0 alone: station_contact.hpp), times
 /// field_scale, warnings for fields undefined at stations (by the limits) and
 /// for any other non-finite value (an overflow in the options' precision), and
-/// the rounding budget of this part's sources (`bounds`, rounding_sums of rounding_estimate.hpp)
-/// with the stations' distances from `model_box`; complete (complete_estimates)
-/// when options.parts is 1.
+/// the rounding budget of this part's sources (`bounds`, RoundingKernel's
+/// rows, rounding_estimate.hpp) with the stations' distances from
+/// `model_box`; complete (complete_estimates) when options.parts is 1.
 ForwardResult finish_result(std::vector<double> sums, unsigned mask, const std::vector<Station>& stations,
                             const ForwardOptions& options, const StationLimits<1>& limits,
                             std::vector<double> bounds, const Box& model_box);

@@ -3,7 +3,8 @@
 // of them, dispatch to the CPU or CUDA driver with a progress line, turn the
 // drivers' one-sided limits into the survey side's at stations on the model
 // (station_contact.hpp), scale the raw sums to the units of docs/design.md and
-// estimate their rounding (rounding_estimate.hpp). Also the field, precision
+// estimate their rounding (rounding_estimate.hpp; its sums come from the
+// drivers' pass). Also the field, precision
 // and path names.
 #include <algorithm>
 #include <array>
@@ -69,10 +70,12 @@ std::vector<Source> share_of(std::vector<Source> sources, const ForwardOptions& 
   return std::vector<Source>(sources.begin() + first, sources.begin() + last);
 }
 
-/// Raw sums of the drivers over `sources` (10 rows), with a progress line.
+/// Raw sums of the drivers over `sources` (10 rows), with a progress line,
+/// and the rounding sums of the same pass into `rounding`.
 template <typename Source>
 std::vector<double> driver_sums(const std::vector<Source>& sources, const std::vector<Station>& stations,
-                                unsigned mask, const ForwardOptions& options, const char* label) {
+                                unsigned mask, const ForwardOptions& options, const char* label,
+                                std::vector<double>& rounding) {
   ProgressReporter progress(std::string("gravity ") + label + " (" + to_string(options.device) + ")",
                             static_cast<std::uint64_t>(sources.size()) * stations.size(), "source-station pairs",
                             options.quiet);
@@ -81,12 +84,12 @@ std::vector<double> driver_sums(const std::vector<Source>& sources, const std::v
 #if GEOBEM_WITH_CUDA
     CudaTuning tuning;
     tuning.memory_limit_bytes = options.device_memory_limit_bytes;
-    sums = forward_cuda(sources, stations, mask, options.precision, progress, tuning);
+    sums = forward_cuda(sources, stations, mask, options.precision, progress, tuning, &rounding);
 #else
     throw_cuda_not_built("gravity");
 #endif
   } else {
-    sums = forward_cpu(sources, stations, mask, options.precision, progress);
+    sums = forward_cpu(sources, stations, mask, options.precision, progress, &rounding);
   }
   progress.finish();
   return sums;
@@ -243,9 +246,10 @@ ForwardResult forward_model(std::vector<Prism> prisms, const std::vector<Station
   }
   prisms.resize(massive);
   check_stations(stations);
-  // Part 0 alone turns the limits into the survey side's, for the whole model.
+  // Part 0 alone turns the limits into the survey side's, for the whole
+  // model; none where no station lies in the model's closed box.
   StationLimits<1> limits;
-  if (options.part == 0) {
+  if (options.part == 0 && any_station_in(model.box, stations)) {
     std::vector<Box> boxes;
     std::vector<std::array<double, 1>> densities;
     boxes.reserve(prisms.size());
@@ -258,9 +262,8 @@ ForwardResult forward_model(std::vector<Prism> prisms, const std::vector<Station
   }
   const std::vector<Prism> share = share_of(std::move(prisms), options);
   const unsigned mask = field_mask(fields);
-  std::vector<double> sums = driver_sums(share, stations, mask, options, "prisms");
-  std::vector<double> bounds =
-      rounding_sums(share, stations, options.precision, options.device, options.device_memory_limit_bytes);
+  std::vector<double> bounds;
+  std::vector<double> sums = driver_sums(share, stations, mask, options, "prisms", bounds);
   return finish_result(std::move(sums), mask, stations, options, limits, std::move(bounds), model.box);
 }
 
@@ -289,9 +292,8 @@ ForwardResult forward_model_grid(const PrismGrid& grid, const std::vector<Statio
   const StationLimits<1> limits = options.part == 0 ? grid_station_limits(grid, stations) : StationLimits<1>{};
   const std::vector<GridNode> share = share_of(grid_nodes(grid), options);
   const unsigned mask = field_mask(fields);
-  std::vector<double> sums = driver_sums(share, stations, mask, options, "grid nodes");
-  std::vector<double> bounds =
-      rounding_sums(share, stations, options.precision, options.device, options.device_memory_limit_bytes);
+  std::vector<double> bounds;
+  std::vector<double> sums = driver_sums(share, stations, mask, options, "grid nodes", bounds);
   return finish_result(std::move(sums), mask, stations, options, limits, std::move(bounds), model.box);
 }
 

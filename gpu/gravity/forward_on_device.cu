@@ -22,6 +22,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "gpu/core/cuda_check.hpp"
 #include "gpu/core/device_buffer.hpp"
@@ -31,9 +32,11 @@
 #include "gpu/core/resource_error.hpp"
 #include "gpu/core/warning.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
+#include "gpu/gravity/prism_shapes.hpp"
 #include "gpu/gravity/rounding_estimate.hpp"
 #include "gpu/gravity/source_fields.hpp"
 #include "gpu/gravity/station_contact.hpp"
+#include "gpu/potential/kernel_pair.hpp"
 #include "gpu/potential/source_view.hpp"
 #include "gpu/potential/station_sums_cuda.cuh"
 
@@ -102,25 +105,6 @@ struct MergeExtents {
   }
 };
 
-/// Threads per block of the resident sums (the launcher's default shape).
-constexpr int tile_block = 128;
-
-/// The drivers' prism kernel (source_fields.hpp) as a launcher kernel: ten
-/// rows of weight·kernel, those of `mask` only, in Real.
-template <typename Real>
-struct FieldKernel {
-  static constexpr int outputs = field_count;
-  unsigned mask;
-  __device__ bool wanted(int f) const { return (mask >> f) & 1u; }
-  __device__ void add(const Prism& p, const Station& s, double acc[field_count]) const {
-    Real values[field_count] = {};
-    const double weight = source_fields<Real>(p, s, mask, values);
-#pragma unroll
-    for (int f = 0; f < field_count; ++f)
-      if ((mask >> f) & 1u) acc[f] += weight * static_cast<double>(values[f]);
-  }
-};
-
 /// Counts the prisms on whose closed boundary the station lies.
 struct ContactKernel {
   static constexpr int outputs = 1;
@@ -132,32 +116,34 @@ struct ContactKernel {
 
 /// Adds Kernel's rows over the device-resident prisms[0, count) at the
 /// device-resident stations[0, ns) to sums (device, Kernel::outputs rows of
-/// ns), through the launcher's kernel (station_sums_cuda.cuh) in launches of
-/// about 2^31 pairs, about 64 blocks per SM in all as the launcher does.
-template <typename Kernel>
+/// ns), through the launcher (station_sums_cuda.cuh) in the launch shape S.
+template <typename S = potential::Shape<128, 0>, typename Kernel>
 void resident_tile_sums(const Kernel& kernel, const Prism* prisms, std::int64_t count, const Station* stations,
                         std::size_t ns, double* sums, ProgressReporter* progress) {
-  if (count == 0 || ns == 0) return;
-  int device = 0, sm_count = 0;
-  GEOBEM_CUDA_CHECK(cudaGetDevice(&device));
-  GEOBEM_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-  const unsigned station_blocks = static_cast<unsigned>((ns + tile_block - 1) / tile_block);
-  const std::int64_t launch_sources =
-      std::max<std::int64_t>(tile_block, (std::int64_t(1) << 31) / static_cast<std::int64_t>(ns));
-  for (std::int64_t first = 0; first < count; first += launch_sources) {
-    const std::int64_t chunk = std::min<std::int64_t>(launch_sources, count - first);
-    const std::int64_t tiles = (chunk + tile_block - 1) / tile_block;
-    const std::int64_t wanted = (64 * static_cast<std::int64_t>(sm_count) + station_blocks - 1) / station_blocks;
-    const std::int64_t splits = std::max<std::int64_t>(1, std::min<std::int64_t>({wanted, tiles, 65535}));
-    const std::int64_t span = ((tiles + splits - 1) / splits) * tile_block;
-    const dim3 grid(station_blocks, static_cast<unsigned>((chunk + span - 1) / span));
-    potential::station_sums_kernel<tile_block><<<grid, tile_block>>>(potential::ListView<Prism>{prisms + first}, kernel,
-                                                                      chunk, span, stations, static_cast<int>(ns), sums);
-    GEOBEM_CUDA_CHECK_LAUNCH();
-    GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
-    if (progress) progress->advance(static_cast<std::uint64_t>(chunk) * ns);
-  }
+  const auto view_from = [&](std::int64_t first) { return potential::ListView<Prism>{prisms + first}; };
+  potential::launch_station_sums<S::block, S::max_registers>(view_from, count, kernel, stations, ns, sums,
+                                                             potential::LaunchOptions{}.blocks_per_sm, progress);
 }
+
+/// The fields of `mask` in Real and their rounding sums in one pass (as
+/// forward_cuda with its rounding rows), in the host path's default shape:
+/// sums holds the ten field rows, then the six rounding rows.
+template <typename Real, bool GzOnly>
+void resident_field_sums(unsigned mask, const Prism* prisms, std::int64_t count, const Station* stations,
+                         std::size_t ns, double* sums, ProgressReporter& progress) {
+  using Pair = potential::KernelPair<FieldSumsKernel<Real, GzOnly>, RoundingKernel<Real>>;
+  using S = DefaultPrismShape<std::is_same<Real, float>::value, GzOnly, true>;
+  resident_tile_sums<S>(Pair{{mask}, {}}, prisms, count, stations, ns, sums, &progress);
+}
+
+/// Whether a station lies in a closed box.
+struct InBox {
+  Box box;
+  __device__ unsigned long long operator()(const Station& p) const {
+    return box[0] <= p.easting && p.easting <= box[1] && box[2] <= p.northing && p.northing <= box[3] &&
+           box[4] <= p.upward && p.upward <= box[5];
+  }
+};
 
 /// The station indices whose contact count is positive.
 struct Touches {
@@ -237,7 +223,7 @@ struct StationsAccuracy {
 /// (complete_estimates and assess_accuracy: rounding_bound, station_estimates).
 struct StationAccuracy {
   const double* values;
-  const double* bounds;  // rounding_sums rows (2 per group)
+  const double* bounds;  // RoundingKernel rows (2 per group)
   std::size_t n;
   Rows rows;
   double survey_scale[field_count];
@@ -269,9 +255,20 @@ struct MergeAccuracy {
 };
 
 /// The limits at the stations on the closed boundary of a massive prism
-/// (station_contact.hpp), their station indices those of the whole list.
+/// (station_contact.hpp), their station indices those of the whole list;
+/// none, at the cost of one pass over the stations, where no station lies in
+/// `model_box`, the massive prisms' box.
 StationLimits<1> limits_on_device(const Prism* massive, std::size_t massive_count, const Station* stations,
-                                  std::size_t n) {
+                                  std::size_t n, const Box& model_box) {
+  // None where no station lies in the model's closed box: no contact pass.
+  DeviceBuffer<unsigned long long> in_box(1);
+  const auto inside = thrust::make_transform_iterator(stations, InBox{model_box});
+  with_scratch([&](void* t, std::size_t& b) {
+    return cub::DeviceReduce::Sum(t, b, inside, in_box.data(), static_cast<int>(n));
+  });
+  unsigned long long stations_in_box = 0;
+  fetch(&stations_in_box, in_box.data(), 1);
+  if (stations_in_box == 0) return {};
   DeviceBuffer<double> contacts(n);
   GEOBEM_CUDA_CHECK(cudaMemset(contacts.data(), 0, n * sizeof(double)));
   resident_tile_sums(ContactKernel{}, massive, static_cast<std::int64_t>(massive_count), stations, n,
@@ -388,26 +385,29 @@ void forward_model_on_device(const Prism* prisms, std::size_t prism_count, const
 
   // The fields' raw sums and the rounding sums, as forward_model's drivers.
   const unsigned mask = field_mask(fields);
-  const bool single = options.precision == Precision::Single;
-  DeviceBuffer<double> sums(field_count * n), bounds(2 * rounding_groups * n);
-  GEOBEM_CUDA_CHECK(cudaMemset(sums.data(), 0, sums.size() * sizeof(double)));
-  GEOBEM_CUDA_CHECK(cudaMemset(bounds.data(), 0, bounds.size() * sizeof(double)));
+  const bool single = options.precision == Precision::Single, gz_only = mask == unsigned(bit_g_z);
+  DeviceBuffer<double> pass_sums((field_count + 2 * rounding_groups) * n);
+  double* const sums = pass_sums.data();
+  const double* const bounds = sums + field_count * n;
+  GEOBEM_CUDA_CHECK(cudaMemset(sums, 0, pass_sums.size() * sizeof(double)));
   ProgressReporter progress("gravity prisms (cuda)", massive_prisms * n, "source-station pairs", options.quiet);
   const auto count = static_cast<std::int64_t>(massive_prisms);
-  if (single) {
-    resident_tile_sums(FieldKernel<float>{mask}, massive.data(), count, stations, n, sums.data(), &progress);
-    resident_tile_sums(RoundingKernel<float>{}, massive.data(), count, stations, n, bounds.data(), nullptr);
-  } else {
-    resident_tile_sums(FieldKernel<double>{mask}, massive.data(), count, stations, n, sums.data(), &progress);
-    resident_tile_sums(RoundingKernel<double>{}, massive.data(), count, stations, n, bounds.data(), nullptr);
-  }
+  const Prism* sources = massive.data();
+  if (single && gz_only)
+    resident_field_sums<float, true>(mask, sources, count, stations, n, sums, progress);
+  else if (single)
+    resident_field_sums<float, false>(mask, sources, count, stations, n, sums, progress);
+  else if (gz_only)
+    resident_field_sums<double, true>(mask, sources, count, stations, n, sums, progress);
+  else
+    resident_field_sums<double, false>(mask, sources, count, stations, n, sums, progress);
   progress.finish();
 
   // The survey side's limits at stations on the model (station_contact.hpp).
-  const StationLimits<1> limits = limits_on_device(massive.data(), massive_prisms, stations, n);
+  const StationLimits<1> limits = limits_on_device(massive.data(), massive_prisms, stations, n, model_box);
   if (!limits.empty()) {
     DeviceBuffer<StationLimit<1>> d_limits(limits);
-    apply_limits<<<blocks_for(limits.size()), threads>>>(d_limits.data(), limits.size(), mask, sums.data(), n);
+    apply_limits<<<blocks_for(limits.size()), threads>>>(d_limits.data(), limits.size(), mask, sums, n);
     GEOBEM_CUDA_CHECK_LAUNCH();
   }
 
@@ -423,7 +423,7 @@ void forward_model_on_device(const Prism* prisms, std::size_t prism_count, const
       names.push_back(field_name(static_cast<Field>(f)));
       ++rows.count;
     }
-  scale_rows<<<blocks_for(n), threads>>>(sums.data(), n, rows, values);
+  scale_rows<<<blocks_for(n), threads>>>(sums, n, rows, values);
   GEOBEM_CUDA_CHECK_LAUNCH();
   RowStats stats[field_count];
   DeviceBuffer<RowStats> d_stats(1);
@@ -446,7 +446,7 @@ void forward_model_on_device(const Prism* prisms, std::size_t prism_count, const
   }
 
   // The rounding estimates' summary (complete_estimates, assess_accuracy).
-  StationAccuracy accuracy{values, bounds.data(), n, rows, {}, options.precision, accuracy_goal(options.precision)};
+  StationAccuracy accuracy{values, bounds, n, rows, {}, options.precision, accuracy_goal(options.precision)};
   for (int k = 0; k < rows.count; ++k)
     for (int j = 0; j < rows.count; ++j)
       if (rows.group[j] == rows.group[k]) accuracy.survey_scale[k] = std::max(accuracy.survey_scale[k], stats[j].largest);

@@ -23,6 +23,7 @@
 #include "gpu/gravity/prism.hpp"
 #include "gpu/gravity/prism_kernels.hpp"
 #include "gpu/gravity/prism_layer.hpp"
+#include "gpu/gravity/rounding_estimate.hpp"
 
 namespace geobem::gravity {
 
@@ -134,6 +135,23 @@ struct FaceGzKernel {
   GEOBEM_HD void add(const LayerFace& face, const Station& station, double acc[2]) const {
     if (face.weight == 0.0) return;  // empty cell (uniform across a warp: one tile item)
     compensated_add(acc, face.weight * static_cast<double>(face_g_z<Real>(face, station)));
+  }
+};
+
+/// The rounding sums of RoundingKernel over the cells of surface faces (the
+/// cell's prism between the face and the reference at `reference`), for
+/// FaceGzKernel's pass (potential::KernelPair).
+template <typename Real>
+struct FaceRoundingKernel {
+  static constexpr int outputs = RoundingKernel<Real>::outputs;
+  double reference;
+  GEOBEM_HD bool wanted(int) const { return true; }
+  GEOBEM_HD void add(const LayerFace& f, const Station& station, double acc[outputs]) const {
+    if (f.weight == 0.0) return;
+    const bool above = f.height > reference;
+    const Prism cell{f.west, f.east, f.south, f.north, above ? reference : f.height, above ? f.height : reference,
+                     f.weight};
+    RoundingKernel<Real>{}.add(cell, station, acc);
   }
 };
 

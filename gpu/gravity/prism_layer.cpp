@@ -14,21 +14,34 @@
 #include "gpu/gravity/prism_layer_forward.hpp"
 #include "gpu/gravity/rounding_estimate.hpp"
 #include "gpu/gravity/station_contact.hpp"
+#include "gpu/potential/kernel_pair.hpp"
 #include "gpu/potential/source_view.hpp"
 #include "gpu/potential/station_sums_cpu.hpp"
 
 namespace geobem::gravity {
 namespace {
 
+/// The layer kernels over cells [first, first + count) on the CPU (g_z alone
+/// face by face), with RoundingKernel in the same pass where `rounding` is
+/// given.
 template <typename Real>
 std::vector<double> cpu_run(const PrismLayer& layer, std::int64_t first, std::int64_t count,
-                            const std::vector<Station>& stations, unsigned mask, ProgressReporter& progress) {
+                            const std::vector<Station>& stations, unsigned mask, ProgressReporter& progress,
+                            std::vector<double>* rounding) {
+  const double* surface = layer.surface.data() + first;
   if (mask == unsigned(bit_g_z)) {
     // Face by face (layer_faces.hpp): surface faces, then the reference
     // edges that do not cancel (few: no progress of their own).
+    const LayerFaceView faces_view{layer.geometry, surface, first};
     const std::vector<double> faces =
-        potential::station_sums_cpu(LayerFaceView{layer.geometry, layer.surface.data() + first, first}, count,
-                                    stations, FaceGzKernel<Real>{}, progress);
+        rounding ? potential::split_rows(
+                       potential::station_sums_cpu(
+                           faces_view, count, stations,
+                           potential::KernelPair<FaceGzKernel<Real>, FaceRoundingKernel<Real>>{
+                               {}, {layer.geometry.reference}},
+                           progress),
+                       FaceGzKernel<Real>::outputs, stations.size(), *rounding)
+                 : potential::station_sums_cpu(faces_view, count, stations, FaceGzKernel<Real>{}, progress);
     const std::vector<ReferenceEdge> edges = reference_edges(layer, first, count);
     ProgressReporter silent("", 1, "", true);
     const std::vector<double> rim =
@@ -37,8 +50,12 @@ std::vector<double> cpu_run(const PrismLayer& layer, std::int64_t first, std::in
                                     ReferenceEdgeGzKernel<Real>{layer.geometry.reference}, silent);
     return g_z_rows(faces, rim);
   }
-  const LayerView view{layer.geometry, layer.surface.data() + first, first};
-  return potential::station_sums_cpu(view, count, stations, LayerFieldsKernel<Real, false>{{mask}}, progress);
+  const LayerView view{layer.geometry, surface, first};
+  const LayerFieldsKernel<Real, false> fields{{mask}};
+  if (!rounding) return potential::station_sums_cpu(view, count, stations, fields, progress);
+  using Pair = potential::KernelPair<LayerFieldsKernel<Real, false>, RoundingKernel<Real>>;
+  return potential::split_rows(potential::station_sums_cpu(view, count, stations, Pair{fields, {}}, progress),
+                               field_count, stations.size(), *rounding);
 }
 
 }  // namespace
@@ -85,9 +102,9 @@ std::size_t massive_cell_count(const PrismLayer& layer) {
 
 std::vector<double> layer_sums_cpu(const PrismLayer& layer, std::int64_t first, std::int64_t count,
                                    const std::vector<Station>& stations, unsigned mask, Precision precision,
-                                   ProgressReporter& progress) {
-  return precision == Precision::Single ? cpu_run<float>(layer, first, count, stations, mask, progress)
-                                        : cpu_run<double>(layer, first, count, stations, mask, progress);
+                                   ProgressReporter& progress, std::vector<double>* rounding) {
+  return precision == Precision::Single ? cpu_run<float>(layer, first, count, stations, mask, progress, rounding)
+                                        : cpu_run<double>(layer, first, count, stations, mask, progress, rounding);
 }
 
 ForwardResult forward_model_layer(const PrismLayer& layer, const std::vector<Station>& stations,
@@ -112,20 +129,18 @@ ForwardResult forward_model_layer(const PrismLayer& layer, const std::vector<Sta
                         : StationLimits<1>{};
   ProgressReporter progress(std::string("gravity prism layer (") + to_string(options.device) + ")",
                             static_cast<std::uint64_t>(count) * stations.size(), "cell-station pairs", options.quiet);
-  std::vector<double> sums;
+  std::vector<double> sums, bounds;
   if (options.device == ComputeDevice::Cuda) {
 #if GEOBEM_WITH_CUDA
     sums = layer_sums_cuda(layer, first, count, stations, mask, options.precision, progress,
-                           options.device_memory_limit_bytes);
+                           options.device_memory_limit_bytes, &bounds);
 #else
     throw_cuda_not_built("gravity prism layer");
 #endif
   } else {
-    sums = layer_sums_cpu(layer, first, count, stations, mask, options.precision, progress);
+    sums = layer_sums_cpu(layer, first, count, stations, mask, options.precision, progress, &bounds);
   }
   progress.finish();
-  std::vector<double> bounds = rounding_sums(layer, first, count, stations, options.precision, options.device,
-                                                 options.device_memory_limit_bytes);
   return finish_result(std::move(sums), mask, stations, options, limits, std::move(bounds),
                        cells_box(layer, layer.geometry.density_above != 0.0, layer.geometry.density_below != 0.0));
 }

@@ -5,16 +5,19 @@
 #include "gpu/gravity/layer_faces.hpp"
 #include "gpu/gravity/layer_sources.hpp"
 #include "gpu/gravity/prism_layer_forward.hpp"
+#include "gpu/potential/kernel_pair.hpp"
 #include "gpu/potential/source_view.hpp"
 #include "gpu/potential/station_sums_cuda.cuh"
 
 namespace geobem::gravity {
 namespace {
 
+/// The layer kernels over cells [first, first + count) (g_z alone face by
+/// face), with RoundingKernel in the same pass where `rounding` is given.
 template <typename Real>
 std::vector<double> run(const PrismLayer& layer, std::int64_t first, std::int64_t count,
                         const std::vector<Station>& stations, unsigned mask, ProgressReporter& progress,
-                        std::size_t memory_limit_bytes) {
+                        std::size_t memory_limit_bytes, std::vector<double>* rounding) {
   potential::LaunchOptions launch;
   launch.memory_limit_bytes = memory_limit_bytes;
   // The heights of this share only: the stored data the launcher streams.
@@ -27,8 +30,14 @@ std::vector<double> run(const PrismLayer& layer, std::int64_t first, std::int64_
     const auto face_view = [&](const double* chunk, std::int64_t index) {
       return LayerFaceView{layer.geometry, chunk, first + index};
     };
+    using Pair = potential::KernelPair<FaceGzKernel<Real>, FaceRoundingKernel<Real>>;
     const std::vector<double> faces =
-        potential::station_sums_cuda<128, 0>(surface, stations, face_view, FaceGzKernel<Real>{}, launch, progress);
+        rounding ? potential::split_rows(potential::station_sums_cuda<128, 0>(
+                                             surface, stations, face_view, Pair{{}, {layer.geometry.reference}},
+                                             launch, progress),
+                                         FaceGzKernel<Real>::outputs, stations.size(), *rounding)
+                 : potential::station_sums_cuda<128, 0>(surface, stations, face_view, FaceGzKernel<Real>{}, launch,
+                                                        progress);
     const std::vector<ReferenceEdge> edges = reference_edges(layer, first, count);
     ProgressReporter silent("", 1, "", true);
     const std::vector<double> rim =
@@ -39,18 +48,23 @@ std::vector<double> run(const PrismLayer& layer, std::int64_t first, std::int64_
   const auto view = [&](const double* chunk, std::int64_t index) {
     return LayerView{layer.geometry, chunk, first + index};
   };
-  return potential::station_sums_cuda<128, 0>(surface, stations, view, LayerFieldsKernel<Real, false>{{mask}}, launch,
-                                              progress);
+  const LayerFieldsKernel<Real, false> fields{{mask}};
+  if (!rounding) return potential::station_sums_cuda<128, 0>(surface, stations, view, fields, launch, progress);
+  using Pair = potential::KernelPair<LayerFieldsKernel<Real, false>, RoundingKernel<Real>>;
+  return potential::split_rows(
+      potential::station_sums_cuda<128, 0>(surface, stations, view, Pair{fields, {}}, launch, progress), field_count,
+      stations.size(), *rounding);
 }
 
 }  // namespace
 
 std::vector<double> layer_sums_cuda(const PrismLayer& layer, std::int64_t first, std::int64_t count,
                                     const std::vector<Station>& stations, unsigned mask, Precision precision,
-                                    ProgressReporter& progress, std::size_t memory_limit_bytes) {
+                                    ProgressReporter& progress, std::size_t memory_limit_bytes,
+                                    std::vector<double>* rounding) {
   return precision == Precision::Single
-             ? run<float>(layer, first, count, stations, mask, progress, memory_limit_bytes)
-             : run<double>(layer, first, count, stations, mask, progress, memory_limit_bytes);
+             ? run<float>(layer, first, count, stations, mask, progress, memory_limit_bytes, rounding)
+             : run<double>(layer, first, count, stations, mask, progress, memory_limit_bytes, rounding);
 }
 
 }  // namespace geobem::gravity

@@ -27,13 +27,17 @@ ForwardResult forward_model_layer(const PrismLayer& layer, const std::vector<Sta
 
 /// The drivers behind it, over cells [first, first + count) of the layer:
 /// raw sums Σ density·kernel, sums[f · stations + s] for Field index f (10
-/// rows, rows outside `mask` zero), before field_scale. The CUDA driver uses
-/// the current device and at most memory_limit_bytes (0: the device memory budget, 80% of the free memory).
+/// rows, rows outside `mask` zero), before field_scale. With `rounding`,
+/// the same pass also sums the cells' rounding estimate into *rounding (the
+/// rows of RoundingKernel, rounding_estimate.hpp). The CUDA driver uses the
+/// current device and at most memory_limit_bytes (0: the device memory
+/// budget, 80% of the free memory).
 std::vector<double> layer_sums_cpu(const PrismLayer& layer, std::int64_t first, std::int64_t count,
                                    const std::vector<Station>& stations, unsigned mask, Precision precision,
-                                   ProgressReporter& progress);
+                                   ProgressReporter& progress, std::vector<double>* rounding = nullptr);
 std::vector<double> layer_sums_cuda(const PrismLayer& layer, std::int64_t first, std::int64_t count,
                                     const std::vector<Station>& stations, unsigned mask, Precision precision,
-                                    ProgressReporter& progress, std::size_t memory_limit_bytes = 0);
+                                    ProgressReporter& progress, std::size_t memory_limit_bytes = 0,
+                                    std::vector<double>* rounding = nullptr);
 
 }  // namespace geobem::gravity

@@ -1,7 +1,6 @@
-// The rounding estimates of rounding_estimate.hpp: the sums of squared
-// bounds over the sources (OpenMP here, CUDA in rounding_estimate_cuda.cu,
-// through the source × station launcher), the relative estimates of a
-// complete result and their warnings.
+// The rounding estimates of rounding_estimate.hpp (their sums come from the
+// drivers' pass, RoundingKernel beside the field kernel): the relative
+// estimates of a complete result and their warnings.
 #include "gpu/gravity/rounding_estimate.hpp"
 
 #include <algorithm>
@@ -11,41 +10,9 @@
 #include <stdexcept>
 
 #include "gpu/core/input_error.hpp"
-#include "gpu/gravity/layer_sources.hpp"
-#include "gpu/gravity/rounding_estimate_cuda.hpp"
-#include "gpu/potential/source_view.hpp"
-#include "gpu/potential/station_sums_cpu.hpp"
 
 namespace geobem::gravity {
 namespace {
-
-template <typename Real, typename View>
-std::vector<double> cpu_sums(const View& view, std::int64_t count, const std::vector<Station>& stations) {
-  ProgressReporter silent("", 1, "", true);
-  return potential::station_sums_cpu(view, count, stations, RoundingKernel<Real>{}, silent);
-}
-
-template <typename View>
-std::vector<double> sums_on(const View& view, std::int64_t count, const std::vector<Station>& stations,
-                            Precision precision) {
-  return precision == Precision::Single ? cpu_sums<float>(view, count, stations)
-                                        : cpu_sums<double>(view, count, stations);
-}
-
-/// rounding_sums over a list of prisms or grid nodes.
-template <typename Source>
-std::vector<double> list_sums(const std::vector<Source>& sources, const std::vector<Station>& stations,
-                              Precision precision, ComputeDevice device, std::size_t memory_limit_bytes) {
-  if (device == ComputeDevice::Cuda) {
-#if GEOBEM_WITH_CUDA
-    return rounding_sums_cuda(sources, stations, precision, memory_limit_bytes);
-#else
-    throw_cuda_not_built("rounding estimate");
-#endif
-  }
-  return sums_on(potential::ListView<Source>{sources.data()}, static_cast<std::int64_t>(sources.size()), stations,
-                 precision);
-}
 
 /// "%.2g" of a number.
 std::string short_number(double x) {
@@ -57,29 +24,6 @@ std::string short_number(double x) {
 }  // namespace
 
 double accuracy_goal(Precision precision) { return precision == Precision::Single ? 1e-3 : 1e-6; }
-
-std::vector<double> rounding_sums(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
-                                  Precision precision, ComputeDevice device, std::size_t memory_limit_bytes) {
-  return list_sums(prisms, stations, precision, device, memory_limit_bytes);
-}
-
-std::vector<double> rounding_sums(const std::vector<GridNode>& nodes, const std::vector<Station>& stations,
-                                  Precision precision, ComputeDevice device, std::size_t memory_limit_bytes) {
-  return list_sums(nodes, stations, precision, device, memory_limit_bytes);
-}
-
-std::vector<double> rounding_sums(const PrismLayer& layer, std::int64_t first, std::int64_t count,
-                                     const std::vector<Station>& stations, Precision precision, ComputeDevice device,
-                                     std::size_t memory_limit_bytes) {
-  if (device == ComputeDevice::Cuda) {
-#if GEOBEM_WITH_CUDA
-    return rounding_sums_cuda(layer, first, count, stations, precision, memory_limit_bytes);
-#else
-    throw_cuda_not_built("rounding estimate");
-#endif
-  }
-  return sums_on(LayerView{layer.geometry, layer.surface.data() + first, first}, count, stations, precision);
-}
 
 std::vector<double> distances_from_box(const std::array<double, 6>& box, const std::vector<Station>& stations) {
   std::vector<double> distance(stations.size());

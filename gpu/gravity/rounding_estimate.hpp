@@ -54,7 +54,7 @@
 
 namespace geobem::gravity {
 
-/// The field groups of an estimate; rounding_sums has two rows per group:
+/// The field groups of an estimate; RoundingKernel sums two rows per group:
 /// Σ(w·e)² (row 2g) and Σ(w·e)⁴ (row 2g + 1).
 enum RoundingGroup { group_potential = 0, group_g = 1, group_tensor = 2 };
 inline constexpr int rounding_groups = 3;
@@ -127,12 +127,14 @@ GEOBEM_HD inline void prism_rounding_bounds(double west, double east, double sou
   const double R = sqrt(far2), D = sqrt(box2);
   // The arctangent pairs along u with w normal to their face (g_ee: along
   // northing, w easting; g_nn: upward, northing; g_zz: easting, upward):
-  // |pair| ≤ min(π, h_u/|w|, h_u/(2·distance along u)).
+  // |pair| ≤ min(π, h_u/|w|, h_u/(2·distance along u)) = min(π, h_u /
+  // max(|w|, 2·distance)), the same number (division rounds monotonically;
+  // h_u > 0, so a zero denominator gives +inf) at one division instead of two.
   const int u_of[3] = {1, 2, 0}, w_of[3] = {0, 1, 2};
   double atans = 0;
   for (int k = 0; k < 3; ++k) {
-    const double h = size[u_of[k]], w = plane[w_of[k]], d = along[u_of[k]];
-    atans = larger(atans, smaller(pi, smaller(w > 0 ? h / w : infinity, d > 0 ? h / (2 * d) : infinity)));
+    const double h = size[u_of[k]], nearest = larger(plane[w_of[k]], 2 * along[u_of[k]]);
+    atans = larger(atans, smaller(pi, h / nearest));
   }
   double logs = 0, finite = 0;
   if (D > a) {
@@ -206,7 +208,9 @@ GEOBEM_HD inline void node_rounding_bounds(const GridNode& node, const Station& 
 }
 
 /// The launcher's kernel (gpu/potential/source_view.hpp) summing the two
-/// rows per group of (|weight|·e) over prisms or grid nodes.
+/// rows per group of (|weight|·e) over prisms or grid nodes: rows 2g and
+/// 2g + 1 for group g. The drivers run it in the field kernel's pass
+/// (potential::KernelPair), one read of each source per station for both.
 template <typename Real>
 struct RoundingKernel {
   static constexpr int outputs = 2 * rounding_groups;
@@ -223,19 +227,6 @@ struct RoundingKernel {
     for (int g = 0; g < 3; ++g) add_rounding(n.weight * e[g], acc + 2 * g);
   }
 };
-
-/// The two sums per group over the sources, rows[r·stations + s] for rows r
-/// = 2g and 2g + 1 of group g, for kernels in `precision`: the sources of a prism list, of a grid
-/// path or cells [first, first + count) of a layer, on the CPU (all OpenMP
-/// threads) or the current CUDA device (within memory_limit_bytes, 0: the
-/// budget). Throws geobem::DeviceError for a failing CUDA call.
-std::vector<double> rounding_sums(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
-                                     Precision precision, ComputeDevice device, std::size_t memory_limit_bytes);
-std::vector<double> rounding_sums(const std::vector<GridNode>& nodes, const std::vector<Station>& stations,
-                                     Precision precision, ComputeDevice device, std::size_t memory_limit_bytes);
-std::vector<double> rounding_sums(const PrismLayer& layer, std::int64_t first, std::int64_t count,
-                                     const std::vector<Station>& stations, Precision precision, ComputeDevice device,
-                                     std::size_t memory_limit_bytes);
 
 /// Each station's distance from a box (west, east, south, north, bottom, top;
 /// 0 inside it, +inf from an inverted, empty box), m: for the warnings.

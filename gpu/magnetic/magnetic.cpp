@@ -3,8 +3,7 @@
 // gpu/potential; the CUDA ones are magnetic_cuda.cu), the limits at stations
 // on the model (gravity/station_contact.hpp with each magnetization component
 // as a density), nT, the total-field anomaly and the rounding estimates
-// (gravity/rounding_estimate.hpp).
-#include "gpu/core/input_error.hpp"
+// (gravity/rounding_estimate.hpp; their sums from the drivers' pass).
 #include "gpu/magnetic/magnetic.hpp"
 
 #include <algorithm>
@@ -13,12 +12,14 @@
 #include <stdexcept>
 
 #include "gpu/core/field_list.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/math_constants.hpp"
 #include "gpu/core/warning.hpp"
 #include "gpu/gravity/forward_checks.hpp"
 #include "gpu/gravity/rounding_estimate.hpp"
 #include "gpu/gravity/station_contact.hpp"
 #include "gpu/magnetic/magnetic_sources.hpp"
+#include "gpu/potential/kernel_pair.hpp"
 #include "gpu/potential/source_view.hpp"
 #include "gpu/potential/station_sums_cpu.hpp"
 
@@ -118,13 +119,23 @@ Result finish(std::vector<double> sums, const std::vector<gravity::Station>& sta
   return result;
 }
 
-/// Kernel<Real> for Real of `precision` over view.item(0 … count − 1).
-template <template <typename> class Kernel, typename View>
+/// MagneticKernel in Real over view.item(0 … count − 1), with
+/// MagneticRoundingKernel in the same pass where `rounding` is given.
+template <typename Real, typename View>
+std::vector<double> cpu_sums_in(const View& view, std::int64_t count, const std::vector<gravity::Station>& stations,
+                                ProgressReporter& progress, std::vector<double>* rounding) {
+  if (!rounding) return potential::station_sums_cpu(view, count, stations, MagneticKernel<Real>{}, progress);
+  using Pair = potential::KernelPair<MagneticKernel<Real>, MagneticRoundingKernel<Real>>;
+  return potential::split_rows(potential::station_sums_cpu(view, count, stations, Pair{}, progress),
+                               MagneticKernel<Real>::outputs, stations.size(), *rounding);
+}
+
+/// cpu_sums_in for Real of `precision`.
+template <typename View>
 std::vector<double> cpu_sums(const View& view, std::int64_t count, const std::vector<gravity::Station>& stations,
-                             gravity::Precision precision, ProgressReporter& progress) {
-  return precision == gravity::Precision::Single
-             ? potential::station_sums_cpu(view, count, stations, Kernel<float>{}, progress)
-             : potential::station_sums_cpu(view, count, stations, Kernel<double>{}, progress);
+                             gravity::Precision precision, ProgressReporter& progress, std::vector<double>* rounding) {
+  return precision == gravity::Precision::Single ? cpu_sums_in<float>(view, count, stations, progress, rounding)
+                                                 : cpu_sums_in<double>(view, count, stations, progress, rounding);
 }
 
 potential::ListView<MagnetizedPrism> list_view(const std::vector<MagnetizedPrism>& prisms) {
@@ -164,46 +175,16 @@ std::array<double, 3> induced_magnetization(double chi, const InducingField& fie
 
 std::vector<double> magnetic_sums_cpu(const std::vector<MagnetizedPrism>& prisms,
                                       const std::vector<gravity::Station>& stations, gravity::Precision precision,
-                                      ProgressReporter& progress) {
-  return cpu_sums<MagneticKernel>(list_view(prisms), static_cast<std::int64_t>(prisms.size()), stations, precision,
-                                  progress);
+                                      ProgressReporter& progress, std::vector<double>* rounding) {
+  return cpu_sums(list_view(prisms), static_cast<std::int64_t>(prisms.size()), stations, precision, progress,
+                  rounding);
 }
 
 std::vector<double> magnetic_layer_sums_cpu(const MagneticLayer& layer, std::int64_t first, std::int64_t count,
                                             const std::vector<gravity::Station>& stations,
-                                            gravity::Precision precision, ProgressReporter& progress) {
-  return cpu_sums<MagneticKernel>(cells_view(layer, first), count, stations, precision, progress);
-}
-
-std::vector<double> magnetic_rounding_sums(const std::vector<MagnetizedPrism>& prisms,
-                                              const std::vector<gravity::Station>& stations,
-                                              gravity::Precision precision, ComputeDevice device,
-                                              std::size_t memory_limit_bytes) {
-  if (device == ComputeDevice::Cuda) {
-#if GEOBEM_WITH_CUDA
-    return magnetic_rounding_sums_cuda(prisms, stations, precision, memory_limit_bytes);
-#else
-    throw_cuda_not_built("magnetic rounding estimate");
-#endif
-  }
-  ProgressReporter silent("", 1, "", true);
-  return cpu_sums<MagneticRoundingKernel>(list_view(prisms), static_cast<std::int64_t>(prisms.size()), stations,
-                                          precision, silent);
-}
-
-std::vector<double> magnetic_rounding_sums(const MagneticLayer& layer, std::int64_t first, std::int64_t count,
-                                              const std::vector<gravity::Station>& stations,
-                                              gravity::Precision precision, ComputeDevice device,
-                                              std::size_t memory_limit_bytes) {
-  if (device == ComputeDevice::Cuda) {
-#if GEOBEM_WITH_CUDA
-    return magnetic_rounding_sums_cuda(layer, first, count, stations, precision, memory_limit_bytes);
-#else
-    throw_cuda_not_built("magnetic rounding estimate");
-#endif
-  }
-  ProgressReporter silent("", 1, "", true);
-  return cpu_sums<MagneticRoundingKernel>(cells_view(layer, first), count, stations, precision, silent);
+                                            gravity::Precision precision, ProgressReporter& progress,
+                                            std::vector<double>* rounding) {
+  return cpu_sums(cells_view(layer, first), count, stations, precision, progress, rounding);
 }
 
 void complete_estimates(Result& result) {
@@ -262,19 +243,17 @@ Result forward_magnetic(const std::vector<MagnetizedPrism>& prisms, const std::v
       f.part == 0 ? gravity::list_station_limits<3>(boxes, magnetizations, stations) : StationLimits<3>{};
   ProgressReporter progress(std::string("magnetic prisms (") + to_string(f.device) + ")",
                             static_cast<std::uint64_t>(share.size()) * stations.size(), "prism-station pairs", f.quiet);
-  std::vector<double> sums;
+  std::vector<double> sums, bounds;
   if (f.device == ComputeDevice::Cuda) {
 #if GEOBEM_WITH_CUDA
-    sums = magnetic_sums_cuda(share, stations, f.precision, progress, f.device_memory_limit_bytes);
+    sums = magnetic_sums_cuda(share, stations, f.precision, progress, f.device_memory_limit_bytes, &bounds);
 #else
     throw_cuda_not_built("magnetic prisms");
 #endif
   } else {
-    sums = magnetic_sums_cpu(share, stations, f.precision, progress);
+    sums = magnetic_sums_cpu(share, stations, f.precision, progress, &bounds);
   }
   progress.finish();
-  std::vector<double> bounds =
-      magnetic_rounding_sums(share, stations, f.precision, f.device, f.device_memory_limit_bytes);
   return finish(std::move(sums), stations, fields, options, limits, std::move(bounds), model);
 }
 
@@ -293,19 +272,18 @@ Result forward_magnetic_layer(const MagneticLayer& layer, const std::vector<grav
                   : StationLimits<3>{};
   ProgressReporter progress(std::string("magnetic prism layer (") + to_string(f.device) + ")",
                             static_cast<std::uint64_t>(count) * stations.size(), "cell-station pairs", f.quiet);
-  std::vector<double> sums;
+  std::vector<double> sums, bounds;
   if (f.device == ComputeDevice::Cuda) {
 #if GEOBEM_WITH_CUDA
-    sums = magnetic_layer_sums_cuda(layer, first, count, stations, f.precision, progress, f.device_memory_limit_bytes);
+    sums = magnetic_layer_sums_cuda(layer, first, count, stations, f.precision, progress, f.device_memory_limit_bytes,
+                                    &bounds);
 #else
     throw_cuda_not_built("magnetic prism layer");
 #endif
   } else {
-    sums = magnetic_layer_sums_cpu(layer, first, count, stations, f.precision, progress);
+    sums = magnetic_layer_sums_cpu(layer, first, count, stations, f.precision, progress, &bounds);
   }
   progress.finish();
-  std::vector<double> bounds =
-      magnetic_rounding_sums(layer, first, count, stations, f.precision, f.device, f.device_memory_limit_bytes);
   const auto magnetized = [](const std::array<double, 3>& m) { return m[0] != 0.0 || m[1] != 0.0 || m[2] != 0.0; };
   return finish(std::move(sums), stations, fields, options, limits, std::move(bounds),
                 gravity::cells_box(layer.layer, magnetized(layer.magnetization_above),

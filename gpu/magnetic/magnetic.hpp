@@ -92,39 +92,26 @@ Result forward_magnetic_layer(const MagneticLayer& layer, const std::vector<grav
 void complete_estimates(Result& result);
 
 /// The drivers: raw sums Σ T·M (3 rows: e, n, u; multiply by
-/// field_factor_nt), sums[c · stations + s]. CUDA: current device, at most
+/// field_factor_nt), sums[c · stations + s]; with `rounding`, the same pass
+/// also sums the rounding bounds into *rounding (MagneticRoundingKernel's two
+/// rows, magnetic_sources.hpp). CUDA: current device, at most
 /// memory_limit_bytes (0: 80% of the free memory), streamed in chunks.
 std::vector<double> magnetic_sums_cpu(const std::vector<MagnetizedPrism>& prisms,
                                       const std::vector<gravity::Station>& stations, gravity::Precision precision,
-                                      ProgressReporter& progress);
+                                      ProgressReporter& progress, std::vector<double>* rounding = nullptr);
 std::vector<double> magnetic_sums_cuda(const std::vector<MagnetizedPrism>& prisms,
                                        const std::vector<gravity::Station>& stations, gravity::Precision precision,
-                                       ProgressReporter& progress, std::size_t memory_limit_bytes = 0);
-/// The sums of the rounding bounds over the prisms (or cells [first, first +
-/// count) of a layer): MagneticRoundingKernel's two rows, on the CPU or the
-/// current CUDA device.
-std::vector<double> magnetic_rounding_sums(const std::vector<MagnetizedPrism>& prisms,
-                                              const std::vector<gravity::Station>& stations,
-                                              gravity::Precision precision, ComputeDevice device,
-                                              std::size_t memory_limit_bytes);
-std::vector<double> magnetic_rounding_sums(const MagneticLayer& layer, std::int64_t first, std::int64_t count,
-                                              const std::vector<gravity::Station>& stations,
-                                              gravity::Precision precision, ComputeDevice device,
-                                              std::size_t memory_limit_bytes);
-/// The CUDA side of magnetic_rounding_sums.
-std::vector<double> magnetic_rounding_sums_cuda(const std::vector<MagnetizedPrism>& prisms,
-                                                   const std::vector<gravity::Station>& stations,
-                                                   gravity::Precision precision, std::size_t memory_limit_bytes);
-std::vector<double> magnetic_rounding_sums_cuda(const MagneticLayer& layer, std::int64_t first, std::int64_t count,
-                                                   const std::vector<gravity::Station>& stations,
-                                                   gravity::Precision precision, std::size_t memory_limit_bytes);
+                                       ProgressReporter& progress, std::size_t memory_limit_bytes = 0,
+                                       std::vector<double>* rounding = nullptr);
 /// Cells [first, first + count) of a layer.
 std::vector<double> magnetic_layer_sums_cpu(const MagneticLayer& layer, std::int64_t first, std::int64_t count,
                                             const std::vector<gravity::Station>& stations,
-                                            gravity::Precision precision, ProgressReporter& progress);
+                                            gravity::Precision precision, ProgressReporter& progress,
+                                            std::vector<double>* rounding = nullptr);
 std::vector<double> magnetic_layer_sums_cuda(const MagneticLayer& layer, std::int64_t first, std::int64_t count,
                                              const std::vector<gravity::Station>& stations,
                                              gravity::Precision precision, ProgressReporter& progress,
-                                             std::size_t memory_limit_bytes = 0);
+                                             std::size_t memory_limit_bytes = 0,
+                                             std::vector<double>* rounding = nullptr);
 
 }  // namespace geobem::magnetic

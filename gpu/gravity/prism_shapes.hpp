@@ -1,0 +1,45 @@
+#pragma once
+// The launch shapes compiled into the CUDA prism kernels (forward_cuda.cu,
+// and the device-array path forward_on_device.cu) and the one each kernel
+// runs in by default: the fastest of bench/gravity's sweep
+// (`gravity_bench --shapes`, bench/RESULTS.md "Gravity before and after").
+#include <tuple>
+
+#include "gpu/potential/kernel_shape.hpp"
+
+namespace geobem::gravity {
+
+using potential::KernelShape;
+using potential::Shape;
+
+/// Every shape of the field kernels alone (cuda_kernel_shapes()), {128, 0}
+/// first: block sizes alone, and register caps that each give a whole number
+/// of blocks at 14–32 resident warps per SM (65,536 registers / (cap × 32)
+/// warps).
+using PrismShapes = std::tuple<Shape<128, 0>, Shape<64, 0>, Shape<32, 0>, Shape<64, 144>, Shape<32, 136>,
+                               Shape<128, 128>, Shape<32, 120>, Shape<64, 112>, Shape<128, 96>, Shape<128, 80>,
+                               Shape<128, 64>>;
+
+/// The shapes of the kernels that sum the fields and their rounding
+/// estimate in one pass (forward_model's): fewer, as each costs compile time.
+using EstimatedPrismShapes = std::tuple<Shape<128, 0>, Shape<64, 0>, Shape<128, 128>, Shape<32, 120>,
+                                        Shape<128, 96>, Shape<128, 80>, Shape<128, 64>>;
+
+/// The default shape of the prism kernel for single or double arithmetic,
+/// all fields or g_z alone, with or without the rounding estimate in the
+/// same pass. Fields alone, H100 sweep on the paper's case: all ten in
+/// double 96 registers (spilling 272 bytes of loads: 20 resident warps
+/// instead of 12, 0.675 → 0.590 s), g_z in double 64 (0.247 → 0.233 s);
+/// single {64, 0} and {32, 120}.
+constexpr KernelShape default_prism_shape(bool single, bool gz_only, bool estimated) {
+  if (single) return gz_only ? KernelShape{32, 120} : KernelShape{64, 0};
+  if (estimated) return gz_only ? KernelShape{128, 64} : KernelShape{128, 96};
+  return gz_only ? KernelShape{128, 64} : KernelShape{128, 96};
+}
+
+/// default_prism_shape as a Shape type, for a kernel compiled in it alone.
+template <bool Single, bool GzOnly, bool Estimated>
+using DefaultPrismShape = Shape<default_prism_shape(Single, GzOnly, Estimated).block_size,
+                                default_prism_shape(Single, GzOnly, Estimated).max_registers>;
+
+}  // namespace geobem::gravity
