@@ -53,7 +53,7 @@ int run_bench(int argc, char** argv) {
   std::vector<std::size_t> cells{700, 700, 50};
   std::size_t shape_e = 150, shape_n = 100, cpu_stations = 160;
   int repeat = 3;
-  bool sweep_shapes = false;
+  std::string sweep;
   std::string peer_case;
   cli::StageOptions command("gravity_bench",
                             "Prism-station pairs per second of the CPU and CUDA gravity drivers on the paper's case.");
@@ -63,12 +63,15 @@ int run_bench(int argc, char** argv) {
       ("shape-n", po::value(&shape_n)->default_value(shape_n), "stations along northing")
       ("cpu-stations", po::value(&cpu_stations)->default_value(cpu_stations), "stations timed on the CPU (0: skip the CPU)")
       ("repeat", po::value(&repeat)->default_value(repeat), "CUDA runs per case (best is reported)")
-      ("shapes", po::bool_switch(&sweep_shapes),
-       "also time every compiled launch shape of the double kernels, alone and with the rounding estimate")
+      ("shapes", po::value(&sweep),
+       "also time every compiled launch shape of the double kernels: fields (alone), estimated (with the rounding "
+       "estimate in the same pass) or both")
       ("peer-case", po::value(&peer_case), "write the case and double results for harmonica_peer.py to DIR, then stop");
   if (!command.parse(argc, argv)) return 0;  // --help
   bench::check_repeat(repeat);
   if (cells.size() != 3) throw InputError::usage("--cells needs three counts");
+  if (!sweep.empty() && sweep != "fields" && sweep != "estimated" && sweep != "both")
+    throw InputError::usage("--shapes " + sweep + ": expected fields, estimated or both");
   const std::size_t cells_e = cells[0], cells_n = cells[1], cells_u = cells[2];
 
   const auto grid = prisms::sphere_grid(prisms::couder_grid(cells_e, cells_n, cells_u), prisms::couder_spheres());
@@ -162,11 +165,12 @@ int run_bench(int argc, char** argv) {
   const double public_all = best_time(repeat, [&] { forward_model(prisms, stations, parse_fields("all"), options); });
   const double public_g_z = best_time(repeat, [&] { forward_model(prisms, stations, {Field::g_z}, options); });
   std::printf("cuda forward_model (the public call), double: all ten %.4f s, g_z %.4f s\n", public_all, public_g_z);
-  if (sweep_shapes) {
+  if (!sweep.empty()) {
     // Every compiled shape of the double kernels: fields alone
     // (cuda_kernel_shapes) and with the estimate (cuda_estimated_kernel_shapes).
     std::printf("\n%-8s %-9s %-6s %10s\n", "block", "registers", "fields", "time_s");
     for (const bool estimated : {false, true}) {
+      if (sweep != "both" && sweep != (estimated ? "estimated" : "fields")) continue;
       std::printf("%s\n", estimated ? "with the rounding estimate in the same pass" : "fields alone");
       for (const KernelShape& shape : estimated ? cuda_estimated_kernel_shapes() : cuda_kernel_shapes())
         for (const unsigned mask : {0x3ffu, unsigned(bit_g_z)}) {

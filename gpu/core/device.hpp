@@ -34,6 +34,24 @@ int select_cuda_device_for_rank(int rank);
 /// a method's dispatcher does with ComputeDevice::Cuda in such a build.
 [[noreturn]] void throw_cuda_not_built(const char* what);
 
+/// A method's dispatcher: cuda() on ComputeDevice::Cuda, cpu() otherwise. In
+/// a build without CUDA (GEOBEM_WITH_CUDA 0) Cuda throws as
+/// throw_cuda_not_built(what) and cuda is never called, so it may name
+/// drivers that such a build does not have.
+template <typename Cuda, typename Cpu>
+auto run_on(ComputeDevice device, const char* what, const Cuda& cuda, const Cpu& cpu) -> decltype(cpu()) {
+  if (device == ComputeDevice::Cuda) {
+#if GEOBEM_WITH_CUDA
+    static_cast<void>(what);
+    return cuda();
+#else
+    static_cast<void>(cuda);
+    throw_cuda_not_built(what);
+#endif
+  }
+  return cpu();
+}
+
 /// "cpu" or "cuda".
 std::string to_string(ComputeDevice device);
 

@@ -92,7 +92,7 @@ std::vector<double> sums_in_shape(const KernelShape& shape, bool out_of_line, co
                                   const potential::LaunchOptions& options, ProgressReporter& progress,
                                   std::vector<double>* rounding) {
   if (rounding) {
-    using Pair = potential::KernelPair<FieldSumsKernel<Real, GzOnly>, RoundingKernel<Real>>;
+    using Pair = potential::KernelPair<FieldSumsKernel<Real, GzOnly>, FieldRoundingKernel<Real, GzOnly>>;
     std::vector<double> sums =
         launch(EstimatedPrismShapes{}, shape, sources, stations, Pair{{mask}, {}}, options, progress);
     return potential::split_rows(std::move(sums), field_count, stations.size(), *rounding);

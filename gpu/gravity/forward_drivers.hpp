@@ -18,7 +18,8 @@ namespace geobem::gravity {
 
 /// A launch shape of the CUDA prism kernels: both numbers are compile-time
 /// parameters, so only the shapes of cuda_kernel_shapes() exist. Register
-/// caps: the compiler's choice is 156 for all ten fields in double, 96 for g_z.
+/// caps: the compiler's choice is 146 for all ten fields in double, 96 for g_z
+/// (with the rounding estimate in the same pass: 168 and 122).
 using KernelShape = potential::KernelShape;
 
 /// The shapes compiled into the CUDA prism kernels (double and single, all

@@ -79,18 +79,14 @@ std::vector<double> driver_sums(const std::vector<Source>& sources, const std::v
   ProgressReporter progress(std::string("gravity ") + label + " (" + to_string(options.device) + ")",
                             static_cast<std::uint64_t>(sources.size()) * stations.size(), "source-station pairs",
                             options.quiet);
-  std::vector<double> sums;
-  if (options.device == ComputeDevice::Cuda) {
-#if GEOBEM_WITH_CUDA
-    CudaTuning tuning;
-    tuning.memory_limit_bytes = options.device_memory_limit_bytes;
-    sums = forward_cuda(sources, stations, mask, options.precision, progress, tuning, &rounding);
-#else
-    throw_cuda_not_built("gravity");
-#endif
-  } else {
-    sums = forward_cpu(sources, stations, mask, options.precision, progress, &rounding);
-  }
+  std::vector<double> sums = run_on(
+      options.device, "gravity",
+      [&] {
+        CudaTuning tuning;
+        tuning.memory_limit_bytes = options.device_memory_limit_bytes;
+        return forward_cuda(sources, stations, mask, options.precision, progress, tuning, &rounding);
+      },
+      [&] { return forward_cpu(sources, stations, mask, options.precision, progress, &rounding); });
   progress.finish();
   return sums;
 }

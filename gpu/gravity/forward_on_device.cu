@@ -131,7 +131,7 @@ void resident_tile_sums(const Kernel& kernel, const Prism* prisms, std::int64_t 
 template <typename Real, bool GzOnly>
 void resident_field_sums(unsigned mask, const Prism* prisms, std::int64_t count, const Station* stations,
                          std::size_t ns, double* sums, ProgressReporter& progress) {
-  using Pair = potential::KernelPair<FieldSumsKernel<Real, GzOnly>, RoundingKernel<Real>>;
+  using Pair = potential::KernelPair<FieldSumsKernel<Real, GzOnly>, FieldRoundingKernel<Real, GzOnly>>;
   using S = DefaultPrismShape<std::is_same<Real, float>::value, GzOnly, true>;
   resident_tile_sums<S>(Pair{{mask}, {}}, prisms, count, stations, ns, sums, &progress);
 }

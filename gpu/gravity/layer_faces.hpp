@@ -138,20 +138,20 @@ struct FaceGzKernel {
   }
 };
 
-/// The rounding sums of RoundingKernel over the cells of surface faces (the
-/// cell's prism between the face and the reference at `reference`), for
-/// FaceGzKernel's pass (potential::KernelPair).
+/// The rounding sums of g (RoundingKernel's g group) over the cells of
+/// surface faces (the cell's prism between the face and the reference at
+/// `reference`), for FaceGzKernel's pass (potential::KernelPair).
 template <typename Real>
 struct FaceRoundingKernel {
-  static constexpr int outputs = RoundingKernel<Real>::outputs;
+  static constexpr int outputs = FieldRoundingKernel<Real, true>::outputs;
   double reference;
-  GEOBEM_HD bool wanted(int) const { return true; }
+  GEOBEM_HD bool wanted(int row) const { return FieldRoundingKernel<Real, true>{}.wanted(row); }
   GEOBEM_HD void add(const LayerFace& f, const Station& station, double acc[outputs]) const {
     if (f.weight == 0.0) return;
     const bool above = f.height > reference;
     const Prism cell{f.west, f.east, f.south, f.north, above ? reference : f.height, above ? f.height : reference,
                      f.weight};
-    RoundingKernel<Real>{}.add(cell, station, acc);
+    FieldRoundingKernel<Real, true>{}.add(cell, station, acc);
   }
 };
 

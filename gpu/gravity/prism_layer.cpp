@@ -129,17 +129,14 @@ ForwardResult forward_model_layer(const PrismLayer& layer, const std::vector<Sta
                         : StationLimits<1>{};
   ProgressReporter progress(std::string("gravity prism layer (") + to_string(options.device) + ")",
                             static_cast<std::uint64_t>(count) * stations.size(), "cell-station pairs", options.quiet);
-  std::vector<double> sums, bounds;
-  if (options.device == ComputeDevice::Cuda) {
-#if GEOBEM_WITH_CUDA
-    sums = layer_sums_cuda(layer, first, count, stations, mask, options.precision, progress,
-                           options.device_memory_limit_bytes, &bounds);
-#else
-    throw_cuda_not_built("gravity prism layer");
-#endif
-  } else {
-    sums = layer_sums_cpu(layer, first, count, stations, mask, options.precision, progress, &bounds);
-  }
+  std::vector<double> bounds;
+  std::vector<double> sums = run_on(
+      options.device, "gravity prism layer",
+      [&] {
+        return layer_sums_cuda(layer, first, count, stations, mask, options.precision, progress,
+                               options.device_memory_limit_bytes, &bounds);
+      },
+      [&] { return layer_sums_cpu(layer, first, count, stations, mask, options.precision, progress, &bounds); });
   progress.finish();
   return finish_result(std::move(sums), mask, stations, options, limits, std::move(bounds),
                        cells_box(layer, layer.geometry.density_above != 0.0, layer.geometry.density_below != 0.0));

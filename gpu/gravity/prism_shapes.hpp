@@ -27,14 +27,15 @@ using EstimatedPrismShapes = std::tuple<Shape<128, 0>, Shape<64, 0>, Shape<128, 
 
 /// The default shape of the prism kernel for single or double arithmetic,
 /// all fields or g_z alone, with or without the rounding estimate in the
-/// same pass. Fields alone, H100 sweep on the paper's case: all ten in
-/// double 96 registers (spilling 272 bytes of loads: 20 resident warps
-/// instead of 12, 0.675 → 0.590 s), g_z in double 64 (0.247 → 0.233 s);
-/// single {64, 0} and {32, 120}.
+/// same pass: the fastest of the sweep on one H200 (the paper's case,
+/// bench/RESULTS.md "Gravity: the rounding estimate in the fields' pass").
+/// Double, fields alone: all ten 80 registers (0.614 s against 0.618 s at
+/// 96), g_z 64 (0.257 s); with the estimate: all ten 96 (0.682 s), g_z 80.
+/// Single: the H100 sweep's {64, 0} and {32, 120}, with the estimate too.
 constexpr KernelShape default_prism_shape(bool single, bool gz_only, bool estimated) {
   if (single) return gz_only ? KernelShape{32, 120} : KernelShape{64, 0};
-  if (estimated) return gz_only ? KernelShape{128, 64} : KernelShape{128, 96};
-  return gz_only ? KernelShape{128, 64} : KernelShape{128, 96};
+  if (gz_only) return estimated ? KernelShape{128, 80} : KernelShape{128, 64};
+  return estimated ? KernelShape{128, 96} : KernelShape{128, 80};
 }
 
 /// default_prism_shape as a Shape type, for a kernel compiled in it alone.

@@ -58,6 +58,8 @@ namespace geobem::gravity {
 /// Σ(w·e)² (row 2g) and Σ(w·e)⁴ (row 2g + 1).
 enum RoundingGroup { group_potential = 0, group_g = 1, group_tensor = 2 };
 inline constexpr int rounding_groups = 3;
+/// Bit g set for group g: the groups a RoundingKernel sums.
+inline constexpr unsigned all_rounding_groups = 7u, g_rounding_group = 1u << group_g;
 
 /// K_source and K_sum of the bound (file comment).
 inline constexpr double source_rounding_factor = 8.0, sum_rounding_factor = 4.0;
@@ -127,15 +129,24 @@ GEOBEM_HD inline void prism_rounding_bounds(double west, double east, double sou
   const double R = sqrt(far2), D = sqrt(box2);
   // The arctangent pairs along u with w normal to their face (g_ee: along
   // northing, w easting; g_nn: upward, northing; g_zz: easting, upward):
-  // |pair| ≤ min(π, h_u/|w|, h_u/(2·distance along u)) = min(π, h_u /
-  // max(|w|, 2·distance)), the same number (division rounds monotonically;
-  // h_u > 0, so a zero denominator gives +inf) at one division instead of two.
+  // |pair| ≤ min(π, h_u/|w|, h_u/(2·distance along u)) = min(π, h_u / m_u),
+  // m_u = max(|w|, 2·distance) (h_u > 0: m_u = 0 gives +inf). The largest of
+  // the three quotients is picked by cross multiplication (a tie within
+  // rounding may pick either) and divided once; where a product overflows,
+  // the quotients are compared instead.
   const int u_of[3] = {1, 2, 0}, w_of[3] = {0, 1, 2};
-  double atans = 0;
-  for (int k = 0; k < 3; ++k) {
-    const double h = size[u_of[k]], nearest = larger(plane[w_of[k]], 2 * along[u_of[k]]);
-    atans = larger(atans, smaller(pi, h / nearest));
+  double h_most = size[u_of[0]], m_most = larger(plane[w_of[0]], 2 * along[u_of[0]]);
+  for (int k = 1; k < 3; ++k) {
+    const double h = size[u_of[k]], m = larger(plane[w_of[k]], 2 * along[u_of[k]]);
+    const double mine = h * m_most, theirs = h_most * m;
+    const bool larger_quotient =
+        mine < infinity && theirs < infinity ? mine > theirs : h / m > h_most / m_most;
+    if (larger_quotient) {
+      h_most = h;
+      m_most = m;
+    }
   }
+  const double atans = smaller(pi, h_most / m_most);
   double logs = 0, finite = 0;
   if (D > a) {
     logs = a / D;
@@ -209,24 +220,36 @@ GEOBEM_HD inline void node_rounding_bounds(const GridNode& node, const Station& 
 
 /// The launcher's kernel (gpu/potential/source_view.hpp) summing the two
 /// rows per group of (|weight|·e) over prisms or grid nodes: rows 2g and
-/// 2g + 1 for group g. The drivers run it in the field kernel's pass
-/// (potential::KernelPair), one read of each source per station for both.
-template <typename Real>
+/// 2g + 1 for group g of Groups (bit g; the other rows stay zero: g_z alone
+/// needs the g group only, and its kernel then carries no other terms). The
+/// drivers run it in the field kernel's pass (potential::KernelPair), one
+/// read of each source per station for both.
+template <typename Real, unsigned Groups = all_rounding_groups>
 struct RoundingKernel {
   static constexpr int outputs = 2 * rounding_groups;
-  GEOBEM_HD bool wanted(int) const { return true; }
+  GEOBEM_HD bool wanted(int row) const { return (Groups >> (row / 2)) & 1u; }
   GEOBEM_HD void add(const Prism& p, const Station& s, double acc[6]) const {
     if (p.density == 0.0) return;
     double e[3];
     prism_rounding_bounds<Real>(p.west, p.east, p.south, p.north, p.bottom, p.top, s, e);
-    for (int g = 0; g < 3; ++g) add_rounding(p.density * e[g], acc + 2 * g);
+    add_groups(p.density, e, acc);
   }
   GEOBEM_HD void add(const GridNode& n, const Station& s, double acc[6]) const {
     double e[3];
     node_rounding_bounds<Real>(n, s, e);
-    for (int g = 0; g < 3; ++g) add_rounding(n.weight * e[g], acc + 2 * g);
+    add_groups(n.weight, e, acc);
+  }
+
+ private:
+  GEOBEM_HD static void add_groups(double weight, const double e[3], double acc[6]) {
+    for (int g = 0; g < rounding_groups; ++g)
+      if ((Groups >> g) & 1u) add_rounding(weight * e[g], acc + 2 * g);
   }
 };
+
+/// The RoundingKernel of a field kernel: the g group alone for g_z alone.
+template <typename Real, bool GzOnly>
+using FieldRoundingKernel = RoundingKernel<Real, GzOnly ? g_rounding_group : all_rounding_groups>;
 
 /// Each station's distance from a box (west, east, south, north, bottom, top;
 /// 0 inside it, +inf from an inverted, empty box), m: for the warnings.

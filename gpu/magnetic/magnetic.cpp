@@ -243,16 +243,11 @@ Result forward_magnetic(const std::vector<MagnetizedPrism>& prisms, const std::v
       f.part == 0 ? gravity::list_station_limits<3>(boxes, magnetizations, stations) : StationLimits<3>{};
   ProgressReporter progress(std::string("magnetic prisms (") + to_string(f.device) + ")",
                             static_cast<std::uint64_t>(share.size()) * stations.size(), "prism-station pairs", f.quiet);
-  std::vector<double> sums, bounds;
-  if (f.device == ComputeDevice::Cuda) {
-#if GEOBEM_WITH_CUDA
-    sums = magnetic_sums_cuda(share, stations, f.precision, progress, f.device_memory_limit_bytes, &bounds);
-#else
-    throw_cuda_not_built("magnetic prisms");
-#endif
-  } else {
-    sums = magnetic_sums_cpu(share, stations, f.precision, progress, &bounds);
-  }
+  std::vector<double> bounds;
+  std::vector<double> sums = run_on(
+      f.device, "magnetic prisms",
+      [&] { return magnetic_sums_cuda(share, stations, f.precision, progress, f.device_memory_limit_bytes, &bounds); },
+      [&] { return magnetic_sums_cpu(share, stations, f.precision, progress, &bounds); });
   progress.finish();
   return finish(std::move(sums), stations, fields, options, limits, std::move(bounds), model);
 }
@@ -272,17 +267,14 @@ Result forward_magnetic_layer(const MagneticLayer& layer, const std::vector<grav
                   : StationLimits<3>{};
   ProgressReporter progress(std::string("magnetic prism layer (") + to_string(f.device) + ")",
                             static_cast<std::uint64_t>(count) * stations.size(), "cell-station pairs", f.quiet);
-  std::vector<double> sums, bounds;
-  if (f.device == ComputeDevice::Cuda) {
-#if GEOBEM_WITH_CUDA
-    sums = magnetic_layer_sums_cuda(layer, first, count, stations, f.precision, progress, f.device_memory_limit_bytes,
-                                    &bounds);
-#else
-    throw_cuda_not_built("magnetic prism layer");
-#endif
-  } else {
-    sums = magnetic_layer_sums_cpu(layer, first, count, stations, f.precision, progress, &bounds);
-  }
+  std::vector<double> bounds;
+  std::vector<double> sums = run_on(
+      f.device, "magnetic prism layer",
+      [&] {
+        return magnetic_layer_sums_cuda(layer, first, count, stations, f.precision, progress,
+                                        f.device_memory_limit_bytes, &bounds);
+      },
+      [&] { return magnetic_layer_sums_cpu(layer, first, count, stations, f.precision, progress, &bounds); });
   progress.finish();
   const auto magnetized = [](const std::array<double, 3>& m) { return m[0] != 0.0 || m[1] != 0.0 || m[2] != 0.0; };
   return finish(std::move(sums), stations, fields, options, limits, std::move(bounds),
