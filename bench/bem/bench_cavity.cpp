@@ -58,10 +58,20 @@ int time_domain(ComputeDevice device, const surface::SurfaceMesh& mesh, double b
   std::vector<Vec3> receivers = cavity_receivers(2 * a);
   for (const Vec3& x : cavity_receivers(5 * a)) receivers.push_back(x);
   const auto start = std::chrono::steady_clock::now();
-  CqOptions options(device, true);
+  CqOptions options(device, false);  // progress with an ETA on stderr: long runs
   options.solver = solver;
   const CavityRun run = run_cavity(model, settings, receivers, options);
   const double total = seconds_since(start);
+  const CqTimings::Compression& profile = run.timings.compression;
+  if (profile.aca_leaves > 0)
+    std::fprintf(stderr, "bench_bem: assembly phases: near field %.3f s, ACA %.3f s, factors %.3f s, "
+                 "preconditioner %.3f s; ACA leaves %llu (%llu formed dense), mean rank %.2f, largest %d\n",
+                 profile.near_field_seconds, profile.aca_seconds, profile.factors_seconds,
+                 profile.preconditioner_seconds, static_cast<unsigned long long>(profile.aca_leaves),
+                 static_cast<unsigned long long>(profile.dense_leaves),
+                 profile.aca_leaves > profile.dense_leaves
+                     ? double(profile.rank_sum) / double(profile.aca_leaves - profile.dense_leaves) : 0.0,
+                 profile.largest_rank);
   const double wall = relative_l2(run.wall, dt, [&](double t) { return cavity_radial_displacement(cavity, a, t); });
   double at_2a = 0, at_5a = 0;
   for (std::size_t q = 0; q < receivers.size(); ++q) {

@@ -23,6 +23,13 @@
 //       the device memory the run took at its peak (CUDA; sampled every
 //       5 ms), and with `both` the hierarchical x̂ and wall series against the
 //       dense ones; one CSV line each, for plot_growth.py
+//   bench_hierarchical profile cpu|cuda MESH.vtu BETA DURATION EPS dense|hierarchical l,l,...
+//       where one CQ frequency's time goes in the cavity's time-domain run
+//       (Δt = BETA·h_min/c over DURATION a/c, as bench_bem cavity): per
+//       frequency listed, one solve_laplace call: its Laplace point in c/a and
+//       damping over the cavity's diameter Re(s)·2a/c, the seconds of the
+//       assembly's phases (CUDA) and of the solve, ACA's leaves, those formed
+//       dense, the mean and largest rank, GMRES's steps
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -336,6 +343,36 @@ int ranks(const BemModel& model, const CqSettings& settings, double tolerance, c
   return 0;
 }
 
+/// Per CQ frequency listed, one solve_laplace call on `model` (the cavity)
+/// with `solver` at tolerance ε: where its seconds go and what ACA did.
+int profile(const BemModel& model, const CqSettings& settings, geobem::ComputeDevice device, BemSolver solver,
+            double tolerance, const std::vector<int>& list) {
+  const double c = geobem::test::cavity_reference().p_wave_speed(), a = geobem::test::cavity_radius;
+  std::printf("# %zu triangles, %d unknowns, %d steps of dt c/a = %.5f, %d CQ frequencies\n", model.areas.size(),
+              model.unknown_count(), settings.steps, settings.time_step * c / a, cq_frequency_count(settings));
+  std::printf("l,s_re_a_over_c,s_im_a_over_c,damping_over_diameter,setup_s,assembly_s,near_field_s,aca_s,factors_s,"
+              "preconditioner_s,solve_s,aca_leaves,dense_leaves,mean_rank,largest_rank,gmres_steps,compression_error\n");
+  for (int l : list) {
+    CqOptions options(device, true);
+    options.solver = solver;
+    options.hierarchical.tolerance = tolerance;
+    CqTimings timings;
+    const LaplaceSolution solution = solve_laplace(model, settings, {l}, options, timings);
+    const Complex s = cq_laplace_point(settings, l);
+    const CqTimings::Compression& p = timings.compression;
+    const std::uint64_t converged = p.aca_leaves - p.dense_leaves;
+    std::printf("%d,%.4g,%.4g,%.4g,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%llu,%llu,%.2f,%d,%d,%.3g\n", l, s.re * a / c,
+                s.im * a / c, s.re * 2 * a / c, timings.setup_seconds, timings.assembly_seconds, p.near_field_seconds,
+                p.aca_seconds, p.factors_seconds, p.preconditioner_seconds, timings.solve_seconds,
+                static_cast<unsigned long long>(p.aca_leaves), static_cast<unsigned long long>(p.dense_leaves),
+                converged ? double(p.rank_sum) / converged : 0.0, p.largest_rank,
+                solution.solves.empty() ? 0 : solution.solves[0].iterations,
+                solution.solves.empty() ? 0.0 : solution.solves[0].compression_error);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
 int run(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "compare" && (argc == 6 || argc == 7)) {
@@ -357,6 +394,15 @@ int run(int argc, char** argv) {
       return growth(geobem::resolve_device(geobem::parse_device_choice(argv[2])),
                     CqSettings{std::atoi(argv[4]), std::atof(argv[3])}, solvers, argc - 6, argv + 6);
   }
+  if (mode == "profile" && argc == 9 && (std::string(argv[7]) == "dense" || std::string(argv[7]) == "hierarchical")) {
+    const BemModel model = geobem::test::cavity_model(geobem::surface::read_vtk_surface(argv[3]));
+    const double c = geobem::test::cavity_reference().p_wave_speed(), a = geobem::test::cavity_radius;
+    const double dt = cq_time_step_from_beta(std::atof(argv[4]), model.smallest_element_size(), c);
+    const CqSettings settings{cq_steps_for_duration(std::atof(argv[5]) * a / c, dt), dt};
+    return profile(model, settings, geobem::resolve_device(geobem::parse_device_choice(argv[2])),
+                   std::string(argv[7]) == "dense" ? BemSolver::dense : BemSolver::hierarchical, std::atof(argv[6]),
+                   parse_list(argv[8]));
+  }
   if (mode == "compare-rod" && (argc == 6 || argc == 7)) {
     const BemModel model = geobem::test::rod_model(std::atof(argv[2]));
     const CqSettings settings = geobem::test::rod_settings(model, std::atof(argv[3]), std::atof(argv[4]));
@@ -366,7 +412,8 @@ int run(int argc, char** argv) {
                        "compare-rod H BETA PERIODS EPS [l,l,...] |\n"
                        "       bench_hierarchical layout MESH.vtu DT STEPS [drops] |\n"
                        "       bench_hierarchical ranks MESH.vtu DT STEPS EPS l,l,... |\n"
-                       "       bench_hierarchical growth cpu|cuda DT STEPS dense|hierarchical|both MESH.vtu...\n");
+                       "       bench_hierarchical growth cpu|cuda DT STEPS dense|hierarchical|both MESH.vtu... |\n"
+                       "       bench_hierarchical profile cpu|cuda MESH.vtu BETA DURATION EPS dense|hierarchical l,l,...\n");
   return 2;
 }
 

@@ -53,6 +53,18 @@ struct CqTimings {
   /// Hierarchical: the largest compressed system of one frequency (near field,
   /// low-rank factors, preconditioner; bytes).
   std::uint64_t largest_compressed_bytes = 0;
+  /// Hierarchical on CUDA: where the assembly's seconds went, summed over the
+  /// batches (each phase ends at a device synchronisation), and what ACA did.
+  struct Compression {
+    double near_field_seconds = 0.0;      ///< the damping's drops (host), the dense leaves' pair integrals
+    double aca_seconds = 0.0;             ///< ACA on the admissible leaves
+    double factors_seconds = 0.0;         ///< factors summed into unknowns, leaves ACA left dense
+    double preconditioner_seconds = 0.0;  ///< the block-Jacobi factors
+    std::uint64_t aca_leaves = 0;         ///< (admissible leaf, frequency) pairs the damping kept
+    std::uint64_t dense_leaves = 0;       ///< of them, not converged within the dense rank: formed dense
+    std::uint64_t rank_sum = 0;           ///< ranks of the converged ones, summed
+    int largest_rank = 0;
+  } compression;
 };
 
 /// How one frequency's system was solved by the hierarchical path: GMRES's

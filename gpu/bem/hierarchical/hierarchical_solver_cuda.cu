@@ -533,10 +533,19 @@ struct DeviceProblem {
 /// Assembles the batch of Laplace points `s` into `batch` (near field, ACA,
 /// dense admissible leaves, right-hand sides, preconditioner) and returns each
 /// frequency's compression error estimate. ACA's workspace within
-/// `workspace_budget` bytes at once.
+/// `workspace_budget` bytes at once; each phase's seconds and ACA's leaves and
+/// ranks added to `profile`.
 template <class Solution>
 std::vector<double> assemble_batch(const DeviceProblem<Solution>& problem, const std::vector<Complex>& s,
-                                   double tolerance, std::uint64_t workspace_budget, DeviceBatch& batch) {
+                                   double tolerance, std::uint64_t workspace_budget, DeviceBatch& batch,
+                                   CqTimings::Compression& profile) {
+  using clock = std::chrono::steady_clock;
+  auto phase_start = clock::now();
+  auto end_phase = [&](double& seconds) {
+    GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
+    seconds += seconds_since(phase_start);
+    phase_start = clock::now();
+  };
   const HierarchicalLayout& layout = problem.layout;
   const LayoutView& lv = problem.dl.view();
   const int frequencies = static_cast<int>(s.size()), cases = problem.model.load_case_count(), n = batch.size();
@@ -560,6 +569,7 @@ std::vector<double> assemble_batch(const DeviceProblem<Solution>& problem, const
         batch.near(), batch.right_hand_sides());
     GEOBEM_CUDA_CHECK_LAUNCH();
   }
+  end_phase(profile.near_field_seconds);
   // 3. ACA on the kept admissible leaves, in chunks of workspace.
   std::vector<AcaItem> items;
   for (int f = 0; f < frequencies; ++f)
@@ -598,6 +608,8 @@ std::vector<double> assemble_batch(const DeviceProblem<Solution>& problem, const
                                                       device_outcomes.data());
     GEOBEM_CUDA_CHECK_LAUNCH();
     const std::vector<AcaOutcome> outcomes = device_outcomes.to_host();
+    end_phase(profile.aca_seconds);
+    profile.aca_leaves += count;
     // The chunk's pool: low-rank factors, or dense blocks.
     std::vector<std::size_t> at(count);
     std::size_t pool_values = 0;
@@ -606,12 +618,15 @@ std::vector<double> assemble_batch(const DeviceProblem<Solution>& problem, const
       const LayoutBlock& block = layout.blocks[layout.admissible_blocks[chunk[k].slot]];
       at[k] = pool_values;
       if (outcomes[k].converged) {
+        profile.rank_sum += outcomes[k].rank;
+        profile.largest_rank = std::max(profile.largest_rank, outcomes[k].rank);
         pool_values += static_cast<std::size_t>(block.rows + block.columns) * outcomes[k].rank;
         error_squared[chunk[k].frequency] +=
             layout.largest_valence * outcomes[k].error * outcomes[k].error;
       } else {
         pool_values += static_cast<std::size_t>(block.rows) * block.columns;
         dense_items.push_back(k);
+        ++profile.dense_leaves;
       }
     }
     DeviceBuffer<Complex> pool(std::max<std::size_t>(1, pool_values));
@@ -652,12 +667,13 @@ std::vector<double> assemble_batch(const DeviceProblem<Solution>& problem, const
         GEOBEM_CUDA_CHECK_LAUNCH();
       }
     }
-    GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
+    end_phase(profile.factors_seconds);
     pools.push_back(std::move(pool));
     first = last;
   }
   batch.set_leaves(leaves, std::move(pools));
   batch.factorise();
+  end_phase(profile.preconditioner_seconds);
   // 4. Each frequency's estimate against the free terms' norm, which the
   // system's exceeds (the CPU path's denominator adds the leaves' norms).
   std::vector<double> estimates(frequencies);
@@ -676,8 +692,9 @@ std::vector<CompressedOperator> hierarchical::assemble_compressed_cuda(const Bem
   const DeviceProblem<Solution> problem(model, layout, free_terms);
   const int frequencies = static_cast<int>(s.size()), cases = model.load_case_count(), n = model.unknown_count();
   DeviceBatch batch(layout, problem.dl, free_terms.diagonal, frequencies, cases);
+  CqTimings::Compression profile;
   const std::vector<double> estimates =
-      assemble_batch<Solution>(problem, s, tolerance, aca_workspace_bytes(device_memory_budget()), batch);
+      assemble_batch<Solution>(problem, s, tolerance, aca_workspace_bytes(device_memory_budget()), batch, profile);
   std::vector<Complex> all(static_cast<std::size_t>(frequencies) * cases * n);
   GEOBEM_CUDA_CHECK(cudaMemcpy(all.data(), batch.right_hand_sides(), sizeof(Complex) * all.size(), cudaMemcpyDeviceToHost));
   std::vector<CompressedOperator> out;
@@ -743,7 +760,7 @@ LaplaceSolution solve_laplace_hierarchical_cuda(const BemModel& model, const CqS
     const std::vector<Complex> batch_points(points.begin() + first, points.begin() + first + size);
     DeviceBatch batch(layout, problem.dl, free_terms.diagonal, size, cases);
     const std::vector<double> estimates =
-        assemble_batch<Solution>(problem, batch_points, tolerance, workspace_budget, batch);
+        assemble_batch<Solution>(problem, batch_points, tolerance, workspace_budget, batch, timings.compression);
     GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
     timings.assembly_seconds += seconds_since(start);
     start = std::chrono::steady_clock::now();
