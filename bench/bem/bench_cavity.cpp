@@ -1,8 +1,9 @@
 // The pressurized spherical cavity (tests/bem/cavity_case.hpp: a = 1 m,
 // granite-like rock, p = 1 MPa) on a Gmsh sphere read from a .vtu written by
 // `geobem-mesh --shape sphere:0,0,0,1 --element-size H --domain exterior`:
-//   bench_bem cavity cpu|cuda MESH.vtu BETA DURATION [dense|hierarchical]
-//       (the CQ solver, dense by default) relative L2 errors over DURATION (in a/c) against Sharpe's closed form
+//   bench_bem cavity cpu|cuda MESH.vtu BETA DURATION [dense|hierarchical [EPS]]
+//       (the CQ solver, dense by default; EPS the compression tolerance,
+//       hierarchical_settings.hpp's default unless given) relative L2 errors over DURATION (in a/c) against Sharpe's closed form
 //       of the mean radial wall displacement over the nodes and of the radial
 //       displacement at receivers at 2a and 5a (the largest of three
 //       directions), the wall at the last step over Lamé's, and the seconds of
@@ -49,7 +50,8 @@ double volume_sphere_radius(const surface::SurfaceMesh& mesh) {
 }
 
 /// bench_bem cavity: one time-domain run (run_cavity) and its errors against Sharpe.
-int time_domain(ComputeDevice device, const surface::SurfaceMesh& mesh, double beta, double duration, BemSolver solver) {
+int time_domain(ComputeDevice device, const surface::SurfaceMesh& mesh, double beta, double duration, BemSolver solver,
+                double tolerance) {
   const BemModel model = cavity_model(mesh);
   const SphericalCavity cavity = cavity_reference();
   const double c = cavity.p_wave_speed(), a = cavity.radius;
@@ -60,16 +62,18 @@ int time_domain(ComputeDevice device, const surface::SurfaceMesh& mesh, double b
   const auto start = std::chrono::steady_clock::now();
   CqOptions options(device, false);  // progress with an ETA on stderr: long runs
   options.solver = solver;
+  if (tolerance > 0) options.hierarchical.tolerance = tolerance;
   const CavityRun run = run_cavity(model, settings, receivers, options);
   const double total = seconds_since(start);
   const CqTimings::Compression& profile = run.timings.compression;
   if (profile.aca_leaves > 0)
     std::fprintf(stderr, "bench_bem: assembly phases: near field %.3f s, ACA %.3f s, factors %.3f s, "
-                 "preconditioner %.3f s; ACA leaves %llu (%llu formed dense), mean rank %.2f, largest %d\n",
+                 "preconditioner %.3f s; ACA leaves %llu (%llu formed dense, %llu of them without ACA), mean rank "
+                 "%.2f, largest %d\n",
                  profile.near_field_seconds, profile.aca_seconds, profile.factors_seconds,
                  profile.preconditioner_seconds, static_cast<unsigned long long>(profile.aca_leaves),
                  static_cast<unsigned long long>(profile.dense_leaves),
-                 profile.aca_leaves > profile.dense_leaves
+                 static_cast<unsigned long long>(profile.dense_without_aca), profile.aca_leaves > profile.dense_leaves
                      ? double(profile.rank_sum) / double(profile.aca_leaves - profile.dense_leaves) : 0.0,
                  profile.largest_rank);
   const double wall = relative_l2(run.wall, dt, [&](double t) { return cavity_radial_displacement(cavity, a, t); });
@@ -159,12 +163,13 @@ int cq_only(double dt_c_over_a, double duration) {
 int cavity_benchmark(int argc, char** argv) {
   const std::string mode = argv[1];
   if (mode == "cavity-cq" && argc == 4) return cq_only(std::atof(argv[2]), std::atof(argv[3]));
-  const bool solver_named = mode == "cavity" && argc == 7;
+  const bool solver_named = mode == "cavity" && (argc == 7 || argc == 8);
   const std::string solver = solver_named ? argv[6] : "dense";
-  if (!((mode == "cavity" && (argc == 6 || argc == 7) && std::atof(argv[5]) > 4 &&
-         (solver == "dense" || solver == "hierarchical")) ||
+  const double tolerance = mode == "cavity" && argc == 8 ? std::atof(argv[7]) : 0.0;
+  if (!((mode == "cavity" && (argc == 6 || argc == 7 || (argc == 8 && tolerance > 0 && tolerance <= 0.1)) &&
+         std::atof(argv[5]) > 4 && (solver == "dense" || solver == "hierarchical")) ||
         (mode == "cavity-laplace" && argc == 4))) {
-    std::fprintf(stderr, "usage: bench_bem cavity cpu|cuda MESH.vtu BETA DURATION_C_OVER_A (> 4) [dense|hierarchical] | "
+    std::fprintf(stderr, "usage: bench_bem cavity cpu|cuda MESH.vtu BETA DURATION_C_OVER_A (> 4) [dense|hierarchical [EPS]] | "
                          "cavity-laplace cpu|cuda MESH.vtu | cavity-cq DT_C_OVER_A DURATION_C_OVER_A\n");
     return 2;
   }
@@ -172,7 +177,7 @@ int cavity_benchmark(int argc, char** argv) {
   const surface::SurfaceMesh mesh = surface::read_vtk_surface(argv[3]);
   if (mode == "cavity-laplace") return laplace_domain(device, mesh);
   return time_domain(device, mesh, std::atof(argv[4]), std::atof(argv[5]),
-                     solver == "hierarchical" ? BemSolver::hierarchical : BemSolver::dense);
+                     solver == "hierarchical" ? BemSolver::hierarchical : BemSolver::dense, tolerance);
 }
 
 }  // namespace geobem::bench

@@ -12,6 +12,7 @@
 // cuSOLVER or LAPACK.
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "gpu/bem/bem_model.hpp"
@@ -61,7 +62,8 @@ struct CqTimings {
     double factors_seconds = 0.0;         ///< factors summed into unknowns, leaves ACA left dense
     double preconditioner_seconds = 0.0;  ///< the block-Jacobi factors
     std::uint64_t aca_leaves = 0;         ///< (admissible leaf, frequency) pairs the damping kept
-    std::uint64_t dense_leaves = 0;       ///< of them, not converged within the dense rank: formed dense
+    std::uint64_t dense_leaves = 0;       ///< of them, formed dense: ACA did not converge within aca_rank_cap
+    std::uint64_t dense_without_aca = 0;  ///< of those, formed dense straight away (ACA failed on them lately)
     std::uint64_t rank_sum = 0;           ///< ranks of the converged ones, summed
     int largest_rank = 0;
   } compression;
@@ -85,6 +87,15 @@ struct LaplaceSolution {
   std::vector<int> frequencies;
   std::vector<Complex> values;
   std::vector<FrequencySolve> solves;  ///< per frequency (hierarchical path), empty for dense LU
+  /// Zeros for every load case at `frequencies` of a system of `unknowns`.
+  static LaplaceSolution zeros(int unknowns, int load_cases, std::vector<int> frequencies) {
+    LaplaceSolution solution;
+    solution.unknowns = unknowns;
+    solution.load_cases = load_cases;
+    solution.frequencies = std::move(frequencies);
+    solution.values.resize(static_cast<std::size_t>(load_cases) * solution.frequencies.size() * unknowns);
+    return solution;
+  }
   Complex& at(int load_case, int k, int i) {
     return values[(static_cast<std::size_t>(load_case) * frequencies.size() + k) * unknowns + i];
   }

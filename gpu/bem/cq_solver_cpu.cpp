@@ -150,7 +150,9 @@ LaplaceSolution solve_laplace(const BemModel& model, const CqSettings& settings,
                               const CqOptions& options, CqTimings& timings) {
   check_cq_settings(settings);
   const std::vector<int> list = frequencies_or_all(frequencies, settings);
-  if (choose_bem_solver(options.solver, options.device, model.unknown_count()) == BemSolver::hierarchical) {
+  if (choose_bem_solver(options.solver, options.device, model.unknown_count(),
+                        little_damped_share(model, settings, options.hierarchical.tolerance)) ==
+      BemSolver::hierarchical) {
     if (options.device == ComputeDevice::Cuda) {
 #if GEOBEM_WITH_CUDA
       return solve_laplace_hierarchical_cuda<Solution>(model, settings, list, options, timings);
@@ -168,11 +170,7 @@ LaplaceSolution solve_laplace(const BemModel& model, const CqSettings& settings,
 #endif
   }
   const int n = model.unknown_count(), cases = model.load_case_count();
-  LaplaceSolution solution;
-  solution.unknowns = n;
-  solution.load_cases = cases;
-  solution.frequencies = list;
-  solution.values.resize(static_cast<std::size_t>(cases) * list.size() * n);
+  LaplaceSolution solution = LaplaceSolution::zeros(n, cases, list);
   if (list.empty() || cases == 0) return solution;
 
   auto start = std::chrono::steady_clock::now();

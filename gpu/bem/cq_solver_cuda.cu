@@ -299,11 +299,7 @@ LaplaceSolution solve_laplace_cuda(const BemModel& model, const CqSettings& sett
                                    const std::vector<int>& frequencies, const CqOptions& options, CqTimings& timings) {
   const int n = model.unknown_count(), cases = model.load_case_count();
   const int count = static_cast<int>(frequencies.size());
-  LaplaceSolution solution;
-  solution.unknowns = n;
-  solution.load_cases = cases;
-  solution.frequencies = frequencies;
-  solution.values.resize(static_cast<std::size_t>(cases) * count * n);
+  LaplaceSolution solution = LaplaceSolution::zeros(n, cases, frequencies);
   if (count == 0 || cases == 0) return solution;
 
   // Refuse before any device work when one frequency does not fit.

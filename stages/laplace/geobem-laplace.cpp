@@ -87,7 +87,8 @@ bool parse(int argc, const char* const argv[], LaplaceOptions& o, cli::StageOpti
     ("solver", po::value(&o.solver)->default_value(o.solver),
      "dense (each frequency's system assembled whole and factorised), hierarchical (compressed by ACA into "
      "hierarchical matrices and solved by GMRES; memory and time grow far slower with the mesh) or auto (dense "
-     "below 2,500 unknowns on the CPU, 2,700 on the GPU, where it is the faster, and while it fits)")
+     "below 2,500 unknowns on the CPU, 2,700 on the GPU, where it is the faster, and while it fits; higher when "
+     "many CQ frequencies are little damped over the mesh: long runs at short steps)")
     ("compression-tolerance", po::value(&o.compression_tolerance)->default_value(o.compression_tolerance),
      "hierarchical: relative accuracy of each frequency's compressed system and of GMRES's residual, in "
      "(0, 0.1]; the default keeps the time series within about 1e-6 of the dense solver's");
@@ -174,7 +175,9 @@ bem::CqOptions solver_options(const LaplaceOptions& o, const bem::BemModel& mode
                               LaplaceManifest& manifest) {
   const int cases = model.load_case_count();
   bem::CqOptions cq_options{device, quiet};
-  cq_options.solver = bem::choose_bem_solver(bem::parse_bem_solver(o.solver), device, manifest.unknowns);
+  cq_options.solver =
+      bem::choose_bem_solver(bem::parse_bem_solver(o.solver), device, manifest.unknowns,
+                             bem::little_damped_share(model, manifest.cq, o.compression_tolerance));
   cq_options.hierarchical.tolerance = o.compression_tolerance;
   manifest.solver = bem::to_string(cq_options.solver);
   if (cq_options.solver == bem::BemSolver::hierarchical) {

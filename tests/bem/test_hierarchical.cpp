@@ -412,20 +412,63 @@ TEST(HierarchicalRod, MixedProblemMatchesDenseAndTheClosedForm) {
 }
 
 TEST(HierarchicalChoice, AutoIsDenseBelowTheMeasuredCrossoverAndBadTextsAreRefused) {
-  EXPECT_EQ(choose_bem_solver(BemSolver::automatic, geobem::ComputeDevice::Cpu, hierarchical_from_unknowns_cpu - 1),
+  EXPECT_EQ(choose_bem_solver(BemSolver::automatic, geobem::ComputeDevice::Cpu, hierarchical_from_unknowns_cpu - 1, 0.0),
             BemSolver::dense);
-  EXPECT_EQ(choose_bem_solver(BemSolver::automatic, geobem::ComputeDevice::Cpu, hierarchical_from_unknowns_cpu),
+  EXPECT_EQ(choose_bem_solver(BemSolver::automatic, geobem::ComputeDevice::Cpu, hierarchical_from_unknowns_cpu, 0.0),
             BemSolver::hierarchical);
-  EXPECT_EQ(choose_bem_solver(BemSolver::automatic, geobem::ComputeDevice::Cuda, hierarchical_from_unknowns_cuda - 1),
+  EXPECT_EQ(choose_bem_solver(BemSolver::automatic, geobem::ComputeDevice::Cuda, hierarchical_from_unknowns_cuda - 1, 0.0),
             BemSolver::dense);
-  EXPECT_EQ(choose_bem_solver(BemSolver::dense, geobem::ComputeDevice::Cpu, 1 << 30), BemSolver::dense);
-  EXPECT_EQ(choose_bem_solver(BemSolver::hierarchical, geobem::ComputeDevice::Cpu, 3), BemSolver::hierarchical);
+  EXPECT_EQ(choose_bem_solver(BemSolver::dense, geobem::ComputeDevice::Cpu, 1 << 30, 0.0), BemSolver::dense);
+  EXPECT_EQ(choose_bem_solver(BemSolver::hierarchical, geobem::ComputeDevice::Cpu, 3, 1.0), BemSolver::hierarchical);
   EXPECT_EQ(parse_bem_solver("auto"), BemSolver::automatic);
   EXPECT_THROW(parse_bem_solver("lu"), geobem::InputError);
   EXPECT_THROW(check_compression_tolerance(0.0), geobem::InputError);
   EXPECT_THROW(check_compression_tolerance(0.5), geobem::InputError);
   EXPECT_THROW(check_compression_tolerance(std::nan("")), geobem::InputError);
   EXPECT_NO_THROW(check_compression_tolerance(1e-10));
+}
+
+// The share of little-damped CQ frequencies against a count from the real
+// part of BDF2's δ(ζ) = 3/2 − 2ζ + ζ²/2 at ζ = R e^{iθ} written out,
+// 3/2 − 2R cos θ + R² cos 2θ / 2; and `auto` on the 3,166-triangle cavity's
+// unknowns: hierarchical for 64 steps of 2 µs (every frequency damped), dense
+// for β = 0.15 over 10 a/c, as measured on the GPU.
+TEST(HierarchicalChoice, AutoWeighsTheLittleDampedFrequencies) {
+  const BemModel model = geobem::test::cavity_model(geobem::test::cubed_sphere_mesh(0.5));
+  double diameter2 = 0.0;
+  for (int axis = 0; axis < 3; ++axis) {
+    double low = 1e300, high = -1e300;
+    for (const Vec3& x : model.nodes) {
+      const double value = axis == 0 ? x.x : axis == 1 ? x.y : x.z;
+      low = std::min(low, value);
+      high = std::max(high, value);
+    }
+    diameter2 += (high - low) * (high - low);
+  }
+  const double c = model.material.p_wave_speed, a = geobem::test::cavity_radius, tolerance = 1e-8;
+  auto counted = [&](const CqSettings& settings) {
+    const double radius = std::pow(settings.epsilon, 1.0 / (2.0 * settings.steps));
+    const int frequencies = (settings.steps + 1) / 2 + 1;
+    int little = 0;
+    for (int l = 0; l < frequencies; ++l) {
+      const double theta = 2 * M_PI * l / (settings.steps + 1);
+      const double re_delta = 1.5 - 2 * radius * std::cos(theta) + 0.5 * radius * radius * std::cos(2 * theta);
+      if (re_delta / settings.time_step * std::sqrt(diameter2) / c < std::log(1 / tolerance)) ++little;
+    }
+    return double(little) / frequencies;
+  };
+  const CqSettings short_run{64, 2e-6}, long_run{877, 0.01141 * a / c};
+  EXPECT_EQ(little_damped_share(model, short_run, tolerance), 0.0);
+  EXPECT_EQ(little_damped_share(model, short_run, tolerance), counted(short_run));
+  const double share = little_damped_share(model, long_run, tolerance);
+  EXPECT_DOUBLE_EQ(share, counted(long_run));
+  EXPECT_NEAR(share, 0.209, 0.005);
+  const int unknowns_3166 = 4755;
+  EXPECT_EQ(choose_bem_solver(BemSolver::automatic, geobem::ComputeDevice::Cuda, unknowns_3166, 0.0),
+            BemSolver::hierarchical);
+  EXPECT_EQ(choose_bem_solver(BemSolver::automatic, geobem::ComputeDevice::Cuda, unknowns_3166, share),
+            BemSolver::dense);
+  EXPECT_GT(hierarchical_from_unknowns(geobem::ComputeDevice::Cpu, share), 3 * hierarchical_from_unknowns_cpu);
 }
 
 TEST(HierarchicalPlan, NamesEachPartWhenTheSystemDoesNotFit) {

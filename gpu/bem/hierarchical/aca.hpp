@@ -58,6 +58,20 @@ inline std::uint64_t next_random(std::uint64_t& state) {
   return z ^ (z >> 31);
 }
 
+/// Entry `index` of a block computed a group at a time (`group` rows or
+/// columns of `length` values each, by compute(group index, out)), each group
+/// once: the start of its values in `cache`.
+template <class Compute>
+const Complex* grouped_entries(std::map<int, std::vector<Complex>>& cache, int index, int group, int length,
+                               Compute compute) {
+  std::vector<Complex>& values = cache[index / group];
+  if (values.empty()) {
+    values.resize(static_cast<std::size_t>(group) * length);
+    compute(index / group, values.data());
+  }
+  return values.data() + static_cast<std::size_t>(index % group) * length;
+}
+
 }  // namespace detail
 
 /// ACA of the provider's block to an estimated Frobenius error of at most
@@ -73,21 +87,13 @@ AcaResult adaptive_cross_approximation(Provider& provider, double tolerance, int
   f.columns = n;
   std::map<int, std::vector<Complex>>& row_cache = result.rows;
   std::map<int, std::vector<Complex>> column_cache;
-  auto raw_row = [&](int i) -> const Complex* {
-    auto& rows = row_cache[i / row_group];
-    if (rows.empty()) {
-      rows.resize(static_cast<std::size_t>(row_group) * n);
-      provider.compute_rows(i / row_group, rows.data());
-    }
-    return rows.data() + static_cast<std::size_t>(i % row_group) * n;
+  auto raw_row = [&](int i) {
+    return detail::grouped_entries(row_cache, i, row_group, n,
+                                   [&](int group, Complex* out) { provider.compute_rows(group, out); });
   };
-  auto raw_column = [&](int j) -> const Complex* {
-    auto& columns = column_cache[j / column_group];
-    if (columns.empty()) {
-      columns.resize(static_cast<std::size_t>(column_group) * m);
-      provider.compute_columns(j / column_group, columns.data());
-    }
-    return columns.data() + static_cast<std::size_t>(j % column_group) * m;
+  auto raw_column = [&](int j) {
+    return detail::grouped_entries(column_cache, j, column_group, m,
+                                   [&](int group, Complex* out) { provider.compute_columns(group, out); });
   };
   // The residual of row i: M(i, :) − Σ_l u_l(i) v_l.
   std::vector<Complex> row(n), column(m);

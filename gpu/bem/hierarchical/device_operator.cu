@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "gpu/bem/hierarchical/block_reduce.cuh"
 #include "gpu/bem/hierarchical/device_operator.hpp"
 #include "gpu/core/input_error.hpp"
 #include "gpu/core/library_handle.hpp"
@@ -37,19 +38,6 @@ __device__ int lower_bound(const int* unknowns, int count, int value) {
       high = middle;
   }
   return low;
-}
-
-/// The sum of `value` over the block (all threads get it); `scratch` holds blockDim.x doubles.
-__device__ double block_sum(double value, double* scratch) {
-  scratch[threadIdx.x] = value;
-  __syncthreads();
-  for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {
-    if (threadIdx.x < stride) scratch[threadIdx.x] += scratch[threadIdx.x + stride];
-    __syncthreads();
-  }
-  const double total = scratch[0];
-  __syncthreads();
-  return total;
 }
 
 /// Block a: t[t_offset[a] + l] = Σ_c W[c, l] x[column c] of a low-rank leaf.

@@ -142,9 +142,9 @@ void sum_element_columns(const ModelView& mv, const HierarchicalLayout& layout, 
 /// ACA of leaf's element columns, summed into its unknowns' columns and
 /// right-hand side (the same sums on the factors), recompressed; `target` is
 /// the leaf's share of the error (absolute, Frobenius), half for ACA (through
-/// G), half for the truncation. Where the factors would hold no less than the
-/// block, or ACA does not converge within that rank, the block is formed
-/// dense from its element columns (the rows ACA computed, and the others).
+/// G), half for the truncation. Where ACA does not converge within
+/// aca_rank_cap, the block is formed dense from its element columns (the rows
+/// ACA computed, and the others).
 template <class Solution>
 LeafResult compress_leaf(const ModelView& mv, const HierarchicalLayout& layout, const LayoutBlock& leaf, Complex s,
                          const QuadratureTable& table, double target, std::uint64_t seed) {
@@ -153,11 +153,11 @@ LeafResult compress_leaf(const ModelView& mv, const HierarchicalLayout& layout, 
   const int cases = mv.load_case_count;
   LeafResult out;
   out.rhs.assign(static_cast<std::size_t>(leaf.rows) * cases, Complex());
-  const int dense_rank = leaf.rows * leaf.columns / std::max(1, leaf.rows + leaf.columns);
+  const int cap = aca_rank_cap(leaf);
   LeafColumns<Solution> provider{mv, layout, tau, sigma, s, table, &out.pairs};
   const double share = target / std::sqrt(2.0);
-  AcaResult aca = adaptive_cross_approximation(provider, share / std::sqrt(double(layout.largest_valence)),
-                                               dense_rank, seed);
+  AcaResult aca =
+      adaptive_cross_approximation(provider, share / std::sqrt(double(layout.largest_valence)), cap, seed);
   if (aca.converged) {
     const LowRank& e = aca.factors;
     LowRank a;
@@ -181,7 +181,7 @@ LeafResult compress_leaf(const ModelView& mv, const HierarchicalLayout& layout, 
         for (int i = 0; i < leaf.rows; ++i) out.rhs[i + static_cast<std::size_t>(c) * leaf.rows] += u[i] * rl;
       }
     const double truncated = recompress(a, share);
-    if (a.rank <= dense_rank) {
+    if (a.rank <= cap) {
       out.form = LeafForm::low_rank;
       out.error_squared = layout.largest_valence * aca.error_estimate * aca.error_estimate + truncated * truncated;
       out.norm_squared = frobenius_norm_squared(a);

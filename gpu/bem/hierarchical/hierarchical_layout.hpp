@@ -17,6 +17,7 @@
 // terms (−S0). The unknown tractions are scaled by w = μ/h̄ (h̄ the mean
 // longest edge), traction = w·(scaled unknown), so that every column of E and
 // of the scaled system is of one size, m/m (docs/references.md#hierarchical-bem).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -42,6 +43,19 @@ struct LayoutBlock {
   std::size_t near_offset = 0;       ///< a dense leaf's first value in the near field (column-major rows × columns)
   int slot = 0;                      ///< its index in near_blocks or admissible_blocks
 };
+
+/// The rank at which ACA gives up on an admissible leaf, which is then formed
+/// dense: half the rank r = rows·columns/(rows + columns) where the factors
+/// would hold as much as the block. ACA's arithmetic grows as r² (rows +
+/// columns) and its pair integrals as r (points + elements), so past half that
+/// rank the leaf is cheaper formed dense (its pair integrals once) than
+/// compressed, for at most twice the factors' bytes. On the 31,644-triangle
+/// cavity at its little-damped, oscillatory CQ frequencies (Im(s) a/c ≈ 30–60)
+/// ACA failed on 3 leaves of 4 within the full rank and took 23 s of 24
+/// (bench/RESULTS.md, "Hierarchical CQ-BEM").
+inline int aca_rank_cap(const LayoutBlock& leaf) {
+  return std::max(1, leaf.rows * leaf.columns / std::max(1, leaf.rows + leaf.columns) / 2);
+}
 
 struct HierarchicalLayout {
   ClusterTree rows;      ///< over unknown blocks (collocation points); tree positions number the scaled system

@@ -61,10 +61,30 @@ void require_hierarchical_plan_fits(const HierarchicalMemoryPlan& plan, std::uin
   throw ResourceError(text);
 }
 
-BemSolver choose_bem_solver(BemSolver choice, ComputeDevice device, int unknowns) {
+double little_damped_share(const BemModel& model, const CqSettings& settings, double tolerance) {
+  if (model.nodes.empty()) return 0.0;
+  Vec3 low = model.nodes.front(), high = low;
+  for (const Vec3& x : model.nodes) {
+    low = {std::min(low.x, x.x), std::min(low.y, x.y), std::min(low.z, x.z)};
+    high = {std::max(high.x, x.x), std::max(high.y, x.y), std::max(high.z, x.z)};
+  }
+  const double diameter = norm(high - low), limit = std::log(1.0 / tolerance);
+  const int frequencies = cq_frequency_count(settings);
+  int little = 0;
+  for (int l = 0; l < frequencies; ++l)
+    if (cq_laplace_point(settings, l).re * diameter / model.material.p_wave_speed < limit) ++little;
+  return double(little) / frequencies;
+}
+
+int hierarchical_from_unknowns(ComputeDevice device, double little_damped_share) {
+  const int damped = device == ComputeDevice::Cuda ? hierarchical_from_unknowns_cuda : hierarchical_from_unknowns_cpu;
+  return static_cast<int>(std::ceil(damped * std::pow(1.0 + little_damped_cost * little_damped_share, 1.0 / 1.14)));
+}
+
+BemSolver choose_bem_solver(BemSolver choice, ComputeDevice device, int unknowns, double little_damped_share) {
   if (choice != BemSolver::automatic) return choice;
-  const int from = device == ComputeDevice::Cuda ? hierarchical_from_unknowns_cuda : hierarchical_from_unknowns_cpu;
-  return unknowns >= from ? BemSolver::hierarchical : BemSolver::dense;
+  return unknowns >= hierarchical_from_unknowns(device, little_damped_share) ? BemSolver::hierarchical
+                                                                             : BemSolver::dense;
 }
 
 BemSolver parse_bem_solver(const std::string& text) {
@@ -92,11 +112,7 @@ LaplaceSolution solve_laplace_hierarchical_cpu(const BemModel& model, const CqSe
                                                CqTimings& timings) {
   check_compression_tolerance(options.hierarchical.tolerance);
   const int n = model.unknown_count(), cases = model.load_case_count();
-  LaplaceSolution solution;
-  solution.unknowns = n;
-  solution.load_cases = cases;
-  solution.frequencies = frequencies;
-  solution.values.resize(static_cast<std::size_t>(cases) * frequencies.size() * n);
+  LaplaceSolution solution = LaplaceSolution::zeros(n, cases, frequencies);
   solution.solves.resize(frequencies.size());
   if (frequencies.empty() || cases == 0) return solution;
 

@@ -76,14 +76,38 @@ std::uint64_t planned_low_rank_bytes(const BemModel& model, const hierarchical::
 void require_hierarchical_plan_fits(const HierarchicalMemoryPlan& plan, std::uint64_t available_bytes,
                                     const char* where);
 
-/// Unknowns from which `--solver auto` takes the hierarchical path: where it
-/// was measured faster than the dense one (bench/RESULTS.md, "Hierarchical
-/// CQ-BEM"), on the CPU (2 cores) and on the GPU (one H200).
+/// Unknowns from which `--solver auto` takes the hierarchical path when every
+/// CQ frequency is strongly damped over the mesh: where it was measured faster
+/// than the dense one (bench/RESULTS.md, "Hierarchical CQ-BEM"), on the CPU
+/// (2 cores) and on the GPU (one H200; 64 steps of 2 µs, no frequency little
+/// damped).
 constexpr int hierarchical_from_unknowns_cpu = 2500, hierarchical_from_unknowns_cuda = 2700;
 
-/// The solver `choice` comes to on `device` for a system of `unknowns`:
-/// automatic is dense below the device's hierarchical_from_unknowns_*.
-BemSolver choose_bem_solver(BemSolver choice, ComputeDevice device, int unknowns);
+/// The share of a run's CQ frequencies (all of `settings`, whatever a rank
+/// solves) whose damping over the mesh, Re(s_l)·D/c_P with D the diagonal of
+/// the nodes' bounding box, is below ln(1/ε): there the admissible leaves are
+/// not dropped (error_budget.hpp) and ACA meets ranks that the oscillation
+/// raises. Long runs at small Δt have many (the lowest frequencies' Re(s) is
+/// about ln(1/ε_CQ)/(2T)); short ones none.
+double little_damped_share(const BemModel& model, const CqSettings& settings, double tolerance);
+
+/// A little-damped frequency's cost on the hierarchical path in units of a
+/// strongly damped one's, less one: the cost per frequency is modelled as
+/// (1 + K q) times the damped one's for a share q of little-damped frequencies.
+/// K from the 3,166-triangle cavity on one H200: 14.3 ms per frequency at 64
+/// steps of 2 µs (q = 0) against 52.6 ms at β = 0.15 over 10 a/c (q = 0.209).
+constexpr double little_damped_cost = 12.8;
+
+/// The unknowns from which `auto` takes the hierarchical path on `device` for a
+/// run with a share q of little-damped frequencies: the crossover of dense
+/// (time per frequency ∝ n^2.30) and hierarchical (∝ n^1.16, times 1 + K q)
+/// moves from the damped threshold by (1 + K q)^{1/1.14}.
+int hierarchical_from_unknowns(ComputeDevice device, double little_damped_share);
+
+/// The solver `choice` comes to on `device` for a system of `unknowns` whose
+/// run has a share `little_damped_share` of little-damped CQ frequencies:
+/// automatic is dense below hierarchical_from_unknowns.
+BemSolver choose_bem_solver(BemSolver choice, ComputeDevice device, int unknowns, double little_damped_share);
 
 /// "dense", "hierarchical" or "auto"; throws InputError::usage naming any other text.
 BemSolver parse_bem_solver(const std::string& text);

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "gpu/bem/device_model.cuh"
+#include "gpu/bem/hierarchical/block_reduce.cuh"
 #include "gpu/bem/hierarchical/device_operator.hpp"
 #include "gpu/bem/hierarchical/element_columns.hpp"
 #include "gpu/bem/hierarchical/error_budget.hpp"
@@ -67,6 +68,19 @@ constexpr long long max_batch_point_frequencies = 50000;
 /// leaves of 24 points and 48 elements) where the ranks measured are 0–22: a
 /// chunk of 4 GB still holds about 9,000 leaves.
 std::uint64_t aca_workspace_bytes(std::uint64_t budget) { return std::min<std::uint64_t>(budget / 4, 4ull << 30); }
+
+/// The admissible leaves ACA failed on lately: a leaf formed dense after ACA
+/// at a batch's frequencies is formed dense without ACA for the next
+/// retry_batches batches, then tried again. Neighbouring CQ frequencies have
+/// nearly the same kernel, and a failed ACA costs more than the dense leaf
+/// (it runs to aca_rank_cap before the leaf is computed again).
+struct AcaHistory {
+  static constexpr int retry_batches = 4;
+  std::vector<int> failed_at;  ///< per admissible leaf: the batch ACA last failed on it at, −1 never
+  int batch = 0;
+  explicit AcaHistory(int admissible) : failed_at(admissible, -1) {}
+  bool predicts_dense(int slot) const { return failed_at[slot] >= 0 && batch - failed_at[slot] <= retry_batches; }
+};
 
 // ---------------------------------------------------------------- near field
 
@@ -174,8 +188,8 @@ __global__ void __launch_bounds__(assembly_threads)
 // ---------------------------------------------------------------------- ACA
 
 /// One ACA of the batch: an admissible leaf (slot) at a frequency of the
-/// batch, its rank cap, its absolute target (in element columns), where its
-/// workspace starts, and its seed.
+/// batch, its rank cap (0: formed dense without ACA), its absolute target (in
+/// element columns), where its workspace starts, and its seed.
 struct AcaItem {
   int slot, frequency, max_rank;
   double target;
@@ -202,41 +216,6 @@ __device__ unsigned long long next_random(unsigned long long& state) {
   return z ^ (z >> 31);
 }
 
-/// The largest `value` over the block and its smallest index among equals
-/// (−1 when every value is negative), in every thread.
-__device__ void block_argmax(double value, int index, double* values, int* indices, double& best, int& best_index) {
-  values[threadIdx.x] = value;
-  indices[threadIdx.x] = index;
-  __syncthreads();
-  for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {
-    if (threadIdx.x < stride) {
-      const double other = values[threadIdx.x + stride];
-      const int other_index = indices[threadIdx.x + stride];
-      if (other > values[threadIdx.x] ||
-          (other == values[threadIdx.x] && other_index >= 0 && (indices[threadIdx.x] < 0 || other_index < indices[threadIdx.x]))) {
-        values[threadIdx.x] = other;
-        indices[threadIdx.x] = other_index;
-      }
-    }
-    __syncthreads();
-  }
-  best = values[0];
-  best_index = indices[0];
-  __syncthreads();
-}
-
-__device__ double block_total(double value, double* values) {
-  values[threadIdx.x] = value;
-  __syncthreads();
-  for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {
-    if (threadIdx.x < stride) values[threadIdx.x] += values[threadIdx.x + stride];
-    __syncthreads();
-  }
-  const double total = values[0];
-  __syncthreads();
-  return total;
-}
-
 /// The ACA of aca.hpp on one admissible leaf's element columns (rows by
 /// collocation point, columns by element), block-wide: every step's pair
 /// integrals over the block's threads, its residuals and pivots by block
@@ -251,6 +230,10 @@ __global__ void __launch_bounds__(assembly_threads)
   __shared__ int cached_point, cached_element, next_row;
   __shared__ unsigned long long state;
   const AcaItem item = items[blockIdx.x];
+  if (item.max_rank == 0) {  // the same in every thread: formed dense
+    if (threadIdx.x == 0) outcomes[blockIdx.x] = AcaOutcome{0, 0, 0.0};
+    return;
+  }
   const LayoutBlock block = lv.blocks[lv.admissible_blocks[item.slot]];
   const Cluster tau = lv.row_clusters[block.row_cluster], sigma = lv.element_clusters[block.column_cluster];
   const int m = 3 * tau.size(), n = 12 * sigma.size(), cap = item.max_rank;
@@ -308,7 +291,7 @@ __global__ void __launch_bounds__(assembly_threads)
       row[j] = value;
       norm2 += value.re * value.re + value.im * value.im;
     }
-    return block_total(norm2, values);
+    return block_sum(norm2, values);
   };
   AcaOutcome outcome{0, 0, 0.0};
   for (;;) {
@@ -350,8 +333,8 @@ __global__ void __launch_bounds__(assembly_threads)
         v[j + static_cast<std::size_t>(rank) * n] = value;
         v2 += value.re * value.re + value.im * value.im;
       }
-      u2 = block_total(u2, values);
-      v2 = block_total(v2, values);
+      u2 = block_sum(u2, values);
+      v2 = block_sum(v2, values);
       if (threadIdx.x == 0) used_column[pivot] = 1;
       ++rank;
       step = sqrt(u2 * v2);
@@ -370,7 +353,7 @@ __global__ void __launch_bounds__(assembly_threads)
             own_index = k;
           }
         }
-      unused = static_cast<int>(block_total(own_unused, values));
+      unused = static_cast<int>(block_sum(own_unused, values));
       double best;
       block_argmax(own, own_index, values, indices, best, candidate);
     }
@@ -534,11 +517,11 @@ struct DeviceProblem {
 /// dense admissible leaves, right-hand sides, preconditioner) and returns each
 /// frequency's compression error estimate. ACA's workspace within
 /// `workspace_budget` bytes at once; each phase's seconds and ACA's leaves and
-/// ranks added to `profile`.
+/// ranks added to `profile`; the leaves ACA failed on in `history`.
 template <class Solution>
 std::vector<double> assemble_batch(const DeviceProblem<Solution>& problem, const std::vector<Complex>& s,
                                    double tolerance, std::uint64_t workspace_budget, DeviceBatch& batch,
-                                   CqTimings::Compression& profile) {
+                                   CqTimings::Compression& profile, AcaHistory& history) {
   using clock = std::chrono::steady_clock;
   auto phase_start = clock::now();
   auto end_phase = [&](double& seconds) {
@@ -577,10 +560,10 @@ std::vector<double> assemble_batch(const DeviceProblem<Solution>& problem, const
       const int b = layout.admissible_blocks[a];
       if (dropped[f][b]) continue;
       const LayoutBlock& block = layout.blocks[b];
-      const int dense_rank = std::max(1, block.rows * block.columns / std::max(1, block.rows + block.columns));
+      const int cap = history.predicts_dense(a) ? 0 : aca_rank_cap(block);
       const double target =
           leaf_error_share(layout, block, tolerance, problem.free_terms.norm) / std::sqrt(double(layout.largest_valence));
-      items.push_back({a, f, dense_rank, target, 0, 0, 0x5EED0000ull + static_cast<unsigned long long>(b)});
+      items.push_back({a, f, cap, target, 0, 0, 0x5EED0000ull + static_cast<unsigned long long>(b)});
     }
   std::vector<DeviceLeaf> leaves(static_cast<std::size_t>(frequencies) * admissible);
   std::vector<DeviceBuffer<Complex>> pools;
@@ -627,6 +610,10 @@ std::vector<double> assemble_batch(const DeviceProblem<Solution>& problem, const
         pool_values += static_cast<std::size_t>(block.rows) * block.columns;
         dense_items.push_back(k);
         ++profile.dense_leaves;
+        if (chunk[k].max_rank == 0)
+          ++profile.dense_without_aca;
+        else
+          history.failed_at[chunk[k].slot] = history.batch;
       }
     }
     DeviceBuffer<Complex> pool(std::max<std::size_t>(1, pool_values));
@@ -671,6 +658,7 @@ std::vector<double> assemble_batch(const DeviceProblem<Solution>& problem, const
     pools.push_back(std::move(pool));
     first = last;
   }
+  ++history.batch;
   batch.set_leaves(leaves, std::move(pools));
   batch.factorise();
   end_phase(profile.preconditioner_seconds);
@@ -693,8 +681,9 @@ std::vector<CompressedOperator> hierarchical::assemble_compressed_cuda(const Bem
   const int frequencies = static_cast<int>(s.size()), cases = model.load_case_count(), n = model.unknown_count();
   DeviceBatch batch(layout, problem.dl, free_terms.diagonal, frequencies, cases);
   CqTimings::Compression profile;
-  const std::vector<double> estimates =
-      assemble_batch<Solution>(problem, s, tolerance, aca_workspace_bytes(device_memory_budget()), batch, profile);
+  AcaHistory history(static_cast<int>(layout.admissible_blocks.size()));
+  const std::vector<double> estimates = assemble_batch<Solution>(
+      problem, s, tolerance, aca_workspace_bytes(device_memory_budget()), batch, profile, history);
   std::vector<Complex> all(static_cast<std::size_t>(frequencies) * cases * n);
   GEOBEM_CUDA_CHECK(cudaMemcpy(all.data(), batch.right_hand_sides(), sizeof(Complex) * all.size(), cudaMemcpyDeviceToHost));
   std::vector<CompressedOperator> out;
@@ -716,11 +705,7 @@ LaplaceSolution solve_laplace_hierarchical_cuda(const BemModel& model, const CqS
   check_compression_tolerance(options.hierarchical.tolerance);
   const int n = model.unknown_count(), cases = model.load_case_count();
   const int count = static_cast<int>(frequencies.size());
-  LaplaceSolution solution;
-  solution.unknowns = n;
-  solution.load_cases = cases;
-  solution.frequencies = frequencies;
-  solution.values.resize(static_cast<std::size_t>(cases) * count * n);
+  LaplaceSolution solution = LaplaceSolution::zeros(n, cases, frequencies);
   solution.solves.resize(count);
   if (count == 0 || cases == 0) return solution;
 
@@ -753,6 +738,7 @@ LaplaceSolution solve_laplace_hierarchical_cuda(const BemModel& model, const CqS
   GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
   timings.setup_seconds += seconds_since(start);
 
+  AcaHistory history(static_cast<int>(layout.admissible_blocks.size()));
   ProgressReporter progress("geobem-bem: CQ frequencies (compress + GMRES)", count, "frequencies", options.quiet);
   for (int first = 0; first < count; first += batch_size) {
     const int size = std::min(batch_size, count - first);
@@ -760,7 +746,7 @@ LaplaceSolution solve_laplace_hierarchical_cuda(const BemModel& model, const CqS
     const std::vector<Complex> batch_points(points.begin() + first, points.begin() + first + size);
     DeviceBatch batch(layout, problem.dl, free_terms.diagonal, size, cases);
     const std::vector<double> estimates =
-        assemble_batch<Solution>(problem, batch_points, tolerance, workspace_budget, batch, timings.compression);
+        assemble_batch<Solution>(problem, batch_points, tolerance, workspace_budget, batch, timings.compression, history);
     GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
     timings.assembly_seconds += seconds_since(start);
     start = std::chrono::steady_clock::now();
