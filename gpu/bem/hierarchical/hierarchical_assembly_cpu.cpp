@@ -213,6 +213,61 @@ LeafResult compress_leaf(const ModelView& mv, const HierarchicalLayout& layout, 
 /// The relative rounding every compressed operator carries: 4 units of double precision.
 constexpr double rounding_error = 4 * 2.220446049250313e-16;
 
+/// What the near field's leaves add besides their values: per dense leaf its
+/// part of the right-hand sides, its squared Frobenius norm, its pair integrals.
+struct NearLeaves {
+  std::vector<std::vector<Complex>> rhs;
+  std::vector<double> norm_squared;
+  std::vector<std::uint64_t> pairs;
+};
+
+/// The dense leaves the damping keeps (`dropped` by block) at s, into
+/// op.near and op.near_kept (OpenMP over leaves).
+template <class Solution>
+NearLeaves assemble_near_field(const ModelView& mv, const HierarchicalLayout& layout, const std::vector<char>& dropped,
+                               Complex s, const QuadratureTable& table, CompressedOperator& op) {
+  const int near = static_cast<int>(layout.near_blocks.size()), cases = mv.load_case_count;
+  op.near.assign(layout.near_values, Complex());
+  op.near_kept.assign(near, 0);
+  NearLeaves out{std::vector<std::vector<Complex>>(near), std::vector<double>(near, 0.0),
+                 std::vector<std::uint64_t>(near, 0)};
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int k = 0; k < near; ++k) {
+    const int b = layout.near_blocks[k];
+    if (dropped[b]) continue;
+    const LayoutBlock& leaf = layout.blocks[b];
+    out.rhs[k].resize(static_cast<std::size_t>(leaf.rows) * cases);
+    Complex* block = op.near.data() + leaf.near_offset;
+    out.pairs[k] = assemble_dense_leaf<Solution>(mv, layout, leaf, s, table, block, out.rhs[k].data());
+    for (std::size_t v = 0; v < static_cast<std::size_t>(leaf.rows) * leaf.columns; ++v)
+      out.norm_squared[k] += block[v].re * block[v].re + block[v].im * block[v].im;
+    op.near_kept[k] = 1;
+  }
+  return out;
+}
+
+/// Each admissible leaf's form, rank and first value in op.factors (sized to
+/// hold them all) from the leaves' results.
+void lay_out_factors(const HierarchicalLayout& layout, const std::vector<LeafResult>& results, CompressedOperator& op) {
+  const int admissible = static_cast<int>(layout.admissible_blocks.size());
+  op.form.assign(admissible, LeafForm::dropped);
+  op.rank.assign(admissible, 0);
+  op.factor_offset.assign(admissible, 0);
+  std::size_t values = 0;
+  for (int a = 0; a < admissible; ++a) {
+    const LayoutBlock& leaf = layout.blocks[layout.admissible_blocks[a]];
+    op.factor_offset[a] = values;
+    op.form[a] = results[a].form;
+    if (results[a].form == LeafForm::low_rank) {
+      op.rank[a] = results[a].factors.rank;
+      values += static_cast<std::size_t>(leaf.rows + leaf.columns) * op.rank[a];
+    } else if (results[a].form == LeafForm::dense) {
+      values += static_cast<std::size_t>(leaf.rows) * leaf.columns;
+    }
+  }
+  op.factors.resize(values);
+}
+
 }  // namespace
 
 FreeTerms free_terms_in_tree_order(const BemModel& model, const HierarchicalLayout& layout,
@@ -249,23 +304,10 @@ CompressedOperator assemble_compressed_cpu(const BemModel& model, const Hierarch
 
   // 2. The near field.
   const int near = static_cast<int>(layout.near_blocks.size());
-  op.near.assign(layout.near_values, Complex());
-  op.near_kept.assign(near, 0);
-  std::vector<std::vector<Complex>> near_rhs(near);
-  std::vector<double> near_norm(near, 0.0);
-  std::vector<std::uint64_t> near_pairs(near, 0);
-#pragma omp parallel for schedule(dynamic, 1)
-  for (int k = 0; k < near; ++k) {
-    const int b = layout.near_blocks[k];
-    if (dropped[b]) continue;
-    const LayoutBlock& leaf = layout.blocks[b];
-    near_rhs[k].resize(static_cast<std::size_t>(leaf.rows) * cases);
-    Complex* block = op.near.data() + leaf.near_offset;
-    near_pairs[k] = assemble_dense_leaf<Solution>(mv, layout, leaf, s, table, block, near_rhs[k].data());
-    for (std::size_t v = 0; v < static_cast<std::size_t>(leaf.rows) * leaf.columns; ++v)
-      near_norm[k] += block[v].re * block[v].re + block[v].im * block[v].im;
-    op.near_kept[k] = 1;
-  }
+  const NearLeaves near_leaves = assemble_near_field<Solution>(mv, layout, dropped, s, table, op);
+  const std::vector<std::vector<Complex>>& near_rhs = near_leaves.rhs;
+  const std::vector<double>& near_norm = near_leaves.norm_squared;
+  const std::vector<std::uint64_t>& near_pairs = near_leaves.pairs;
 
   // 3. The admissible leaves.
   const int admissible = static_cast<int>(layout.admissible_blocks.size());
@@ -295,22 +337,7 @@ CompressedOperator assemble_compressed_cpu(const BemModel& model, const Hierarch
       report.near_pairs += near_pairs[k];
       report.near_bytes += 16ull * layout.blocks[layout.near_blocks[k]].rows * layout.blocks[layout.near_blocks[k]].columns;
     }
-  op.form.assign(admissible, LeafForm::dropped);
-  op.rank.assign(admissible, 0);
-  op.factor_offset.assign(admissible, 0);
-  std::size_t values = 0;
-  for (int a = 0; a < admissible; ++a) {
-    const LayoutBlock& leaf = layout.blocks[layout.admissible_blocks[a]];
-    op.factor_offset[a] = values;
-    op.form[a] = results[a].form;
-    if (results[a].form == LeafForm::low_rank) {
-      op.rank[a] = results[a].factors.rank;
-      values += static_cast<std::size_t>(leaf.rows + leaf.columns) * op.rank[a];
-    } else if (results[a].form == LeafForm::dense) {
-      values += static_cast<std::size_t>(leaf.rows) * leaf.columns;
-    }
-  }
-  op.factors.resize(values);
+  lay_out_factors(layout, results, op);
   double rank_sum = 0.0;
   for (int a = 0; a < admissible; ++a) {
     LeafResult& result = results[a];

@@ -27,35 +27,9 @@ void collect_cut(const ClusterTree& tree, int cluster, int size, std::vector<int
   collect_cut(tree, c.first_child + 1, size, out);
 }
 
-}  // namespace
-
-double traction_scale(const BemModel& model) {
-  double mean_edge = 0.0;
-  for (double edge : model.longest_edges) mean_edge += edge / model.longest_edges.size();
-  return model.material.shear_modulus / mean_edge;
-}
-
-HierarchicalLayout make_hierarchical_layout(const BemModel& model, const HierarchicalSettings& settings) {
-  const int blocks = static_cast<int>(model.collocation_points.size());
-  const int element_count = static_cast<int>(model.areas.size());
-  if (blocks == 0 || element_count == 0)
-    throw InputError("hierarchical layout: the model has " + std::to_string(blocks) +
-                     " collocation points and " + std::to_string(element_count) + " elements");
-  if (settings.row_leaf_size < 1 || settings.element_leaf_size < 1 || settings.preconditioner_size < 1)
-    throw InputError("hierarchical layout: leaf sizes " + std::to_string(settings.row_leaf_size) + ", " +
-                     std::to_string(settings.element_leaf_size) + " and preconditioner block " +
-                     std::to_string(settings.preconditioner_size) + " must be at least 1");
-  HierarchicalLayout layout;
-  std::vector<Box> point_boxes(blocks), element_boxes(element_count);
-  for (int b = 0; b < blocks; ++b) point_boxes[b].include(model.collocation_points[b]);
-  for (int e = 0; e < element_count; ++e)
-    for (int k = 0; k < 3; ++k) element_boxes[e].include(model.nodes[model.triangles[3 * e + k]]);
-  layout.traction_scale = traction_scale(model);
-  layout.rows = build_cluster_tree(model.collocation_points, point_boxes, settings.row_leaf_size);
-  layout.elements = build_cluster_tree(model.centroids, element_boxes, settings.element_leaf_size);
-  const std::vector<BlockLeaf> leaves = build_block_tree(layout.rows, layout.elements, settings.eta);
-
-  // The unknowns of every element cluster that a leaf uses, in tree positions.
+/// The unknowns of every element cluster that a leaf uses, in tree positions,
+/// with each element's local columns among them and the cluster's Σ area².
+void add_cluster_unknowns(const BemModel& model, const std::vector<BlockLeaf>& leaves, HierarchicalLayout& layout) {
   const int element_clusters = static_cast<int>(layout.elements.clusters.size());
   layout.unknown_offset.assign(element_clusters, -1);
   layout.unknown_count.assign(element_clusters, 0);
@@ -90,7 +64,11 @@ HierarchicalLayout make_hierarchical_layout(const BemModel& model, const Hierarc
                                      list.begin()));
     }
   }
+}
 
+/// The leaves as LayoutBlocks: their sizes, distances, and slots among the
+/// dense leaves (with their near-field offsets) or the admissible ones.
+void add_blocks(const BemModel& model, const std::vector<BlockLeaf>& leaves, HierarchicalLayout& layout) {
   for (const BlockLeaf& leaf : leaves) {
     LayoutBlock block;
     block.row_cluster = leaf.row_cluster;
@@ -114,8 +92,11 @@ HierarchicalLayout make_hierarchical_layout(const BemModel& model, const Hierarc
     }
     layout.blocks.push_back(block);
   }
+}
 
-  // Row leaves and the blocks over each (a block's row cluster holds the leaf).
+/// The row leaves and, per row leaf, the blocks over it (a block's row
+/// cluster holds the leaf).
+void add_row_leaf_blocks(HierarchicalLayout& layout) {
   layout.row_leaves = layout.rows.leaves();
   std::vector<int> leaf_index(layout.rows.clusters.size(), -1);
   for (std::size_t k = 0; k < layout.row_leaves.size(); ++k) leaf_index[layout.row_leaves[k]] = static_cast<int>(k);
@@ -139,13 +120,52 @@ HierarchicalLayout make_hierarchical_layout(const BemModel& model, const Hierarc
     layout.row_leaf_blocks.insert(layout.row_leaf_blocks.end(), list.begin(), list.end());
   }
   layout.row_leaf_offset.push_back(static_cast<int>(layout.row_leaf_blocks.size()));
-  collect_cut(layout.rows, 0, settings.preconditioner_size, layout.preconditioner_clusters);
+}
 
+/// The most elements that meet at a free node (1 at least).
+int largest_valence(const BemModel& model) {
   std::vector<int> valence(model.nodes.size(), 0);
-  for (int e = 0; e < element_count; ++e)
+  int largest = 1;
+  for (std::size_t e = 0; e < model.areas.size(); ++e)
     for (int b = 0; b < 3; ++b) ++valence[model.triangles[3 * e + b]];
   for (std::size_t n = 0; n < valence.size(); ++n)
-    if (model.node_block[n] >= 0) layout.largest_valence = std::max(layout.largest_valence, valence[n]);
+    if (model.node_block[n] >= 0) largest = std::max(largest, valence[n]);
+  return largest;
+}
+
+}  // namespace
+
+double traction_scale(const BemModel& model) {
+  double mean_edge = 0.0;
+  for (double edge : model.longest_edges) mean_edge += edge / model.longest_edges.size();
+  return model.material.shear_modulus / mean_edge;
+}
+
+HierarchicalLayout make_hierarchical_layout(const BemModel& model, const HierarchicalSettings& settings) {
+  const int blocks = static_cast<int>(model.collocation_points.size());
+  const int element_count = static_cast<int>(model.areas.size());
+  if (blocks == 0 || element_count == 0)
+    throw InputError("hierarchical layout: the model has " + std::to_string(blocks) +
+                     " collocation points and " + std::to_string(element_count) + " elements");
+  if (settings.row_leaf_size < 1 || settings.element_leaf_size < 1 || settings.preconditioner_size < 1)
+    throw InputError("hierarchical layout: leaf sizes " + std::to_string(settings.row_leaf_size) + ", " +
+                     std::to_string(settings.element_leaf_size) + " and preconditioner block " +
+                     std::to_string(settings.preconditioner_size) + " must be at least 1");
+  HierarchicalLayout layout;
+  std::vector<Box> point_boxes(blocks), element_boxes(element_count);
+  for (int b = 0; b < blocks; ++b) point_boxes[b].include(model.collocation_points[b]);
+  for (int e = 0; e < element_count; ++e)
+    for (int k = 0; k < 3; ++k) element_boxes[e].include(model.nodes[model.triangles[3 * e + k]]);
+  layout.traction_scale = traction_scale(model);
+  layout.rows = build_cluster_tree(model.collocation_points, point_boxes, settings.row_leaf_size);
+  layout.elements = build_cluster_tree(model.centroids, element_boxes, settings.element_leaf_size);
+  const std::vector<BlockLeaf> leaves = build_block_tree(layout.rows, layout.elements, settings.eta);
+
+  add_cluster_unknowns(model, leaves, layout);
+  add_blocks(model, leaves, layout);
+  add_row_leaf_blocks(layout);
+  collect_cut(layout.rows, 0, settings.preconditioner_size, layout.preconditioner_clusters);
+  layout.largest_valence = largest_valence(model);
   return layout;
 }
 
