@@ -8,8 +8,8 @@
 //  3. the admissible leaves by ACA on their element columns
 //     (element_columns.hpp) to their share of the other half, summed into the
 //     unknowns' columns (G) and the right-hand side, recompressed, kept dense
-//     where the factors would not be smaller (or ACA does not converge within
-//     that rank).
+//     where ACA does not converge within aca_rank_cap (half the rank at which
+//     the factors would hold as much as the block).
 // OpenMP over leaves; sums in leaf order, so identical runs give identical
 // values.
 #include <vector>

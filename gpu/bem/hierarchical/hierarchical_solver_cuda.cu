@@ -12,8 +12,9 @@
 //     columns from the same pair kernel (element_columns.hpp), its pivots
 //     and residuals in global workspace, in chunks within the budget; then a
 //     block per leaf sums the factors into the unknowns' columns (G) and the
-//     right-hand side; a leaf ACA does not converge for within the dense
-//     block's rank is formed dense from its element columns. The factors are
+//     right-hand side; a leaf ACA does not converge for within aca_rank_cap
+//     is formed dense from its element columns, and without ACA for the next
+//     batches (AcaHistory). The factors are
 //     kept as ACA leaves them (no SVD recompression on the device: at the
 //     ranks measured, 0–12, it would save little), so ACA takes the leaf's
 //     whole share of the error;
@@ -64,9 +65,9 @@ constexpr int max_batch_frequencies = 8;
 constexpr long long max_batch_point_frequencies = 50000;
 
 /// ACA's workspace at once: a quarter of the device-memory budget, at most
-/// 4 GB. Each item reserves its rank cap (the dense block's rank, about 42 on
-/// leaves of 24 points and 48 elements) where the ranks measured are 0–22: a
-/// chunk of 4 GB still holds about 9,000 leaves.
+/// 4 GB. Each item reserves its rank cap (aca_rank_cap, about 21 on leaves
+/// of 24 points and 48 elements): a chunk of 4 GB holds about 18,000 such
+/// leaves.
 std::uint64_t aca_workspace_bytes(std::uint64_t budget) { return std::min<std::uint64_t>(budget / 4, 4ull << 30); }
 
 /// The admissible leaves ACA failed on lately: a leaf formed dense after ACA
