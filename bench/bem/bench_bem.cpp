@@ -246,7 +246,8 @@ int main(int argc, char** argv) {
   std::fprintf(stderr,
                "usage: bench_bem timing cpu|cuda [max_elements_solved] | rod-error cpu|cuda H BETA PERIODS [RUNS] |\n"
                "       bench_bem lu H BETA PERIODS | lu-steps H STEPS | floor H BETA PERIODS | floor-steps H STEPS |\n"
-               "       bench_bem cavity cpu|cuda MESH.vtu BETA DURATION_C_OVER_A | cavity-laplace cpu|cuda MESH.vtu |\n"
+               "       bench_bem cavity cpu|cuda MESH.vtu BETA DURATION_C_OVER_A [dense|hierarchical [EPS]] |\n"
+               "       bench_bem cavity-laplace cpu|cuda MESH.vtu |\n"
                "       bench_bem cavity-cq DT_C_OVER_A DURATION_C_OVER_A\n");
   return 2;
 }
