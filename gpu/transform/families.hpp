@@ -22,116 +22,98 @@ GEOBEM_HD inline double decay_length_of(double rate) { return rate > 0.0 ? 1.0 /
 /// (16-point Gauss-Legendre integrates e^{-t} over a width of 2 to rounding).
 GEOBEM_HD inline double damped_panel_width(double rate) { return rate > 0.0 ? 2.0 / rate : HUGE_VAL; }
 
+/// What the damped waves e^{-rate x} (cos|sin)(omega x) on [0, inf) share;
+/// `Wave`, the family, derives from it and adds its name, texts, function and
+/// zeros. Parameters (rate, omega), rate >= 0, omega > 0; Gauss panels and the
+/// cut-off follow the damping.
+template <class Wave>
+struct DampedWave {
+  /// Scale omega, ratio rate/omega (the damping).
+  static constexpr ParameterRange range{1e-8, 1e8, 0.02, 1e10};
 #if !defined(__CUDACC_RTC__)
-/// The check of a damped wave e^{-rate x} (cos|sin)(omega x), parameters
-/// (rate, omega): omega within the range's scale, rate/omega within its ratio.
-/// Below ratio_min (weak damping) the integral rate/omega^2 is a small
-/// remainder of areas of size 2/omega and rounding exceeds 1e-12.
-inline std::string check_damped_wave(const double* p, const char* rate, const ParameterRange& range) {
-  std::string problem = outside_range("omega", p[1], range.scale_min, range.scale_max);
-  if (problem.empty())
-    problem = outside_range(std::string(rate) + "/omega", p[0] / p[1], range.ratio_min, range.ratio_max,
-                            " (strong damping is fine; below the range rounding exceeds 1e-12)");
-  return problem;
-}
-
-/// The check of the Lorentzian transforms (parameter omega; the range's ratio).
-inline std::string check_lorentzian(const double* p, const ParameterRange& range) {
-  return outside_range("omega", p[0], range.ratio_min, range.ratio_max,
-                       " (above it the integral (pi/2) e^-omega is a small remainder lost to rounding)");
-}
+  /// omega within the range's scale, rate/omega within its ratio. Below
+  /// ratio_min (weak damping) the integral rate/omega^2 is a small remainder
+  /// of areas of size 2/omega and rounding exceeds 1e-12.
+  static std::string check(const double* p) {
+    std::string problem = outside_range("omega", p[1], range.scale_min, range.scale_max);
+    if (problem.empty())
+      problem = outside_range(std::string(Wave::parameter_names[0]) + "/omega", p[0] / p[1], range.ratio_min,
+                              range.ratio_max, " (strong damping is fine; below the range rounding exceeds 1e-12)");
+    return problem;
+  }
 #endif
+  double rate, omega;
+  /// From a parameter row (rate, omega).
+  GEOBEM_HD static Wave from_parameters(const double* p) { return {{p[0], p[1]}}; }
+  GEOBEM_HD double lower() const { return 0.0; }
+  GEOBEM_HD double panel_width(double) const { return damped_panel_width(rate); }
+  GEOBEM_HD double decay_length() const { return decay_length_of(rate); }
+};
 
 /// e^{-lambda x} cos(omega x) on [0, inf): the test of Mesquita et al.;
-/// integral lambda / (lambda^2 + omega^2). lambda >= 0, omega > 0.
-/// Zeros (n + 1/2) pi / omega.
-struct ExponentialCosine {
+/// integral lambda / (lambda^2 + omega^2). Zeros (n + 1/2) pi / omega.
+struct ExponentialCosine : DampedWave<ExponentialCosine> {
   static constexpr const char* name = "exp-cos";
   static constexpr const char* parameter_names[] = {"lambda", "omega"};
   static constexpr const char* integral = "int_0^inf exp(-lambda x) cos(omega x) dx = lambda/(lambda^2+omega^2)";
-  /// Scale omega, ratio lambda/omega (the damping).
-  static constexpr ParameterRange range{1e-8, 1e8, 0.02, 1e10};
   static constexpr const char* range_text = "1e-8 <= omega <= 1e8, 0.02 <= lambda/omega <= 1e10";
-#if !defined(__CUDACC_RTC__)
-  static std::string check(const double* p) { return check_damped_wave(p, "lambda", range); }
-#endif
-  double lambda, omega;
-  /// From a parameter row (lambda, omega).
-  GEOBEM_HD static ExponentialCosine from_parameters(const double* p) { return {p[0], p[1]}; }
-  GEOBEM_HD double operator()(double x) const { return exp(-lambda * x) * cos(omega * x); }
-  GEOBEM_HD double lower() const { return 0.0; }
+  GEOBEM_HD double operator()(double x) const { return exp(-rate * x) * cos(omega * x); }
   GEOBEM_HD double partition(int n) const { return (n + 0.5) * kPi / omega; }
-  GEOBEM_HD double panel_width(double) const { return damped_panel_width(lambda); }
-  GEOBEM_HD double decay_length() const { return decay_length_of(lambda); }
 };
 
 /// e^{-a x} sin(omega x) on [0, inf) (Fourier sine transform of e^{-a x});
-/// integral omega / (a^2 + omega^2). a >= 0, omega > 0. Zeros n pi / omega, n >= 1.
-struct ExponentialSine {
+/// integral omega / (a^2 + omega^2). Zeros n pi / omega, n >= 1.
+struct ExponentialSine : DampedWave<ExponentialSine> {
   static constexpr const char* name = "exp-sin";
   static constexpr const char* parameter_names[] = {"a", "omega"};
   static constexpr const char* integral = "int_0^inf exp(-a x) sin(omega x) dx = omega/(a^2+omega^2)";
-  /// Scale omega, ratio a/omega (the damping).
-  static constexpr ParameterRange range{1e-8, 1e8, 0.02, 1e10};
   static constexpr const char* range_text = "1e-8 <= omega <= 1e8, 0.02 <= a/omega <= 1e10";
-#if !defined(__CUDACC_RTC__)
-  static std::string check(const double* p) { return check_damped_wave(p, "a", range); }
-#endif
-  double a, omega;
-  /// From a parameter row (a, omega).
-  GEOBEM_HD static ExponentialSine from_parameters(const double* p) { return {p[0], p[1]}; }
-  GEOBEM_HD double operator()(double x) const { return exp(-a * x) * sin(omega * x); }
-  GEOBEM_HD double lower() const { return 0.0; }
+  GEOBEM_HD double operator()(double x) const { return exp(-rate * x) * sin(omega * x); }
   GEOBEM_HD double partition(int n) const { return (n + 1) * kPi / omega; }
-  GEOBEM_HD double panel_width(double) const { return damped_panel_width(a); }
-  GEOBEM_HD double decay_length() const { return decay_length_of(a); }
 };
 
-/// cos(omega x) / (1 + x^2) on [0, inf) (Fourier cosine transform of the
-/// Lorentzian); integral (pi/2) e^{-omega} (Gradshteyn & Ryzhik 3.723.2). omega > 0.
-/// Panels no wider than the distance |x - i| to the poles at +-i: graded, so a
-/// low frequency's long first half cycle still resolves the peak near x = 0.
-struct LorentzianCosine {
+/// What the Fourier transforms of the Lorentzian on [0, inf) share; `Transform`,
+/// the family, derives from it and adds its name, texts, function and zeros.
+/// Parameter omega > 0; integral (pi/2) e^{-omega}. Panels no wider than the
+/// distance |x - i| to the poles at +-i: graded, so a low frequency's long
+/// first half cycle still resolves the peak near x = 0. Undamped.
+template <class Transform>
+struct LorentzianTransform {
+  /// Ratio omega (scale unused, 1).
+  static constexpr ParameterRange range{1.0, 1.0, 1e-8, 5.0};
+  static constexpr const char* range_text = "1e-8 <= omega <= 5";
+#if !defined(__CUDACC_RTC__)
+  static std::string check(const double* p) {
+    return outside_range("omega", p[0], range.ratio_min, range.ratio_max,
+                         " (above it the integral (pi/2) e^-omega is a small remainder lost to rounding)");
+  }
+#endif
+  double omega;
+  /// From a parameter row (omega).
+  GEOBEM_HD static Transform from_parameters(const double* p) { return {{p[0]}}; }
+  GEOBEM_HD double lower() const { return 0.0; }
+  GEOBEM_HD double panel_width(double x) const { return sqrt(1.0 + x * x); }
+  GEOBEM_HD double decay_length() const { return HUGE_VAL; }
+};
+
+/// cos(omega x) / (1 + x^2) (Fourier cosine transform of the Lorentzian;
+/// Gradshteyn & Ryzhik 3.723.2). Zeros (n + 1/2) pi / omega.
+struct LorentzianCosine : LorentzianTransform<LorentzianCosine> {
   static constexpr const char* name = "lorentzian-cos";
   static constexpr const char* parameter_names[] = {"omega"};
   static constexpr const char* integral = "int_0^inf cos(omega x)/(1+x^2) dx = (pi/2) exp(-omega)";
-  /// Ratio omega (scale unused, 1).
-  static constexpr ParameterRange range{1.0, 1.0, 1e-8, 5.0};
-  static constexpr const char* range_text = "1e-8 <= omega <= 5";
-#if !defined(__CUDACC_RTC__)
-  static std::string check(const double* p) { return check_lorentzian(p, range); }
-#endif
-  double omega;
-  /// From a parameter row (omega).
-  GEOBEM_HD static LorentzianCosine from_parameters(const double* p) { return {p[0]}; }
   GEOBEM_HD double operator()(double x) const { return cos(omega * x) / (1.0 + x * x); }
-  GEOBEM_HD double lower() const { return 0.0; }
   GEOBEM_HD double partition(int n) const { return (n + 0.5) * kPi / omega; }
-  GEOBEM_HD double panel_width(double x) const { return sqrt(1.0 + x * x); }
-  GEOBEM_HD double decay_length() const { return HUGE_VAL; }
 };
 
-/// x sin(omega x) / (1 + x^2) on [0, inf) (Fourier sine transform of x/(1+x^2),
-/// amplitude decaying only like 1/x); integral (pi/2) e^{-omega}
-/// (Gradshteyn & Ryzhik 3.723.3). omega > 0.
-struct LorentzianSine {
+/// x sin(omega x) / (1 + x^2) (Fourier sine transform of x/(1+x^2), amplitude
+/// decaying only like 1/x; Gradshteyn & Ryzhik 3.723.3). Zeros n pi / omega, n >= 1.
+struct LorentzianSine : LorentzianTransform<LorentzianSine> {
   static constexpr const char* name = "lorentzian-sin";
   static constexpr const char* parameter_names[] = {"omega"};
   static constexpr const char* integral = "int_0^inf x sin(omega x)/(1+x^2) dx = (pi/2) exp(-omega)";
-  /// Ratio omega (scale unused, 1).
-  static constexpr ParameterRange range{1.0, 1.0, 1e-8, 5.0};
-  static constexpr const char* range_text = "1e-8 <= omega <= 5";
-#if !defined(__CUDACC_RTC__)
-  static std::string check(const double* p) { return check_lorentzian(p, range); }
-#endif
-  double omega;
-  /// From a parameter row (omega).
-  GEOBEM_HD static LorentzianSine from_parameters(const double* p) { return {p[0]}; }
   GEOBEM_HD double operator()(double x) const { return x * sin(omega * x) / (1.0 + x * x); }
-  GEOBEM_HD double lower() const { return 0.0; }
   GEOBEM_HD double partition(int n) const { return (n + 1) * kPi / omega; }
-  GEOBEM_HD double panel_width(double x) const { return sqrt(1.0 + x * x); }
-  GEOBEM_HD double decay_length() const { return HUGE_VAL; }
 };
 
 /// Hankel transform of an exponential, int_0^inf e^{-a k} J_nu(k r) k^m dk,
