@@ -114,17 +114,13 @@ void assemble_system_cpu(const BemModel& model, const std::vector<double>& rigid
   if (threads_used) *threads_used = threads;
 }
 
+namespace {
+
+/// The CPU path of assemble_cq_systems: one frequency after another, the
+/// entries of each over OpenMP threads.
 template <class Solution>
-CqTimings assemble_cq_systems(const BemModel& model, const CqSettings& settings, const CqOptions& options,
-                              const CqSystemSink& sink) {
-  check_cq_settings(settings);
-  if (options.device == ComputeDevice::Cuda) {
-#if GEOBEM_WITH_CUDA
-    return assemble_cq_systems_cuda<Solution>(model, settings, options, sink);
-#else
-    throw_cuda_not_built("CQ-BEM");
-#endif
-  }
+CqTimings assemble_cq_systems_cpu(const BemModel& model, const CqSettings& settings, const CqOptions& options,
+                                  const CqSystemSink& sink) {
   CqTimings timings;
   const int frequencies = cq_frequency_count(settings);
   const long n = model.unknown_count();
@@ -145,30 +141,11 @@ CqTimings assemble_cq_systems(const BemModel& model, const CqSettings& settings,
   return timings;
 }
 
+/// The dense CPU path of solve_laplace: each listed frequency assembled and
+/// solved by LAPACK's LU (zgesv).
 template <class Solution>
-LaplaceSolution solve_laplace(const BemModel& model, const CqSettings& settings, const std::vector<int>& frequencies,
-                              const CqOptions& options, CqTimings& timings) {
-  check_cq_settings(settings);
-  const std::vector<int> list = frequencies_or_all(frequencies, settings);
-  if (choose_bem_solver(options.solver, options.device, model.unknown_count(),
-                        little_damped_share(model, settings, options.hierarchical.tolerance)) ==
-      BemSolver::hierarchical) {
-    if (options.device == ComputeDevice::Cuda) {
-#if GEOBEM_WITH_CUDA
-      return solve_laplace_hierarchical_cuda<Solution>(model, settings, list, options, timings);
-#else
-      throw_cuda_not_built("CQ-BEM");
-#endif
-    }
-    return solve_laplace_hierarchical_cpu<Solution>(model, settings, list, options, timings);
-  }
-  if (options.device == ComputeDevice::Cuda) {
-#if GEOBEM_WITH_CUDA
-    return solve_laplace_cuda<Solution>(model, settings, list, options, timings);
-#else
-    throw_cuda_not_built("CQ-BEM");
-#endif
-  }
+LaplaceSolution solve_laplace_dense_cpu(const BemModel& model, const CqSettings& settings, const std::vector<int>& list,
+                                        const CqOptions& options, CqTimings& timings) {
   const int n = model.unknown_count(), cases = model.load_case_count();
   LaplaceSolution solution = LaplaceSolution::zeros(n, cases, list);
   if (list.empty() || cases == 0) return solution;
@@ -204,6 +181,34 @@ LaplaceSolution solve_laplace(const BemModel& model, const CqSettings& settings,
   }
   progress.finish();
   return solution;
+}
+
+}  // namespace
+
+template <class Solution>
+CqTimings assemble_cq_systems(const BemModel& model, const CqSettings& settings, const CqOptions& options,
+                              const CqSystemSink& sink) {
+  check_cq_settings(settings);
+  return run_on(
+      options.device, "CQ-BEM", [&] { return assemble_cq_systems_cuda<Solution>(model, settings, options, sink); },
+      [&] { return assemble_cq_systems_cpu<Solution>(model, settings, options, sink); });
+}
+
+template <class Solution>
+LaplaceSolution solve_laplace(const BemModel& model, const CqSettings& settings, const std::vector<int>& frequencies,
+                              const CqOptions& options, CqTimings& timings) {
+  check_cq_settings(settings);
+  const std::vector<int> list = frequencies_or_all(frequencies, settings);
+  if (choose_bem_solver(options.solver, options.device, model.unknown_count(),
+                        little_damped_share(model, settings, options.hierarchical.tolerance)) ==
+      BemSolver::hierarchical)
+    return run_on(
+        options.device, "CQ-BEM",
+        [&] { return solve_laplace_hierarchical_cuda<Solution>(model, settings, list, options, timings); },
+        [&] { return solve_laplace_hierarchical_cpu<Solution>(model, settings, list, options, timings); });
+  return run_on(
+      options.device, "CQ-BEM", [&] { return solve_laplace_cuda<Solution>(model, settings, list, options, timings); },
+      [&] { return solve_laplace_dense_cpu<Solution>(model, settings, list, options, timings); });
 }
 
 template <class Solution>

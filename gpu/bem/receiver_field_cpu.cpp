@@ -20,21 +20,10 @@ void check_boundary_solution(const BemModel& model, const LaplaceSolution& bound
                      std::to_string(model.load_case_count()));
 }
 
-}  // namespace
-
+/// The CPU path of receiver_laplace: receivers and frequencies over OpenMP threads.
 template <class Solution>
-LaplaceSolution receiver_laplace(const BemModel& model, const std::vector<Vec3>& receivers,
-                                 const CqSettings& settings, const LaplaceSolution& boundary,
-                                 const CqOptions& options) {
-  check_cq_settings(settings);
-  check_boundary_solution(model, boundary);
-  if (options.device == ComputeDevice::Cuda) {
-#if GEOBEM_WITH_CUDA
-    return receiver_laplace_cuda<Solution>(model, receivers, settings, boundary);
-#else
-    throw_cuda_not_built("receivers of the CQ-BEM");
-#endif
-  }
+LaplaceSolution receiver_laplace_cpu(const BemModel& model, const std::vector<Vec3>& receivers,
+                                     const CqSettings& settings, const LaplaceSolution& boundary) {
   const ModelView mv = model.view();
   static const QuadratureTable table = make_quadrature_table();
   LaplaceSolution field = zero_receiver_field(receivers.size(), boundary);
@@ -52,6 +41,20 @@ LaplaceSolution receiver_laplace(const BemModel& model, const std::vector<Vec3>&
       }
     }
   return field;
+}
+
+}  // namespace
+
+template <class Solution>
+LaplaceSolution receiver_laplace(const BemModel& model, const std::vector<Vec3>& receivers,
+                                 const CqSettings& settings, const LaplaceSolution& boundary,
+                                 const CqOptions& options) {
+  check_cq_settings(settings);
+  check_boundary_solution(model, boundary);
+  return run_on(
+      options.device, "receivers of the CQ-BEM",
+      [&] { return receiver_laplace_cuda<Solution>(model, receivers, settings, boundary); },
+      [&] { return receiver_laplace_cpu<Solution>(model, receivers, settings, boundary); });
 }
 
 template LaplaceSolution receiver_laplace<ElastodynamicFullSpace>(const BemModel&, const std::vector<Vec3>&,

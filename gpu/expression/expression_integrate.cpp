@@ -5,14 +5,12 @@
 
 #include "gpu/core/input_error.hpp"
 #include "gpu/core/progress.hpp"
+#include "gpu/expression/expression_kernels.hpp"
 #include "gpu/expression/expression_program.hpp"
 #include "gpu/quadrature/adaptive_1d_cpu.hpp"
 #include "gpu/quadrature/cubature_cpu.hpp"
 #include "gpu/transform/longman_cpu.hpp"
 #include "gpu/transform/transform.hpp"
-#if GEOBEM_WITH_CUDA
-#include "gpu/expression/expression_kernels.hpp"
-#endif
 
 namespace geobem::expression {
 
@@ -46,6 +44,63 @@ void longman_cpu(const ExpressionProgram& program, const std::vector<double>& ro
     items[i] = {ProgramIntegrand1D{&program, row + 2}, row[0], row[1]};
   }
   transform::longman_integrate_cpu(items.data(), count, rule, options, results, progress);
+}
+
+/// The CPU path of integrate_longman_expression: rows count x (2 + P), checked.
+void longman_expression_cpu(const Expression& rest, OscillationKind kind, const std::vector<double>& rows,
+                            std::size_t count, const transform::GaussRule& rule,
+                            const transform::LongmanOptions& options, transform::LongmanResult* results,
+                            bool progress_quiet) {
+  const ExpressionProgram program(rest);
+  ProgressReporter progress("longman expression", count, "integrals", progress_quiet);
+  switch (kind) {
+    case OscillationKind::Cos: longman_cpu<OscillationKind::Cos>(program, rows, count, rule, options, results, &progress); break;
+    case OscillationKind::Sin: longman_cpu<OscillationKind::Sin>(program, rows, count, rule, options, results, &progress); break;
+    case OscillationKind::J0: longman_cpu<OscillationKind::J0>(program, rows, count, rule, options, results, &progress); break;
+    case OscillationKind::J1: longman_cpu<OscillationKind::J1>(program, rows, count, rule, options, results, &progress); break;
+  }
+  progress.finish();
+}
+
+/// The CPU path of integrate_adaptive_expression: rows count x (2 + P),
+/// checked; a spread sweep's one integral has each block's subintervals
+/// spread over the threads, a batch one row per thread.
+std::vector<quadrature::Adaptive1DResult> adaptive_expression_cpu(const Expression& f, const std::vector<double>& rows,
+                                                                  std::size_t count,
+                                                                  const quadrature::Adaptive1DOptions& options,
+                                                                  AdaptiveSweep sweep) {
+  std::vector<quadrature::Adaptive1DResult> results(count);
+  const ExpressionProgram program(f);
+  if (sweep == AdaptiveSweep::Spread) {
+    const ProgramIntegrand1D integrand{&program, &rows[2]};
+    results[0] = quadrature::cpu_integrate_adaptive_1d(integrand, rows[0], rows[1], options);
+    return results;
+  }
+  const std::size_t stride = 2 + f.parameters.size();
+  const long rows_count = static_cast<long>(count);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (long i = 0; i < rows_count; ++i) {
+    const double* row = &rows[i * stride];
+    quadrature::BlockCuttingState state = quadrature::start_block_cutting(
+        row[0], row[1], options.rel_tol, options.abs_tol, options.max_evaluations, options.expansion);
+    quadrature::cpu_block_cutting_sweep(ProgramIntegrand1D{&program, row + 2}, state, options.beta, false);
+    results[i] = quadrature::adaptive_1d_result(state);
+  }
+  return results;
+}
+
+/// The CPU path of integrate_cubature_expression: parameters count x P, checked; one row after another.
+std::vector<quadrature::CubatureResult> cubature_expression_cpu(const Expression& f,
+                                                                const std::vector<double>& parameters,
+                                                                std::size_t count,
+                                                                const quadrature::CubatureOptions& options) {
+  const std::size_t stride = f.parameters.size();
+  std::vector<quadrature::CubatureResult> results(count);
+  const ExpressionProgram program(f);
+  for (std::size_t i = 0; i < count; ++i)
+    results[i] = quadrature::cpu_integrate_cubature(
+        ProgramIntegrandND{&program, stride ? &parameters[i * stride] : nullptr}, options);
+  return results;
 }
 
 }  // namespace
@@ -102,23 +157,12 @@ std::vector<transform::LongmanResult> integrate_longman_expression(const Express
   const transform::GaussRule rule = transform::make_gauss_rule(quadrature_order);
   std::vector<transform::LongmanResult> results(count);
   if (timings) *timings = transform::LongmanTimings{};
-  if (device == ComputeDevice::Cuda) {
-#if GEOBEM_WITH_CUDA
-    detail::longman_expression_cuda(rest, kind, rows, count, rule, options, results.data(), timings, compile);
-    return results;
-#else
-    throw_cuda_not_built("Longman expressions");
-#endif
-  }
-  const ExpressionProgram program(rest);
-  ProgressReporter progress("longman expression", count, "integrals", progress_quiet);
-  switch (kind) {
-    case OscillationKind::Cos: longman_cpu<OscillationKind::Cos>(program, rows, count, rule, options, results.data(), &progress); break;
-    case OscillationKind::Sin: longman_cpu<OscillationKind::Sin>(program, rows, count, rule, options, results.data(), &progress); break;
-    case OscillationKind::J0: longman_cpu<OscillationKind::J0>(program, rows, count, rule, options, results.data(), &progress); break;
-    case OscillationKind::J1: longman_cpu<OscillationKind::J1>(program, rows, count, rule, options, results.data(), &progress); break;
-  }
-  progress.finish();
+  run_on(
+      device, "Longman expressions",
+      [&] {
+        detail::longman_expression_cuda(rest, kind, rows, count, rule, options, results.data(), timings, compile);
+      },
+      [&] { longman_expression_cpu(rest, kind, rows, count, rule, options, results.data(), progress_quiet); });
   return results;
 }
 
@@ -145,31 +189,10 @@ std::vector<quadrature::Adaptive1DResult> integrate_adaptive_expression(const Ex
   if (rows.size() < count * stride)
     throw InputError("integrate_adaptive_expression: fewer values than count x (2 + parameters)");
   check_rows(rows.data(), count, stride, [&](const double* row) { return check_adaptive_row(f, row); });
-  if (device == ComputeDevice::Cuda) {
-#if GEOBEM_WITH_CUDA
-    return detail::adaptive_expression_cuda(f, rows, count, options, sweep, compile);
-#else
-    throw_cuda_not_built("adaptive 1D expressions");
-#endif
-  }
-  (void)compile;
-  std::vector<quadrature::Adaptive1DResult> results(count);
-  const ExpressionProgram program(f);
-  if (sweep == AdaptiveSweep::Spread) {  // one integral: each block's subintervals spread over the threads
-    const ProgramIntegrand1D integrand{&program, &rows[2]};
-    results[0] = quadrature::cpu_integrate_adaptive_1d(integrand, rows[0], rows[1], options);
-    return results;
-  }
-  const long rows_count = static_cast<long>(count);
-#pragma omp parallel for schedule(dynamic, 1)
-  for (long i = 0; i < rows_count; ++i) {
-    const double* row = &rows[i * stride];
-    quadrature::BlockCuttingState state = quadrature::start_block_cutting(
-        row[0], row[1], options.rel_tol, options.abs_tol, options.max_evaluations, options.expansion);
-    quadrature::cpu_block_cutting_sweep(ProgramIntegrand1D{&program, row + 2}, state, options.beta, false);
-    results[i] = quadrature::adaptive_1d_result(state);
-  }
-  return results;
+  return run_on(
+      device, "adaptive 1D expressions",
+      [&] { return detail::adaptive_expression_cuda(f, rows, count, options, sweep, compile); },
+      [&] { return adaptive_expression_cpu(f, rows, count, options, sweep); });
 }
 
 std::vector<quadrature::CubatureResult> integrate_cubature_expression(const Expression& f,
@@ -186,20 +209,10 @@ std::vector<quadrature::CubatureResult> integrate_cubature_expression(const Expr
   if (parameters.size() < count * stride)
     throw InputError("integrate_cubature_expression: fewer values than count x parameters");
   check_rows(parameters.data(), count, stride, [&](const double* row) { return check_parameter_row(f, row); });
-  if (device == ComputeDevice::Cuda) {
-#if GEOBEM_WITH_CUDA
-    return detail::cubature_expression_cuda(f, parameters, count, options, compile);
-#else
-    throw_cuda_not_built("cubature expressions");
-#endif
-  }
-  (void)compile;
-  std::vector<quadrature::CubatureResult> results(count);
-  const ExpressionProgram program(f);
-  for (std::size_t i = 0; i < count; ++i)
-    results[i] = quadrature::cpu_integrate_cubature(
-        ProgramIntegrandND{&program, stride ? &parameters[i * stride] : nullptr}, options);
-  return results;
+  return run_on(
+      device, "cubature expressions",
+      [&] { return detail::cubature_expression_cuda(f, parameters, count, options, compile); },
+      [&] { return cubature_expression_cpu(f, parameters, count, options); });
 }
 
 }  // namespace geobem::expression

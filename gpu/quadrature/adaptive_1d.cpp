@@ -25,6 +25,21 @@ template <class Visitor>
 void visit_integrand_1d_family(Integrand1DFamily family, Visitor&& visit) {
   visit_registered_family(Integrand1DFamilies{}, family, "Integrand1DFamilies", visit);
 }
+/// The CPU path of integrate_adaptive_1d_batch: one problem per OpenMP thread.
+std::vector<Adaptive1DResult> cpu_integrate_adaptive_1d_batch(const std::vector<Problem1D>& problems,
+                                                              const Adaptive1DOptions& options) {
+  std::vector<Adaptive1DResult> results(problems.size());
+  const long count = static_cast<long>(problems.size());
+#pragma omp parallel for schedule(dynamic, 1)
+  for (long i = 0; i < count; ++i) {
+    BlockCuttingState state = start_block_cutting(problems[i].lower, problems[i].upper, options.rel_tol,
+                                                  options.abs_tol, options.max_evaluations, options.expansion);
+    cpu_block_cutting_sweep(problems[i].integrand, state, options.beta, false);
+    results[i] = adaptive_1d_result(state);
+  }
+  return results;
+}
+
 }  // namespace
 
 Integrand1DRanges integrand_1d_ranges(Integrand1DFamily family) {
@@ -165,14 +180,9 @@ Adaptive1DResult integrate_adaptive_1d(const Integrand1D& f, double lower, doubl
                                        const Adaptive1DOptions& options, ComputeDevice device) {
   check_adaptive_1d_options(options);
   check_problem_1d(Problem1D{f, lower, upper}, "");
-  if (device == ComputeDevice::Cuda) {
-#if GEOBEM_WITH_CUDA
-    return cuda_integrate_adaptive_1d(f, lower, upper, options);
-#else
-    throw_cuda_not_built("adaptive 1D quadrature");
-#endif
-  }
-  return cpu_integrate_adaptive_1d(f, lower, upper, options);
+  return run_on(
+      device, "adaptive 1D quadrature", [&] { return cuda_integrate_adaptive_1d(f, lower, upper, options); },
+      [&] { return cpu_integrate_adaptive_1d(f, lower, upper, options); });
 }
 
 std::vector<Adaptive1DResult> integrate_adaptive_1d_batch(const std::vector<Problem1D>& problems,
@@ -180,23 +190,9 @@ std::vector<Adaptive1DResult> integrate_adaptive_1d_batch(const std::vector<Prob
   check_adaptive_1d_options(options);
   for (std::size_t i = 0; i < problems.size(); ++i)
     check_problem_1d(problems[i], "problem " + std::to_string(i) + ": ");
-  if (device == ComputeDevice::Cuda) {
-#if GEOBEM_WITH_CUDA
-    return cuda_integrate_adaptive_1d_batch(problems, options);
-#else
-    throw_cuda_not_built("adaptive 1D quadrature");
-#endif
-  }
-  std::vector<Adaptive1DResult> results(problems.size());
-  const long count = static_cast<long>(problems.size());
-#pragma omp parallel for schedule(dynamic, 1)
-  for (long i = 0; i < count; ++i) {
-    BlockCuttingState state = start_block_cutting(problems[i].lower, problems[i].upper, options.rel_tol,
-                                                  options.abs_tol, options.max_evaluations, options.expansion);
-    cpu_block_cutting_sweep(problems[i].integrand, state, options.beta, false);
-    results[i] = adaptive_1d_result(state);
-  }
-  return results;
+  return run_on(
+      device, "adaptive 1D quadrature", [&] { return cuda_integrate_adaptive_1d_batch(problems, options); },
+      [&] { return cpu_integrate_adaptive_1d_batch(problems, options); });
 }
 
 }  // namespace geobem::quadrature

@@ -217,14 +217,9 @@ CubaturePhaseOne cubature_phase_one(const CubatureIntegrand& f, const CubatureOp
   check_cubature_options(options);
   CubatureOptions with_breakpoints = options;
   if (with_breakpoints.breakpoints.empty()) with_breakpoints.breakpoints = cubature_breakpoints(f, options.dim);
-  if (device == ComputeDevice::Cuda) {
-#if GEOBEM_WITH_CUDA
-    return cuda_cubature_phase_one(f, with_breakpoints);
-#else
-    throw_cuda_not_built("cubature");
-#endif
-  }
-  return cpu_cubature_phase_one(f, with_breakpoints);
+  return run_on(
+      device, "cubature", [&] { return cuda_cubature_phase_one(f, with_breakpoints); },
+      [&] { return cpu_cubature_phase_one(f, with_breakpoints); });
 }
 
 CubaturePhaseTwo cubature_phase_two(const CubatureIntegrand& f, const CubatureOptions& options,
@@ -232,17 +227,14 @@ CubaturePhaseTwo cubature_phase_two(const CubatureIntegrand& f, const CubatureOp
                                     std::uint64_t evaluation_cap, ComputeDevice device) {
   if (ranks < 1 || rank < 0 || rank >= ranks)
     throw InputError("phase two: rank " + std::to_string(rank) + " of " + std::to_string(ranks));
-  if (device == ComputeDevice::Cuda) {
-#if GEOBEM_WITH_CUDA
-    return cuda_cubature_phase_two(f, options, phase_one, rank, ranks, evaluation_cap);
-#else
-    throw_cuda_not_built("cubature");
-#endif
-  }
-  if (!phase_one.device_regions) return cpu_cubature_phase_two(f, options, phase_one, rank, ranks, evaluation_cap);
-  CubaturePhaseOne on_host = phase_one;  // a CUDA phase one refined on the CPU
-  on_host.regions = live_regions_on_host(phase_one);
-  return cpu_cubature_phase_two(f, options, on_host, rank, ranks, evaluation_cap);
+  return run_on(
+      device, "cubature", [&] { return cuda_cubature_phase_two(f, options, phase_one, rank, ranks, evaluation_cap); },
+      [&] {
+        if (!phase_one.device_regions) return cpu_cubature_phase_two(f, options, phase_one, rank, ranks, evaluation_cap);
+        CubaturePhaseOne on_host = phase_one;  // a CUDA phase one refined on the CPU
+        on_host.regions = live_regions_on_host(phase_one);
+        return cpu_cubature_phase_two(f, options, on_host, rank, ranks, evaluation_cap);
+      });
 }
 
 CubatureResult integrate_cubature(const CubatureIntegrand& f, const CubatureOptions& options, ComputeDevice device) {
