@@ -186,7 +186,8 @@ CubatureRegion initial_region(const CubatureOptions& options) {
   return region;
 }
 
-std::vector<CubatureRegion> initial_regions(const CubatureOptions& options, int* levels) {
+PhaseOneStart start_phase_one(const CubatureOptions& options) {
+  check_cubature_options(options);
   const CubatureRegion box = initial_region(options);
   std::vector<CubatureRegion> cells{box};
   for (int axis = 0; axis < options.dim && !options.breakpoints.empty(); ++axis) {
@@ -207,9 +208,10 @@ std::vector<CubatureRegion> initial_regions(const CubatureOptions& options, int*
       }
     cells = std::move(split);
   }
-  *levels = 0;
-  while ((std::size_t{2} << *levels) <= cells.size()) ++*levels;
-  return cells;
+  int levels = 0;
+  while ((std::size_t{2} << levels) <= cells.size()) ++levels;
+  return {static_cast<std::uint64_t>(genz_malik_point_count(options.dim)), genz_malik_weights(options.dim),
+          std::move(cells), levels};
 }
 
 CubaturePhaseOne cubature_phase_one(const CubatureIntegrand& f, const CubatureOptions& options,

@@ -273,11 +273,19 @@ CubatureResult combine_phases(const CubaturePhaseOne& phase_one, const CubatureP
 /// The initial region: the box of the options (or [0,1]^n), rule not applied.
 CubatureRegion initial_region(const CubatureOptions& options);
 
-/// Phase one's first generation: the cells of the box between its
-/// breakpoints (those strictly inside the box), rule not applied; one region
-/// without breakpoints. *levels receives the splitting levels they stand
-/// for, ⌊log2(cells)⌋, which count toward minimum_levels.
-std::vector<CubatureRegion> initial_regions(const CubatureOptions& options, int* levels);
+/// What phase one starts from on either device: the Genz–Malik rule in
+/// options.dim dimensions and the first generation.
+struct PhaseOneStart {
+  std::uint64_t points;     ///< the rule's points per region
+  GenzMalikWeights weights;  ///< genz_malik_weights(options.dim)
+  /// The cells of the box between its breakpoints (those strictly inside the
+  /// box), rule not applied; one region without breakpoints.
+  std::vector<CubatureRegion> regions;
+  int levels;  ///< the splitting levels the cells stand for, ⌊log2(cells)⌋, which count toward minimum_levels
+};
+
+/// Checks the options (check_cubature_options) and returns phase one's start.
+PhaseOneStart start_phase_one(const CubatureOptions& options);
 
 /// Integrates a catalogue integrand over the box of `options` on `device`.
 /// Throws InputError::usage for bad options (check_cubature_options) and

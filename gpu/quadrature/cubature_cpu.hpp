@@ -19,13 +19,12 @@ namespace geobem::quadrature {
 /// tolerance or when ≥ min_regions regions live, else split the live ones.
 template <class Integrand>
 CubaturePhaseOne cpu_cubature_phase_one(const Integrand& f, const CubatureOptions& options) {
-  check_cubature_options(options);
+  PhaseOneStart start = start_phase_one(options);
   const int n = options.dim;
-  const std::uint64_t points = genz_malik_point_count(n);
-  const GenzMalikWeights weights = genz_malik_weights(n);
+  const std::uint64_t points = start.points;
+  int levels = start.levels;
+  std::vector<CubatureRegion> live = std::move(start.regions);
   CubaturePhaseOne out;
-  int levels = 0;
-  std::vector<CubatureRegion> live = initial_regions(options, &levels);
   std::vector<double> parent_estimates;
   CompensatedSum retired_estimate;
   while (true) {
@@ -35,7 +34,7 @@ CubaturePhaseOne cpu_cubature_phase_one(const Integrand& f, const CubatureOption
     }
     const long count = static_cast<long>(live.size());
 #pragma omp parallel for schedule(dynamic, 16)
-    for (long r = 0; r < count; ++r) apply_genz_malik(f, n, weights, live[r]);
+    for (long r = 0; r < count; ++r) apply_genz_malik(f, n, start.weights, live[r]);
     for (std::size_t r = 0; r < parent_estimates.size(); ++r)
       apply_two_level_error(parent_estimates[r], live[2 * r], live[2 * r + 1]);
     out.evaluations += points * live.size();

@@ -612,13 +612,12 @@ constexpr size_t kInitialPhaseOneRegions = size_t{1} << 14;
 template <class Kernels>
 CubaturePhaseOne cuda_cubature_phase_one_with(const Kernels& kernels, const CubatureOptions& options) {
   using namespace cuda_detail;
-  check_cubature_options(options);
+  const PhaseOneStart start = start_phase_one(options);
   const int n = options.dim;
-  const std::uint64_t points = genz_malik_point_count(n);
-  const GenzMalikWeights weights = genz_malik_weights(n);
+  const std::uint64_t points = start.points;
+  const std::vector<CubatureRegion>& first = start.regions;
+  int levels = start.levels;
   CubaturePhaseOne out;
-  int levels = 0;
-  const std::vector<CubatureRegion> first = initial_regions(options, &levels);
   // A generation holds at most 2·(min_regions − 1) children, or the first cells.
   const size_t max_capacity = std::max(2 * options.min_regions, first.size());
   size_t live_capacity = std::min(max_capacity, std::max(kInitialPhaseOneRegions, first.size()));
@@ -648,7 +647,7 @@ CubaturePhaseOne cuda_cubature_phase_one_with(const Kernels& kernels, const Cuba
       out.capped = true;
       break;
     }
-    kernels.apply_rule(n, weights, live, count);
+    kernels.apply_rule(n, start.weights, live, count);
     if (levels > first_levels) {  // a generation of split children
       two_level_kernel<<<static_cast<unsigned>((count / 2 + 127) / 128), 128>>>(live, parent_estimates.data(), count / 2);
       GEOBEM_CUDA_CHECK_LAUNCH();
