@@ -10,6 +10,7 @@
 #include "gpu/core/input_error.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/layer_faces.hpp"
+#include "gpu/gravity/layer_share.hpp"
 #include "gpu/gravity/layer_sources.hpp"
 #include "gpu/gravity/prism_layer_forward.hpp"
 #include "gpu/gravity/rounding_estimate.hpp"
@@ -118,26 +119,23 @@ ForwardResult forward_model_layer(const PrismLayer& layer, const std::vector<Sta
     if (!std::isfinite(stations[i].easting) || !std::isfinite(stations[i].northing) ||
         !std::isfinite(stations[i].upward))
       throw InputError("forward_model_layer: station " + std::to_string(i) + " has a non-finite coordinate");
-  const std::int64_t cells = static_cast<std::int64_t>(layer.cell_count());
-  const std::int64_t first = cells * options.part / options.parts;
-  const std::int64_t count = cells * (options.part + 1) / options.parts - first;
+  const LayerShare share = layer_share(layer, options);
   const unsigned mask = field_mask(fields);
   // Part 0 alone turns the limits into the survey side's, for the whole layer.
   const StationLimits<1> limits =
       options.part == 0 ? layer_station_limits<1>(layer.geometry, layer.surface, {layer.geometry.density_above},
                                                   {layer.geometry.density_below}, stations)
                         : StationLimits<1>{};
-  ProgressReporter progress(std::string("gravity prism layer (") + to_string(options.device) + ")",
-                            static_cast<std::uint64_t>(count) * stations.size(), "cell-station pairs", options.quiet);
   std::vector<double> bounds;
-  std::vector<double> sums = run_on(
-      options.device, "gravity prism layer",
-      [&] {
-        return layer_sums_cuda(layer, first, count, stations, mask, options.precision, progress,
+  std::vector<double> sums = layer_share_sums(
+      "gravity prism layer", options, share, stations.size(),
+      [&](ProgressReporter& progress) {
+        return layer_sums_cuda(layer, share.first, share.count, stations, mask, options.precision, progress,
                                options.device_memory_limit_bytes, &bounds);
       },
-      [&] { return layer_sums_cpu(layer, first, count, stations, mask, options.precision, progress, &bounds); });
-  progress.finish();
+      [&](ProgressReporter& progress) {
+        return layer_sums_cpu(layer, share.first, share.count, stations, mask, options.precision, progress, &bounds);
+      });
   return finish_result(std::move(sums), mask, stations, options, limits, std::move(bounds),
                        cells_box(layer, layer.geometry.density_above != 0.0, layer.geometry.density_below != 0.0));
 }

@@ -16,6 +16,7 @@
 #include "gpu/core/math_constants.hpp"
 #include "gpu/core/warning.hpp"
 #include "gpu/gravity/forward_checks.hpp"
+#include "gpu/gravity/layer_share.hpp"
 #include "gpu/gravity/rounding_estimate.hpp"
 #include "gpu/gravity/station_contact.hpp"
 #include "gpu/magnetic/magnetic_sources.hpp"
@@ -259,23 +260,21 @@ Result forward_magnetic_layer(const MagneticLayer& layer, const std::vector<grav
   if (!finite3(layer.magnetization_above) || !finite3(layer.magnetization_below))
     throw InputError("forward_magnetic_layer: non-finite magnetization");
   const auto& f = options.forward;
-  const std::int64_t cells = static_cast<std::int64_t>(layer.layer.cell_count());
-  const std::int64_t first = cells * f.part / f.parts, count = cells * (f.part + 1) / f.parts - first;
+  const gravity::LayerShare share = gravity::layer_share(layer.layer, f);
   const StationLimits<3> limits =
       f.part == 0 ? gravity::layer_station_limits<3>(layer.layer.geometry, layer.layer.surface,
                                                      layer.magnetization_above, layer.magnetization_below, stations)
                   : StationLimits<3>{};
-  ProgressReporter progress(std::string("magnetic prism layer (") + to_string(f.device) + ")",
-                            static_cast<std::uint64_t>(count) * stations.size(), "cell-station pairs", f.quiet);
   std::vector<double> bounds;
-  std::vector<double> sums = run_on(
-      f.device, "magnetic prism layer",
-      [&] {
-        return magnetic_layer_sums_cuda(layer, first, count, stations, f.precision, progress,
+  std::vector<double> sums = gravity::layer_share_sums(
+      "magnetic prism layer", f, share, stations.size(),
+      [&](ProgressReporter& progress) {
+        return magnetic_layer_sums_cuda(layer, share.first, share.count, stations, f.precision, progress,
                                         f.device_memory_limit_bytes, &bounds);
       },
-      [&] { return magnetic_layer_sums_cpu(layer, first, count, stations, f.precision, progress, &bounds); });
-  progress.finish();
+      [&](ProgressReporter& progress) {
+        return magnetic_layer_sums_cpu(layer, share.first, share.count, stations, f.precision, progress, &bounds);
+      });
   const auto magnetized = [](const std::array<double, 3>& m) { return m[0] != 0.0 || m[1] != 0.0 || m[2] != 0.0; };
   return finish(std::move(sums), stations, fields, options, limits, std::move(bounds),
                 gravity::cells_box(layer.layer, magnetized(layer.magnetization_above),
