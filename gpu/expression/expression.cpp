@@ -4,29 +4,56 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <iterator>
 #include <utility>
 
 #include "gpu/core/math_constants.hpp"
+#include "gpu/expression/expression_functions.hpp"
 
 namespace geobem::expression {
 
 namespace {
 
+/// A function of the grammar: its name there, the CUDA spelling the generated
+/// kernels call, and the host function of one argument or of two.
 struct FunctionEntry {
   Function function;
   const char* name;
-  int arity;
+  const char* device;
+  double (*unary)(double);
+  double (*binary)(double, double);
+
+  constexpr int arity() const { return binary ? 2 : 1; }
 };
 
+/// Every function, in the order of enum Function (checked below), so that the
+/// evaluator finds an entry by its value.
 constexpr FunctionEntry kFunctions[] = {
-    {Function::Exp, "exp", 1},     {Function::Log, "log", 1},     {Function::Sqrt, "sqrt", 1},
-    {Function::Sin, "sin", 1},     {Function::Cos, "cos", 1},     {Function::Tan, "tan", 1},
-    {Function::Sinh, "sinh", 1},   {Function::Cosh, "cosh", 1},   {Function::Tanh, "tanh", 1},
-    {Function::Asin, "asin", 1},   {Function::Acos, "acos", 1},   {Function::Atan, "atan", 1},
-    {Function::Atan2, "atan2", 2}, {Function::Abs, "abs", 1},     {Function::Min, "min", 2},
-    {Function::Max, "max", 2},     {Function::J0, "J0", 1},       {Function::J1, "J1", 1},
-    {Function::Jn, "Jn", 2},       {Function::Y0, "Y0", 1},       {Function::Y1, "Y1", 1},
+    {Function::Exp, "exp", "exp", exp, nullptr},     {Function::Log, "log", "log", log, nullptr},
+    {Function::Sqrt, "sqrt", "sqrt", sqrt, nullptr}, {Function::Sin, "sin", "sin", sin, nullptr},
+    {Function::Cos, "cos", "cos", cos, nullptr},     {Function::Tan, "tan", "tan", tan, nullptr},
+    {Function::Sinh, "sinh", "sinh", sinh, nullptr}, {Function::Cosh, "cosh", "cosh", cosh, nullptr},
+    {Function::Tanh, "tanh", "tanh", tanh, nullptr}, {Function::Asin, "asin", "asin", asin, nullptr},
+    {Function::Acos, "acos", "acos", acos, nullptr}, {Function::Atan, "atan", "atan", atan, nullptr},
+    {Function::Atan2, "atan2", "atan2", nullptr, atan2},
+    {Function::Abs, "abs", "fabs", fabs, nullptr},
+    {Function::Min, "min", "geobem::expression::nan_min", nullptr, nan_min},
+    {Function::Max, "max", "geobem::expression::nan_max", nullptr, nan_max},
+    {Function::J0, "J0", "geobem::transform::bessel_j0", transform::bessel_j0, nullptr},
+    {Function::J1, "J1", "geobem::transform::bessel_j1", transform::bessel_j1, nullptr},
+    {Function::Jn, "Jn", "geobem::expression::bessel_jn_of_real", nullptr, bessel_jn_of_real},
+    {Function::Y0, "Y0", "geobem::expression::bessel_y0", bessel_y0, nullptr},
+    {Function::Y1, "Y1", "geobem::expression::bessel_y1", bessel_y1, nullptr},
 };
+
+constexpr bool in_enum_order() {
+  for (std::size_t i = 0; i < std::size(kFunctions); ++i)
+    if (static_cast<std::size_t>(kFunctions[i].function) != i) return false;
+  return std::size(kFunctions) == static_cast<std::size_t>(Function::Y1) + 1;
+}
+static_assert(in_enum_order(), "kFunctions lists every Function once, in the enum's order");
+
+const FunctionEntry& entry_of(Function function) { return kFunctions[static_cast<std::size_t>(function)]; }
 
 std::string known_functions() {
   std::string list;
@@ -250,9 +277,9 @@ class Parser {
     }
     if (!at(")")) fail("expected ',' or ')' in the arguments of '" + name_token.text + "'", token_.column);
     advance();
-    if (static_cast<int>(node.children.size()) != entry->arity)
-      fail("'" + name_token.text + "' takes " + std::to_string(entry->arity) + " argument" +
-               (entry->arity > 1 ? "s" : "") + ", got " + std::to_string(node.children.size()),
+    if (static_cast<int>(node.children.size()) != entry->arity())
+      fail("'" + name_token.text + "' takes " + std::to_string(entry->arity()) + " argument" +
+               (entry->arity() > 1 ? "s" : "") + ", got " + std::to_string(node.children.size()),
            name_token.column);
     return add(std::move(node));
   }
@@ -326,16 +353,15 @@ class Parser {
 
 }  // namespace
 
-const char* function_name(Function function) {
-  for (const auto& entry : kFunctions)
-    if (entry.function == function) return entry.name;
-  return "?";
-}
+const char* function_name(Function function) { return entry_of(function).name; }
 
-int function_arity(Function function) {
-  for (const auto& entry : kFunctions)
-    if (entry.function == function) return entry.arity;
-  return 0;
+int function_arity(Function function) { return entry_of(function).arity(); }
+
+const char* device_function(Function function) { return entry_of(function).device; }
+
+double evaluate_function(Function function, const double* arguments) {
+  const FunctionEntry& entry = entry_of(function);
+  return entry.binary ? entry.binary(arguments[0], arguments[1]) : entry.unary(arguments[0]);
 }
 
 Expression parse_expression(const std::string& text, const std::vector<std::string>& variables,

@@ -40,6 +40,11 @@ enum class Function {
 /// The function's name in the grammar ("exp", ..., "J0", "Jn") and its argument count.
 const char* function_name(Function function);
 int function_arity(Function function);
+/// The function as the generated CUDA source calls it ("exp", "fabs",
+/// "geobem::expression::nan_min", ...; expression_functions.hpp).
+const char* device_function(Function function);
+/// The function's value on the host at arguments[0 .. arity).
+double evaluate_function(Function function, const double* arguments);
 
 enum class NodeKind { Constant, Variable, Parameter, Negate, Add, Subtract, Multiply, Divide, Power, Call };
 

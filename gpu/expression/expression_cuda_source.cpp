@@ -16,33 +16,6 @@ std::string literal(double value) {
   return s;
 }
 
-const char* device_function(Function function) {
-  switch (function) {
-    case Function::Exp: return "exp";
-    case Function::Log: return "log";
-    case Function::Sqrt: return "sqrt";
-    case Function::Sin: return "sin";
-    case Function::Cos: return "cos";
-    case Function::Tan: return "tan";
-    case Function::Sinh: return "sinh";
-    case Function::Cosh: return "cosh";
-    case Function::Tanh: return "tanh";
-    case Function::Asin: return "asin";
-    case Function::Acos: return "acos";
-    case Function::Atan: return "atan";
-    case Function::Atan2: return "atan2";
-    case Function::Abs: return "fabs";
-    case Function::Min: return "geobem::expression::nan_min";
-    case Function::Max: return "geobem::expression::nan_max";
-    case Function::J0: return "geobem::transform::bessel_j0";
-    case Function::J1: return "geobem::transform::bessel_j1";
-    case Function::Jn: return "geobem::expression::bessel_jn_of_real";
-    case Function::Y0: return "geobem::expression::bessel_y0";
-    case Function::Y1: return "geobem::expression::bessel_y1";
-  }
-  return "";
-}
-
 struct Printer {
   const Expression& expression;
   const std::vector<std::string>& variables;

@@ -73,33 +73,6 @@ int flatten(const Expression& expression, int node, std::vector<Instruction>& co
   return depth;
 }
 
-double call(Function function, const double* a) {
-  switch (function) {
-    case Function::Exp: return exp(a[0]);
-    case Function::Log: return log(a[0]);
-    case Function::Sqrt: return sqrt(a[0]);
-    case Function::Sin: return sin(a[0]);
-    case Function::Cos: return cos(a[0]);
-    case Function::Tan: return tan(a[0]);
-    case Function::Sinh: return sinh(a[0]);
-    case Function::Cosh: return cosh(a[0]);
-    case Function::Tanh: return tanh(a[0]);
-    case Function::Asin: return asin(a[0]);
-    case Function::Acos: return acos(a[0]);
-    case Function::Atan: return atan(a[0]);
-    case Function::Atan2: return atan2(a[0], a[1]);
-    case Function::Abs: return fabs(a[0]);
-    case Function::Min: return nan_min(a[0], a[1]);
-    case Function::Max: return nan_max(a[0], a[1]);
-    case Function::J0: return transform::bessel_j0(a[0]);
-    case Function::J1: return transform::bessel_j1(a[0]);
-    case Function::Jn: return bessel_jn_of_real(a[0], a[1]);
-    case Function::Y0: return bessel_y0(a[0]);
-    case Function::Y1: return bessel_y1(a[0]);
-  }
-  return NAN;
-}
-
 }  // namespace
 
 ExpressionProgram::ExpressionProgram(const Expression& expression)
@@ -125,7 +98,7 @@ double ExpressionProgram::evaluate(const double* variables, const double* parame
       case Opcode::IntegerPower: stack[top - 1] = integer_power(stack[top - 1], instruction.index); break;
       case Opcode::Call: {
         top -= instruction.index;  // the arguments
-        stack[top] = call(instruction.function, stack + top);
+        stack[top] = evaluate_function(instruction.function, stack + top);
         ++top;
         break;
       }
