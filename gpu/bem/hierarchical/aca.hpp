@@ -72,6 +72,146 @@ const Complex* grouped_entries(std::map<int, std::vector<Complex>>& cache, int i
   return values.data() + static_cast<std::size_t>(index % group) * length;
 }
 
+/// out[k] −= Σ_l coefficients[first + l·stride]·terms[k + l·length] for
+/// k < length, l < rank: the residual of a row (coefficients: U, first the
+/// row; terms: V) or of a column (coefficients: V, first the column; terms: U).
+inline void subtract_terms(Complex* out, int length, const std::vector<Complex>& coefficients, std::size_t first,
+                           std::size_t stride, const std::vector<Complex>& terms, int rank) {
+  for (int l = 0; l < rank; ++l) {
+    const Complex a = coefficients[first + static_cast<std::size_t>(l) * stride];
+    const Complex* t = terms.data() + static_cast<std::size_t>(l) * length;
+    for (int k = 0; k < length; ++k) out[k] -= a * t[k];
+  }
+}
+
+/// The first index of the largest |values[k]| above `floor` among those not
+/// `used`; −1 for none.
+inline int largest_unused(const std::vector<Complex>& values, const std::vector<char>& used, double floor) {
+  int index = -1;
+  double largest = floor;
+  for (std::size_t k = 0; k < values.size(); ++k)
+    if (!used[k] && abs(values[k]) > largest) {
+      largest = abs(values[k]);
+      index = static_cast<int>(k);
+    }
+  return index;
+}
+
+/// The sampled check's outcome: the remainder's estimate from the sampled
+/// rows, and the sampled row of the largest residual (−1 for none).
+struct SampledCheck {
+  double estimate = 0.0;
+  int worst = -1;
+};
+
+/// One ACA in progress: the provider's block, the factors so far (in the
+/// result), the rows and columns computed, the residual row and column of the
+/// current step, which rows and columns were pivots, and the check rows'
+/// random state.
+template <class Provider>
+class CrossApproximation {
+ public:
+  CrossApproximation(Provider& provider, AcaResult& result, std::uint64_t seed)
+      : provider_(provider), f_(result.factors), row_cache_(result.rows), m_(provider.rows()), n_(provider.columns()),
+        row_(n_), column_(m_), used_row_(m_, 0), used_column_(n_, 0), state_(seed) {
+    f_.rows = m_;
+    f_.columns = n_;
+  }
+
+  /// Marks row i a pivot row and forms its residual M(i, :) − Σ_l u_l(i) v_l.
+  void take_row(int i) {
+    used_row_[i] = 1;
+    residual_row(i);
+  }
+
+  /// The residual row's largest entry among unused columns (−1: it vanishes there).
+  int pivot_column() const { return largest_unused(row_, used_column_, 0.0); }
+
+  /// Adds the cross through the residual row and column `pivot`:
+  /// u = residual column, v = residual row / pivot. Returns ‖u‖·‖v‖.
+  double add_cross(int pivot) {
+    const Complex inverse_pivot = Complex(1.0) / row_[pivot];
+    const Complex* raw = raw_column(pivot);
+    std::copy(raw, raw + m_, column_.begin());
+    subtract_terms(column_.data(), m_, f_.v, pivot, n_, f_.u, f_.rank);
+    used_column_[pivot] = 1;
+    for (int j = 0; j < n_; ++j) row_[j] = row_[j] * inverse_pivot;
+    const double u2 = squared_norm(column_.data(), m_), v2 = squared_norm(row_.data(), n_);
+    f_.u.insert(f_.u.end(), column_.begin(), column_.end());
+    f_.v.insert(f_.v.end(), row_.begin(), row_.end());
+    ++f_.rank;
+    return std::sqrt(u2 * v2);
+  }
+
+  /// The next pivot row after a cross: the largest |u| among unused rows.
+  int row_of_largest_u() const { return largest_unused(column_, used_row_, -1.0); }
+
+  int unused_rows() const {
+    int unused = 0;
+    for (int k = 0; k < m_; ++k) unused += !used_row_[k];
+    return unused;
+  }
+
+  /// A pseudo-random one of the `unused` unused rows.
+  int random_unused_row(int unused) {
+    const int skip = static_cast<int>(next_random(state_) % unused);
+    int row = -1;
+    for (int k = 0, seen = 0; k < m_; ++k)
+      if (!used_row_[k] && seen++ == skip) row = k;
+    return row;
+  }
+
+  /// The residual of two sampled collocation points' unused rows, scaled by
+  /// the `unused` rows they stand for.
+  SampledCheck check_sampled_rows(int unused) {
+    const int row_group = provider_.row_group(), groups = m_ / row_group;
+    double sampled = 0.0, worst_norm = -1.0;
+    int sampled_rows = 0;
+    SampledCheck check;
+    for (int trial = 0; trial < 2; ++trial) {
+      const int group = static_cast<int>(next_random(state_) % groups);
+      for (int r = 0; r < row_group; ++r) {
+        const int k = group * row_group + r;
+        if (used_row_[k]) continue;
+        residual_row(k);
+        const double norm2 = squared_norm(row_.data(), n_);
+        sampled += norm2;
+        ++sampled_rows;
+        if (norm2 > worst_norm) {
+          worst_norm = norm2;
+          check.worst = k;
+        }
+      }
+    }
+    check.estimate = sampled_rows ? std::sqrt(sampled * unused / sampled_rows) : 0.0;
+    return check;
+  }
+
+ private:
+  const Complex* raw_row(int i) {
+    return grouped_entries(row_cache_, i, provider_.row_group(), n_,
+                           [&](int group, Complex* out) { provider_.compute_rows(group, out); });
+  }
+  const Complex* raw_column(int j) {
+    return grouped_entries(column_cache_, j, provider_.column_group(), m_,
+                           [&](int group, Complex* out) { provider_.compute_columns(group, out); });
+  }
+  void residual_row(int i) {
+    const Complex* raw = raw_row(i);
+    std::copy(raw, raw + n_, row_.begin());
+    subtract_terms(row_.data(), n_, f_.u, i, m_, f_.v, f_.rank);
+  }
+
+  Provider& provider_;
+  LowRank& f_;
+  std::map<int, std::vector<Complex>>& row_cache_;
+  std::map<int, std::vector<Complex>> column_cache_;
+  int m_, n_;
+  std::vector<Complex> row_, column_;
+  std::vector<char> used_row_, used_column_;
+  std::uint64_t state_;
+};
+
 }  // namespace detail
 
 /// ACA of the provider's block to an estimated Frobenius error of at most
@@ -79,123 +219,43 @@ const Complex* grouped_entries(std::map<int, std::vector<Complex>>& cache, int i
 /// rows (the same seed, the same factors).
 template <class Provider>
 AcaResult adaptive_cross_approximation(Provider& provider, double tolerance, int max_rank, std::uint64_t seed) {
-  const int m = provider.rows(), n = provider.columns();
-  const int row_group = provider.row_group(), column_group = provider.column_group();
   AcaResult result;
-  LowRank& f = result.factors;
-  f.rows = m;
-  f.columns = n;
-  std::map<int, std::vector<Complex>>& row_cache = result.rows;
-  std::map<int, std::vector<Complex>> column_cache;
-  auto raw_row = [&](int i) {
-    return detail::grouped_entries(row_cache, i, row_group, n,
-                                   [&](int group, Complex* out) { provider.compute_rows(group, out); });
-  };
-  auto raw_column = [&](int j) {
-    return detail::grouped_entries(column_cache, j, column_group, m,
-                                   [&](int group, Complex* out) { provider.compute_columns(group, out); });
-  };
-  // The residual of row i: M(i, :) − Σ_l u_l(i) v_l.
-  std::vector<Complex> row(n), column(m);
-  auto residual_row = [&](int i) {
-    const Complex* raw = raw_row(i);
-    std::copy(raw, raw + n, row.begin());
-    for (int l = 0; l < f.rank; ++l) {
-      const Complex a = f.u[i + static_cast<std::size_t>(l) * m];
-      const Complex* v = f.v.data() + static_cast<std::size_t>(l) * n;
-      for (int j = 0; j < n; ++j) row[j] -= a * v[j];
-    }
-  };
-  std::vector<char> used_row(m, 0), used_column(n, 0);
-  std::uint64_t state = seed;
+  detail::CrossApproximation<Provider> aca(provider, result, seed);
   int next_row = 0, zero_rows = 0;
   for (;;) {
     // A row whose residual vanishes is already reproduced: another one is
     // tried, and three such in a row count as a converged step.
+    aca.take_row(next_row);
+    const int pivot = aca.pivot_column();
     bool converged_step = false;
-    int i = next_row;
-    used_row[i] = 1;
-    residual_row(i);
-    int pivot = -1;
-    double largest = 0.0;
-    for (int j = 0; j < n; ++j)
-      if (!used_column[j] && abs(row[j]) > largest) {
-        largest = abs(row[j]);
-        pivot = j;
-      }
     double step = 0.0;
     if (pivot < 0) {
       converged_step = ++zero_rows >= 3;
     } else {
       zero_rows = 0;
-      if (f.rank == max_rank) return result;  // not converged within max_rank
-      const Complex inverse_pivot = Complex(1.0) / row[pivot];
-      const Complex* raw = raw_column(pivot);
-      std::copy(raw, raw + m, column.begin());
-      for (int l = 0; l < f.rank; ++l) {
-        const Complex b = f.v[pivot + static_cast<std::size_t>(l) * n];
-        const Complex* u = f.u.data() + static_cast<std::size_t>(l) * m;
-        for (int k = 0; k < m; ++k) column[k] -= b * u[k];
-      }
-      used_column[pivot] = 1;
-      for (int j = 0; j < n; ++j) row[j] = row[j] * inverse_pivot;
-      const double u2 = detail::squared_norm(column.data(), m), v2 = detail::squared_norm(row.data(), n);
-      f.u.insert(f.u.end(), column.begin(), column.end());
-      f.v.insert(f.v.end(), row.begin(), row.end());
-      ++f.rank;
-      step = std::sqrt(u2 * v2);
+      if (result.factors.rank == max_rank) return result;  // not converged within max_rank
+      step = aca.add_cross(pivot);
       converged_step = step <= tolerance;
     }
     // The next pivot row: the largest |u| among unused rows (any unused row after a zero one).
-    next_row = -1;
-    double largest_u = -1.0;
-    if (pivot >= 0)
-      for (int k = 0; k < m; ++k)
-        if (!used_row[k] && abs(column[k]) > largest_u) {
-          largest_u = abs(column[k]);
-          next_row = k;
-        }
-    int unused = 0;
-    for (int k = 0; k < m; ++k) unused += !used_row[k];
+    next_row = pivot >= 0 ? aca.row_of_largest_u() : -1;
+    const int unused = aca.unused_rows();
     if (unused == 0) {  // every row is a pivot row: the approximation interpolates the whole block
       result.converged = true;
       result.error_estimate = 0.0;
       return result;
     }
-    if (next_row < 0 || (pivot < 0 && !converged_step)) {
-      const int skip = static_cast<int>(detail::next_random(state) % unused);
-      for (int k = 0, seen = 0; k < m; ++k)
-        if (!used_row[k] && seen++ == skip) next_row = k;
-    }
+    if (next_row < 0 || (pivot < 0 && !converged_step)) next_row = aca.random_unused_row(unused);
     if (!converged_step) continue;
     // Check: the residual of two sampled collocation points' rows (unused
     // rows only), scaled by the rows they stand for, against the same bound.
-    const int groups = m / row_group;
-    double sampled = 0.0;
-    int sampled_rows = 0, worst = -1;
-    double worst_norm = -1.0;
-    for (int trial = 0; trial < 2; ++trial) {
-      const int group = static_cast<int>(detail::next_random(state) % groups);
-      for (int r = 0; r < row_group; ++r) {
-        const int k = group * row_group + r;
-        if (used_row[k]) continue;
-        residual_row(k);
-        const double norm2 = detail::squared_norm(row.data(), n);
-        sampled += norm2;
-        ++sampled_rows;
-        if (norm2 > worst_norm) {
-          worst_norm = norm2;
-          worst = k;
-        }
-      }
-    }
-    const double sampled_estimate = sampled_rows ? std::sqrt(sampled * unused / sampled_rows) : 0.0;
-    if (sampled_estimate <= tolerance) {
+    const detail::SampledCheck check = aca.check_sampled_rows(unused);
+    if (check.estimate <= tolerance) {
       result.converged = true;
-      result.error_estimate = std::max(step, sampled_estimate);
+      result.error_estimate = std::max(step, check.estimate);
       return result;
     }
-    next_row = worst;
+    next_row = check.worst;
     zero_rows = 0;
   }
 }
