@@ -201,11 +201,17 @@ LaplaceSolution solve_laplace(const BemModel& model, const CqSettings& settings,
   const std::vector<int> list = frequencies_or_all(frequencies, settings);
   if (choose_bem_solver(options.solver, options.device, model.unknown_count(),
                         little_damped_share(model, settings, options.hierarchical.tolerance)) ==
-      BemSolver::hierarchical)
-    return run_on(
+      BemSolver::hierarchical) {
+    check_compression_tolerance(options.hierarchical.tolerance);
+    LaplaceSolution solution = LaplaceSolution::zeros(model.unknown_count(), model.load_case_count(), list);
+    solution.solves.resize(list.size());
+    if (list.empty() || model.load_case_count() == 0) return solution;
+    run_on(
         options.device, "CQ-BEM",
-        [&] { return solve_laplace_hierarchical_cuda<Solution>(model, settings, list, options, timings); },
-        [&] { return solve_laplace_hierarchical_cpu<Solution>(model, settings, list, options, timings); });
+        [&] { solve_laplace_hierarchical_cuda<Solution>(model, settings, options, solution, timings); },
+        [&] { solve_laplace_hierarchical_cpu<Solution>(model, settings, options, solution, timings); });
+    return solution;
+  }
   return run_on(
       options.device, "CQ-BEM", [&] { return solve_laplace_cuda<Solution>(model, settings, list, options, timings); },
       [&] { return solve_laplace_dense_cpu<Solution>(model, settings, list, options, timings); });

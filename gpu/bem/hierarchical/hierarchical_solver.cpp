@@ -107,14 +107,10 @@ void check_compression_tolerance(double tolerance) {
 }
 
 template <class Solution>
-LaplaceSolution solve_laplace_hierarchical_cpu(const BemModel& model, const CqSettings& settings,
-                                               const std::vector<int>& frequencies, const CqOptions& options,
-                                               CqTimings& timings) {
-  check_compression_tolerance(options.hierarchical.tolerance);
+void solve_laplace_hierarchical_cpu(const BemModel& model, const CqSettings& settings, const CqOptions& options,
+                                    LaplaceSolution& solution, CqTimings& timings) {
+  const std::vector<int>& frequencies = solution.frequencies;
   const int n = model.unknown_count(), cases = model.load_case_count();
-  LaplaceSolution solution = LaplaceSolution::zeros(n, cases, frequencies);
-  solution.solves.resize(frequencies.size());
-  if (frequencies.empty() || cases == 0) return solution;
 
   auto start = std::chrono::steady_clock::now();
   const HierarchicalLayout layout = make_hierarchical_layout(model, options.hierarchical);
@@ -166,11 +162,9 @@ LaplaceSolution solve_laplace_hierarchical_cpu(const BemModel& model, const CqSe
     progress.advance(1);
   }
   progress.finish();
-  return solution;
 }
 
-template LaplaceSolution solve_laplace_hierarchical_cpu<ElastodynamicFullSpace>(const BemModel&, const CqSettings&,
-                                                                                const std::vector<int>&,
-                                                                                const CqOptions&, CqTimings&);
+template void solve_laplace_hierarchical_cpu<ElastodynamicFullSpace>(const BemModel&, const CqSettings&,
+                                                                     const CqOptions&, LaplaceSolution&, CqTimings&);
 
 }  // namespace geobem::bem

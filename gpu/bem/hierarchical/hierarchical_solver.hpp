@@ -116,20 +116,22 @@ std::string to_string(BemSolver solver);
 /// Throws InputError::usage naming ε unless 0 < ε ≤ 0.1 (and finite).
 void check_compression_tolerance(double tolerance);
 
-/// The hierarchical path on the GPU (hierarchical_solver_cuda.cu): frequencies
-/// in batches within the device-memory budget; refuses a mesh whose near
-/// field and workspace do not fit it before any device work, and one whose
-/// plan with the low-rank leaves the damping keeps (planned_low_rank_bytes)
-/// does not fit once the free terms are known.
+/// The hierarchical path on the GPU (hierarchical_solver_cuda.cu): fills
+/// `solution` (LaplaceSolution::zeros of its frequencies with one
+/// FrequencySolve each, at least one frequency and one load case; the
+/// tolerance checked by check_compression_tolerance), frequencies in batches
+/// within the device-memory budget; refuses a mesh whose near field and
+/// workspace do not fit it before any device work, and one whose plan with the
+/// low-rank leaves the damping keeps (planned_low_rank_bytes) does not fit
+/// once the free terms are known.
 template <class Solution>
-LaplaceSolution solve_laplace_hierarchical_cuda(const BemModel& model, const CqSettings& settings,
-                                                const std::vector<int>& frequencies, const CqOptions& options,
-                                                CqTimings& timings);
+void solve_laplace_hierarchical_cuda(const BemModel& model, const CqSettings& settings, const CqOptions& options,
+                                     LaplaceSolution& solution, CqTimings& timings);
 
-/// The hierarchical path on the CPU (OpenMP over leaves, OpenBLAS).
+/// The hierarchical path on the CPU (OpenMP over leaves, OpenBLAS): fills
+/// `solution` as solve_laplace_hierarchical_cuda.
 template <class Solution>
-LaplaceSolution solve_laplace_hierarchical_cpu(const BemModel& model, const CqSettings& settings,
-                                               const std::vector<int>& frequencies, const CqOptions& options,
-                                               CqTimings& timings);
+void solve_laplace_hierarchical_cpu(const BemModel& model, const CqSettings& settings, const CqOptions& options,
+                                    LaplaceSolution& solution, CqTimings& timings);
 
 }  // namespace geobem::bem

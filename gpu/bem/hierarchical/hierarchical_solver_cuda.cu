@@ -700,15 +700,11 @@ std::vector<CompressedOperator> hierarchical::assemble_compressed_cuda(const Bem
 }
 
 template <class Solution>
-LaplaceSolution solve_laplace_hierarchical_cuda(const BemModel& model, const CqSettings& settings,
-                                                const std::vector<int>& frequencies, const CqOptions& options,
-                                                CqTimings& timings) {
-  check_compression_tolerance(options.hierarchical.tolerance);
+void solve_laplace_hierarchical_cuda(const BemModel& model, const CqSettings& settings, const CqOptions& options,
+                                     LaplaceSolution& solution, CqTimings& timings) {
+  const std::vector<int>& frequencies = solution.frequencies;
   const int n = model.unknown_count(), cases = model.load_case_count();
   const int count = static_cast<int>(frequencies.size());
-  LaplaceSolution solution = LaplaceSolution::zeros(n, cases, frequencies);
-  solution.solves.resize(count);
-  if (count == 0 || cases == 0) return solution;
 
   auto start = std::chrono::steady_clock::now();
   const double tolerance = options.hierarchical.tolerance;
@@ -787,14 +783,12 @@ LaplaceSolution solve_laplace_hierarchical_cuda(const BemModel& model, const CqS
     progress.advance(size);
   }
   progress.finish();
-  return solution;
 }
 
 template std::vector<CompressedOperator> hierarchical::assemble_compressed_cuda<ElastodynamicFullSpace>(
     const BemModel&, const HierarchicalLayout&, const FreeTerms&, const std::vector<Complex>&, double,
     std::vector<std::vector<std::vector<Complex>>>&);
-template LaplaceSolution solve_laplace_hierarchical_cuda<ElastodynamicFullSpace>(const BemModel&, const CqSettings&,
-                                                                                 const std::vector<int>&,
-                                                                                 const CqOptions&, CqTimings&);
+template void solve_laplace_hierarchical_cuda<ElastodynamicFullSpace>(const BemModel&, const CqSettings&,
+                                                                      const CqOptions&, LaplaceSolution&, CqTimings&);
 
 }  // namespace geobem::bem
