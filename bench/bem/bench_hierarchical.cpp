@@ -15,14 +15,18 @@
 //       (the rigid-body sums on the CPU first: O(n²))
 //   bench_hierarchical ranks MESH.vtu DT STEPS EPS l,l,...
 //       per CQ frequency listed, the admissible leaves by size: ACA's ranks
-//       against the memory plan's estimated_rank (CPU)
+//       against the memory plan's estimated_rank, the bytes of the factors
+//       and of the leaves formed dense (ACA did not converge within
+//       aca_rank_cap) (CPU)
 //   bench_hierarchical growth cpu|cuda DT STEPS dense|hierarchical|both MESH.vtu...
 //       per mesh and solver, through solve_laplace as geobem-laplace calls it
 //       (the default settings): seconds of set-up, assembly (compression) and
-//       solve, per frequency, GMRES's steps, the largest compressed system,
-//       the device memory the run took at its peak (CUDA; sampled every
-//       5 ms), and with `both` the hierarchical x̂ and wall series against the
-//       dense ones; one CSV line each, for plot_growth.py
+//       solve, per frequency, GMRES's steps, the largest compressed system
+//       as stored (and its parts: near field, low-rank factors, admissible
+//       leaves formed dense, preconditioner), the device memory the run took
+//       at its peak (CUDA; sampled every 5 ms), and with `both` the
+//       hierarchical x̂ and wall series against the dense ones; one CSV line
+//       each, for plot_growth.py
 //   bench_hierarchical profile cpu|cuda MESH.vtu BETA DURATION EPS dense|hierarchical l,l,...
 //       where one CQ frequency's time goes in the cavity's time-domain run
 //       (Δt = BETA·h_min/c over DURATION a/c, as bench_bem cavity): per
@@ -139,7 +143,8 @@ int compare(const BemModel& model, const CqSettings& settings, double tolerance,
     const CompressionReport& r = op.report;
     std::printf("%d,%.4f,%.4f,%d,%d,%d,%.1f,%d,%.4g,%.4g,%.4g,%.3g,%.3g,%d,%.3g,%.3g,%.3f,%.3f,%.3f,%.3f,%llu,%llu\n", l,
                 s.re * settings.time_step, s.im * settings.time_step, r.dropped_blocks, r.low_rank_blocks,
-                r.dense_admissible_blocks, r.mean_rank, r.largest_rank, r.near_bytes / 1e6, r.low_rank_bytes / 1e6,
+                r.dense_admissible_blocks, r.mean_rank, r.largest_rank, r.near_bytes / 1e6,
+                (r.low_rank_bytes + r.dense_admissible_bytes) / 1e6,
                 16.0 * n * n / 1e6, r.error_estimate, std::sqrt(difference / reference), result.iterations,
                 result.relative_residual, std::sqrt(x_difference / x_norm), compress, gmres_seconds, dense_assembly,
                 dense_solve, static_cast<unsigned long long>(r.near_pairs), static_cast<unsigned long long>(r.aca_pairs));
@@ -244,14 +249,16 @@ LaplaceSolution growth_run(const BemModel& model, const CqSettings& settings, ge
     most = std::max(most, f.iterations);
   }
   const int frequencies = cq_frequency_count(settings);
-  std::printf("%s,%s,%s,%zu,%d,%d,%.3f,%.3f,%.3f,%.3f,%.4g,%.2f,%d,%.4g,%.4g,%.4g", mesh,
+  const CompressedSystemBytes& parts = timings.largest_compressed;
+  std::printf("%s,%s,%s,%zu,%d,%d,%.3f,%.3f,%.3f,%.3f,%.4g,%.2f,%d,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g", mesh,
               geobem::to_string(device).c_str(), to_string(solver).c_str(), model.areas.size(), model.unknown_count(),
               frequencies, timings.setup_seconds, timings.assembly_seconds, timings.solve_seconds, total,
               (timings.assembly_seconds + timings.solve_seconds) / frequencies,
               solution.solves.empty() ? 0.0 : double(steps) / solution.solves.size(), most,
               solver == BemSolver::dense ? double(dense_system_bytes(model.unknown_count(), model.load_case_count()))
-                                         : double(timings.largest_compressed_bytes),
-              double(peak_bytes), double(timings.batch_frequencies));
+                                         : double(parts.total()),
+              double(peak_bytes), double(timings.batch_frequencies), double(parts.near_field), double(parts.factors),
+              double(parts.dense_admissible), double(parts.preconditioner));
   std::fflush(stdout);
   return solution;
 }
@@ -260,7 +267,8 @@ int growth(geobem::ComputeDevice device, const CqSettings& settings, const std::
            char** meshes) {
   std::printf("mesh,device,solver,elements,unknowns,frequencies,setup_s,assembly_s,solve_s,total_s,"
               "per_frequency_s,mean_gmres_steps,most_gmres_steps,system_bytes,peak_device_bytes,batch,"
-              "xhat_difference,wall_series_difference\n");
+              "near_field_bytes,factor_bytes,dense_admissible_bytes,preconditioner_bytes,xhat_difference,"
+              "wall_series_difference\n");
   for (int k = 0; k < count; ++k) {
     const BemModel model = geobem::test::cavity_model(geobem::surface::read_vtk_surface(meshes[k]));
     LaplaceSolution dense;
@@ -298,8 +306,9 @@ int ranks(const BemModel& model, const CqSettings& settings, double tolerance, c
   const FreeTerms free_terms = free_terms_in_tree_order(model, layout, rigid_body_sums_cpu(model));
   std::printf("# planned low-rank GB before the damping's drops: %.4g\n",
               plan_hierarchical_memory(layout, model.load_case_count(), tolerance).low_rank / 1e9);
+  std::printf("# near field GB: %.4g\n", layout.near_field_bytes() / 1e9);
   std::printf("l,size_from,size_to,leaves,low_rank,dense,dropped,mean_rank,largest_rank,planned_rank,"
-              "low_rank_gb,planned_low_rank_gb,compress_s\n");
+              "factors_gb,dense_formed_gb,low_rank_gb,planned_low_rank_gb,compress_s\n");
   for (int l : list) {
     const auto start = std::chrono::steady_clock::now();
     std::vector<std::vector<Complex>> rhs;
@@ -310,7 +319,7 @@ int ranks(const BemModel& model, const CqSettings& settings, double tolerance, c
         model, layout, {cq_laplace_point(settings, l)}, tolerance, free_terms.norm));
     struct Bucket {
       int leaves = 0, low_rank = 0, dense = 0, dropped = 0, largest = 0;
-      double ranks = 0.0, sizes = 0.0;
+      double ranks = 0.0, sizes = 0.0, low_rank_bytes = 0.0, dense_bytes = 0.0;
     };
     std::vector<Bucket> buckets;
     for (std::size_t k = 0; k < layout.admissible_blocks.size(); ++k) {
@@ -322,9 +331,13 @@ int ranks(const BemModel& model, const CqSettings& settings, double tolerance, c
       ++bucket.leaves;
       bucket.sizes += size;
       if (op.form[k] == LeafForm::dropped) ++bucket.dropped;
-      if (op.form[k] == LeafForm::dense) ++bucket.dense;
+      if (op.form[k] == LeafForm::dense) {
+        ++bucket.dense;
+        bucket.dense_bytes += 16.0 * size;
+      }
       if (op.form[k] != LeafForm::low_rank) continue;
       ++bucket.low_rank;
+      bucket.low_rank_bytes += 16.0 * (block.rows + block.columns) * op.rank[k];
       bucket.ranks += op.rank[k];
       bucket.largest = std::max(bucket.largest, op.rank[k]);
     }
@@ -332,11 +345,13 @@ int ranks(const BemModel& model, const CqSettings& settings, double tolerance, c
       const Bucket& bucket = buckets[b];
       if (bucket.leaves == 0) continue;
       const double mean_size = bucket.sizes / bucket.leaves;
-      std::printf("%d,%.0f,%.0f,%d,%d,%d,%d,%.1f,%d,%.1f,%.4g,%.4g,%.2f\n", l, std::pow(4.0, double(b)),
+      std::printf("%d,%.0f,%.0f,%d,%d,%d,%d,%.1f,%d,%.1f,%.4g,%.4g,%.4g,%.4g,%.2f\n", l, std::pow(4.0, double(b)),
                   std::pow(4.0, double(b + 1)), bucket.leaves, bucket.low_rank, bucket.dense, bucket.dropped,
                   bucket.low_rank ? bucket.ranks / bucket.low_rank : 0.0, bucket.largest,
                   estimated_rank(static_cast<int>(std::sqrt(mean_size)), static_cast<int>(std::sqrt(mean_size)), tolerance),
-                  op.report.low_rank_bytes / 1e9, planned / 1e9, seconds);
+                  bucket.low_rank_bytes / 1e9, bucket.dense_bytes / 1e9,
+                  (op.report.low_rank_bytes + op.report.dense_admissible_bytes) / 1e9, planned / 1e9,
+                  seconds);
     }
     std::fflush(stdout);
   }

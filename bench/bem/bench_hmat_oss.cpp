@@ -175,7 +175,9 @@ int main(int argc, char** argv) {
   std::printf("geobem,%zu,%d,%d,%.4f%+.4fi,%.1e,%d,%d,%llu,%.0f,%.4g,%.3g,%.3f (from the pair integrals)\n",
               model.areas.size(), n, l, s.re * settings.time_step, s.im * settings.time_step, tolerance,
               op.report.low_rank_blocks, kept_near + op.report.dense_admissible_blocks,
-              static_cast<unsigned long long>(op.report.near_bytes + op.report.low_rank_bytes), 16.0 * n * n,
+              static_cast<unsigned long long>(op.report.near_bytes + op.report.low_rank_bytes +
+                                              op.report.dense_admissible_bytes),
+              16.0 * n * n,
               ours_matvec, ours_error, ours_assembly);
   hmat.destroy(h);
   hmat_delete_cluster_tree(tree);

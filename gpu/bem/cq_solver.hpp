@@ -46,14 +46,26 @@ struct CqOptions {
 /// solver's stream and handles, the batch's buffers); `assembly_seconds` the
 /// assembly launches, `solve_seconds` the LU and the copy of x̂ to the host.
 /// CPU: no set-up; S0 counts as assembly.
+/// Hierarchical: the bytes one frequency's compressed system holds, by part.
+struct CompressedSystemBytes {
+  std::uint64_t near_field = 0;        ///< the dense leaves the damping keeps
+  std::uint64_t factors = 0;           ///< admissible leaves as low-rank factors, at ACA's ranks
+  std::uint64_t dense_admissible = 0;  ///< admissible leaves formed dense (ACA did not converge within aca_rank_cap)
+  std::uint64_t preconditioner = 0;    ///< the block-Jacobi factors and pivots
+  std::uint64_t total() const { return near_field + factors + dense_admissible + preconditioner; }
+};
+
 struct CqTimings {
   double setup_seconds = 0.0, assembly_seconds = 0.0, solve_seconds = 0.0, transform_seconds = 0.0;
   std::uint64_t matrix_entries = 0;  ///< complex entries assembled (n² per frequency)
   int cpu_threads = 1;               ///< threads the OpenMP assembly loop ran on
   int batch_frequencies = 1;         ///< frequencies assembled and solved per batch
-  /// Hierarchical: the largest compressed system of one frequency (near field,
-  /// low-rank factors, preconditioner; bytes).
-  std::uint64_t largest_compressed_bytes = 0;
+  /// Hierarchical: the largest compressed system of one frequency (by its
+  /// total), as it is stored.
+  CompressedSystemBytes largest_compressed;
+  void note_compressed_system(const CompressedSystemBytes& bytes) {
+    if (bytes.total() > largest_compressed.total()) largest_compressed = bytes;
+  }
   /// Hierarchical on CUDA: where the assembly's seconds went, summed over the
   /// batches (each phase ends at a device synchronisation), and what ACA did.
   struct Compression {

@@ -242,7 +242,7 @@ std::string solve_summary(const bem::LaplaceSolution& solution, const bem::CqTim
     text += (l ? "," : " ") + std::to_string(solution.solves[l].iterations);
   char bytes_text[80];
   std::snprintf(bytes_text, sizeof bytes_text, "; largest compressed system %.4g GB",
-                timings.largest_compressed_bytes / 1e9);
+                timings.largest_compressed.total() / 1e9);
   return text + bytes_text;
 }
 

@@ -31,7 +31,9 @@ enum class LeafForm : int { dropped = 0, low_rank = 1, dense = 2 };
 struct CompressionReport {
   double error_estimate = 0.0;
   double norm_estimate = 0.0;       ///< of the compressed system, ‖Â‖_F
-  std::uint64_t near_bytes = 0, low_rank_bytes = 0;
+  /// Bytes stored: the dense leaves kept, the admissible leaves' low-rank
+  /// factors, the admissible leaves formed dense.
+  std::uint64_t near_bytes = 0, low_rank_bytes = 0, dense_admissible_bytes = 0;
   int dropped_blocks = 0, low_rank_blocks = 0, dense_admissible_blocks = 0, largest_rank = 0;
   double mean_rank = 0.0;
   /// Pair integrals evaluated (not decayed): the near field's and ACA's rows

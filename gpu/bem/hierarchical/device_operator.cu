@@ -414,21 +414,24 @@ CompressedOperator DeviceBatch::download(int f) const {
   return op;
 }
 
-std::uint64_t DeviceBatch::frequency_bytes(int f) const {
+CompressedSystemBytes DeviceBatch::frequency_bytes(int f) const {
   const LayoutView& lv = device_layout_.view();
   std::vector<char> kept(lv.near_count);
   if (lv.near_count) near_kept_.download(kept.data(), kept.size(), static_cast<std::size_t>(f) * lv.near_count);
-  std::uint64_t bytes = 0;
+  CompressedSystemBytes bytes;
   for (int k = 0; k < lv.near_count; ++k)
-    if (kept[k]) bytes += 16ull * layout_.blocks[layout_.near_blocks[k]].rows * layout_.blocks[layout_.near_blocks[k]].columns;
+    if (kept[k])
+      bytes.near_field +=
+          16ull * layout_.blocks[layout_.near_blocks[k]].rows * layout_.blocks[layout_.near_blocks[k]].columns;
   for (int a = 0; a < lv.admissible_count; ++a) {
     const DeviceLeaf& leaf = host_leaves_[static_cast<std::size_t>(f) * lv.admissible_count + a];
     const LayoutBlock& block = layout_.blocks[layout_.admissible_blocks[a]];
-    if (leaf.form == static_cast<int>(LeafForm::low_rank)) bytes += 16ull * (block.rows + block.columns) * leaf.rank;
-    if (leaf.form == static_cast<int>(LeafForm::dense)) bytes += 16ull * block.rows * block.columns;
+    if (leaf.form == static_cast<int>(LeafForm::low_rank)) bytes.factors += 16ull * (block.rows + block.columns) * leaf.rank;
+    if (leaf.form == static_cast<int>(LeafForm::dense)) bytes.dense_admissible += 16ull * block.rows * block.columns;
   }
   const std::uint64_t d = lv.preconditioner_dimension;
-  return bytes + lv.preconditioner_count * (16 * d * d + 4 * d);
+  bytes.preconditioner = lv.preconditioner_count * (16 * d * d + 4 * d);
+  return bytes;
 }
 
 DeviceVectors::DeviceVectors(int n, cublasHandle_t handle) : n_(n), handle_(handle), coefficients_(n > 0 ? 128 : 1) {}

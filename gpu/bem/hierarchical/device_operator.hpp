@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gpu/bem/complex.hpp"
+#include "gpu/bem/cq_solver.hpp"
 #include "gpu/bem/hierarchical/compressed_operator.hpp"
 #include "gpu/bem/hierarchical/hierarchical_layout.hpp"
 #include "gpu/core/library_handle.hpp"
@@ -118,8 +119,9 @@ class DeviceBatch {
   void precondition(int f, const Complex* x, Complex* y);
   /// Frequency f as a host CompressedOperator (the GPU tests compare it with the CPU's).
   CompressedOperator download(int f) const;
-  /// Bytes of frequency f's near field kept, factors and preconditioner.
-  std::uint64_t frequency_bytes(int f) const;
+  /// Bytes of frequency f's near field kept, factors, admissible leaves
+  /// formed dense and preconditioner.
+  CompressedSystemBytes frequency_bytes(int f) const;
   cublasHandle_t cublas() const { return cublas_.get(); }
 
  private:

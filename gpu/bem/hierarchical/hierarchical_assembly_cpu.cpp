@@ -361,7 +361,7 @@ CompressedOperator assemble_compressed_cpu(const BemModel& model, const Hierarch
     } else {
       std::copy(result.dense.begin(), result.dense.end(), target);
       ++report.dense_admissible_blocks;
-      report.low_rank_bytes += 16ull * result.dense.size();
+      report.dense_admissible_bytes += 16ull * result.dense.size();
     }
   }
   for (int k = 0; k < near; ++k) report.dropped_blocks += !op.near_kept[k];

@@ -129,8 +129,8 @@ void solve_laplace_hierarchical_cpu(const BemModel& model, const CqSettings& set
         assemble_compressed_cpu<Solution>(model, layout, free_terms, cq_laplace_point(settings, l), tolerance, rhs);
     const BlockJacobi preconditioner(op);
     timings.assembly_seconds += seconds_since(start);
-    timings.largest_compressed_bytes = std::max<std::uint64_t>(
-        timings.largest_compressed_bytes, op.report.near_bytes + op.report.low_rank_bytes + preconditioner.bytes());
+    timings.note_compressed_system(
+        {op.report.near_bytes, op.report.low_rank_bytes, op.report.dense_admissible_bytes, preconditioner.bytes()});
     start = std::chrono::steady_clock::now();
     FrequencySolve& solve = solution.solves[k];
     solve.compression_error = op.report.error_estimate;

@@ -754,7 +754,7 @@ void solve_laplace_hierarchical_cuda(const BemModel& model, const CqSettings& se
       const int k = first + f;
       FrequencySolve& solve = solution.solves[k];
       solve.compression_error = estimates[f];
-      timings.largest_compressed_bytes = std::max(timings.largest_compressed_bytes, batch.frequency_bytes(f));
+      timings.note_compressed_system(batch.frequency_bytes(f));
       for (int c = 0; c < cases; ++c) {
         const GmresResult result = gmres(
             vectors, [&](const Complex* in, Complex* out) { batch.apply(f, in, out); },
