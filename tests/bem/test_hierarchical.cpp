@@ -324,6 +324,62 @@ TEST(HierarchicalCavity, CompressedOperatorIsWithinItsReportedErrorForRandomTole
   }
 }
 
+TEST(HierarchicalCavity, ReportedSystemBytesAreTheBytesStored) {
+  // The largest system solve_laplace reports, by part, against the arrays of
+  // each frequency's operator as assemble_compressed_cpu stores them: the
+  // kept dense leaves, the one array of factors and dense-formed admissible
+  // leaves (sized to the ranks ACA reached), the block-Jacobi factors. The
+  // cavity of CavityCase at ε = 1e-4, where ACA converges on most leaves.
+  struct {
+    BemModel model = cavity_model(cavity_mesh(0.5));
+    CqSettings settings{40, 0.25 * cavity_radius / cavity_reference().p_wave_speed()};
+  } c;
+  const double tolerance = 1e-4;
+  const std::vector<int> frequencies = {0, 10, 20};
+  CqTimings timings;
+  solve_laplace(c.model, c.settings, frequencies, hierarchical_options(tolerance), timings);
+  const HierarchicalLayout layout = make_hierarchical_layout(c.model, small_leaves(tolerance));
+  const FreeTerms free_terms = free_terms_in_tree_order(c.model, layout, rigid_body_sums_cpu(c.model));
+  CompressedSystemBytes largest;
+  int dense_formed = 0, low_rank = 0;
+  for (const int l : frequencies) {
+    std::vector<std::vector<Complex>> rhs;
+    const CompressedOperator op =
+        assemble_compressed_cpu(c.model, layout, free_terms, cq_laplace_point(c.settings, l), tolerance, rhs);
+    CompressedSystemBytes stored;
+    for (std::size_t k = 0; k < layout.near_blocks.size(); ++k)
+      if (op.near_kept[k]) stored.near_field += 16ull * layout.blocks[layout.near_blocks[k]].rows *
+                                                layout.blocks[layout.near_blocks[k]].columns;
+    for (std::size_t a = 0; a < layout.admissible_blocks.size(); ++a) {
+      const LayoutBlock& leaf = layout.blocks[layout.admissible_blocks[a]];
+      if (op.form[a] == LeafForm::low_rank) stored.factors += 16ull * (leaf.rows + leaf.columns) * op.rank[a];
+      if (op.form[a] == LeafForm::dense) {
+        stored.dense_admissible += 16ull * leaf.rows * leaf.columns;
+        ++dense_formed;
+      }
+    }
+    EXPECT_EQ(stored.factors + stored.dense_admissible, 16ull * op.factors.size()) << "l = " << l;
+    stored.preconditioner = BlockJacobi(op).bytes();
+    std::printf("l = %d: %d low-rank leaves (%llu bytes), %d dense-formed (%llu bytes)\n", l,
+                op.report.low_rank_blocks, static_cast<unsigned long long>(stored.factors),
+                op.report.dense_admissible_blocks, static_cast<unsigned long long>(stored.dense_admissible));
+    low_rank += op.report.low_rank_blocks;
+    if (stored.total() > largest.total()) largest = stored;
+  }
+  const CompressedSystemBytes& reported = timings.largest_compressed;
+  std::printf("largest system: near field %llu, factors %llu, dense-formed admissible %llu, preconditioner %llu bytes "
+              "(%d dense-formed leaves over the frequencies)\n",
+              static_cast<unsigned long long>(reported.near_field), static_cast<unsigned long long>(reported.factors),
+              static_cast<unsigned long long>(reported.dense_admissible),
+              static_cast<unsigned long long>(reported.preconditioner), dense_formed);
+  EXPECT_GT(low_rank, 0);
+  EXPECT_GT(dense_formed, 0);
+  EXPECT_EQ(reported.near_field, largest.near_field);
+  EXPECT_EQ(reported.factors, largest.factors);
+  EXPECT_EQ(reported.dense_admissible, largest.dense_admissible);
+  EXPECT_EQ(reported.preconditioner, largest.preconditioner);
+}
+
 TEST(HierarchicalCavity, FrequencySolutionsWithinTenTolerancesOfDense) {
   const CavityCase& c = cavity_case();
   ASSERT_EQ(c.compressed.solves.size(), c.dense.frequencies.size());
