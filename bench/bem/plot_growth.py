@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """The growth of the CQ-BEM's solvers with the mesh: seconds per CQ frequency
 and bytes of one frequency's system against the unknowns n, log-log, dense
-and hierarchical, each with its fitted exponent (least squares on the logs).
+and hierarchical, each with its fitted exponent (least squares on the logs);
+for the hierarchical system also its parts as stored (near field, low-rank
+factors, admissible leaves formed dense) where the CSV has them.
 
 Usage: plot_growth.py GROWTH.csv [GROWTH.csv ...] OUT.png
 
@@ -37,6 +39,25 @@ def fitted_exponent(n, y):
     return slope, np.exp(intercept) * n**slope
 
 
+# The parts of a hierarchical system, where the CSV has them (bench_hierarchical growth prints them).
+PARTS = (("near_field_bytes", "near field"), ("factor_bytes", "low-rank factors"),
+         ("dense_admissible_bytes", "admissible leaves formed dense"))
+
+
+def plot_parts(axis, rows, device):
+    """The near field, the factors and the dense-formed admissible leaves of the
+    largest system against n, dashed, each with its exponent (rows where it is > 0)."""
+    for column, name in PARTS:
+        points = [(float(row["unknowns"]), float(row[column])) for row in rows
+                  if row.get(column) and float(row[column]) > 0]
+        if len(points) < 2:
+            continue
+        n, y = (np.array(values) for values in zip(*points))
+        slope, _ = fitted_exponent(n, y)
+        axis.loglog(n, y, "--", marker=".", linewidth=0.9, label=f"  its {name}: n^{slope:.2f}")
+        print(f"{device} hierarchical {column}: exponent {slope:.2f} over n = {int(n[0])}..{int(n[-1])}")
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
@@ -57,6 +78,8 @@ def main():
                 axis.loglog(n, y, marker, label=label)
                 axis.loglog(n, line, "-", color=axis.lines[-1].get_color(), linewidth=0.8)
                 print(f"{device} {solver} {column}: exponent {slope:.2f} over n = {int(n[0])}..{int(n[-1])}")
+            if solver == "hierarchical":
+                plot_parts(axes[1], picked, device)
     axes[0].set_ylabel("seconds per CQ frequency (assembly + solve)")
     axes[1].set_ylabel("bytes of one frequency's system")
     for axis in axes:
