@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <set>
 #include <stdexcept>
 
 #include "gpu/core/input_error.hpp"
@@ -50,34 +51,31 @@ std::vector<bem::GroupCondition> parse_conditions(const ConditionTexts& texts,
       require_group("free", list, name);
       conditions.push_back({name, false, {0.0, 0.0, 0.0}});
     }
-  // The loaded groups: a traction and a pressure on one group make one condition.
+  // The loaded groups: a traction and a pressure on one group make one
+  // condition; each is given once per group.
   std::vector<bem::GroupCondition> loaded;
-  std::vector<std::pair<bool, bool>> given;  // (traction, pressure) of each loaded group
-  auto loaded_condition = [&](const std::string& group) -> std::size_t {
-    for (std::size_t k = 0; k < loaded.size(); ++k)
-      if (loaded[k].group == group) return k;
-    loaded.push_back({group, false, {0.0, 0.0, 0.0}});
-    given.emplace_back(false, false);
-    return loaded.size() - 1;
+  std::vector<std::set<std::string>> given;  // the options that loaded each group
+  auto loaded_condition = [&](const std::string& option, const std::string& text,
+                              const std::string& group) -> bem::GroupCondition& {
+    require_group(option, text, group);
+    std::size_t k = 0;
+    while (k < loaded.size() && loaded[k].group != group) ++k;
+    if (k == loaded.size()) {
+      loaded.push_back({group, false, {0.0, 0.0, 0.0}});
+      given.emplace_back();
+    }
+    if (!given[k].insert(option).second)
+      throw InputError::usage("--" + option + " '" + text + "': group '" + group + "' has a " + option + " already");
+    return loaded[k];
   };
   for (const auto& text : texts.traction) {
     const loads::TractionLoad load = loads::parse_traction_load(text);
-    require_group("traction", text, load.group);
-    const std::size_t k = loaded_condition(load.group);
-    if (given[k].first)
-      throw InputError::usage("--traction '" + text + "': group '" + load.group + "' has a traction already");
-    given[k].first = true;
-    loaded[k].traction = load.traction;
+    loaded_condition("traction", text, load.group).traction = load.traction;
   }
   for (const auto& text : texts.pressure) {
     const loads::PressureLoad load =
         with_origin(InputKind::usage, "--pressure '" + text + "'", [&] { return loads::parse_pressure_load(text); });
-    require_group("pressure", text, load.group);
-    const std::size_t k = loaded_condition(load.group);
-    if (given[k].second)
-      throw InputError::usage("--pressure '" + text + "': group '" + load.group + "' has a pressure already");
-    given[k].second = true;
-    loaded[k].pressure = load.pressure;
+    loaded_condition("pressure", text, load.group).pressure = load.pressure;
   }
   conditions.insert(conditions.end(), loaded.begin(), loaded.end());
   return conditions;
