@@ -2,10 +2,12 @@
 // MPI for the stages that split work over ranks (geobem-gravity,
 // geobem-integrate cubature): initialised only when the stage was started by
 // mpirun, finalised on every way out of the scope, exceptions included.
-// Usage: in main(), around run_stage:
-//   const MpiSession mpi;
-//   return mpi.exit_status(run_stage("NAME", [&] { return run(argc, argv, mpi); }));
+// A stage holds one through run_mpi_stage (below).
 #include <mpi.h>
+
+#include <string>
+
+#include "stages/cli/stage_options.hpp"
 
 namespace geobem::cli {
 
@@ -35,5 +37,19 @@ class MpiSession {
   bool active_ = false;
   int rank_ = 0, size_ = 1;
 };
+
+/// A stage's main() when the stage splits its work over MPI ranks: run_stage
+/// (stage_options.hpp) with `body(options, command, session)`, the session
+/// held for the whole run, and the exit status of the ranks (exit_status).
+template <class Options, class Body>
+int run_mpi_stage(const std::string& program, const std::string& summary,
+                  void (*declare)(StageOptions& command, Options& options), int argc, const char* const argv[],
+                  Body&& body) {
+  const MpiSession mpi;
+  return mpi.exit_status(run_stage(program, summary, declare, argc, argv,
+                                   [&](const Options& options, const StageOptions& command) {
+                                     return body(options, command, mpi);
+                                   }));
+}
 
 }  // namespace geobem::cli

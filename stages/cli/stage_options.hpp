@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include <boost/program_options.hpp>
 
@@ -88,5 +89,43 @@ class StageOptions {
   std::map<std::string, std::string> origins_;
   bool quiet_ = false;
 };
+
+/// How every stage and subcommand opens: a StageOptions(program, summary)
+/// to which `declare(command, options)` binds the fields of a new Options
+/// (the stage's own struct), the command line and --config parsed into it
+/// (StageOptions::parse), then `body(options, command)` (both const), whose
+/// value it returns; 0 after --help printed the usage. Parse errors throw as
+/// StageOptions::parse's.
+template <class Options, class Body>
+int run_with_options(const std::string& program, const std::string& summary,
+                     void (*declare)(StageOptions& command, Options& options), int argc, const char* const argv[],
+                     Body&& body) {
+  Options options;
+  StageOptions command(program, summary);
+  declare(command, options);
+  if (!command.parse(argc, argv)) return 0;
+  return body(static_cast<const Options&>(options), static_cast<const StageOptions&>(command));
+}
+
+/// A subcommand (run_subcommand) that opens as a stage does: `line` in the
+/// list of subcommands, then run_with_options with the subcommand's name
+/// ("PROGRAM NAME"), `description` (the head of its --help), `declare` and
+/// `body`.
+template <class Options, class Body>
+Subcommand options_subcommand(std::string line, std::string description,
+                              void (*declare)(StageOptions& command, Options& options), Body body) {
+  return {std::move(line), [description = std::move(description), declare, body](int argc, const char* const argv[]) {
+            return run_with_options(argv[0], description, declare, argc, argv, body);
+          }};
+}
+
+/// A stage's main(): run_with_options under run_stage, the one place that
+/// turns an exception into an exit status.
+template <class Options, class Body>
+int run_stage(const std::string& program, const std::string& summary,
+              void (*declare)(StageOptions& command, Options& options), int argc, const char* const argv[],
+              Body&& body) {
+  return run_stage(program, [&] { return run_with_options(program, summary, declare, argc, argv, body); });
+}
 
 }  // namespace geobem::cli

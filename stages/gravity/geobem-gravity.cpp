@@ -31,12 +31,15 @@ using namespace geobem::prisms;
 
 namespace {
 
-struct GravityOptions {
-  geobem::survey::ModelOptions model;
-  geobem::survey::StationOptions stations;
-  geobem::survey::KernelOptions kernel;
-  std::string fields = "all", path = "auto", device = "auto";
-  std::string out;
+/// What geobem-gravity does, the head of its --help.
+const char* const kSummary =
+    "Gravity potential, field (mGal) and gradient tensor (Eotvos) of a prism model on stations. A station on the "
+    "model gets the limit from the side its survey sees (above a top face, outside a side face, below a bottom "
+    "face; above a layer's terrain); a tensor term without a limit (on an edge or vertex, or inside the model on a "
+    "face between different densities) is NaN with a warning.";
+
+struct GravityOptions : geobem::survey::PotentialFieldOptions {
+  std::string path = "auto";
 };
 
 /// The fields of a run on `stations`: computed (and summed over the ranks),
@@ -69,27 +72,20 @@ void warn_about_densities(const geobem::survey::Model& model) {
     if (!warning.empty()) std::fprintf(stderr, "geobem-gravity: warning: %s\n", warning.c_str());
 }
 
-int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
-  GravityOptions o;
-  geobem::cli::StageOptions command(
-      "geobem-gravity",
-      "Gravity potential, field (mGal) and gradient tensor (Eotvos) of a prism model on stations. A station on the "
-      "model gets the limit from the side its survey sees (above a top face, outside a side face, below a bottom "
-      "face; above a layer's terrain); a tensor term without a limit (on an edge or vertex, or inside the model on a "
-      "face between different densities) is NaN with a warning.");
-  command.add_device(&o.device);
-  geobem::survey::add_model_options(command, &o.model);
-  geobem::survey::add_station_options(command, &o.stations);
+/// The command line of geobem-gravity, bound to `o`.
+void declare_options(geobem::cli::StageOptions& command, GravityOptions& o) {
+  geobem::survey::add_potential_field_options(
+      command, &o, "all, or a comma-separated list of potential,g_e,g_n,g_z,g_ee,g_en,g_ez,g_nn,g_nz,g_zz");
   command.add()
-    ("fields", po::value(&o.fields)->default_value(o.fields),
-     "all, or a comma-separated list of potential,g_e,g_n,g_z,g_ee,g_en,g_ez,g_nn,g_nz,g_zz")
     ("path", po::value(&o.path)->default_value(o.path),
      "auto, general or grid: grid models on their weighted grid nodes (auto: when every station is outside the grid)");
   geobem::survey::add_kernel_options(command, &o.kernel);
   command.add_out_folder(&o.out,
                          "gravity.csv, gravity.vts (grid stations) or gravity.vtu, gravity.prj (the CRS, when known), "
                          "geobem-gravity.ini");
-  if (!command.parse(argc, argv)) return 0;
+}
+
+int run(const GravityOptions& o, const geobem::cli::StageOptions& command, const geobem::cli::MpiSession& mpi) {
   const bool quiet = command.quiet() || mpi.rank() != 0;
 
   // Check every option and read every input before computing or writing.
@@ -152,6 +148,5 @@ int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const geobem::cli::MpiSession mpi;
-  return mpi.exit_status(geobem::cli::run_stage("geobem-gravity", [&] { return run(argc, argv, mpi); }));
+  return geobem::cli::run_mpi_stage("geobem-gravity", kSummary, declare_options, argc, argv, run);
 }

@@ -45,6 +45,11 @@ using geobem::cli::optional_value;
 
 namespace {
 
+/// What geobem-laplace does, the head of its --help.
+const char* const kSummary =
+    "Assemble and solve the elastodynamic BEM system of every convolution-quadrature frequency for a unit load "
+    "of each loaded group; write the Laplace-domain solutions with a manifest for geobem-time.";
+
 struct LaplaceOptions {
   std::string mesh, out, device = "auto";
   std::vector<std::string> fixed, free, traction, pressure;
@@ -57,8 +62,8 @@ struct LaplaceOptions {
   double compression_tolerance = bem::default_compression_tolerance;
 };
 
-/// Binds the options; returns false for --help.
-bool parse(int argc, const char* const argv[], LaplaceOptions& o, cli::StageOptions& command) {
+/// The command line of geobem-laplace, bound to `o`.
+void declare_options(cli::StageOptions& command, LaplaceOptions& o) {
   command.add()
     ("mesh", po::value(&o.mesh)->required(), "surface mesh (.vtu/.vtp with cell array 'group', as geobem-mesh writes it)")
     ("fixed", po::value(&o.fixed)->composing(), "groups with u = 0 (NAME[,NAME...]; repeatable)")
@@ -95,7 +100,11 @@ bool parse(int argc, const char* const argv[], LaplaceOptions& o, cli::StageOpti
   command.add_device(&o.device);
   command.add_out_folder(&o.out, "manifest.ini, laplace_caseK.npy, geobem-laplace.ini");
   command.mark_path("mesh");
-  if (!command.parse(argc, argv)) return false;
+}
+
+/// Refuses options that contradict each other or a solver setting out of
+/// its range, before any work; warns about an option given in vain.
+void check_options(const LaplaceOptions& o, const cli::StageOptions& command) {
   if (o.time_step.has_value() == o.beta.has_value())
     throw InputError::usage("give exactly one of --time-step and --beta");
   bem::parse_bem_solver(o.solver);
@@ -103,7 +112,6 @@ bool parse(int argc, const char* const argv[], LaplaceOptions& o, cli::StageOpti
   if (o.steps.has_value() == o.duration.has_value())
     throw InputError::usage("give exactly one of --steps and --duration");
   if (!o.export_systems) command.warn_ignored("max-disk-bytes", "it bounds the files of --export-systems");
-  return true;
 }
 
 /// Names split at commas and trimmed, so that the manifest records one spelling.
@@ -246,14 +254,9 @@ std::string solve_summary(const bem::LaplaceSolution& solution, const bem::CqTim
   return text + bytes_text;
 }
 
-int run(int argc, char** argv, const cli::MpiSession& mpi) {
+int run(const LaplaceOptions& o, const cli::StageOptions& command, const cli::MpiSession& mpi) {
   const auto started = std::chrono::steady_clock::now();
-  LaplaceOptions o;
-  cli::StageOptions command(
-      "geobem-laplace",
-      "Assemble and solve the elastodynamic BEM system of every convolution-quadrature frequency for a unit load "
-      "of each loaded group; write the Laplace-domain solutions with a manifest for geobem-time.");
-  if (!parse(argc, argv, o, command)) return 0;
+  check_options(o, command);
   const bool quiet = command.quiet() || mpi.rank() != 0;
   const DeviceStart start = start_device(o.device, mpi);
   const ComputeDevice device = start.device;
@@ -342,6 +345,5 @@ int run(int argc, char** argv, const cli::MpiSession& mpi) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const cli::MpiSession mpi;
-  return mpi.exit_status(cli::run_stage("geobem-laplace", [&] { return run(argc, argv, mpi); }));
+  return cli::run_mpi_stage("geobem-laplace", kSummary, declare_options, argc, argv, run);
 }

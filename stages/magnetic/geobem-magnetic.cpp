@@ -36,15 +36,18 @@ using geobem::InputError;
 
 namespace {
 
-struct MagneticOptions {
-  geobem::survey::ModelOptions model;
-  geobem::survey::StationOptions stations;
-  geobem::survey::KernelOptions kernel;
-  std::string fields = "all", device = "auto";
+/// What geobem-magnetic does, the head of its --help.
+const char* const kSummary =
+    "Magnetic field b_e, b_n, b_u (nT, b_u upward) and total-field anomaly of magnetized prisms on stations. "
+    "Prism CSV: magnetization_e/_n/_u (A/m) or susceptibility columns; UBC-GIF mesh with --ubc-model: "
+    "susceptibilities; VTK voxel model (.vtr, .vti, .vtu): cell array susceptibility (SI); prism layer .vts: "
+    "--susceptibility or --magnetization. Stations on the model: the limit from the side the survey sees, NaN "
+    "where a component has none, as geobem-gravity. mu0/4pi = 1.00000000055e-7 H/m (CODATA 2018).";
+
+struct MagneticOptions : geobem::survey::PotentialFieldOptions {
   std::optional<double> field_intensity, inclination, declination;  // the site's: no default
   std::optional<double> susceptibility, susceptibility_below;
   std::optional<std::string> magnetization;
-  std::string out;
 };
 
 bool has_extension(const std::string& path, std::initializer_list<const char*> extensions) {
@@ -105,11 +108,8 @@ void warn_about_inputs(const geobem::cli::StageOptions& command,
 
 /// The command line of geobem-magnetic, bound to `o`.
 void declare_options(geobem::cli::StageOptions& command, MagneticOptions& o) {
-  command.add_device(&o.device);
-  geobem::survey::add_model_options(command, &o.model);
-  geobem::survey::add_station_options(command, &o.stations);
+  geobem::survey::add_potential_field_options(command, &o, "all, or a comma-separated list of b_e,b_n,b_u,tfa");
   command.add()
-    ("fields", po::value(&o.fields)->default_value(o.fields), "all, or a comma-separated list of b_e,b_n,b_u,tfa")
     ("field-intensity", geobem::cli::optional_value(&o.field_intensity),
      "inducing (main) field intensity at the site (nT, e.g. from the IGRF): required for induced magnetization "
      "(susceptibilities)")
@@ -206,17 +206,7 @@ magnetic::Result rank_fields(const MagnetizedModel& m, const std::string& model_
   return magnetic::forward_magnetic(m.magnetized.prisms, survey.stations, fields, forward);
 }
 
-int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
-  MagneticOptions o;
-  geobem::cli::StageOptions command(
-      "geobem-magnetic",
-      "Magnetic field b_e, b_n, b_u (nT, b_u upward) and total-field anomaly of magnetized prisms on stations. "
-      "Prism CSV: magnetization_e/_n/_u (A/m) or susceptibility columns; UBC-GIF mesh with --ubc-model: "
-      "susceptibilities; VTK voxel model (.vtr, .vti, .vtu): cell array susceptibility (SI); prism layer .vts: "
-      "--susceptibility or --magnetization. Stations on the model: the limit from the side the survey sees, NaN "
-      "where a component has none, as geobem-gravity. mu0/4pi = 1.00000000055e-7 H/m (CODATA 2018).");
-  declare_options(command, o);
-  if (!command.parse(argc, argv)) return 0;
+int run(const MagneticOptions& o, const geobem::cli::StageOptions& command, const geobem::cli::MpiSession& mpi) {
   const bool quiet = command.quiet() || mpi.rank() != 0;
 
   // Check every option and read every input before computing or writing.
@@ -259,6 +249,5 @@ int run(int argc, char** argv, const geobem::cli::MpiSession& mpi) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const geobem::cli::MpiSession mpi;
-  return mpi.exit_status(geobem::cli::run_stage("geobem-magnetic", [&] { return run(argc, argv, mpi); }));
+  return geobem::cli::run_mpi_stage("geobem-magnetic", kSummary, declare_options, argc, argv, run);
 }

@@ -36,6 +36,11 @@ using geobem::InputError;
 
 namespace {
 
+/// What geobem-mesh does, the head of its --help.
+const char* const kSummary =
+    "Generate (--box-lengths or --shape, with --element-size), mesh a .geo file or convert a mesh file "
+    "(--input): a closed triangle surface mesh with boundary groups, checked and written as .vtu.";
+
 struct MeshOptions {
   std::optional<std::string> box_lengths, shape, input, default_group;
   std::string box_origin = "0,0,0", domain = "interior", orientation = "fix", out;
@@ -237,14 +242,7 @@ void report_mesh(const SurfaceMesh& mesh, const std::string& source, int reverse
   std::fprintf(stderr, "geobem-mesh: wrote %s\n", out.c_str());
 }
 
-int run(int argc, char** argv) {
-  MeshOptions o;
-  geobem::cli::StageOptions command(
-      "geobem-mesh",
-      "Generate (--box-lengths or --shape, with --element-size), mesh a .geo file or convert a mesh file "
-      "(--input): a closed triangle surface mesh with boundary groups, checked and written as .vtu.");
-  declare_options(command, o);
-  if (!command.parse(argc, argv)) return 0;
+int run(const MeshOptions& o, const geobem::cli::StageOptions& command) {
   if (o.box_lengths.has_value() + o.shape.has_value() + o.input.has_value() != 1)
     throw geobem::InputError::usage("give exactly one of --box-lengths, --shape and --input");
   const bool geo_input = is_geo_input(o);
@@ -271,5 +269,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return geobem::cli::run_stage("geobem-mesh", [&] { return run(argc, argv); });
+  return geobem::cli::run_stage("geobem-mesh", kSummary, declare_options, argc, argv, run);
 }

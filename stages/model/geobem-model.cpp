@@ -35,6 +35,11 @@ using namespace geobem::prisms;
 
 namespace {
 
+/// What geobem-model does, the head of its --help.
+const char* const kSummary =
+    "Generate or convert a prism model; writes OUT/model.vtu and OUT/prisms.csv, and OUT/model.vtr when the model is a "
+    "grid; or turn a DEM into a prism layer, OUT/layer.vts.";
+
 struct ModelOptions {
   std::optional<std::string> generate, input, ubc_model, dem, crs;
   std::string cells = "700,700,50";
@@ -132,12 +137,8 @@ PrismModel prism_model(const ModelOptions& o, bool quiet) {
   return model;
 }
 
-int run(int argc, char** argv) {
-  ModelOptions o;
-  geobem::cli::StageOptions command(
-      "geobem-model",
-      "Generate or convert a prism model; writes OUT/model.vtu and OUT/prisms.csv, and OUT/model.vtr when the model is a "
-      "grid; or turn a DEM into a prism layer, OUT/layer.vts.");
+/// The command line of geobem-model, bound to `o`.
+void declare_options(geobem::cli::StageOptions& command, ModelOptions& o) {
   command.add()
     ("generate", optional_value(&o.generate),
      "generate a model: spheres (the seven spheres of the Couder-Castaneda et al. 2013 grid) or blocks (the --block "
@@ -164,7 +165,9 @@ int run(int argc, char** argv) {
      "dem: density of prisms below the reference (kg/m^3; default sea water 1040 minus crust 2670)");
   command.add_out_folder(&o.out, "model.vtu, prisms.csv (and model.vtr), or layer.vts; and geobem-model.ini");
   for (const char* path : {"input", "ubc-model", "dem"}) command.mark_path(path);
-  if (!command.parse(argc, argv)) return 0;
+}
+
+int run(const ModelOptions& o, const geobem::cli::StageOptions& command) {
   const bool quiet = command.quiet();
   check_options(o);
   if (o.generate != "spheres") command.warn_ignored("cells", "it sizes the grid of --generate spheres");
@@ -204,5 +207,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return geobem::cli::run_stage("geobem-model", [&] { return run(argc, argv); });
+  return geobem::cli::run_stage("geobem-model", kSummary, declare_options, argc, argv, run);
 }

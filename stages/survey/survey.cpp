@@ -201,6 +201,14 @@ void add_kernel_options(cli::StageOptions& command, KernelOptions* options) {
      "CUDA: device memory to use at most, MiB (0: 80% of the free memory); larger problems go in chunks");
 }
 
+void add_potential_field_options(cli::StageOptions& command, PotentialFieldOptions* options,
+                                 const std::string& fields_help) {
+  command.add_device(&options->device);
+  add_model_options(command, &options->model);
+  add_station_options(command, &options->stations);
+  command.add()("fields", po::value(&options->fields)->default_value(options->fields), fields_help.c_str());
+}
+
 void apply_kernel_options(const KernelOptions& options, gravity::ForwardOptions& forward) {
   forward.precision = gravity::parse_precision(options.precision);
   forward.force = options.force;

@@ -96,6 +96,23 @@ void add_kernel_options(cli::StageOptions& command, KernelOptions* options);
 /// InputError::usage naming the option and the value.
 void apply_kernel_options(const KernelOptions& options, gravity::ForwardOptions& forward);
 
+/// The options every potential-field stage (geobem-gravity, geobem-magnetic)
+/// takes besides its own; a stage's options struct derives from it.
+struct PotentialFieldOptions {
+  std::string device = "auto";
+  ModelOptions model;
+  StationOptions stations;
+  std::string fields = "all";
+  KernelOptions kernel;
+  std::string out;
+};
+/// Declares how a potential-field stage's command line opens: --device, the
+/// model's and the stations' options, and --fields (`fields_help`: the field
+/// names the stage computes). The stage's own options follow, then
+/// add_kernel_options and --out.
+void add_potential_field_options(cli::StageOptions& command, PotentialFieldOptions* options,
+                                 const std::string& fields_help);
+
 /// Writes NAME.csv and NAME.vts (stations that form a grid) or NAME.vtu, and NAME.prj
 /// (the CRS as WKT, the GIS sidecar convention) when the CRS is known, into
 /// the staging folder of `outputs`; writes the run's options record

@@ -58,6 +58,11 @@ using namespace geobem::cq_stage;
 
 namespace {
 
+/// What geobem-time does, the head of its --help.
+const char* const kSummary =
+    "Apply load histories to geobem-laplace's Laplace-domain solutions, transform back to time, write a .pvd "
+    "time series, a probe CSV and the displacement at receivers in the solid.";
+
 /// The steps written: every `every`-th step n of 0…N with nΔt in the window.
 std::vector<int> window_steps(const bem::CqSettings& cq, double first_time, double last_time, int every) {
   std::vector<int> steps;
@@ -370,8 +375,8 @@ struct TimeOptions {
   int every = 1;
 };
 
-/// Binds the options; returns false for --help.
-bool parse(int argc, const char* const argv[], TimeOptions& o, cli::StageOptions& command) {
+/// The command line of geobem-time, bound to `o`.
+void declare_options(cli::StageOptions& command, TimeOptions& o) {
   command.add()
     ("laplace", po::value(&o.laplace)->required(), "output folder of geobem-laplace (manifest.ini, laplace_caseK.npy)")
     ("mesh", cli::optional_value(&o.mesh), "the surface mesh (default: the one the manifest names); must be the "
@@ -409,12 +414,13 @@ bool parse(int argc, const char* const argv[], TimeOptions& o, cli::StageOptions
                                  "receivers.csv, receiver_points.csv and receivers/step_NNNNN.vtp, geobem-time.ini");
   for (const char* path : {"laplace", "mesh", "receivers"}) command.mark_path(path);
   command.mark_path("load-history", load_history_file_start);
-  if (!command.parse(argc, argv)) return false;
+}
+
+/// Refuses an option value out of its range, before any work.
+void check_options(const TimeOptions& o) {
   if (o.every < 1) throw InputError::usage("--every must be at least 1");
   if (o.closed_form && *o.closed_form != "rod" && *o.closed_form != "cavity" && *o.closed_form != "none")
     throw InputError::usage("--closed-form '" + *o.closed_form + "': expected rod, cavity or none");
-  if (o.closed_form == "none") o.closed_form.reset();
-  return true;
 }
 
 /// The receivers of the options, in order: the CSV file's, each line's, each grid's.
@@ -507,12 +513,13 @@ std::vector<Probe> option_probes(const TimeOptions& o, const bem::BemModel& mode
 }
 
 /// The closed form of --closed-form (rod or cavity), which needs one load
-/// case with the heaviside history; none without the option.
+/// case with the heaviside history; none without the option or with
+/// --closed-form none.
 ClosedForm option_closed_form(const TimeOptions& o, const cli::StageOptions& command,
                               const std::vector<std::string>& history_texts, const LaplaceManifest& manifest,
                               const bem::BemModel& model) {
   ClosedForm closed;
-  if (!o.closed_form) return closed;
+  if (!o.closed_form || *o.closed_form == "none") return closed;
   if (history_texts.size() != 1 || history_texts[0] != "heaviside")
     throw InputError::usage("--closed-form " + *o.closed_form + " (from " + command.origin("closed-form") +
                             ") needs one load case with the heaviside load history, not " + join(history_texts, ',') +
@@ -552,13 +559,8 @@ struct PhaseSeconds {
   double read = 0, transform = 0, receivers = 0, step_files = 0, tables = 0, total = 0;
 };
 
-int run(int argc, char** argv) {
-  TimeOptions o;
-  cli::StageOptions command(
-      "geobem-time",
-      "Apply load histories to geobem-laplace's Laplace-domain solutions, transform back to time, write a .pvd "
-      "time series, a probe CSV and the displacement at receivers in the solid.");
-  if (!parse(argc, argv, o, command)) return 0;
+int run(const TimeOptions& o, const cli::StageOptions& command) {
+  check_options(o);
   const auto [first_time, last_time] = time_window(o);
   std::vector<Receiver> receivers = option_receivers(o);
   // The device matters only to receivers: without them nothing is asked of a GPU.
@@ -644,5 +646,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_stage("geobem-time", [&] { return run(argc, argv); });
+  return cli::run_stage("geobem-time", kSummary, declare_options, argc, argv, run);
 }
