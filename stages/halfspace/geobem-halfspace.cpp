@@ -52,8 +52,8 @@ void require_positive(double value, const char* name) {
   }
 }
 
-/// The options of both steps, checked; returns false for --help.
-bool parse(int argc, const char* const argv[], HalfspaceOptions& o, geobem::cli::StageOptions& command) {
+/// The command line of both steps, bound to `o`.
+void declare_options(geobem::cli::StageOptions& command, HalfspaceOptions& o) {
   command.add()
     ("integrals", geobem::cli::optional_value(&o.integrals),
      "displacement: the integrals CSV of geobem-integrate longman (columns a,r,value,error,status)")
@@ -70,7 +70,10 @@ bool parse(int argc, const char* const argv[], HalfspaceOptions& o, geobem::cli:
     ("grid-shape", po::value(&o.grid_shape)->required(), "stations NE,NN (west to east, south to north)");
   command.add_out_folder(&o.out, "radii.csv, or displacement.vts and displacement.csv; and the options record");
   command.mark_path("integrals");
-  if (!command.parse(argc, argv)) return false;
+}
+
+/// Refuses option values out of their ranges, before any work.
+void check_options(const HalfspaceOptions& o) {
   require_positive(o.disk_radius, "disk-radius");
   require_positive(o.pressure, "pressure");
   require_positive(o.young_modulus, "young-modulus");
@@ -78,7 +81,6 @@ bool parse(int argc, const char* const argv[], HalfspaceOptions& o, geobem::cli:
     throw InputError::usage("--poisson-ratio must be in (-1, 0.5), got " + std::to_string(o.poisson_ratio));
   if (!std::isfinite(o.disk_easting) || !std::isfinite(o.disk_northing))
     throw InputError::usage("--disk-easting/--disk-northing must be finite");
-  return true;
 }
 
 StationGrid station_grid(const HalfspaceOptions& o) {
@@ -109,10 +111,8 @@ std::vector<double> station_radii(const std::vector<Station>& stations, const Ha
   return radii;
 }
 
-int run_radii(int argc, const char* const argv[]) {
-  HalfspaceOptions o;
-  geobem::cli::StageOptions command(argv[0], "Half-space under a uniform disk pressure: the distinct station radii.");
-  if (!parse(argc, argv, o, command)) return 0;
+int run_radii(const HalfspaceOptions& o, const geobem::cli::StageOptions& command) {
+  check_options(o);
   const StationGrid grid = station_grid(o);
   geobem::OutputSet outputs(o.out, "geobem-halfspace radii");
   const auto radii = tf::distinct_radii(station_radii(geobem::prisms::grid_stations(grid), o));
@@ -123,15 +123,13 @@ int run_radii(int argc, const char* const argv[]) {
   outputs.write_record(command.record(outputs.destination()));
   outputs.commit();
   if (!command.quiet())
-    std::cerr << argv[0] << ": " << radii.size() << " distinct radii -> " << (outputs.destination() / "radii.csv").string()
-              << "\n";
+    std::cerr << command.program() << ": " << radii.size() << " distinct radii -> "
+              << (outputs.destination() / "radii.csv").string() << "\n";
   return 0;
 }
 
-int run_displacement(int argc, const char* const argv[]) {
-  HalfspaceOptions o;
-  geobem::cli::StageOptions command(argv[0], "Half-space under a uniform disk pressure: u_z on the station grid.");
-  if (!parse(argc, argv, o, command)) return 0;
+int run_displacement(const HalfspaceOptions& o, const geobem::cli::StageOptions& command) {
+  check_options(o);
   if (!o.integrals) throw InputError::usage("--integrals FILE.csv (the integrals of the radii) is required");
   const StationGrid grid = station_grid(o);
   geobem::OutputSet outputs(o.out, "geobem-halfspace displacement");
@@ -208,10 +206,10 @@ int run_displacement(int argc, const char* const argv[]) {
   outputs.write_record(command.record(outputs.destination()));
   outputs.commit();
   if (!command.quiet())
-    std::cerr << argv[0] << ": " << stations.size() << " stations -> " << outputs.destination().string()
+    std::cerr << command.program() << ": " << stations.size() << " stations -> " << outputs.destination().string()
               << " (displacement.vts, displacement.csv)\n";
   if (unconverged)
-    std::cerr << argv[0] << ": warning: " << unconverged
+    std::cerr << command.program() << ": warning: " << unconverged
               << " stations use integrals that did not meet their tolerance (largest error estimate " << worst_error
               << " m, largest difference from the closed form " << worst_difference << " m; status column)\n";
   return 0;
@@ -220,9 +218,15 @@ int run_displacement(int argc, const char* const argv[]) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  using geobem::cli::options_subcommand;
   return geobem::cli::run_subcommand(
       "geobem-halfspace",
-      {{"radii", {"the distinct station radii of the grid (the rows to integrate)", run_radii}},
-       {"displacement", {"u_z on the station grid from the integrals, with the closed form beside it", run_displacement}}},
+      {{"radii", options_subcommand("the distinct station radii of the grid (the rows to integrate)",
+                                    "Half-space under a uniform disk pressure: the distinct station radii.",
+                                    declare_options, run_radii)},
+       {"displacement",
+        options_subcommand("u_z on the station grid from the integrals, with the closed form beside it",
+                           "Half-space under a uniform disk pressure: u_z on the station grid.", declare_options,
+                           run_displacement)}},
       argc, argv);
 }

@@ -81,7 +81,7 @@ struct AdaptiveCommandOptions {
 /// integral) checked, integrated and written with the input's columns.
 int run_adaptive_expression(const AdaptiveCommandOptions& o, const q::Adaptive1DOptions& settings,
                             geobem::DeviceChoice choice, const geobem::cli::StageOptions& command,
-                            geobem::OutputFile& output, const char* program) {
+                            geobem::OutputFile& output) {
   geobem::CsvTable table;
   if (o.input) {
     table = geobem::read_csv_table(*o.input);
@@ -111,10 +111,11 @@ int run_adaptive_expression(const AdaptiveCommandOptions& o, const q::Adaptive1D
   // others); the single integral of --lower/--upper spread over α·β subintervals.
   const auto results = ex::integrate_adaptive_expression(
       f, rows, count, settings, device, &compile, o.input ? ex::AdaptiveSweep::PerRow : ex::AdaptiveSweep::Spread);
-  geobem::cli::report_expression_kernel(program, device, compile, command.quiet());
+  geobem::cli::report_expression_kernel(command.program(), device, compile, command.quiet());
   geobem::cli::write_integral_rows(output, table, "estimate,error,evaluations,blocks,status", results,
                                    &q::Adaptive1DResult::estimate, &q::Adaptive1DResult::blocks);
-  geobem::cli::commit_integrals(output, command, device, program, geobem::cli::unconverged_count(results), count);
+  geobem::cli::commit_integrals(output, command, device, command.program(), geobem::cli::unconverged_count(results),
+                                count);
   return 0;
 }
 
@@ -189,12 +190,7 @@ std::vector<q::Problem1D> read_problems(const AdaptiveCommandOptions& o, const q
   return problems;
 }
 
-int run_adaptive(int argc, const char* const argv[]) {
-  AdaptiveCommandOptions o;
-  geobem::cli::StageOptions command(argv[0], kDescription);
-  declare_options(command, o);
-  if (!command.parse(argc, argv)) return 0;
-
+int run_adaptive(const AdaptiveCommandOptions& o, const geobem::cli::StageOptions& command) {
   const bool user_integrand = !o.expression.empty();
   if (user_integrand == !o.integrand.empty()) throw geobem::InputError::usage("give either --integrand or --integrand-expression");
   const q::Integrand1D base =
@@ -210,7 +206,7 @@ int run_adaptive(int argc, const char* const argv[]) {
     throw geobem::InputError::usage(
         "--p0, --p1, --p2 go with --integrand; an expression takes its parameters from --input");
   geobem::OutputFile output(o.output);
-  if (user_integrand) return run_adaptive_expression(o, settings, choice, command, output, argv[0]);
+  if (user_integrand) return run_adaptive_expression(o, settings, choice, command, output);
 
   const std::vector<q::Problem1D> problems = read_problems(o, base);
   const geobem::ComputeDevice device = geobem::resolve_device(choice);
@@ -232,12 +228,14 @@ int run_adaptive(int argc, const char* const argv[]) {
       out << "\n";
     }
   });
-  geobem::cli::commit_integrals(output, command, device, argv[0], geobem::cli::unconverged_count(results),
+  geobem::cli::commit_integrals(output, command, device, command.program(), geobem::cli::unconverged_count(results),
                                 problems.size());
   return 0;
 }
 
 const geobem::cli::IntegrateCommandRegistrar registrar{
-    "adaptive", {"1D adaptive quadrature by block cutting (Gauss-Kronrod 7/15), single or batched", run_adaptive}};
+    "adaptive",
+    geobem::cli::options_subcommand("1D adaptive quadrature by block cutting (Gauss-Kronrod 7/15), single or batched",
+                                    kDescription, declare_options, run_adaptive)};
 
 }  // namespace

@@ -81,7 +81,7 @@ struct CubatureCommandOptions {
 
 /// The --integrand-expression path: one integral, or one per --input row.
 int run_cubature_expression(const CubatureCommandOptions& o, const q::CubatureOptions& settings,
-                            const geobem::cli::StageOptions& command, const char* program) {
+                            const geobem::cli::StageOptions& command) {
   const geobem::DeviceChoice choice = geobem::parse_device_choice(o.device);
   geobem::OutputFile output(o.output);
   geobem::CsvTable table;
@@ -102,7 +102,7 @@ int run_cubature_expression(const CubatureCommandOptions& o, const q::CubatureOp
   const geobem::ComputeDevice device = geobem::resolve_device(choice);
   ex::KernelCompileReport compile;
   const auto results = ex::integrate_cubature_expression(f, parameters, count, settings, device, &compile);
-  geobem::cli::report_expression_kernel(program, device, compile, command.quiet());
+  geobem::cli::report_expression_kernel(command.program(), device, compile, command.quiet());
   output.write_result([&](std::ostream& out) {
     geobem::cli::write_rows_with_results(
         out, table, "dim,rel_tol,abs_tol,estimate,error,evaluations,regions,status",
@@ -113,14 +113,14 @@ int run_cubature_expression(const CubatureCommandOptions& o, const q::CubatureOp
           geobem::cli::write_result_columns(row, r.estimate, r.error, r.evaluations, r.regions, r.status);
         });
   });
-  geobem::cli::commit_integrals(output, command, device, program, geobem::cli::unconverged_count(results), count);
+  geobem::cli::commit_integrals(output, command, device, command.program(), geobem::cli::unconverged_count(results),
+                                count);
   return 0;
 }
 
-int run_cubature(int argc, const char* const argv[], const geobem::cli::MpiSession& mpi) {
-  CubatureCommandOptions o;
+/// The command line of geobem-integrate cubature, bound to `o`.
+void declare_options(geobem::cli::StageOptions& command, CubatureCommandOptions& o) {
   using geobem::cli::optional_value;
-  geobem::cli::StageOptions command(argv[0], kDescription);
   std::string names;
   for (const auto& name : q::cubature_family_names()) names += (names.empty() ? "" : ", ") + name;
   command.add_device(&o.device);
@@ -139,8 +139,10 @@ int run_cubature(int argc, const char* const argv[], const geobem::cli::MpiSessi
     ("genz-u", po::value(&o.genz_u)->default_value(o.genz_u), "Genz families: u_i (offset/peak) for every i, in [0, 1]");
   command.add_output_file(&o.output, "integrand,dim,rel_tol,abs_tol,estimate,error,evaluations,regions,status");
   command.mark_path("input");
-  if (!command.parse(argc, argv)) return 0;
+}
 
+int run_cubature(const CubatureCommandOptions& o, const geobem::cli::StageOptions& command,
+                 const geobem::cli::MpiSession& mpi) {
   const bool user_integrand = !o.expression.empty();
   if (user_integrand == !o.integrand.empty())
     throw geobem::InputError::usage("give either --integrand or --integrand-expression");
@@ -163,7 +165,7 @@ int run_cubature(int argc, const char* const argv[], const geobem::cli::MpiSessi
   if (user_integrand) {
     if (mpi.active()) throw geobem::InputError::usage("--integrand-expression runs in one process (no mpirun)");
     settings.quiet = command.quiet();
-    return run_cubature_expression(o, settings, command, argv[0]);
+    return run_cubature_expression(o, settings, command);
   }
   const q::CubatureIntegrand integrand =
       q::make_cubature_integrand(q::parse_cubature_family(o.integrand), settings.dim, o.genz_a, o.genz_u);
@@ -189,10 +191,10 @@ int run_cubature(int argc, const char* const argv[], const geobem::cli::MpiSessi
                        geobem::to_string(device) + "\n");
   output->commit();
   // The time is progress, not a result: the file stays identical between identical runs.
-  if (!settings.quiet) std::cerr << argv[0] << ": done in " << seconds << " s\n";
+  if (!settings.quiet) std::cerr << command.program() << ": done in " << seconds << " s\n";
   if (result.status != geobem::IntegrationStatus::Converged)
-    std::cerr << argv[0] << ": warning: " << geobem::to_string(result.status) << ": error estimate " << result.error
-              << " above the tolerance (status column)\n";
+    std::cerr << command.program() << ": warning: " << geobem::to_string(result.status) << ": error estimate "
+              << result.error << " above the tolerance (status column)\n";
   return 0;
 }
 
@@ -200,9 +202,8 @@ const geobem::cli::IntegrateCommandRegistrar registrar{
     "cubature", {"n-dimensional adaptive cubature of a built-in integrand (two-phase Genz-Malik, CPU/CUDA/MPI)",
                  [](int argc, const char* const argv[]) {
                    // MPI spans the run: a failed rank of several stops them all.
-                   const geobem::cli::MpiSession mpi;
-                   return mpi.exit_status(
-                       geobem::cli::run_stage(argv[0], [&] { return run_cubature(argc, argv, mpi); }));
+                   return geobem::cli::run_mpi_stage(argv[0], kDescription, declare_options, argc, argv,
+                                                     run_cubature);
                  }}};
 
 }  // namespace

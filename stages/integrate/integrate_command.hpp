@@ -25,7 +25,7 @@ namespace geobem::cli {
 /// After an --integrand-expression ran on `device`: on the GPU, NVRTC's
 /// warnings and the kernel cache's (always) and how its kernel was obtained
 /// (unless `quiet`).
-inline void report_expression_kernel(const char* program, ComputeDevice device,
+inline void report_expression_kernel(const std::string& program, ComputeDevice device,
                                      const expression::KernelCompileReport& compile, bool quiet) {
   if (device != ComputeDevice::Cuda) return;
   if (!compile.log.empty()) std::cerr << program << ": NVRTC: " << compile.log << "\n";
@@ -102,7 +102,7 @@ std::size_t unconverged_count(const std::vector<Result>& results) {
 /// when `unconverged` of the `count` integrals missed their tolerance, with
 /// `where_to_look` in the warning's parentheses.
 inline void commit_integrals(OutputFile& output, const StageOptions& command, ComputeDevice device,
-                             const char* program, std::size_t unconverged, std::size_t count,
+                             const std::string& program, std::size_t unconverged, std::size_t count,
                              const std::string& where_to_look = "status column") {
   output.write_record(command.record(output.final_path().parent_path()) + "# computed on " + to_string(device) +
                       "\n");

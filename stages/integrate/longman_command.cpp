@@ -173,15 +173,7 @@ LongmanRows read_rows(const LongmanCommandOptions& o, const geobem::CsvTable& ta
   return rows;
 }
 
-int run_longman(int argc, const char* const argv[]) {
-  LongmanCommandOptions o;
-  geobem::cli::StageOptions command(
-      argv[0],
-      std::string("Integrates int_a^inf f(x; row) dx for every row of --input (Longman's method).\n") +
-          family_help() + kExpressionHelp + kStatusHelp);
-  declare_options(command, o);
-  if (!command.parse(argc, argv)) return 0;
-
+int run_longman(const LongmanCommandOptions& o, const geobem::cli::StageOptions& command) {
   // Options first (usage errors, exit 2), then the output location, then the
   // table (data errors, exit 1).
   check_integrand_options(o);
@@ -204,7 +196,7 @@ int run_longman(int argc, const char* const argv[]) {
           : tf::integrate_family(tf::parse_transform_family(o.family), rows.parameters, count, settings,
                                  o.quadrature_order, device, command.quiet());
 
-  if (user_integrand) geobem::cli::report_expression_kernel(argv[0], device, compile, command.quiet());
+  if (user_integrand) geobem::cli::report_expression_kernel(command.program(), device, compile, command.quiet());
   double worst_error = 0.0;  // the largest error estimate of a row that missed its tolerance
   for (const auto& result : results)
     if (result.status != geobem::IntegrationStatus::Converged) worst_error = std::max(worst_error, result.error);
@@ -212,12 +204,17 @@ int run_longman(int argc, const char* const argv[]) {
                                    &tf::LongmanResult::value, &tf::LongmanResult::areas);
   std::ostringstream where_to_look;
   where_to_look << "largest error estimate " << worst_error << "; see the status column";
-  geobem::cli::commit_integrals(output, command, device, argv[0], geobem::cli::unconverged_count(results), count,
-                                where_to_look.str());
+  geobem::cli::commit_integrals(output, command, device, command.program(), geobem::cli::unconverged_count(results),
+                                count, where_to_look.str());
   return 0;
 }
 
 const geobem::cli::IntegrateCommandRegistrar registrar{
-    "longman", {"batched oscillatory improper integrals by Longman's method (transform inversion)", run_longman}};
+    "longman",
+    geobem::cli::options_subcommand("batched oscillatory improper integrals by Longman's method (transform inversion)",
+                                    std::string("Integrates int_a^inf f(x; row) dx for every row of --input "
+                                                "(Longman's method).\n") +
+                                        family_help() + kExpressionHelp + kStatusHelp,
+                                    declare_options, run_longman)};
 
 }  // namespace
