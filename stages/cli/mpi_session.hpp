@@ -1,8 +1,9 @@
 #pragma once
 // MPI for the stages that split work over ranks (geobem-gravity,
-// geobem-integrate cubature): initialised only when the stage was started by
-// mpirun, finalised on every way out of the scope, exceptions included.
-// A stage holds one through run_mpi_stage (below).
+// geobem-magnetic, geobem-laplace, geobem-integrate cubature): initialised
+// only when the stage was started by mpirun, finalised on every way out of
+// the scope, exceptions included. A stage holds one through run_mpi_stage
+// (below).
 #include <mpi.h>
 
 #include <string>
