@@ -9,9 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
-#include <gdal_priv.h>
 #include <netinet/in.h>
-#include <ogr_spatialref.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,6 +18,7 @@
 #include <set>
 
 #include "tests/stages_faults/confined_run.hpp"
+#include "tests/support/raster_files.hpp"
 
 namespace fs = std::filesystem;
 using namespace geobem::test;
@@ -145,25 +144,8 @@ TEST_F(UntrustedInput, DemFormatsThatReferToOtherFilesOrTheNetworkAreRefused) {
 TEST_F(UntrustedInput, CrsOnlyByCodeOrWktNamingNoFile) {
   const Listener listener;
   const auto dem = folder_ / "dem.tif";
-  {
-    GDALAllRegister();
-    GDALDataset* data = GetGDALDriverManager()->GetDriverByName("GTiff")->Create(dem.c_str(), 4, 4, 1, GDT_Float32,
-                                                                                 nullptr);
-    double gt[6] = {-84.3, 0.001, 0.0, 36.6, 0.0, -0.001};
-    data->SetGeoTransform(gt);
-    OGRSpatialReference wgs84;
-    wgs84.importFromEPSG(4326);
-    data->SetSpatialRef(&wgs84);
-    data->GetRasterBand(1)->Fill(300.0);
-    GDALClose(data);
-  }
-  const std::string grid_wkt =
-      "BOUNDCRS[SOURCECRS[GEOGCRS[\"NAD27\",DATUM[\"North American Datum 1927\",ELLIPSOID[\"Clarke 1866\","
-      "6378206.4,294.978698213898]],CS[ellipsoidal,2],AXIS[\"lat\",north],AXIS[\"lon\",east],ANGLEUNIT[\"degree\","
-      "0.0174532925199433]]],TARGETCRS[GEOGCRS[\"WGS 84\",DATUM[\"World Geodetic System 1984\",ELLIPSOID[\"WGS 84\","
-      "6378137,298.257223563]],CS[ellipsoidal,2],AXIS[\"lat\",north],AXIS[\"lon\",east],ANGLEUNIT[\"degree\","
-      "0.0174532925199433]]],ABRIDGEDTRANSFORMATION[\"grid\",METHOD[\"NTv2\"],PARAMETERFILE[\"Latitude and "
-      "longitude difference file\",\"" + secret_.string() + "\"]]]";
+  write_uniform_raster(dem, "GTiff", 4, 4, {-84.3, 0.001, 0.0, 36.6, 0.0, -0.001}, 4326, 300.0);
+  const std::string grid_wkt = crs_naming_grid_file(secret_.string());
   const fs::path out = folder_ / "model";
   for (const auto& [crs, message] : std::vector<std::pair<std::string, std::string>>{
            {listener.url("/crs"), "give EPSG:NNNN or WKT text (URLs, file names and PROJ strings are not read)"},
@@ -176,23 +158,15 @@ TEST_F(UntrustedInput, CrsOnlyByCodeOrWktNamingNoFile) {
 }
 
 TEST_F(UntrustedInput, DemSizesPixelsAndHeightsAreBounded) {
-  GDALAllRegister();
-  OGRSpatialReference utm;
-  utm.importFromEPSG(32616);
-  const auto geotiff = [&](const std::string& name, int nx, int ny, double pixel, double height, char** options) {
+  const auto geotiff = [&](const std::string& name, int nx, int ny, double pixel, double height,
+                           const char* const* options) {
     const auto path = folder_ / name;
-    GDALDataset* data =
-        GetGDALDriverManager()->GetDriverByName("GTiff")->Create(path.c_str(), nx, ny, 1, GDT_Float32, options);
-    double gt[6] = {500000.0, pixel, 0.0, 4000000.0, 0.0, -pixel};
-    data->SetGeoTransform(gt);
-    data->SetSpatialRef(&utm);
-    if (height == height) data->GetRasterBand(1)->Fill(height);
-    GDALClose(data);
+    write_uniform_raster(path, "GTiff", nx, ny, {500000.0, pixel, 0.0, 4000000.0, 0.0, -pixel}, 32616, height, options);
     return path;
   };
   // A sparse GeoTIFF of about 100 KB declaring 30,000 x 30,000 nodes.
   const char* sparse_options[] = {"SPARSE_OK=TRUE", "TILED=YES", nullptr};
-  const auto sparse = geotiff("sparse.tif", 30000, 30000, 10.0, std::nan(""), const_cast<char**>(sparse_options));
+  const auto sparse = geotiff("sparse.tif", 30000, 30000, 10.0, std::nan(""), sparse_options);
   EXPECT_LT(fs::file_size(sparse), 1u << 20);
   const auto huge_pixel = geotiff("huge_pixel.tif", 4, 4, 1e200, 100.0, nullptr);
   const auto infinite = geotiff("infinite.tif", 4, 4, 10.0, std::numeric_limits<double>::infinity(), nullptr);

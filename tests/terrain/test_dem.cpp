@@ -26,17 +26,19 @@
 #include <memory>
 
 #include "../support/test_files.hpp"
-#include "dem_test_support.hpp"
 #include "gpu/core/input_error.hpp"
 #include "mesh/terrain/dem_raster.hpp"
 #include "mesh/terrain/draped_stations.hpp"
+#include "tests/support/raster_files.hpp"
 
 namespace geobem::terrain {
 namespace {
 
+using test::crs_naming_grid_file;
 using test::error_of;
 using test::scratch;
 using test::write_geotiff;
+using test::write_uniform_raster;
 
 TEST(Dem, ProjectedDemIsReadAsItIs) {
   const double gt[6] = {500000.0, 30.0, 0.0, 4000000.0, 0.0, -25.0};  // north-up
@@ -181,16 +183,7 @@ TEST(Dem, OnlyLocalFilesOfTheAllowedDriversAreOpened) {
   // Sidecars named after the raster are read: ESRI .bil with its .hdr and .prj
   // (written with folder listings on: GDAL's EHdr writer reopens what it wrote).
   CPLSetThreadLocalConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", "NO");
-  GDALDataset* bil_file =
-      GetGDALDriverManager()->GetDriverByName("EHdr")->Create(scratch("utm.bil").c_str(), 4, 3, 1, GDT_Float32, nullptr);
-  ASSERT_NE(bil_file, nullptr);
-  double bil_gt[6] = {500000.0, 25.0, 0.0, 4000000.0, 0.0, -25.0};
-  bil_file->SetGeoTransform(bil_gt);
-  OGRSpatialReference utm;
-  utm.importFromEPSG(32616);
-  bil_file->SetSpatialRef(&utm);
-  bil_file->GetRasterBand(1)->Fill(321.0);
-  GDALClose(bil_file);
+  write_uniform_raster(scratch("utm.bil"), "EHdr", 4, 3, {500000.0, 25.0, 0.0, 4000000.0, 0.0, -25.0}, 32616, 321.0);
   CPLSetThreadLocalConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", nullptr);
   std::filesystem::remove(scratch("utm.bil.aux.xml"));
   ASSERT_TRUE(std::filesystem::exists(scratch("utm.hdr")));
@@ -246,13 +239,7 @@ TEST(Dem, CrsOnlyByCodeOrWktAndNeverNamingAFile) {
     EXPECT_EQ(read_dem(geographic.string(), options).crs, "EPSG:32617") << accepted;
   }
   CPLFree(wkt);
-  const std::string grid_wkt =
-      "BOUNDCRS[SOURCECRS[GEOGCRS[\"NAD27\",DATUM[\"North American Datum 1927\",ELLIPSOID[\"Clarke 1866\","
-      "6378206.4,294.978698213898]],CS[ellipsoidal,2],AXIS[\"lat\",north],AXIS[\"lon\",east],ANGLEUNIT[\"degree\","
-      "0.0174532925199433]]],TARGETCRS[GEOGCRS[\"WGS 84\",DATUM[\"World Geodetic System 1984\",ELLIPSOID[\"WGS 84\","
-      "6378137,298.257223563]],CS[ellipsoidal,2],AXIS[\"lat\",north],AXIS[\"lon\",east],ANGLEUNIT[\"degree\","
-      "0.0174532925199433]]],ABRIDGEDTRANSFORMATION[\"grid\",METHOD[\"NTv2\"],PARAMETERFILE[\"Latitude and "
-      "longitude difference file\",\"" + scratch("secret.gsb").string() + "\"]]]";
+  const std::string grid_wkt = crs_naming_grid_file(scratch("secret.gsb").string());
   const struct {
     std::string crs, message;
   } refused[] = {

@@ -17,9 +17,9 @@
 #include <vtkUnstructuredGrid.h>
 
 #include "../support/test_files.hpp"
-#include "dem_test_support.hpp"
 #include "mesh/io/csv_table.hpp"
 #include "mesh/io/vtk_output.hpp"
+#include "tests/support/raster_files.hpp"
 #include "tests/support/structured_grid_file.hpp"
 
 namespace geobem::test {
