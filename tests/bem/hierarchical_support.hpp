@@ -2,7 +2,7 @@
 // What the tests and benchmarks of the hierarchical CQ-BEM share: the dense
 // path's matrix in the compressed operator's form (tree order, tractions
 // scaled, gpu/bem/hierarchical/hierarchical_layout.hpp), and the relative
-// differences they measure.
+// differences they measure (tests/support/relative_l2.hpp for series).
 #include <cmath>
 #include <cstddef>
 #include <vector>
@@ -11,6 +11,7 @@
 #include "gpu/bem/hierarchical/compressed_operator.hpp"
 #include "gpu/bem/hierarchical/hierarchical_layout.hpp"
 #include "gpu/bem/hierarchical/hierarchical_settings.hpp"
+#include "tests/support/relative_l2.hpp"
 
 namespace geobem::test {
 
@@ -62,16 +63,6 @@ inline double relative_solution_difference(const bem::BemModel& model, const bem
     const bem::Complex d = scale * (a.at(c, k, i) - reference.at(c, k, i)), r = scale * reference.at(c, k, i);
     difference += d.re * d.re + d.im * d.im;
     norm += r.re * r.re + r.im * r.im;
-  }
-  return std::sqrt(difference / norm);
-}
-
-/// Relative L2 difference of two series.
-inline double relative_l2_difference(const std::vector<double>& a, const std::vector<double>& reference) {
-  double difference = 0.0, norm = 0.0;
-  for (std::size_t k = 0; k < a.size(); ++k) {
-    difference += (a[k] - reference[k]) * (a[k] - reference[k]);
-    norm += reference[k] * reference[k];
   }
   return std::sqrt(difference / norm);
 }

@@ -8,6 +8,7 @@
 #include "tests/support/test_files.hpp"
 
 using namespace geobem::prisms;
+using geobem::test::CaseName;
 using geobem::test::error_of;
 using geobem::test::write_text;
 
@@ -83,7 +84,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadCsv{"hexadecimal_density", "0,1,0,1,-1,0,0x10\n", "'0x10' is not a number"},
                       BadCsv{"short_row", "0,1,0,1,-1,0\n", "expected 7 fields, found 6"},
                       BadCsv{"text", "0,1,zero,1,-1,0,100\n", "'zero' is not a number"}),
-    [](const auto& info) { return std::string(info.param.name); });
+    CaseName());
 
 TEST(PrismCsv, MissingFileAndColumnAreNamed) {
   const std::string missing = geobem::test::scratch("no_such_model.csv").string();

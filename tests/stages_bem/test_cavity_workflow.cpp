@@ -15,6 +15,8 @@
 #include "stages/cq_stage/laplace_manifest.hpp"
 #include "tests/stages_bem/bem_stage_support.hpp"
 #include "tests/support/png_check.hpp"
+#include "tests/support/relative_l2.hpp"
+#include "tests/support/workflow_command.hpp"
 
 namespace fs = std::filesystem;
 using namespace geobem;
@@ -22,28 +24,13 @@ using namespace geobem::test;
 
 namespace {
 
-const std::string run_sh = std::string(GEOBEM_SOURCE_DIR) + "/workflows/cavity-pressure/run.sh";
-
-std::string workflow(const fs::path& out, const std::string& arguments) {
-  const char* bin = std::getenv("GEOBEM_BIN");
-  return "GEOBEM_BIN=" + std::string(bin ? bin : GEOBEM_BIN_DIR) + " " + run_sh + " --out " + out.string() + " " +
-         arguments;
-}
+const WorkflowCommand workflow{"cavity-pressure"};
 
 // The workflow's rock and load (workflows/cavity-pressure/laplace.ini).
 constexpr double young = 50e9, poisson = 0.25, density = 2700, pressure = 1e6, radius = 1.0;
 
 bem::SphericalCavity sharpe() {
   return {radius, pressure, young / (2 * (1 + poisson)), poisson, density};
-}
-
-double relative_l2(const std::vector<double>& bem, const std::vector<double>& exact) {
-  double error = 0, norm = 0;
-  for (std::size_t k = 0; k < bem.size(); ++k) {
-    error += (bem[k] - exact[k]) * (bem[k] - exact[k]);
-    norm += exact[k] * exact[k];
-  }
-  return std::sqrt(error / norm);
 }
 
 /// The workflow's stages once on a coarse case: the 320-triangle sphere of
@@ -83,8 +70,8 @@ TEST(CavityWorkflow, ReceiversAndWallFollowSharpeAndArriveAtRadiusOverC) {
   ASSERT_GT(time.size(), 15u);
   std::vector<double> wall_exact;
   for (double t : time) wall_exact.push_back(bem::cavity_radial_displacement(exact, radius, t));
-  EXPECT_LT(relative_l2(column(probes, "wall_u_r"), wall_exact), 0.1);
-  EXPECT_LT(relative_l2(column(probes, "wall_u_r_closed_form"), wall_exact), 1e-12);
+  EXPECT_LT(relative_l2_difference(column(probes, "wall_u_r"), wall_exact), 0.1);
+  EXPECT_LT(relative_l2_difference(column(probes, "wall_u_r_closed_form"), wall_exact), 1e-12);
 
   // Receivers 0-3 at 2a and 5a on the x and y axes, 4-10 on the z axis from 1.5a to 4.5a.
   const CsvTable receivers = read_csv_table((result / "receivers.csv").string());
@@ -105,7 +92,7 @@ TEST(CavityWorkflow, ReceiversAndWallFollowSharpeAndArriveAtRadiusOverC) {
     EXPECT_LT(largest_relative_difference(column(receivers, name + "_u_r"), radial), 1e-12) << name;
     EXPECT_LT(largest_relative_difference(column(receivers, name + "_u_r_closed_form"), radial_exact), 1e-12) << name;
     // Loosely: 0.38 a/c steps smear the front (BDF2's dissipation) over its travel.
-    EXPECT_LT(relative_l2(radial, radial_exact), r < 3 ? 0.2 : 0.35) << name << " at r = " << r;
+    EXPECT_LT(relative_l2_difference(radial, radial_exact), r < 3 ? 0.2 : 0.35) << name << " at r = " << r;
     if (k < 4) continue;
     // Arrival: where u_r first reaches a quarter of Lamé's static value (linear between steps).
     const double threshold = 0.25 * exact.static_displacement(r);

@@ -7,6 +7,7 @@
 
 #include "tests/stages_bem/bem_stage_support.hpp"
 #include "tests/support/png_check.hpp"
+#include "tests/support/workflow_command.hpp"
 
 namespace fs = std::filesystem;
 using namespace geobem;
@@ -14,12 +15,7 @@ using namespace geobem::test;
 
 namespace {
 
-const std::string run_sh = std::string(GEOBEM_SOURCE_DIR) + "/workflows/rod-cq/run.sh";
-
-std::string workflow(const fs::path& out, const std::string& arguments) {
-  const char* bin = std::getenv("GEOBEM_BIN");
-  return "GEOBEM_BIN=" + std::string(bin ? bin : GEOBEM_BIN_DIR) + " " + run_sh + " --out " + out.string() + " " + arguments;
-}
+const WorkflowCommand workflow{"rod-cq"};
 
 TEST(RodCqWorkflow, StagesWriteASeriesParaViewPlaysAndProbes) {
   const auto out = scratch("rod_workflow");
@@ -90,10 +86,8 @@ TEST(RodCqWorkflow, StagesWriteASeriesParaViewPlaysAndProbes) {
 
 TEST(RodCqWorkflow, TimeNeedsTheLaplaceStageOutput) {
   const auto out = scratch("rod_workflow_empty");
-  const auto run = run_command(workflow(out, "--only time"));
-  EXPECT_NE(run.exit_code, 0);
-  EXPECT_NE(run.errors.find("laplace/manifest.ini missing: run the laplace stage first"), std::string::npos)
-      << run.errors;
+  EXPECT_TRUE(failed_saying(run_command(workflow(out, "--only time")),
+                            "laplace/manifest.ini missing: run the laplace stage first"));
   EXPECT_FALSE(fs::exists(out / "time"));
 }
 

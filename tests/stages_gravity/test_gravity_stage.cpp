@@ -78,7 +78,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "--grid-north 10 --grid-shape 3,3", 2, "quad"},
         BadGravityRun{"no_stations", "", "--grid-west 0", 2, "missing --grid-east"},
         BadGravityRun{"both_stations", "", "--stations s.csv --grid-west 0", 2, "one of --stations, --stations-on-dem and the --grid-*"}),
-    [](const auto& info) { return std::string(info.param.name); });
+    CaseName());
 
 TEST(GravityStage, CubeFarAwayActsLikeAPointMass) {
   // A 100 m cube of 1000 kg/m³ centred at (0, 0, -50); stations 10 km away.

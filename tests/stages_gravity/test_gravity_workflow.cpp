@@ -14,17 +14,14 @@
 #include "tests/support/png_check.hpp"
 #include "tests/support/test_files.hpp"
 #include "tests/support/structured_grid_file.hpp"
+#include "tests/support/workflow_command.hpp"
 
 namespace fs = std::filesystem;
 using namespace geobem::test;
 
 namespace {
 
-const std::string run_sh = std::string(GEOBEM_SOURCE_DIR) + "/workflows/gravity-spheres/run.sh";
-
-std::string workflow(const fs::path& out, const std::string& arguments) {
-  return "GEOBEM_BIN=" + std::string(GEOBEM_BIN_DIR) + " " + run_sh + " --out " + out.string() + " " + arguments;
-}
+const WorkflowCommand workflow{"gravity-spheres"};
 
 TEST(GravitySpheresWorkflow, StagesWriteConsistentFiles) {
   const auto out = scratch("workflow");
@@ -122,14 +119,10 @@ TEST(GravitySpheresWorkflow, GridPathEqualsThePrismByPrismPath) {
 
 TEST(GravitySpheresWorkflow, GravityStageNeedsTheModelStageOutput) {
   const auto out = scratch("workflow_empty");
-  const auto run = run_command(workflow(out, "--only gravity"));
-  EXPECT_NE(run.exit_code, 0);
-  EXPECT_NE(run.errors.find("model/prisms.csv missing"), std::string::npos) << run.errors;
+  EXPECT_TRUE(failed_saying(run_command(workflow(out, "--only gravity")), "model/prisms.csv missing"));
   EXPECT_FALSE(fs::exists(out / "gravity"));
-  const auto plot = run_command(workflow(out, "--only plot"));
-  EXPECT_NE(plot.exit_code, 0);
-  EXPECT_NE(plot.errors.find("gravity/gravity.csv missing: run the gravity stage first"), std::string::npos)
-      << plot.errors;
+  EXPECT_TRUE(failed_saying(run_command(workflow(out, "--only plot")),
+                            "gravity/gravity.csv missing: run the gravity stage first"));
   EXPECT_FALSE(fs::exists(out / "spheres.png"));
 }
 

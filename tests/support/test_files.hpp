@@ -144,11 +144,37 @@ struct BadStageRun {
 };
 inline void PrintTo(const BadStageRun& c, std::ostream* os) { *os << c.name; }
 
+/// A parameterised test's name from its case's `name`, for
+/// INSTANTIATE_TEST_SUITE_P's last argument: CaseName().
+struct CaseName {
+  template <class Case>
+  std::string operator()(const ::testing::TestParamInfo<Case>& info) const {
+    return info.param.name;
+  }
+};
+
 /// Runs `command` (shell syntax) with stdout discarded; its status and stderr.
 inline StageRun run_command(const std::string& command) {
   const auto errors = scratch("stderr.txt");
   const int status = std::system((command + " >/dev/null 2>" + errors.string()).c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(errors)};
+}
+
+/// Whether `run` ended as the bad input `c` must: with its exit status and
+/// a message holding its expected part; its status and stderr when not.
+inline ::testing::AssertionResult ended_as(const StageRun& run, const BadStageRun& c) {
+  if (run.exit_code == c.exit_code && run.errors.find(c.expected) != std::string::npos)
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "exit status " << run.exit_code << ", not " << c.exit_code << " saying '"
+                                       << c.expected << "'; stderr:\n" << run.errors;
+}
+
+/// Whether `run` failed (a non-zero exit status) and said `message` on
+/// stderr; its status and stderr when not.
+inline ::testing::AssertionResult failed_saying(const StageRun& run, const std::string& message) {
+  if (run.exit_code != 0 && run.errors.find(message) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "exit status " << run.exit_code << ", not a failure saying '" << message
+                                       << "'; stderr:\n" << run.errors;
 }
 
 }  // namespace geobem::test

@@ -17,16 +17,14 @@
 #include "mesh/io/csv_table.hpp"
 #include "mesh/io/vtk_output.hpp"
 #include "tests/support/structured_grid_file.hpp"
+#include "tests/support/workflow_command.hpp"
 
 namespace geobem::test {
 namespace {
 
 const char* const jacksboro = "/usr/share/matplotlib/mpl-data/sample_data/jacksboro_fault_dem.npz";
 
-std::string workflow(const std::filesystem::path& out, const std::string& arguments) {
-  return "GEOBEM_BIN=" + std::string(GEOBEM_BIN_DIR) + " " + GEOBEM_SOURCE_DIR +
-         "/workflows/terrain-jacksboro/run.sh --out " + out.string() + " " + arguments;
-}
+const WorkflowCommand workflow{"terrain-jacksboro"};
 
 TEST(TerrainWorkflow, LayerDrapedGridAndPlot) {
   if (!std::filesystem::exists(jacksboro)) GTEST_SKIP() << jacksboro << " missing (python-matplotlib-data)";
@@ -76,10 +74,8 @@ TEST(TerrainWorkflow, LayerDrapedGridAndPlot) {
 
 TEST(TerrainWorkflow, PlotNeedsTheStagesBeforeIt) {
   const auto out = scratch("terrain_empty");
-  const StageRun plot = run_command(workflow(out, "--only plot"));
-  EXPECT_NE(plot.exit_code, 0);
-  EXPECT_NE(plot.errors.find("gravity/gravity.csv missing: run the gravity stage first"), std::string::npos)
-      << plot.errors;
+  EXPECT_TRUE(failed_saying(run_command(workflow(out, "--only plot")),
+                            "gravity/gravity.csv missing: run the gravity stage first"));
   EXPECT_FALSE(std::filesystem::exists(out / "terrain.png"));
 }
 
