@@ -2,9 +2,13 @@
 // chunks (the source × station launcher, gpu/potential/station_sums_cuda.cuh)
 // and each thread forms its tile's prisms (or, for g_z alone, surface faces:
 // layer_faces.hpp) from them, so the device never holds a prism list.
+#include <tuple>
+#include <type_traits>
+
 #include "gpu/gravity/layer_faces.hpp"
 #include "gpu/gravity/layer_sources.hpp"
 #include "gpu/gravity/prism_layer_forward.hpp"
+#include "gpu/gravity/prism_shapes.hpp"
 #include "gpu/potential/kernel_pair.hpp"
 #include "gpu/potential/source_view.hpp"
 #include "gpu/potential/station_sums_cuda.cuh"
@@ -17,7 +21,7 @@ namespace {
 template <typename Real>
 std::vector<double> run(const PrismLayer& layer, std::int64_t first, std::int64_t count,
                         const std::vector<Station>& stations, unsigned mask, ProgressReporter& progress,
-                        std::size_t memory_limit_bytes, std::vector<double>* rounding) {
+                        std::size_t memory_limit_bytes, std::vector<double>* rounding, KernelShape shape) {
   potential::LaunchOptions launch;
   launch.memory_limit_bytes = memory_limit_bytes;
   // The heights of this share only: the stored data the launcher streams.
@@ -25,16 +29,18 @@ std::vector<double> run(const PrismLayer& layer, std::int64_t first, std::int64_
   if (mask == unsigned(bit_g_z)) {
     // Face by face (layer_faces.hpp): surface faces, then the reference
     // edges that do not cancel (few: no progress of their own). The face
-    // kernel keeps the compiler's registers (ptxas: 78 in double, no spills;
-    // a cap of 72 that would fit 7 blocks per SM instead of 6 spills).
+    // kernel alone keeps the compiler's registers (ptxas: 78 in double, no
+    // spills; a cap of 72 that would fit 7 blocks per SM instead of 6
+    // spills); with the estimate it runs in `shape` (LayerFaceShapes).
     const auto face_view = [&](const double* chunk, std::int64_t index) {
       return LayerFaceView{layer.geometry, chunk, first + index};
     };
     using Pair = potential::KernelPair<FaceGzKernel<Real>, FaceRoundingKernel<Real>>;
+    using Shapes = std::conditional_t<std::is_same<Real, double>::value, LayerFaceShapes, std::tuple<Shape<128, 0>>>;
     const std::vector<double> faces =
-        rounding ? potential::split_rows(potential::station_sums_cuda<128, 0>(
-                                             surface, stations, face_view, Pair{{}, {layer.geometry.reference}},
-                                             launch, progress),
+        rounding ? potential::split_rows(potential::station_sums_cuda_in(
+                                             Shapes{}, shape, "layer_sums_cuda", surface, stations, face_view,
+                                             Pair{{}, {layer.geometry.reference}}, launch, progress),
                                          FaceGzKernel<Real>::outputs, stations.size(), *rounding)
                  : potential::station_sums_cuda<128, 0>(surface, stations, face_view, FaceGzKernel<Real>{}, launch,
                                                         progress);
@@ -61,10 +67,13 @@ std::vector<double> run(const PrismLayer& layer, std::int64_t first, std::int64_
 std::vector<double> layer_sums_cuda(const PrismLayer& layer, std::int64_t first, std::int64_t count,
                                     const std::vector<Station>& stations, unsigned mask, Precision precision,
                                     ProgressReporter& progress, std::size_t memory_limit_bytes,
-                                    std::vector<double>* rounding) {
-  return precision == Precision::Single
-             ? run<float>(layer, first, count, stations, mask, progress, memory_limit_bytes, rounding)
-             : run<double>(layer, first, count, stations, mask, progress, memory_limit_bytes, rounding);
+                                    std::vector<double>* rounding, const KernelShape& shape) {
+  const bool single = precision == Precision::Single;
+  const KernelShape resolved = shape.block_size == 0 ? default_layer_face_shape(single) : shape;
+  return single ? run<float>(layer, first, count, stations, mask, progress, memory_limit_bytes, rounding, resolved)
+                : run<double>(layer, first, count, stations, mask, progress, memory_limit_bytes, rounding, resolved);
 }
+
+std::vector<KernelShape> cuda_layer_face_shapes() { return potential::shape_values(LayerFaceShapes{}); }
 
 }  // namespace geobem::gravity

@@ -8,8 +8,11 @@
 #include "gpu/core/progress.hpp"
 #include "gpu/gravity/gravity.hpp"
 #include "gpu/gravity/prism_layer.hpp"
+#include "gpu/potential/kernel_shape.hpp"
 
 namespace geobem::gravity {
+
+using potential::KernelShape;
 
 /// Gravity of the layer at the stations: the sum over its non-empty cells of
 /// the prism closed forms of forward_model() (Nagy et al. 2000, 2002;
@@ -31,13 +34,20 @@ ForwardResult forward_model_layer(const PrismLayer& layer, const std::vector<Sta
 /// the same pass also sums the cells' rounding estimate into *rounding (the
 /// rows of RoundingKernel, rounding_estimate.hpp). The CUDA driver uses the
 /// current device and at most memory_limit_bytes (0: the device memory
-/// budget, 80% of the free memory).
+/// budget, 80% of the free memory); `shape` is the launch shape of the g_z
+/// face kernel with the estimate in double (one of cuda_layer_face_shapes();
+/// {0, 0}: the default, prism_shapes.hpp), the other kernels run {128, 0}.
+/// Throws InputError for a shape that is not compiled.
 std::vector<double> layer_sums_cpu(const PrismLayer& layer, std::int64_t first, std::int64_t count,
                                    const std::vector<Station>& stations, unsigned mask, Precision precision,
                                    ProgressReporter& progress, std::vector<double>* rounding = nullptr);
 std::vector<double> layer_sums_cuda(const PrismLayer& layer, std::int64_t first, std::int64_t count,
                                     const std::vector<Station>& stations, unsigned mask, Precision precision,
                                     ProgressReporter& progress, std::size_t memory_limit_bytes = 0,
-                                    std::vector<double>* rounding = nullptr);
+                                    std::vector<double>* rounding = nullptr, const KernelShape& shape = {});
+
+/// The launch shapes compiled for layer_sums_cuda's g_z face kernel with
+/// the estimate (double), timed by terrain_bench --shapes.
+std::vector<KernelShape> cuda_layer_face_shapes();
 
 }  // namespace geobem::gravity

@@ -38,6 +38,16 @@ constexpr KernelShape default_prism_shape(bool single, bool gz_only, bool estima
   return estimated ? KernelShape{128, 96} : KernelShape{128, 80};
 }
 
+/// The shapes of a prism layer's g_z face kernel with its rounding estimate
+/// in one pass (forward_model_layer's; layer_sums_cuda): double only, single
+/// precision runs {128, 0}. Block sizes alone, and caps at and below the
+/// kernel's own register count.
+using LayerFaceShapes = std::tuple<Shape<128, 0>, Shape<64, 0>, Shape<256, 0>, Shape<128, 96>, Shape<128, 80>,
+                                   Shape<128, 72>, Shape<128, 64>>;
+
+/// The default shape of the layer's g_z face kernel with the estimate.
+constexpr KernelShape default_layer_face_shape(bool single) { return single ? KernelShape{128, 0} : KernelShape{128, 0}; }
+
 /// default_prism_shape as a Shape type, for a kernel compiled in it alone.
 template <bool Single, bool GzOnly, bool Estimated>
 using DefaultPrismShape = Shape<default_prism_shape(Single, GzOnly, Estimated).block_size,

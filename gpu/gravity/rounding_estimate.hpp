@@ -38,7 +38,10 @@
 // magnitude can be); tests/gravity/test_edge_battery.cpp,
 // test_far_field.cpp and docs/readers.md#accuracy-of-the-fields show it. The
 // drivers' accumulation in double adds about √N·1e-16 of the field for N
-// sources, below every bound used.
+// sources, below every bound used. A prism's e for a station farther than
+// its largest side is computed in single precision and inflated so that it
+// stays at least the double value (far_prism_rounding_bounds); the sums stay
+// in double.
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -97,23 +100,17 @@ GEOBEM_HD inline double log_bound(double x) {
   return (ilogb(x) + 1) * 0.69314718055994530942;
 }
 
-/// e (potential, g, tensor; the drivers' raw units per unit density) of a
-/// prism with these bounds at the station, for kernels in Real (file
-/// comment). A prism farther than its largest side from the station skips the
-/// edges: ln(1 + a/ρ) ≤ a/D with D its distance from the station. Infinite
-/// where a distance of the station from an edge is too small for Real to
-/// square (the kernels' logarithm then loses it).
+/// prism_rounding_bounds in double alone, from the prism's bounds relative
+/// to the station (west, east, south, north, bottom, top) and its sides. A
+/// prism farther than its largest side from the station skips the edges:
+/// ln(1 + a/ρ) ≤ a/D with D its distance from the station.
 template <typename Real>
-GEOBEM_HD inline void prism_rounding_bounds(double west, double east, double south, double north, double bottom,
-                                            double top, const Station& s, double e[3]) {
+GEOBEM_HD inline void double_prism_rounding_bounds(const double rel[6], const double size[3], double e[3]) {
   using std::fabs;
   using std::log;
   using std::log1p;
   using std::sqrt;
   const double infinity = std::numeric_limits<double>::infinity(), pi = 3.14159265358979323846;
-  const double rel[6] = {west - s.easting, east - s.easting,   south - s.northing,
-                         north - s.northing, bottom - s.upward, top - s.upward};
-  const double size[3] = {east - west, north - south, top - bottom};
   const double a = larger(larger(size[0], size[1]), size[2]);
   // Per axis: the distance of the station from the prism's slab (0 inside
   // it), from the nearer face plane, and from the farther one.
@@ -181,6 +178,115 @@ GEOBEM_HD inline void prism_rounding_bounds(double west, double east, double sou
   e[group_potential] = R * (R * logs + g_atans);
   e[group_g] = R * logs + g_atans;
   e[group_tensor] = logs + finite + atans;
+}
+
+/// The relative rounding of a far source's bounds in single precision
+/// (far_prism_rounding_bounds): each is inflated by this factor.
+inline constexpr float far_bound_inflation = 1.0f + 1.0f / 65536.0f;
+
+/// 1/√x and x/y in single precision for far_prism_rounding_bounds: on the
+/// device the special-function unit's approximations (rsqrtf, __fdividef:
+/// within 2 units of the last place for the positive normal arguments the
+/// path admits), on the host the correctly rounded operations.
+GEOBEM_HD inline float far_rsqrt(float x) {
+#ifdef __CUDA_ARCH__
+  return rsqrtf(x);
+#else
+  return 1.0f / std::sqrt(x);
+#endif
+}
+GEOBEM_HD inline float far_divide(float x, float y) {
+#ifdef __CUDA_ARCH__
+  return __fdividef(x, y);
+#else
+  return x / y;
+#endif
+}
+
+/// The bounds e of prism_rounding_bounds for a prism farther from the
+/// station than its largest side, computed in single precision whatever the
+/// kernels' arithmetic: in the FP64-bound field kernels the FP32 and
+/// special-function units are idle, so the estimate of a far source (almost
+/// every pair of a survey) costs little beyond its double accumulation.
+/// `rel` are the prism's bounds relative to the station and `size` its
+/// sides, both in double (no cancellation is left to single precision).
+/// Returns false, e untouched, where the source is not far (D ≤ a in single
+/// precision) or a size is outside the range the path is proven for: every
+/// side ≥ 1e-30 m, the largest ≥ 1e-18 m, the farthest vertex within 1e18 m.
+/// The far bounds: ln(1 + a/ρ) ≤ a/ρ ≤ a/D for ρ ≥ D, an upper bound of
+/// the double path's logarithm on either side of D = a, so a decision taken
+/// the other way by rounding near D = a still bounds.
+///
+/// Why a bound stays a bound: the path's values are the six distances and
+/// three sides rounded to float (relative error ≤ u = 2^-24) followed by
+/// sums of non-negative terms, products, quotients (2 units of the last
+/// place, 4u), reciprocal square roots (4u), and exact min/max/abs; the
+/// arctangent quotient's pick by cross multiplication can take one within
+/// 12u of the largest. Counting each rounding's relative error along the
+/// longest chain (e_V = R·(R·a/D + min(a, R·A)): R 12.5u, a/D 8.5u, A 18u,
+/// R·A 31.5u, e_g 32.5u, e_V 46u, the inflation 1u) every bound is at least
+/// (1 − u)^47 ≥ 1 − 2.9e-6 of its exact value, which the inflation by
+/// 1 + 2^-16 (1.5e-5) covers five times over; the squares of these ranges
+/// (≤ 4e36) stay below float's 3.4e38 and above its smallest normal number.
+/// tests/gravity/test_far_rounding.cpp checks the float bounds against the
+/// double path's over decades of sizes, aspects and distances.
+GEOBEM_HD inline bool far_prism_rounding_bounds(const double rel[6], const double size[3], double e[3]) {
+  using std::fabs;
+  const float pi_up = 3.14159274f;  // float(π) > π
+  float side[3], along[3], plane[3], far2 = 0, box2 = 0;
+  for (int k = 0; k < 3; ++k) {
+    side[k] = static_cast<float>(size[k]);
+    const float lo = static_cast<float>(rel[2 * k]), hi = static_cast<float>(rel[2 * k + 1]);
+    along[k] = lo > 0 ? lo : (hi < 0 ? -hi : 0.0f);
+    const float l = fabs(lo), h = fabs(hi);
+    plane[k] = l < h ? l : h;
+    const float m = l > h ? l : h;
+    far2 += m * m;
+    box2 += along[k] * along[k];
+  }
+  const float a = side[0] > side[1] ? (side[0] > side[2] ? side[0] : side[2]) : (side[1] > side[2] ? side[1] : side[2]);
+  const float a_min =
+      side[0] < side[1] ? (side[0] < side[2] ? side[0] : side[2]) : (side[1] < side[2] ? side[1] : side[2]);
+  if (!(box2 > a * a) || !(a_min >= 1e-30f) || !(a >= 1e-18f) || !(far2 <= 1e36f)) return false;
+  // The arctangent quotient of prism_rounding_bounds, picked the same way.
+  const int u_of[3] = {1, 2, 0}, w_of[3] = {0, 1, 2};
+  float h_most = side[u_of[0]], m_most = plane[w_of[0]] > 2 * along[u_of[0]] ? plane[w_of[0]] : 2 * along[u_of[0]];
+  for (int k = 1; k < 3; ++k) {
+    const float h = side[u_of[k]], m = plane[w_of[k]] > 2 * along[u_of[k]] ? plane[w_of[k]] : 2 * along[u_of[k]];
+    if (h * m_most > h_most * m) {
+      h_most = h;
+      m_most = m;
+    }
+  }
+  // m below 1e-30 with h ≥ 1e-30: a quotient above π (also where
+  // __fdividef leaves its range).
+  const float quotient = m_most >= 1e-30f ? far_divide(h_most, m_most) : pi_up;
+  const float atans = quotient < pi_up ? quotient : pi_up;
+  const float inverse_far = far_rsqrt(far2), R = far2 * inverse_far;
+  const float logs = a * far_rsqrt(box2);
+  const float r_atans = R * atans, g_atans = a < r_atans ? a : r_atans;
+  const float g = R * logs + g_atans;
+  e[group_potential] = static_cast<double>((R * g) * far_bound_inflation);
+  e[group_g] = static_cast<double>(g * far_bound_inflation);
+  e[group_tensor] = static_cast<double>((logs + atans) * far_bound_inflation);
+  return true;
+}
+
+/// e (potential, g, tensor; the drivers' raw units per unit density) of a
+/// prism with these bounds at the station, for kernels in Real (file
+/// comment): far_prism_rounding_bounds in single precision for a prism
+/// farther than its largest side from the station, else in double (which
+/// bounds the logarithms by a/D where D > a too). Infinite where a distance
+/// of the station from an edge is too small for Real to square (the
+/// kernels' logarithm then loses it).
+template <typename Real>
+GEOBEM_HD inline void prism_rounding_bounds(double west, double east, double south, double north, double bottom,
+                                            double top, const Station& s, double e[3]) {
+  const double rel[6] = {west - s.easting, east - s.easting,   south - s.northing,
+                         north - s.northing, bottom - s.upward, top - s.upward};
+  const double size[3] = {east - west, north - south, top - bottom};
+  if (far_prism_rounding_bounds(rel, size, e)) return;
+  double_prism_rounding_bounds<Real>(rel, size, e);
 }
 
 /// e of the corner function of a grid node at the station (file comment),

@@ -2,7 +2,11 @@
 // (gpu/potential/station_sums_cuda.cuh) over a prism list or a layer's
 // heights, streamed in chunks within the device memory budget, for the field
 // alone or with its rounding bounds in the same pass.
+#include <tuple>
+#include <type_traits>
+
 #include "gpu/magnetic/magnetic.hpp"
+#include "gpu/magnetic/magnetic_shapes.hpp"
 #include "gpu/magnetic/magnetic_sources.hpp"
 #include "gpu/potential/kernel_pair.hpp"
 #include "gpu/potential/source_view.hpp"
@@ -12,29 +16,36 @@ namespace geobem::magnetic {
 namespace {
 
 /// MagneticKernel in Real over `stored` (make_view: station_sums_cuda's),
-/// with MagneticRoundingKernel in the same pass where `rounding` is given.
-template <typename Real, typename Stored, typename MakeView>
-std::vector<double> sums_in(const std::vector<Stored>& stored, const MakeView& make_view,
-                            const std::vector<gravity::Station>& stations, ProgressReporter& progress,
-                            const potential::LaunchOptions& launch, std::vector<double>* rounding) {
+/// with MagneticRoundingKernel in the same pass where `rounding` is given,
+/// in one of `shapes` (double; single precision and the field alone run
+/// {128, 0}).
+template <typename Real, typename Shapes, typename Stored, typename MakeView>
+std::vector<double> sums_in(Shapes, const KernelShape& shape, const std::vector<Stored>& stored,
+                            const MakeView& make_view, const std::vector<gravity::Station>& stations,
+                            ProgressReporter& progress, const potential::LaunchOptions& launch,
+                            std::vector<double>* rounding) {
   if (!rounding)
     return potential::station_sums_cuda<128, 0>(stored, stations, make_view, MagneticKernel<Real>{}, launch, progress);
   using Pair = potential::KernelPair<MagneticKernel<Real>, MagneticRoundingKernel<Real>>;
-  return potential::split_rows(potential::station_sums_cuda<128, 0>(stored, stations, make_view, Pair{}, launch,
-                                                                    progress),
+  using Compiled = std::conditional_t<std::is_same<Real, double>::value, Shapes, std::tuple<Shape<128, 0>>>;
+  const KernelShape resolved =
+      shape.block_size != 0 ? shape : (std::is_same<Real, double>::value ? DefaultShape::value : KernelShape{128, 0});
+  return potential::split_rows(potential::station_sums_cuda_in(Compiled{}, resolved, "magnetic drivers", stored,
+                                                               stations, make_view, Pair{}, launch, progress),
                                MagneticKernel<Real>::outputs, stations.size(), *rounding);
 }
 
 /// sums_in for Real of `precision`.
-template <typename Stored, typename MakeView>
-std::vector<double> sums(const std::vector<Stored>& stored, const MakeView& make_view,
-                         const std::vector<gravity::Station>& stations, gravity::Precision precision,
-                         ProgressReporter& progress, std::size_t memory_limit_bytes, std::vector<double>* rounding) {
+template <typename Shapes, typename Stored, typename MakeView>
+std::vector<double> sums(Shapes shapes, const KernelShape& shape, const std::vector<Stored>& stored,
+                         const MakeView& make_view, const std::vector<gravity::Station>& stations,
+                         gravity::Precision precision, ProgressReporter& progress, std::size_t memory_limit_bytes,
+                         std::vector<double>* rounding) {
   potential::LaunchOptions launch;
   launch.memory_limit_bytes = memory_limit_bytes;
   return precision == gravity::Precision::Single
-             ? sums_in<float>(stored, make_view, stations, progress, launch, rounding)
-             : sums_in<double>(stored, make_view, stations, progress, launch, rounding);
+             ? sums_in<float>(shapes, shape, stored, make_view, stations, progress, launch, rounding)
+             : sums_in<double>(shapes, shape, stored, make_view, stations, progress, launch, rounding);
 }
 
 }  // namespace
@@ -43,20 +54,24 @@ std::vector<double> magnetic_sums_cuda(const std::vector<MagnetizedPrism>& prism
                                        const std::vector<gravity::Station>& stations, gravity::Precision precision,
                                        ProgressReporter& progress, std::size_t memory_limit_bytes,
                                        std::vector<double>* rounding) {
-  return sums(prisms, potential::ListChunks{}, stations, precision, progress, memory_limit_bytes, rounding);
+  return sums(std::tuple<DefaultShape>{}, KernelShape{}, prisms, potential::ListChunks{}, stations, precision, progress,
+              memory_limit_bytes, rounding);
 }
 
 std::vector<double> magnetic_layer_sums_cuda(const MagneticLayer& layer, std::int64_t first, std::int64_t count,
                                              const std::vector<gravity::Station>& stations,
                                              gravity::Precision precision, ProgressReporter& progress,
-                                             std::size_t memory_limit_bytes, std::vector<double>* rounding) {
+                                             std::size_t memory_limit_bytes, std::vector<double>* rounding,
+                                             const KernelShape& shape) {
   // The heights of this share are the stored data; each thread forms its cells' prisms.
   const std::vector<double> surface(layer.layer.surface.begin() + first, layer.layer.surface.begin() + first + count);
   const auto make_view = [&](const double* chunk, std::int64_t index) {
     return magnetic_layer_view(layer.layer.geometry, layer.magnetization_above, layer.magnetization_below, chunk,
                                first + index);
   };
-  return sums(surface, make_view, stations, precision, progress, memory_limit_bytes, rounding);
+  return sums(LayerShapes{}, shape, surface, make_view, stations, precision, progress, memory_limit_bytes, rounding);
 }
+
+std::vector<KernelShape> cuda_layer_shapes() { return potential::shape_values(LayerShapes{}); }
 
 }  // namespace geobem::magnetic

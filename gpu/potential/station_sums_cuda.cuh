@@ -16,13 +16,17 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "gpu/core/cuda_check.hpp"
 #include "gpu/core/device_buffer.hpp"
 #include "gpu/core/device_memory_budget.hpp"
+#include "gpu/core/input_error.hpp"
 #include "gpu/core/progress.hpp"
 #include "gpu/potential/chunk_plan.hpp"
+#include "gpu/potential/kernel_shape.hpp"
 
 namespace geobem::potential {
 
@@ -172,6 +176,25 @@ std::vector<double> station_sums_cuda(const std::vector<Stored>& stored, const s
     GEOBEM_CUDA_CHECK(cudaMemcpy2D(sums.data() + s0, n_stations * sizeof(double), d_sums.data(), ns * sizeof(double),
                                    ns * sizeof(double), rows, cudaMemcpyDeviceToHost));
   }
+  return sums;
+}
+
+/// station_sums_cuda in the launch shape `shape`, one of the tuple of Shape
+/// types `shapes` the method compiles (kernel_shape.hpp). Throws InputError
+/// naming `what` for a shape that is not among them.
+template <typename... Shapes, typename Stored, typename MakeView, typename Kernel, typename Station>
+std::vector<double> station_sums_cuda_in(std::tuple<Shapes...> shapes, const KernelShape& shape, const char* what,
+                                         const std::vector<Stored>& stored, const std::vector<Station>& stations,
+                                         const MakeView& make_view, const Kernel& kernel,
+                                         const LaunchOptions& options, ProgressReporter& progress) {
+  std::vector<double> sums;
+  const bool compiled = in_shape(shapes, shape, [&](auto in) {
+    using S = decltype(in);
+    sums = station_sums_cuda<S::block, S::max_registers>(stored, stations, make_view, kernel, options, progress);
+  });
+  if (!compiled)
+    throw InputError(std::string(what) + ": no kernel of shape " + std::to_string(shape.block_size) + " threads, " +
+                     std::to_string(shape.max_registers) + " registers compiled");
   return sums;
 }
 

@@ -1,0 +1,26 @@
+#pragma once
+// The launch shapes compiled into the CUDA magnetic kernels with their
+// rounding bounds in one pass (magnetic_cuda.cu) and the default they run in:
+// the fastest of terrain_bench's sweep (`terrain_bench --shapes`,
+// bench/RESULTS.md).
+#include <tuple>
+
+#include "gpu/potential/kernel_shape.hpp"
+
+namespace geobem::magnetic {
+
+using potential::KernelShape;
+using potential::Shape;
+
+/// The shapes of the layer's field-and-bounds kernel in double
+/// (cuda_layer_shapes()): block sizes alone, and register caps that each
+/// give a whole number of blocks per SM.
+using LayerShapes = std::tuple<Shape<128, 0>, Shape<64, 0>, Shape<128, 128>, Shape<32, 120>, Shape<128, 96>,
+                               Shape<128, 80>, Shape<128, 64>>;
+
+/// The default shape of the field-and-bounds kernel in double, for layers
+/// and prism lists alike (the same kernel body); single precision and the
+/// field alone run {128, 0}.
+using DefaultShape = Shape<128, 0>;
+
+}  // namespace geobem::magnetic
