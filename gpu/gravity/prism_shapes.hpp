@@ -45,8 +45,13 @@ constexpr KernelShape default_prism_shape(bool single, bool gz_only, bool estima
 using LayerFaceShapes = std::tuple<Shape<128, 0>, Shape<64, 0>, Shape<256, 0>, Shape<128, 96>, Shape<128, 80>,
                                    Shape<128, 72>, Shape<128, 64>>;
 
-/// The default shape of the layer's g_z face kernel with the estimate.
-constexpr KernelShape default_layer_face_shape(bool single) { return single ? KernelShape{128, 0} : KernelShape{128, 0}; }
+/// The default shape of the layer's g_z face kernel with the estimate: in
+/// double the fastest of the sweep on one H200 (bench/RESULTS.md "Gravity and
+/// magnetics: the far sources' rounding bounds in single precision":
+/// {128, 72} 0.713 s against 0.766 s uncapped, 0.719 s at 64, 0.724 s at 80).
+constexpr KernelShape default_layer_face_shape(bool single) {
+  return single ? KernelShape{128, 0} : KernelShape{128, 72};
+}
 
 /// default_prism_shape as a Shape type, for a kernel compiled in it alone.
 template <bool Single, bool GzOnly, bool Estimated>

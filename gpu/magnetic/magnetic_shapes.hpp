@@ -19,8 +19,11 @@ using LayerShapes = std::tuple<Shape<128, 0>, Shape<64, 0>, Shape<128, 128>, Sha
                                Shape<128, 80>, Shape<128, 64>>;
 
 /// The default shape of the field-and-bounds kernel in double, for layers
-/// and prism lists alike (the same kernel body); single precision and the
-/// field alone run {128, 0}.
-using DefaultShape = Shape<128, 0>;
+/// and prism lists alike (the same kernel body): the fastest of the sweep on
+/// one H200 (bench/RESULTS.md "Gravity and magnetics: the far sources'
+/// rounding bounds in single precision": {128, 96} 3.07 s against 3.43 s
+/// uncapped, 3.12 s at 80, 3.18 s at 128). Single precision and the field
+/// alone run {128, 0}.
+using DefaultShape = Shape<128, 96>;
 
 }  // namespace geobem::magnetic
