@@ -13,14 +13,17 @@
 //       the layout: leaves, near-field pairs and bytes, the memory plan; with
 //       `drops`, per frequency the leaves the damping drops and the pairs kept
 //       (the rigid-body sums on the CPU first: O(n²))
-//   bench_hierarchical ranks MESH.vtu DT STEPS EPS l,l,...
+//   bench_hierarchical ranks MESH.vtu DT STEPS EPS l,l,... [ROW_LEAF ELEMENT_LEAF [ETA]]
 //       per CQ frequency listed, the admissible leaves by size: ACA's ranks
 //       against the memory plan's estimated_rank, the bytes of the factors
 //       and of the leaves formed dense (ACA did not converge within
-//       aca_rank_cap) (CPU)
-//   bench_hierarchical growth cpu|cuda DT STEPS dense|hierarchical|both MESH.vtu...
+//       aca_rank_cap); then one `# total` line: the system by part (near
+//       field kept, factors, admissible leaves formed dense), the seconds of
+//       the compression and of one matvec (best of 5) (CPU; the tree's leaf
+//       sizes and admissibility η as given, else HierarchicalSettings')
+//   bench_hierarchical growth cpu|cuda DT STEPS dense|hierarchical|both[:ROW_LEAF,ELEMENT_LEAF[,ETA]] MESH.vtu...
 //       per mesh and solver, through solve_laplace as geobem-laplace calls it
-//       (the default settings): seconds of set-up, assembly (compression) and
+//       (the default settings, or the leaf sizes and η given): seconds of set-up, assembly (compression) and
 //       solve, per frequency, GMRES's steps, the largest compressed system
 //       as stored (and its parts: near field, low-rank factors, admissible
 //       leaves formed dense, preconditioner), the device memory the run took
@@ -42,6 +45,7 @@
 #include <cstdlib>
 #include <exception>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -234,9 +238,10 @@ class PeakDeviceMemory {
 
 /// One line of the growth table: `solver` on `model` through solve_laplace.
 LaplaceSolution growth_run(const BemModel& model, const CqSettings& settings, geobem::ComputeDevice device,
-                           BemSolver solver, const char* mesh) {
+                           BemSolver solver, const HierarchicalSettings& hierarchical, const char* mesh) {
   CqOptions options(device, true);
   options.solver = solver;
+  options.hierarchical = hierarchical;
   CqTimings timings;
   PeakDeviceMemory peak(device == geobem::ComputeDevice::Cuda);
   const auto start = std::chrono::steady_clock::now();
@@ -263,8 +268,10 @@ LaplaceSolution growth_run(const BemModel& model, const CqSettings& settings, ge
   return solution;
 }
 
-int growth(geobem::ComputeDevice device, const CqSettings& settings, const std::string& solvers, int count,
-           char** meshes) {
+int growth(geobem::ComputeDevice device, const CqSettings& settings, const std::string& solvers,
+           const HierarchicalSettings& hierarchical, int count, char** meshes) {
+  std::printf("# row leaf %d, element leaf %d, eta %g\n", hierarchical.row_leaf_size, hierarchical.element_leaf_size,
+              hierarchical.eta);
   std::printf("mesh,device,solver,elements,unknowns,frequencies,setup_s,assembly_s,solve_s,total_s,"
               "per_frequency_s,mean_gmres_steps,most_gmres_steps,system_bytes,peak_device_bytes,batch,"
               "near_field_bytes,factor_bytes,dense_admissible_bytes,preconditioner_bytes,xhat_difference,"
@@ -273,11 +280,11 @@ int growth(geobem::ComputeDevice device, const CqSettings& settings, const std::
     const BemModel model = geobem::test::cavity_model(geobem::surface::read_vtk_surface(meshes[k]));
     LaplaceSolution dense;
     if (solvers != "hierarchical") {
-      dense = growth_run(model, settings, device, BemSolver::dense, meshes[k]);
+      dense = growth_run(model, settings, device, BemSolver::dense, hierarchical, meshes[k]);
       std::printf(",,\n");
     }
     if (solvers == "dense") continue;
-    const LaplaceSolution compressed = growth_run(model, settings, device, BemSolver::hierarchical, meshes[k]);
+    const LaplaceSolution compressed = growth_run(model, settings, device, BemSolver::hierarchical, hierarchical, meshes[k]);
     if (dense.values.empty()) {
       std::printf(",,\n");
       continue;
@@ -299,9 +306,11 @@ int growth(geobem::ComputeDevice device, const CqSettings& settings, const std::
 /// factors of 4), how many were kept low-rank, their mean and largest rank,
 /// the plan's estimated_rank at the bucket's mean size, and the low-rank bytes
 /// compressed against those planned at l (planned_low_rank_bytes; CPU).
-int ranks(const BemModel& model, const CqSettings& settings, double tolerance, const std::vector<int>& list) {
-  HierarchicalSettings hierarchical_settings;
-  hierarchical_settings.tolerance = tolerance;
+int ranks(const BemModel& model, const CqSettings& settings, HierarchicalSettings hierarchical_settings,
+          const std::vector<int>& list) {
+  const double tolerance = hierarchical_settings.tolerance;
+  std::printf("# row leaf %d, element leaf %d, eta %g\n", hierarchical_settings.row_leaf_size,
+              hierarchical_settings.element_leaf_size, hierarchical_settings.eta);
   const HierarchicalLayout layout = make_hierarchical_layout(model, hierarchical_settings);
   const FreeTerms free_terms = free_terms_in_tree_order(model, layout, rigid_body_sums_cpu(model));
   std::printf("# planned low-rank GB before the damping's drops: %.4g\n",
@@ -353,6 +362,19 @@ int ranks(const BemModel& model, const CqSettings& settings, double tolerance, c
                   (op.report.low_rank_bytes + op.report.dense_admissible_bytes) / 1e9, planned / 1e9,
                   seconds);
     }
+    std::vector<Complex> x(op.size()), y(op.size());
+    for (int i = 0; i < op.size(); ++i) x[i] = Complex{std::cos(0.1 * i), std::sin(0.37 * i)};
+    double matvec = 1e300;
+    for (int repeat = 0; repeat < 5; ++repeat) {
+      const auto matvec_start = std::chrono::steady_clock::now();
+      op.apply(x.data(), y.data());
+      matvec = std::min(matvec, seconds_since(matvec_start));
+    }
+    std::printf("# total l=%d: near_gb %.4g factors_gb %.4g dense_formed_gb %.4g system_gb %.4g compress_s %.2f "
+                "matvec_s %.4f error_estimate %.3g\n",
+                l, op.report.near_bytes / 1e9, op.report.low_rank_bytes / 1e9, op.report.dense_admissible_bytes / 1e9,
+                (op.report.near_bytes + op.report.low_rank_bytes + op.report.dense_admissible_bytes) / 1e9, seconds,
+                matvec, op.report.error_estimate);
     std::fflush(stdout);
   }
   return 0;
@@ -395,19 +417,33 @@ int run(int argc, char** argv) {
     const CqSettings settings{std::atoi(argv[4]), std::atof(argv[3])};
     return compare(model, settings, std::atof(argv[5]), argc == 7 ? parse_list(argv[6]) : std::vector<int>{});
   }
-  if (mode == "ranks" && argc == 7) {
+  if (mode == "ranks" && (argc == 7 || argc == 9 || argc == 10)) {
     const BemModel model = geobem::test::cavity_model(geobem::surface::read_vtk_surface(argv[2]));
-    return ranks(model, CqSettings{std::atoi(argv[4]), std::atof(argv[3])}, std::atof(argv[5]), parse_list(argv[6]));
+    HierarchicalSettings hierarchical_settings;
+    hierarchical_settings.tolerance = std::atof(argv[5]);
+    if (argc >= 9) {
+      hierarchical_settings.row_leaf_size = std::atoi(argv[7]);
+      hierarchical_settings.element_leaf_size = std::atoi(argv[8]);
+    }
+    if (argc == 10) hierarchical_settings.eta = std::atof(argv[9]);
+    return ranks(model, CqSettings{std::atoi(argv[4]), std::atof(argv[3])}, hierarchical_settings,
+                 parse_list(argv[6]));
   }
   if (mode == "layout" && (argc == 5 || argc == 6)) {
     const BemModel model = geobem::test::cavity_model(geobem::surface::read_vtk_surface(argv[2]));
     return layout_only(model, CqSettings{std::atoi(argv[4]), std::atof(argv[3])}, argc == 6);
   }
   if (mode == "growth" && argc >= 7) {
-    const std::string solvers = argv[5];
+    const std::string spec = argv[5];
+    const std::string solvers = spec.substr(0, spec.find(':'));
+    HierarchicalSettings hierarchical;
+    if (spec.find(':') != std::string::npos &&
+        std::sscanf(spec.c_str() + spec.find(':') + 1, "%d,%d,%lf", &hierarchical.row_leaf_size,
+                    &hierarchical.element_leaf_size, &hierarchical.eta) < 2)
+      throw std::invalid_argument("bench_hierarchical growth: '" + spec + "' is not SOLVERS:ROW_LEAF,ELEMENT_LEAF[,ETA]");
     if (solvers == "dense" || solvers == "hierarchical" || solvers == "both")
       return growth(geobem::resolve_device(geobem::parse_device_choice(argv[2])),
-                    CqSettings{std::atoi(argv[4]), std::atof(argv[3])}, solvers, argc - 6, argv + 6);
+                    CqSettings{std::atoi(argv[4]), std::atof(argv[3])}, solvers, hierarchical, argc - 6, argv + 6);
   }
   if (mode == "profile" && argc == 9 && (std::string(argv[7]) == "dense" || std::string(argv[7]) == "hierarchical")) {
     const BemModel model = geobem::test::cavity_model(geobem::surface::read_vtk_surface(argv[3]));
@@ -426,8 +462,8 @@ int run(int argc, char** argv) {
   std::fprintf(stderr, "usage: bench_hierarchical compare MESH.vtu DT STEPS EPS [l,l,...] | "
                        "compare-rod H BETA PERIODS EPS [l,l,...] |\n"
                        "       bench_hierarchical layout MESH.vtu DT STEPS [drops] |\n"
-                       "       bench_hierarchical ranks MESH.vtu DT STEPS EPS l,l,... |\n"
-                       "       bench_hierarchical growth cpu|cuda DT STEPS dense|hierarchical|both MESH.vtu... |\n"
+                       "       bench_hierarchical ranks MESH.vtu DT STEPS EPS l,l,... [ROW_LEAF ELEMENT_LEAF [ETA]] |\n"
+                       "       bench_hierarchical growth cpu|cuda DT STEPS dense|hierarchical|both[:ROW_LEAF,ELEMENT_LEAF[,ETA]] MESH.vtu... |\n"
                        "       bench_hierarchical profile cpu|cuda MESH.vtu BETA DURATION EPS dense|hierarchical l,l,...\n");
   return 2;
 }
