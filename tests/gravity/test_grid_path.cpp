@@ -41,6 +41,18 @@ std::vector<Prism> every_cell(const PrismGrid& grid) {
   return prisms;
 }
 
+/// All ten fields of the grid path on `stations` (which it must apply to)
+/// within 1e-12 of each field's largest magnitude of the general path's on
+/// `prisms`, the same model.
+void expect_grid_path_matches_general_path(const PrismGrid& grid, const std::vector<Prism>& prisms,
+                                           const std::vector<Station>& stations) {
+  ASSERT_TRUE(grid_path_applies(grid, stations));
+  const auto fields = parse_fields("all");
+  const auto diff = relative_max_difference(forward_model_grid(grid, stations, fields, quiet_cpu()),
+                                            forward_model(prisms, stations, fields, quiet_cpu()));
+  for (int f = 0; f < field_count; ++f) EXPECT_LE(diff[f], 1e-12) << field_name(Field(f));
+}
+
 TEST(GridPath, CornerSumEqualsEdgePairKernel) {
   std::mt19937_64 rng(3);
   std::uniform_real_distribution<double> where(-300, 300), size(1, 200), above(0.5, 100);
@@ -115,11 +127,7 @@ TEST(GridPath, RandomNonUniformGridMatchesGeneralPath) {
   std::uniform_real_distribution<double> where(-1500, 1500), height(5, 300);
   std::vector<Station> stations;
   for (int i = 0; i < 120; ++i) stations.push_back({where(rng), where(rng), grid.upward_edges.back() + height(rng)});
-  ASSERT_TRUE(grid_path_applies(grid, stations));
-  const auto fields = parse_fields("all");
-  const auto diff = relative_max_difference(forward_model_grid(grid, stations, fields, quiet_cpu()),
-                                            forward_model(prisms, stations, fields, quiet_cpu()));
-  for (int f = 0; f < field_count; ++f) EXPECT_LE(diff[f], 1e-12) << field_name(Field(f));
+  expect_grid_path_matches_general_path(grid, prisms, stations);
 }
 
 TEST(GridPath, StationsOnNodeLinesMatchGeneralPath) {
@@ -130,11 +138,7 @@ TEST(GridPath, StationsOnNodeLinesMatchGeneralPath) {
   const std::vector<Prism> prisms = every_cell(grid);
   const std::vector<Station> stations{{50, 40, 10},  {100, 0, 5},   {0, 80, 1},    {150, 40, 20},
                                       {-30, 40, -30}, {50, 120, -60}, {200, 0, -30}, {75, 60, 15}};
-  ASSERT_TRUE(grid_path_applies(grid, stations));
-  const auto fields = parse_fields("all");
-  const auto diff = relative_max_difference(forward_model_grid(grid, stations, fields, quiet_cpu()),
-                                            forward_model(prisms, stations, fields, quiet_cpu()));
-  for (int f = 0; f < field_count; ++f) EXPECT_LE(diff[f], 1e-12) << field_name(Field(f));
+  expect_grid_path_matches_general_path(grid, prisms, stations);
 }
 
 TEST(GridPath, AppliesOnlyToStationsOutsideTheGrid) {
