@@ -1,10 +1,14 @@
 // The hierarchical CQ-BEM beside the dense one on the pressurized cavity
 // (tests/bem/cavity_case.hpp) read from a .vtu of
 // `geobem-mesh --config workflows/cavity-pressure/mesh.ini --element-size H`:
+// DT, the CQ time step, is either seconds (the same on every mesh) or
+// `beta=B`: per mesh Δt = B·h_min/c_P (cq_time_step_from_beta, h_min the
+// smallest element, as bench_bem and geobem-laplace --beta), the refinement
+// study's choice, which keeps the kernel's reach fixed in units of h.
 //   bench_hierarchical compare MESH.vtu DT STEPS EPS [l,l,...]
-//       per CQ frequency (all, or those listed) of N = STEPS steps of DT
-//       seconds: the compressed operator's estimated and measured relative
-//       Frobenius error against the dense matrix, GMRES's steps, and x̂
+//       per CQ frequency (all, or those listed) of N = STEPS steps of DT:
+//       the compressed operator's estimated and measured relative Frobenius
+//       error against the dense matrix, GMRES's steps, and x̂
 //       against the dense solution, and the pair integrals the near field and
 //       ACA evaluated (CPU; the dense system must fit)
 //   bench_hierarchical compare-rod H BETA PERIODS EPS [l,l,...]
@@ -23,10 +27,11 @@
 //       sizes and admissibility η as given, else HierarchicalSettings')
 //   bench_hierarchical growth cpu|cuda DT STEPS dense|hierarchical|both[:ROW_LEAF,ELEMENT_LEAF[,ETA]] MESH.vtu...
 //       per mesh and solver, through solve_laplace as geobem-laplace calls it
-//       (the default settings, or the leaf sizes and η given): seconds of set-up, assembly (compression) and
-//       solve, per frequency, GMRES's steps, the largest compressed system
-//       as stored (and its parts: near field, low-rank factors, admissible
-//       leaves formed dense, preconditioner), the device memory the run took
+//       (the default settings, or the leaf sizes and η given): the time step
+//       and its β, seconds of set-up, assembly (compression) and solve, per
+//       frequency, GMRES's steps, the largest compressed system as stored
+//       (and its parts: near field, low-rank factors, admissible leaves
+//       formed dense, preconditioner), the device memory the run took
 //       at its peak (CUDA; sampled every 5 ms), and with `both` the
 //       hierarchical x̂ and wall series against the dense ones; one CSV line
 //       each, for plot_growth.py
@@ -74,6 +79,44 @@ namespace {
 using namespace geobem::bem;
 using namespace geobem::bem::hierarchical;
 using geobem::seconds_since;
+
+/// The CQ time step as given on the command line: `DT` seconds, or `beta=B`
+/// for Δt = B·h_min/c_P on each mesh (cq_time_step_from_beta).
+class TimeStepChoice {
+ public:
+  explicit TimeStepChoice(const std::string& text) {
+    const bool by_beta = text.rfind("beta=", 0) == 0;
+    const std::string number = by_beta ? text.substr(5) : text;
+    char* end = nullptr;
+    const double value = std::strtod(number.c_str(), &end);
+    if (number.empty() || *end != '\0' || !std::isfinite(value) || value <= 0.0)
+      throw std::invalid_argument("time step '" + text +
+                                  "' is neither seconds > 0 nor beta=B with B > 0");
+    (by_beta ? beta_ : seconds_) = value;
+  }
+  /// Δt on `model` in seconds.
+  double on(const BemModel& model) const {
+    return beta_ > 0.0 ? cq_time_step_from_beta(beta_, model.smallest_element_size(), model.material.p_wave_speed)
+                       : seconds_;
+  }
+  /// What the choice holds fixed across meshes, for a comment line.
+  std::string describe() const {
+    std::ostringstream out;
+    if (beta_ > 0.0)
+      out << "beta = " << beta_ << " on every mesh (dt = beta h_min / c_P per mesh)";
+    else
+      out << "dt = " << seconds_ << " s on every mesh";
+    return out.str();
+  }
+
+ private:
+  double seconds_ = 0.0, beta_ = 0.0;
+};
+
+/// β = c_P Δt / h_min of a time step on `model`.
+double beta_of(const BemModel& model, double time_step) {
+  return model.material.p_wave_speed * time_step / model.smallest_element_size();
+}
 
 std::vector<int> parse_list(const char* text) {
   std::vector<int> out;
@@ -255,9 +298,10 @@ LaplaceSolution growth_run(const BemModel& model, const CqSettings& settings, ge
   }
   const int frequencies = cq_frequency_count(settings);
   const CompressedSystemBytes& parts = timings.largest_compressed;
-  std::printf("%s,%s,%s,%zu,%d,%d,%.3f,%.3f,%.3f,%.3f,%.4g,%.2f,%d,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g", mesh,
-              geobem::to_string(device).c_str(), to_string(solver).c_str(), model.areas.size(), model.unknown_count(),
-              frequencies, timings.setup_seconds, timings.assembly_seconds, timings.solve_seconds, total,
+  std::printf("%s,%s,%s,%zu,%d,%d,%.4g,%.4g,%.3f,%.3f,%.3f,%.3f,%.4g,%.2f,%d,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g",
+              mesh, geobem::to_string(device).c_str(), to_string(solver).c_str(), model.areas.size(),
+              model.unknown_count(), frequencies, settings.time_step, beta_of(model, settings.time_step),
+              timings.setup_seconds, timings.assembly_seconds, timings.solve_seconds, total,
               (timings.assembly_seconds + timings.solve_seconds) / frequencies,
               solution.solves.empty() ? 0.0 : double(steps) / solution.solves.size(), most,
               solver == BemSolver::dense ? double(dense_system_bytes(model.unknown_count(), model.load_case_count()))
@@ -268,16 +312,18 @@ LaplaceSolution growth_run(const BemModel& model, const CqSettings& settings, ge
   return solution;
 }
 
-int growth(geobem::ComputeDevice device, const CqSettings& settings, const std::string& solvers,
+int growth(geobem::ComputeDevice device, const TimeStepChoice& time_step, int steps, const std::string& solvers,
            const HierarchicalSettings& hierarchical, int count, char** meshes) {
   std::printf("# row leaf %d, element leaf %d, eta %g\n", hierarchical.row_leaf_size, hierarchical.element_leaf_size,
               hierarchical.eta);
-  std::printf("mesh,device,solver,elements,unknowns,frequencies,setup_s,assembly_s,solve_s,total_s,"
+  std::printf("# time step: %s, %d steps\n", time_step.describe().c_str(), steps);
+  std::printf("mesh,device,solver,elements,unknowns,frequencies,time_step_s,beta,setup_s,assembly_s,solve_s,total_s,"
               "per_frequency_s,mean_gmres_steps,most_gmres_steps,system_bytes,peak_device_bytes,batch,"
               "near_field_bytes,factor_bytes,dense_admissible_bytes,preconditioner_bytes,xhat_difference,"
               "wall_series_difference\n");
   for (int k = 0; k < count; ++k) {
     const BemModel model = geobem::test::cavity_model(geobem::surface::read_vtk_surface(meshes[k]));
+    const CqSettings settings{steps, time_step.on(model)};
     LaplaceSolution dense;
     if (solvers != "hierarchical") {
       dense = growth_run(model, settings, device, BemSolver::dense, hierarchical, meshes[k]);
@@ -316,6 +362,8 @@ int ranks(const BemModel& model, const CqSettings& settings, HierarchicalSetting
   std::printf("# planned low-rank GB before the damping's drops: %.4g\n",
               plan_hierarchical_memory(layout, model.load_case_count(), tolerance).low_rank / 1e9);
   std::printf("# near field GB: %.4g\n", layout.near_field_bytes() / 1e9);
+  std::printf("# time step %.4g s, beta %.4g, %d steps\n", settings.time_step, beta_of(model, settings.time_step),
+              settings.steps);
   std::printf("l,size_from,size_to,leaves,low_rank,dense,dropped,mean_rank,largest_rank,planned_rank,"
               "factors_gb,dense_formed_gb,low_rank_gb,planned_low_rank_gb,compress_s\n");
   for (int l : list) {
@@ -414,7 +462,7 @@ int run(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "compare" && (argc == 6 || argc == 7)) {
     const BemModel model = geobem::test::cavity_model(geobem::surface::read_vtk_surface(argv[2]));
-    const CqSettings settings{std::atoi(argv[4]), std::atof(argv[3])};
+    const CqSettings settings{std::atoi(argv[4]), TimeStepChoice(argv[3]).on(model)};
     return compare(model, settings, std::atof(argv[5]), argc == 7 ? parse_list(argv[6]) : std::vector<int>{});
   }
   if (mode == "ranks" && (argc == 7 || argc == 9 || argc == 10)) {
@@ -426,12 +474,12 @@ int run(int argc, char** argv) {
       hierarchical_settings.element_leaf_size = std::atoi(argv[8]);
     }
     if (argc == 10) hierarchical_settings.eta = std::atof(argv[9]);
-    return ranks(model, CqSettings{std::atoi(argv[4]), std::atof(argv[3])}, hierarchical_settings,
+    return ranks(model, CqSettings{std::atoi(argv[4]), TimeStepChoice(argv[3]).on(model)}, hierarchical_settings,
                  parse_list(argv[6]));
   }
   if (mode == "layout" && (argc == 5 || argc == 6)) {
     const BemModel model = geobem::test::cavity_model(geobem::surface::read_vtk_surface(argv[2]));
-    return layout_only(model, CqSettings{std::atoi(argv[4]), std::atof(argv[3])}, argc == 6);
+    return layout_only(model, CqSettings{std::atoi(argv[4]), TimeStepChoice(argv[3]).on(model)}, argc == 6);
   }
   if (mode == "growth" && argc >= 7) {
     const std::string spec = argv[5];
@@ -442,8 +490,8 @@ int run(int argc, char** argv) {
                     &hierarchical.element_leaf_size, &hierarchical.eta) < 2)
       throw std::invalid_argument("bench_hierarchical growth: '" + spec + "' is not SOLVERS:ROW_LEAF,ELEMENT_LEAF[,ETA]");
     if (solvers == "dense" || solvers == "hierarchical" || solvers == "both")
-      return growth(geobem::resolve_device(geobem::parse_device_choice(argv[2])),
-                    CqSettings{std::atoi(argv[4]), std::atof(argv[3])}, solvers, hierarchical, argc - 6, argv + 6);
+      return growth(geobem::resolve_device(geobem::parse_device_choice(argv[2])), TimeStepChoice(argv[3]),
+                    std::atoi(argv[4]), solvers, hierarchical, argc - 6, argv + 6);
   }
   if (mode == "profile" && argc == 9 && (std::string(argv[7]) == "dense" || std::string(argv[7]) == "hierarchical")) {
     const BemModel model = geobem::test::cavity_model(geobem::surface::read_vtk_surface(argv[3]));
@@ -464,7 +512,8 @@ int run(int argc, char** argv) {
                        "       bench_hierarchical layout MESH.vtu DT STEPS [drops] |\n"
                        "       bench_hierarchical ranks MESH.vtu DT STEPS EPS l,l,... [ROW_LEAF ELEMENT_LEAF [ETA]] |\n"
                        "       bench_hierarchical growth cpu|cuda DT STEPS dense|hierarchical|both[:ROW_LEAF,ELEMENT_LEAF[,ETA]] MESH.vtu... |\n"
-                       "       bench_hierarchical profile cpu|cuda MESH.vtu BETA DURATION EPS dense|hierarchical l,l,...\n");
+                       "       bench_hierarchical profile cpu|cuda MESH.vtu BETA DURATION EPS dense|hierarchical l,l,...\n"
+                       "DT: the time step in seconds, or beta=B for B h_min / c_P on each mesh\n");
   return 2;
 }
 
