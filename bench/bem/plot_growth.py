@@ -8,8 +8,13 @@ factors, admissible leaves formed dense) where the CSV has them.
 Usage: plot_growth.py GROWTH.csv [GROWTH.csv ...] OUT.png
 
 The CSV files are what `bench_hierarchical growth` prints (one line per mesh
-and solver; files concatenated, their header lines skipped). Debian's
-python3-matplotlib and python3-numpy (scripts/setup.sh installs both).
+and solver; its header and comment lines skipped). Each file's
+`# time step:` comment names its series: a time step fixed on every mesh
+(`dt = ...`) or a fixed β = c_P Δt / h_min (`beta = ...`, Δt shrinking with
+the mesh); files of the same series are drawn as one. Besides the fitted
+exponents the script prints each curve's local slope between its two largest
+meshes. Debian's python3-matplotlib and python3-numpy (scripts/setup.sh
+installs both).
 """
 import csv
 import sys
@@ -21,13 +26,27 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 
+def series_name(comment, path):
+    """'Δt = 2 µs' or 'β = 1' from bench_hierarchical's `# time step:` comment."""
+    if comment.startswith("beta = "):
+        return "β = " + comment.split()[2]
+    if comment.startswith("dt = "):
+        return f"Δt = {float(comment.split()[2]) * 1e6:g} µs"
+    return path
+
+
 def read_rows(paths):
+    """The rows of every file, each with its series' name under 'series'."""
     rows = []
     for path in paths:
         with open(path, newline="", encoding="utf-8") as f:
-            for row in csv.DictReader(line for line in f if not line.startswith("#")):
-                if row.get("solver") and row["unknowns"] != "unknowns":
-                    rows.append(row)
+            lines = f.readlines()
+        comment = next((line[len("# time step:"):].strip() for line in lines if line.startswith("# time step:")), "")
+        series = series_name(comment, path)
+        for row in csv.DictReader(line for line in lines if not line.startswith("#")):
+            if row.get("solver") and row["unknowns"] != "unknowns":
+                row["series"] = series
+                rows.append(row)
     if not rows:
         sys.exit("plot_growth.py: no rows in " + ", ".join(paths))
     return rows
@@ -39,54 +58,65 @@ def fitted_exponent(n, y):
     return slope, np.exp(intercept) * n**slope
 
 
+def report(name, n, y):
+    """The fitted exponent over all n and the local slope between the two largest n."""
+    slope, line = fitted_exponent(n, y)
+    top = np.log(y[-1] / y[-2]) / np.log(n[-1] / n[-2])
+    print(f"{name}: exponent {slope:.2f} over n = {int(n[0])}..{int(n[-1])}, "
+          f"local {top:.2f} over {int(n[-2])}..{int(n[-1])}")
+    return slope, line
+
+
 # The parts of a hierarchical system, where the CSV has them (bench_hierarchical growth prints them).
 PARTS = (("near_field_bytes", "near field"), ("factor_bytes", "low-rank factors"),
          ("dense_admissible_bytes", "admissible leaves formed dense"))
 
 
-def plot_parts(axis, rows, device):
+def plot_parts(axis, rows, label, style):
     """The near field, the factors and the dense-formed admissible leaves of the
-    largest system against n, dashed, each with its exponent (rows where it is > 0)."""
-    for column, name in PARTS:
+    largest system against n, one colour per part, one line style per series,
+    each with its exponent (rows where it is > 0)."""
+    for (column, name), colour in zip(PARTS, ("tab:green", "tab:purple", "tab:red")):
         points = [(float(row["unknowns"]), float(row[column])) for row in rows
                   if row.get(column) and float(row[column]) > 0]
         if len(points) < 2:
             continue
         n, y = (np.array(values) for values in zip(*points))
-        slope, _ = fitted_exponent(n, y)
-        axis.loglog(n, y, "--", marker=".", linewidth=0.9, label=f"  its {name}: n^{slope:.2f}")
-        print(f"{device} hierarchical {column}: exponent {slope:.2f} over n = {int(n[0])}..{int(n[-1])}")
+        slope, _ = report(f"{label} hierarchical {column}", n, y)
+        axis.loglog(n, y, style, color=colour, marker=".", linewidth=0.9, label=f"{name}, {label}: n^{slope:.2f}")
 
 
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     rows = read_rows(sys.argv[1:-1])
-    devices = sorted({row["device"] for row in rows})
-    figure, axes = plt.subplots(1, 2, figsize=(11, 4.5))
-    for device in devices:
-        for solver, marker in (("dense", "s"), ("hierarchical", "o")):
-            picked = sorted((row for row in rows if row["device"] == device and row["solver"] == solver),
-                            key=lambda row: int(row["unknowns"]))
-            if len(picked) < 2:
-                continue
-            n = np.array([float(row["unknowns"]) for row in picked])
-            for axis, column, unit in ((axes[0], "per_frequency_s", "s"), (axes[1], "system_bytes", "bytes")):
-                y = np.array([float(row[column]) for row in picked])
-                slope, line = fitted_exponent(n, y)
-                label = f"{solver} ({device}): n^{slope:.2f}"
-                axis.loglog(n, y, marker, label=label)
-                axis.loglog(n, line, "-", color=axis.lines[-1].get_color(), linewidth=0.8)
-                print(f"{device} {solver} {column}: exponent {slope:.2f} over n = {int(n[0])}..{int(n[-1])}")
-            if solver == "hierarchical":
-                plot_parts(axes[1], picked, device)
+    figure, axes = plt.subplots(1, 3, figsize=(16, 5))
+    for series, style in zip(dict.fromkeys(row["series"] for row in rows), ("-", "--", ":", "-.")):
+        for device in sorted({row["device"] for row in rows if row["series"] == series}):
+            label = f"{series}, {device}"
+            for solver, marker in (("dense", "s"), ("hierarchical", "o")):
+                picked = sorted((row for row in rows if row["series"] == series and row["device"] == device
+                                 and row["solver"] == solver), key=lambda row: int(row["unknowns"]))
+                if len(picked) < 2:
+                    continue
+                n = np.array([float(row["unknowns"]) for row in picked])
+                for axis, column in ((axes[0], "per_frequency_s"), (axes[1], "system_bytes")):
+                    y = np.array([float(row[column]) for row in picked])
+                    slope, line = report(f"{label} {solver} {column}", n, y)
+                    axis.loglog(n, y, marker, fillstyle="full" if style == "-" else "none",
+                                label=f"{solver}, {label}: n^{slope:.2f}")
+                    axis.loglog(n, line, style, color=axis.lines[-1].get_color(), linewidth=0.8)
+                if solver == "hierarchical":
+                    plot_parts(axes[2], picked, label, style)
     axes[0].set_ylabel("seconds per CQ frequency (assembly + solve)")
-    axes[1].set_ylabel("bytes of one frequency's system")
+    axes[1].set_ylabel("bytes of one frequency's system (the largest)")
+    axes[2].set_ylabel("bytes of the largest hierarchical system, by part")
     for axis in axes:
         axis.set_xlabel("unknowns n")
         axis.grid(True, which="both", linewidth=0.3)
-        axis.legend(fontsize=8)
-    figure.suptitle("CQ-BEM on the pressurized cavity: dense against hierarchical")
+        axis.legend(fontsize=7)
+    figure.suptitle("CQ-BEM on the pressurized cavity, 64 steps: dense against hierarchical, "
+                    "at a fixed time step and at a fixed β = c_P Δt / h_min")
     figure.tight_layout()
     figure.savefig(sys.argv[-1], dpi=120)
 
