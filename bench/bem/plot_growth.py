@@ -11,10 +11,10 @@ The CSV files are what `bench_hierarchical growth` prints (one line per mesh
 and solver; its header and comment lines skipped). Each file's
 `# time step:` comment names its series: a time step fixed on every mesh
 (`dt = ...`) or a fixed β = c_P Δt / h_min (`beta = ...`, Δt shrinking with
-the mesh); files of the same series are drawn as one. Besides the fitted
-exponents the script prints each curve's local slope between its two largest
-meshes. Debian's python3-matplotlib and python3-numpy (scripts/setup.sh
-installs both).
+the mesh); files of the same series are drawn as one. Beside each fitted
+exponent the legend and the printed lines give the local slope between the
+two largest meshes ("top"). Debian's python3-matplotlib and python3-numpy
+(scripts/setup.sh installs both).
 """
 import csv
 import sys
@@ -59,12 +59,13 @@ def fitted_exponent(n, y):
 
 
 def report(name, n, y):
-    """The fitted exponent over all n and the local slope between the two largest n."""
+    """Prints the fitted exponent over all n and the local slope between the two
+    largest n; returns both as a legend's text, and the fitted line at n."""
     slope, line = fitted_exponent(n, y)
     top = np.log(y[-1] / y[-2]) / np.log(n[-1] / n[-2])
     print(f"{name}: exponent {slope:.2f} over n = {int(n[0])}..{int(n[-1])}, "
           f"local {top:.2f} over {int(n[-2])}..{int(n[-1])}")
-    return slope, line
+    return f"n^{slope:.2f} (top n^{top:.2f})", line
 
 
 # The parts of a hierarchical system, where the CSV has them (bench_hierarchical growth prints them).
@@ -82,8 +83,8 @@ def plot_parts(axis, rows, label, style):
         if len(points) < 2:
             continue
         n, y = (np.array(values) for values in zip(*points))
-        slope, _ = report(f"{label} hierarchical {column}", n, y)
-        axis.loglog(n, y, style, color=colour, marker=".", linewidth=0.9, label=f"{name}, {label}: n^{slope:.2f}")
+        growth, _ = report(f"{label} hierarchical {column}", n, y)
+        axis.loglog(n, y, style, color=colour, marker=".", linewidth=0.9, label=f"{name}, {label}: {growth}")
 
 
 def main():
@@ -102,9 +103,9 @@ def main():
                 n = np.array([float(row["unknowns"]) for row in picked])
                 for axis, column in ((axes[0], "per_frequency_s"), (axes[1], "system_bytes")):
                     y = np.array([float(row[column]) for row in picked])
-                    slope, line = report(f"{label} {solver} {column}", n, y)
+                    growth, line = report(f"{label} {solver} {column}", n, y)
                     axis.loglog(n, y, marker, fillstyle="full" if style == "-" else "none",
-                                label=f"{solver}, {label}: n^{slope:.2f}")
+                                label=f"{solver}, {label}: {growth}")
                     axis.loglog(n, line, style, color=axis.lines[-1].get_color(), linewidth=0.8)
                 if solver == "hierarchical":
                     plot_parts(axes[2], picked, label, style)
