@@ -48,6 +48,17 @@
 #define GEOBEM_GRAVITY_UNROLL
 #endif
 
+// The limits at singular stations (on_edge_log, atan_pair_on_plane) run for
+// almost no pair: on the device each is one out-of-line copy, called from the
+// rare branch, so that a kernel's code stays the size of its common path
+// (inlined at every pair site they made the all-ten kernel 12,400 SASS
+// instructions instead of 5,500; RESULTS.md). Inline on the host.
+#if defined(__CUDA_ARCH__)
+#define GEOBEM_GRAVITY_RARE __noinline__
+#else
+#define GEOBEM_GRAVITY_RARE inline
+#endif
+
 namespace geobem::gravity {
 
 /// Bits of a field mask, in the order of Field (gravity.hpp).
@@ -96,12 +107,17 @@ GEOBEM_HD inline Real unit_sign(Real x) {
 /// carry the same t, so their divergences cancel where the model's field is
 /// finite and their finite parts add up to it.
 template <typename Real>
-GEOBEM_HD inline Real on_edge_log(Real u1, Real u2, Real h) {
+GEOBEM_HD GEOBEM_GRAVITY_RARE Real on_edge_log(Real u1, Real u2, Real h) {
   using std::log;
   const Real root3 = Real(1.7320508075688772935);
-  if (u1 == Real(0)) return log(h * (root3 + unit_sign(u1)));
-  if (u2 == Real(0)) return log(Real(2) * h / (root3 + unit_sign(u2)));
-  return log(Real(2) * u1 * -u2);
+  Real length;  // one log call for the three cases
+  if (u1 == Real(0))
+    length = h * (root3 + unit_sign(u1));
+  else if (u2 == Real(0))
+    length = Real(2) * h / (root3 + unit_sign(u2));
+  else
+    length = Real(2) * u1 * -u2;
+  return log(length);
 }
 
 /// ln(u1 + r1) − ln(u2 + r2) for the two vertices of a prism edge parallel to
@@ -116,13 +132,14 @@ GEOBEM_HD inline Real on_edge_log(Real u1, Real u2, Real h) {
 ///   u2 < 0 <= u1:  ln((u1 + r1)(r2 − u2) / rho2) = log1p(n / rho2) with
 ///                  n = u1·r2 − u2·r1 − u1·u2 + (rho2(u1² + u2²) + u1²u2²) / (r1·r2 + rho2).
 /// On the edge itself (rho2 = 0, u2 <= 0 <= u1, or rho2 lost to underflow in
-/// Real) the difference diverges: its finite part on_edge_log is returned. On
-/// the prolongation of the edge (rho2 = 0, u1 and u2 of one sign) the two
+/// Real) the difference diverges: its finite part on_edge_log is returned.
+/// The quotient's den is exactly 0 there in every case (u2 = 0: r2 = 0;
+/// u2 < 0 <= u1: rho2 = 0), so one test after the common arithmetic finds it.
+/// On the prolongation of the edge (rho2 = 0, u1 and u2 of one sign) the two
 /// divergent terms cancel inside the quotient.
 template <typename Real>
 GEOBEM_HD inline Real pair_log(Real u1, Real u2, Real h, Real r1, Real r2, Real rho2) {
   using std::log1p;
-  if (rho2 == Real(0) && u2 <= Real(0) && u1 >= Real(0)) return on_edge_log(u1, u2, h);
   // One quotient num/den per case and a single log1p call: each call site
   // then inlines one log1p instead of three (instruction cache, registers).
   const Real rs = r1 + r2;
@@ -154,6 +171,12 @@ GEOBEM_HD inline Real atan_on_plane(Real u, Real v, Real w) {
   return unit_sign(u) * unit_sign(v) * unit_sign(w) * angle;
 }
 
+/// atan_on_plane(u1, v, w) − atan_on_plane(u2, v, w): pair_atan with w = 0.
+template <typename Real>
+GEOBEM_HD GEOBEM_GRAVITY_RARE Real atan_pair_on_plane(Real u1, Real u2, Real v, Real w) {
+  return atan_on_plane(u1, v, w) - atan_on_plane(u2, v, w);
+}
+
 /// arctan(u1·v / (w·r1)) − arctan(u2·v / (w·r2)) for the two vertices of an
 /// edge parallel to u (u1 > u2, h = u1 − u2; v, w the other two coordinates,
 /// shared): the difference of principal values is atan2(v·w·D, w²·r1·r2 +
@@ -164,7 +187,7 @@ GEOBEM_HD inline Real atan_on_plane(Real u, Real v, Real w) {
 template <typename Real>
 GEOBEM_HD inline Real pair_atan(Real u1, Real u2, Real h, Real v, Real w, Real r1, Real r2) {
   using std::atan2;
-  if (w == Real(0)) return atan_on_plane(u1, v, w) - atan_on_plane(u2, v, w);
+  if (w == Real(0)) return atan_pair_on_plane(u1, u2, v, w);
   // D = d_num / d_den >= 0 with d_den > 0; both arguments of atan2 are
   // scaled by d_den instead of dividing.
   Real d_num, d_den;
