@@ -6,8 +6,9 @@
 // warm-up call, best of --repeat; g_z also by its driver alone (no rounding
 // estimate, limits or units), to show what the public call adds. The layer
 // is magnetized by induction (--susceptibility in --field-intensity,
-// --inclination, --declination). --shapes (CUDA) then times the drivers with
-// the rounding estimate in every compiled launch shape of the g_z face kernel
+// --inclination, --declination). --shapes fields|estimated|both (CUDA) then
+// times the drivers alone, with the rounding estimate in the same pass, or
+// both, in every compiled launch shape of the g_z face kernel
 // (cuda_layer_face_shapes()) and of the magnetic kernel (cuda_layer_shapes()),
 // double.
 // --peer-case DIR writes the layer, the stations and geobem's results for
@@ -85,28 +86,31 @@ std::vector<double> long_double_reference(const magnetic::MagneticLayer& layer,
 }
 
 #if GEOBEM_WITH_CUDA
-/// The drivers with the rounding estimate, double, in every compiled launch
-/// shape: the layer's g_z face kernel, then the magnetic layer kernel.
+/// The drivers in double in every compiled launch shape, the kernels alone
+/// (`estimated` false) or with the rounding estimate in the same pass: the
+/// layer's g_z face kernel, then the magnetic layer kernel.
 void shape_sweep(const gravity::PrismLayer& layer, const magnetic::MagneticLayer& magnetized,
-                 const std::vector<gravity::Station>& stations, int repeat) {
+                 const std::vector<gravity::Station>& stations, int repeat, bool estimated) {
   ProgressReporter quiet("", 1, "", true);
   const std::int64_t cells = static_cast<std::int64_t>(layer.cell_count());
   const unsigned g_z_bit = 1u << static_cast<int>(gravity::Field::g_z);
   std::vector<double> rounding;
+  std::vector<double>* estimate = estimated ? &rounding : nullptr;
+  const char* with = estimated ? "+estimate" : "";
   for (const potential::KernelShape& shape : gravity::cuda_layer_face_shapes()) {
     const double seconds = warm_best_time(repeat, [&] {
-      gravity::layer_sums_cuda(layer, 0, cells, stations, g_z_bit, gravity::Precision::Double, quiet, 0, &rounding,
+      gravity::layer_sums_cuda(layer, 0, cells, stations, g_z_bit, gravity::Precision::Double, quiet, 0, estimate,
                                shape);
     });
-    std::printf("shape g_z+estimate %4d threads, %3d registers: %9.4f s\n", shape.block_size, shape.max_registers,
+    std::printf("shape g_z%-9s %4d threads, %3d registers: %9.4f s\n", with, shape.block_size, shape.max_registers,
                 seconds);
   }
   for (const potential::KernelShape& shape : magnetic::cuda_layer_shapes()) {
     const double seconds = warm_best_time(repeat, [&] {
       magnetic::magnetic_layer_sums_cuda(magnetized, 0, cells, stations, gravity::Precision::Double, quiet, 0,
-                                         &rounding, shape);
+                                         estimate, shape);
     });
-    std::printf("shape b+estimate   %4d threads, %3d registers: %9.4f s\n", shape.block_size, shape.max_registers,
+    std::printf("shape b%-11s %4d threads, %3d registers: %9.4f s\n", with, shape.block_size, shape.max_registers,
                 seconds);
   }
 }
@@ -118,7 +122,7 @@ int run(int argc, char** argv) {
   double clearance = 100.0, susceptibility = 0.01;
   magnetic::InducingField field{51000.0, 64.0, -5.0};
   int step = 1, repeat = 3, reference_stations = 16;
-  bool shapes = false;
+  std::string sweep;
   cli::StageOptions command("terrain_bench", "g_z and b of a prism layer on DEM-node stations, timed.");
   command.add_device(&device_choice);
   command.add()
@@ -133,9 +137,12 @@ int run(int argc, char** argv) {
     ("reference-stations", po::value(&reference_stations)->default_value(reference_stations),
      "peer case: stations of the long-double reference (reference.npy)")
     ("peer-case", cli::optional_value(&peer_case), "write the case for terrain_harmonica_peer.py into DIR")
-    ("shapes", po::bool_switch(&shapes),
-     "CUDA: time the g_z face kernel and the magnetic kernel with the estimate in every compiled launch shape");
+    ("shapes", po::value(&sweep),
+     "CUDA: time the g_z face kernel and the magnetic kernel in every compiled launch shape: fields (alone), "
+     "estimated (with the rounding estimate in the same pass) or both");
   if (!command.parse(argc, argv)) return 0;
+  if (!sweep.empty() && sweep != "fields" && sweep != "estimated" && sweep != "both")
+    throw InputError::usage("--shapes " + sweep + ": expected fields, estimated or both");
   if (step < 1) throw InputError::usage("--station-step " + std::to_string(step) + ": expected 1 or more");
   bench::check_repeat(repeat);
   const terrain::LayerModel model = terrain::read_layer_vts(layer_path);
@@ -193,10 +200,12 @@ int run(int argc, char** argv) {
   });
   std::printf("b_e,b_n,b_u %8.4f s  %10.4g pairs/s\n", b_seconds, pairs / b_seconds);
 
-  if (shapes) {
+  if (!sweep.empty()) {
     if (device != ComputeDevice::Cuda) throw InputError::usage("--shapes times CUDA kernels: use --device cuda");
 #if GEOBEM_WITH_CUDA
-    shape_sweep(layer, magnetized, stations, repeat);
+    for (const bool estimated : {false, true})
+      if (sweep == "both" || (sweep == "estimated") == estimated)
+        shape_sweep(layer, magnetized, stations, repeat, estimated);
 #endif
   }
 

@@ -27,11 +27,9 @@ std::vector<double> run(const PrismLayer& layer, std::int64_t first, std::int64_
   // The heights of this share only: the stored data the launcher streams.
   const std::vector<double> surface(layer.surface.begin() + first, layer.surface.begin() + first + count);
   if (mask == unsigned(bit_g_z)) {
-    // Face by face (layer_faces.hpp): surface faces, then the reference
-    // edges that do not cancel (few: no progress of their own). The face
-    // kernel alone keeps the compiler's registers (ptxas: 78 in double, no
-    // spills; a cap of 72 that would fit 7 blocks per SM instead of 6
-    // spills); with the estimate it runs in `shape` (LayerFaceShapes).
+    // Face by face (layer_faces.hpp): surface faces, alone or with the
+    // estimate, in `shape` (LayerFaceShapes), then the reference edges that
+    // do not cancel (few: no progress of their own).
     const auto face_view = [&](const double* chunk, std::int64_t index) {
       return LayerFaceView{layer.geometry, chunk, first + index};
     };
@@ -42,8 +40,8 @@ std::vector<double> run(const PrismLayer& layer, std::int64_t first, std::int64_
                                              Shapes{}, shape, "layer_sums_cuda", surface, stations, face_view,
                                              Pair{{}, {layer.geometry.reference}}, launch, progress),
                                          FaceGzKernel<Real>::outputs, stations.size(), *rounding)
-                 : potential::station_sums_cuda<128, 0>(surface, stations, face_view, FaceGzKernel<Real>{}, launch,
-                                                        progress);
+                 : potential::station_sums_cuda_in(Shapes{}, shape, "layer_sums_cuda", surface, stations, face_view,
+                                                   FaceGzKernel<Real>{}, launch, progress);
     const std::vector<ReferenceEdge> edges = reference_edges(layer, first, count);
     ProgressReporter silent("", 1, "", true);
     const std::vector<double> rim =
@@ -69,7 +67,7 @@ std::vector<double> layer_sums_cuda(const PrismLayer& layer, std::int64_t first,
                                     ProgressReporter& progress, std::size_t memory_limit_bytes,
                                     std::vector<double>* rounding, const KernelShape& shape) {
   const bool single = precision == Precision::Single;
-  const KernelShape resolved = shape.block_size == 0 ? default_layer_face_shape(single) : shape;
+  const KernelShape resolved = shape.block_size == 0 ? default_layer_face_shape(single, rounding != nullptr) : shape;
   return single ? run<float>(layer, first, count, stations, mask, progress, memory_limit_bytes, rounding, resolved)
                 : run<double>(layer, first, count, stations, mask, progress, memory_limit_bytes, rounding, resolved);
 }

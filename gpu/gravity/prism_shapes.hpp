@@ -38,19 +38,21 @@ constexpr KernelShape default_prism_shape(bool single, bool gz_only, bool estima
   return estimated ? KernelShape{128, 96} : KernelShape{128, 80};
 }
 
-/// The shapes of a prism layer's g_z face kernel with its rounding estimate
-/// in one pass (forward_model_layer's; layer_sums_cuda): double only, single
-/// precision runs {128, 0}. Block sizes alone, and caps at and below the
-/// kernel's own register count.
+/// The shapes of a prism layer's g_z face kernel (layer_sums_cuda), alone
+/// and with its rounding estimate in one pass (forward_model_layer's): double
+/// only, single precision runs {128, 0}. Block sizes alone, and caps at and
+/// below the kernel's own register count.
 using LayerFaceShapes = std::tuple<Shape<128, 0>, Shape<64, 0>, Shape<256, 0>, Shape<128, 96>, Shape<128, 80>,
                                    Shape<128, 72>, Shape<128, 64>>;
 
-/// The default shape of the layer's g_z face kernel with the estimate: in
-/// double the fastest of the sweep on one H200 (bench/RESULTS.md "Gravity and
-/// magnetics: the far sources' rounding bounds in single precision":
-/// {128, 72} 0.713 s against 0.766 s uncapped, 0.719 s at 64, 0.724 s at 80).
-constexpr KernelShape default_layer_face_shape(bool single) {
-  return single ? KernelShape{128, 0} : KernelShape{128, 72};
+/// The default shape of the layer's g_z face kernel: in double the fastest
+/// of the sweeps on one H200 (`terrain_bench --shapes`). With the estimate
+/// {128, 72} (bench/RESULTS.md "Gravity and magnetics: the far sources'
+/// rounding bounds in single precision": 0.713 s against 0.766 s uncapped,
+/// 0.719 s at 64, 0.724 s at 80); alone {128, 0} (78 registers, no spills).
+constexpr KernelShape default_layer_face_shape(bool single, bool estimated) {
+  if (single) return KernelShape{128, 0};
+  return estimated ? KernelShape{128, 72} : KernelShape{128, 0};
 }
 
 /// default_prism_shape as a Shape type, for a kernel compiled in it alone.

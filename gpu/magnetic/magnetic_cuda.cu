@@ -17,19 +17,21 @@ namespace {
 
 /// MagneticKernel in Real over `stored` (make_view: station_sums_cuda's),
 /// with MagneticRoundingKernel in the same pass where `rounding` is given,
-/// in one of `shapes` (double; single precision and the field alone run
-/// {128, 0}).
+/// in one of `shapes` (double; {0, 0}: DefaultShape or DefaultFieldShape;
+/// single precision runs {128, 0}).
 template <typename Real, typename Shapes, typename Stored, typename MakeView>
 std::vector<double> sums_in(Shapes, const KernelShape& shape, const std::vector<Stored>& stored,
                             const MakeView& make_view, const std::vector<gravity::Station>& stations,
                             ProgressReporter& progress, const potential::LaunchOptions& launch,
                             std::vector<double>* rounding) {
+  constexpr bool is_double = std::is_same<Real, double>::value;
+  using Compiled = std::conditional_t<is_double, Shapes, std::tuple<Shape<128, 0>>>;
+  const KernelShape fallback = !is_double ? KernelShape{128, 0} : rounding ? DefaultShape::value : DefaultFieldShape::value;
+  const KernelShape resolved = shape.block_size != 0 ? shape : fallback;
   if (!rounding)
-    return potential::station_sums_cuda<128, 0>(stored, stations, make_view, MagneticKernel<Real>{}, launch, progress);
+    return potential::station_sums_cuda_in(Compiled{}, resolved, "magnetic drivers", stored, stations, make_view,
+                                           MagneticKernel<Real>{}, launch, progress);
   using Pair = potential::KernelPair<MagneticKernel<Real>, MagneticRoundingKernel<Real>>;
-  using Compiled = std::conditional_t<std::is_same<Real, double>::value, Shapes, std::tuple<Shape<128, 0>>>;
-  const KernelShape resolved =
-      shape.block_size != 0 ? shape : (std::is_same<Real, double>::value ? DefaultShape::value : KernelShape{128, 0});
   return potential::split_rows(potential::station_sums_cuda_in(Compiled{}, resolved, "magnetic drivers", stored,
                                                                stations, make_view, Pair{}, launch, progress),
                                MagneticKernel<Real>::outputs, stations.size(), *rounding);
@@ -54,7 +56,7 @@ std::vector<double> magnetic_sums_cuda(const std::vector<MagnetizedPrism>& prism
                                        const std::vector<gravity::Station>& stations, gravity::Precision precision,
                                        ProgressReporter& progress, std::size_t memory_limit_bytes,
                                        std::vector<double>* rounding) {
-  return sums(std::tuple<DefaultShape>{}, KernelShape{}, prisms, potential::ListChunks{}, stations, precision, progress,
+  return sums(std::tuple<DefaultShape, DefaultFieldShape>{}, KernelShape{}, prisms, potential::ListChunks{}, stations, precision, progress,
               memory_limit_bytes, rounding);
 }
 

@@ -12,9 +12,9 @@ namespace geobem::magnetic {
 using potential::KernelShape;
 using potential::Shape;
 
-/// The shapes of the layer's field-and-bounds kernel in double
-/// (cuda_layer_shapes()): block sizes alone, and register caps that each
-/// give a whole number of blocks per SM.
+/// The shapes of the layer's magnetic kernel in double, alone and with its
+/// bounds in the same pass (cuda_layer_shapes()): block sizes alone, and
+/// register caps that each give a whole number of blocks per SM.
 using LayerShapes = std::tuple<Shape<128, 0>, Shape<64, 0>, Shape<128, 128>, Shape<32, 120>, Shape<128, 96>,
                                Shape<128, 80>, Shape<128, 64>>;
 
@@ -22,8 +22,12 @@ using LayerShapes = std::tuple<Shape<128, 0>, Shape<64, 0>, Shape<128, 128>, Sha
 /// and prism lists alike (the same kernel body): the fastest of the sweep on
 /// one H200 (bench/RESULTS.md "Gravity and magnetics: the far sources'
 /// rounding bounds in single precision": {128, 96} 3.07 s against 3.43 s
-/// uncapped, 3.12 s at 80, 3.18 s at 128). Single precision and the field
-/// alone run {128, 0}.
+/// uncapped, 3.12 s at 80, 3.18 s at 128). Single precision runs {128, 0}.
 using DefaultShape = Shape<128, 96>;
+
+/// The default shape of the field kernel alone in double (layers and prism
+/// lists): that of the kernel with its bounds, whose registers it nearly
+/// shares (140 uncapped against 3 blocks of 128 threads per SM).
+using DefaultFieldShape = Shape<128, 96>;
 
 }  // namespace geobem::magnetic
