@@ -67,7 +67,7 @@ std::vector<double> layer_sums_cuda(const PrismLayer& layer, std::int64_t first,
                                     ProgressReporter& progress, std::size_t memory_limit_bytes,
                                     std::vector<double>* rounding, const KernelShape& shape) {
   const bool single = precision == Precision::Single;
-  const KernelShape resolved = shape.block_size == 0 ? default_layer_face_shape(single, rounding != nullptr) : shape;
+  const KernelShape resolved = shape.block_size == 0 ? default_layer_face_shape(single) : shape;
   return single ? run<float>(layer, first, count, stations, mask, progress, memory_limit_bytes, rounding, resolved)
                 : run<double>(layer, first, count, stations, mask, progress, memory_limit_bytes, rounding, resolved);
 }

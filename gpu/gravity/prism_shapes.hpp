@@ -45,14 +45,15 @@ constexpr KernelShape default_prism_shape(bool single, bool gz_only, bool estima
 using LayerFaceShapes = std::tuple<Shape<128, 0>, Shape<64, 0>, Shape<256, 0>, Shape<128, 96>, Shape<128, 80>,
                                    Shape<128, 72>, Shape<128, 64>>;
 
-/// The default shape of the layer's g_z face kernel: in double the fastest
-/// of the sweeps on one H200 (`terrain_bench --shapes`). With the estimate
-/// {128, 72} (bench/RESULTS.md "Gravity and magnetics: the far sources'
-/// rounding bounds in single precision": 0.713 s against 0.766 s uncapped,
-/// 0.719 s at 64, 0.724 s at 80); alone {128, 0} (78 registers, no spills).
-constexpr KernelShape default_layer_face_shape(bool single, bool estimated) {
-  if (single) return KernelShape{128, 0};
-  return estimated ? KernelShape{128, 72} : KernelShape{128, 0};
+/// The default shape of the layer's g_z face kernel in double, alone and
+/// with the estimate: {128, 72}, the fastest of both sweeps on one H200
+/// (`terrain_bench --shapes`, bench/RESULTS.md "Prism kernels: the
+/// singular-station limits out of line": alone 0.604 s against 0.620 s
+/// uncapped, 0.607 s at 64, 0.610 s at 96; with the estimate, "Gravity and
+/// magnetics: the far sources' rounding bounds in single precision", 0.713 s
+/// against 0.766 s uncapped). Single precision runs {128, 0}.
+constexpr KernelShape default_layer_face_shape(bool single) {
+  return single ? KernelShape{128, 0} : KernelShape{128, 72};
 }
 
 /// default_prism_shape as a Shape type, for a kernel compiled in it alone.

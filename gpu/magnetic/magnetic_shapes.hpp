@@ -26,8 +26,10 @@ using LayerShapes = std::tuple<Shape<128, 0>, Shape<64, 0>, Shape<128, 128>, Sha
 using DefaultShape = Shape<128, 96>;
 
 /// The default shape of the field kernel alone in double (layers and prism
-/// lists): that of the kernel with its bounds, whose registers it nearly
-/// shares (140 uncapped against 3 blocks of 128 threads per SM).
-using DefaultFieldShape = Shape<128, 96>;
+/// lists): the fastest of `terrain_bench --shapes fields` on one H200
+/// (bench/RESULTS.md "Prism kernels: the singular-station limits out of
+/// line": the layer's b 2.753 s against 3.218 s uncapped at 140 registers,
+/// 2.771 s at 96, 2.846 s at 64).
+using DefaultFieldShape = Shape<128, 80>;
 
 }  // namespace geobem::magnetic
