@@ -116,12 +116,20 @@ struct ContactKernel {
 
 /// Adds Kernel's rows over the device-resident prisms[0, count) at the
 /// device-resident stations[0, ns) to sums (device, Kernel::outputs rows of
-/// ns), through the launcher (station_sums_cuda.cuh) in the launch shape S.
+/// ns), through the launcher (station_sums_cuda.cuh) in the launch shape S,
+/// with the kernel's tile bound where it has one (its summaries on the
+/// device: 1/32 of a summary per prism).
 template <typename S = potential::Shape<128, 0>, typename Kernel>
 void resident_tile_sums(const Kernel& kernel, const Prism* prisms, std::int64_t count, const Station* stations,
                         std::size_t ns, double* sums, ProgressReporter* progress) {
+  constexpr bool bounded = potential::has_tile_bound<Kernel>::value;
   const auto view_from = [&](std::int64_t first) { return potential::ListView<Prism>{prisms + first}; };
-  potential::launch_station_sums<S::block, S::max_registers>(view_from, count, kernel, stations, ns, sums,
+  DeviceBuffer<potential::tile_summary_t<Kernel>> tiles(
+      bounded ? static_cast<std::size_t>((count + potential::bound_tile_sources - 1) / potential::bound_tile_sources)
+              : 0);
+  if constexpr (bounded) potential::summarize_tiles(view_from(0), count, kernel, tiles.data());
+  potential::launch_station_sums<S::block, S::max_registers>(view_from, count, kernel,
+                                                             bounded ? tiles.data() : nullptr, stations, ns, sums,
                                                              potential::LaunchOptions{}.blocks_per_sm, progress);
 }
 

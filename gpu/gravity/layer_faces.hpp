@@ -144,14 +144,26 @@ struct FaceGzKernel {
 template <typename Real>
 struct FaceRoundingKernel {
   static constexpr int outputs = FieldRoundingKernel<Real, true>::outputs;
+  using TileSummary = RoundingTile;
   double reference;
   GEOBEM_HD bool wanted(int row) const { return FieldRoundingKernel<Real, true>{}.wanted(row); }
   GEOBEM_HD void add(const LayerFace& f, const Station& station, double acc[outputs]) const {
     if (f.weight == 0.0) return;
+    FieldRoundingKernel<Real, true>{}.add(cell(f), station, acc);
+  }
+  /// The tile bound of the cells' prisms (RoundingKernel::add_tile).
+  GEOBEM_HD bool add_tile(const RoundingTile& tile, const Station& station, double acc[outputs]) const {
+    return FieldRoundingKernel<Real, true>{}.add_tile(tile, station, acc);
+  }
+  GEOBEM_HD void summarize(const LayerFace& f, RoundingTile& tile) const {
+    if (f.weight != 0.0) FieldRoundingKernel<Real, true>{}.summarize(cell(f), tile);
+  }
+
+ private:
+  /// The cell's prism between its surface face and the reference.
+  GEOBEM_HD Prism cell(const LayerFace& f) const {
     const bool above = f.height > reference;
-    const Prism cell{f.west, f.east, f.south, f.north, above ? reference : f.height, above ? f.height : reference,
-                     f.weight};
-    FieldRoundingKernel<Real, true>{}.add(cell, station, acc);
+    return {f.west, f.east, f.south, f.north, above ? reference : f.height, above ? f.height : reference, f.weight};
   }
 };
 

@@ -289,6 +289,95 @@ GEOBEM_HD inline void prism_rounding_bounds(double west, double east, double sou
   double_prism_rounding_bounds<Real>(rel, size, e);
 }
 
+/// What a tile bound (gpu/potential/source_view.hpp) of the estimate knows
+/// of its sources, prisms of weights w (density; Σ_j |M_j| for the magnetic
+/// field), summarized on the host in double: the box holding every prism,
+/// the largest side along each axis, Σw² and Σw⁴, and whether the weights lie
+/// where their fourth powers keep double's range (1e-60 ≤ |w| ≤ 1e60; else
+/// the tile is never bounded). Value-initialized: empty.
+struct RoundingTile {
+  double box[6];   ///< west, east, south, north, bottom, top (valid when weighted > 0)
+  double side[3];  ///< largest side along easting, northing, upward
+  double squares, fourth_powers;
+  int weighted;    ///< sources of non-zero weight
+  bool unbounded;  ///< a weight outside [1e-60, 1e60]
+};
+
+/// Adds a prism (bounds west … top, weight w ≠ 0) to a tile's summary.
+GEOBEM_HD inline void add_to_rounding_tile(RoundingTile& tile, double west, double east, double south, double north,
+                                 double bottom, double top, double w) {
+  const double bounds[6] = {west, east, south, north, bottom, top};
+  for (int k = 0; k < 3; ++k) {
+    tile.box[2 * k] = tile.weighted ? smaller(tile.box[2 * k], bounds[2 * k]) : bounds[2 * k];
+    tile.box[2 * k + 1] = tile.weighted ? larger(tile.box[2 * k + 1], bounds[2 * k + 1]) : bounds[2 * k + 1];
+    tile.side[k] = larger(tile.side[k], bounds[2 * k + 1] - bounds[2 * k]);
+  }
+  const double magnitude = w < 0 ? -w : w, square = w * w;
+  if (!(magnitude >= 1e-60 && magnitude <= 1e60)) tile.unbounded = true;
+  tile.squares += square;
+  tile.fourth_powers += square * square;
+  ++tile.weighted;
+}
+
+/// Relative margin of a tile's bounds over the bounds of its prisms: covers
+/// the single-precision bounds' inflation (far_bound_inflation) and the
+/// rounding of the tile's own sums.
+inline constexpr double tile_bound_inflation = 1.0 + 1.0 / 16384.0;
+
+/// The bounds e (potential, g, tensor) of every prism of a tile at the
+/// station, where the station is farther from the tile's box than the
+/// tile's largest side a: returns false where it is not (or the tile is
+/// unbounded or empty). Each quantity of the far prisms' bound (the double
+/// path where D > a, far_prism_rounding_bounds) is bounded from the box:
+/// a prism's largest side ≤ a; its farthest vertex R ≤ the box's farthest
+/// corner (a vertex of a prism lies in the box, and the distance is largest
+/// at a corner of a box); its distance D ≥ the box's D_min > a (the prism
+/// lies in the box), so every prism is far; its arctangent quotient h_u/m_u
+/// with m_u = max(|w| to its nearer face plane, 2·distance from its slab
+/// along u) has h_u ≤ the tile's largest side along u and m_u ≥ max(the
+/// box's slab distance along w, 2·its slab distance along u) (the prism's
+/// face planes and slab lie within the box's slab). The bounds e_V =
+/// R·(R·a/D + min(a, R·A)), e_g = R·a/D + min(a, R·A), e_T = a/D + A grow
+/// with R, a, A and shrink with D, so the box's values bound every prism's;
+/// they are inflated by tile_bound_inflation.
+GEOBEM_HD inline bool tile_rounding_bounds(const RoundingTile& tile, const Station& s, double e[3]) {
+  using std::sqrt;
+  if (tile.weighted == 0 || tile.unbounded) return false;
+  const double pi = 3.14159265358979323846, infinity = std::numeric_limits<double>::infinity();
+  const double at[3] = {s.easting, s.northing, s.upward};
+  double along[3], far2 = 0, box2 = 0;
+  for (int k = 0; k < 3; ++k) {
+    const double lo = tile.box[2 * k] - at[k], hi = tile.box[2 * k + 1] - at[k];
+    along[k] = lo > 0 ? lo : (hi < 0 ? -hi : 0.0);
+    const double m = larger(lo < 0 ? -lo : lo, hi < 0 ? -hi : hi);
+    far2 += m * m;
+    box2 += along[k] * along[k];
+  }
+  const double a = larger(larger(tile.side[0], tile.side[1]), tile.side[2]);
+  if (!(box2 > a * a)) return false;
+  const double R = sqrt(far2), logs = a / sqrt(box2);
+  const int u_of[3] = {1, 2, 0}, w_of[3] = {0, 1, 2};
+  double atans = 0;
+  for (int k = 0; k < 3; ++k) {
+    const double h = tile.side[u_of[k]], m = larger(along[w_of[k]], 2 * along[u_of[k]]);
+    atans = larger(atans, m > 0 ? h / m : (h > 0 ? infinity : 0.0));
+  }
+  atans = smaller(pi, atans);
+  const double g = R * logs + smaller(a, R * atans);
+  e[group_potential] = R * g * tile_bound_inflation;
+  e[group_g] = g * tile_bound_inflation;
+  e[group_tensor] = (logs + atans) * tile_bound_inflation;
+  return true;
+}
+
+/// Adds a bounded tile's terms to a group's two sums (add_rounding):
+/// Σ(w·e)² ≤ e²·Σw², Σ(w·e)⁴ ≤ e⁴·Σw⁴ with e the tile's bound of the group.
+GEOBEM_HD inline void add_tile_rounding(const RoundingTile& tile, double e, double acc[2]) {
+  const double square = e * e;
+  acc[0] += square * tile.squares;
+  acc[1] += square * square * tile.fourth_powers;
+}
+
 /// e of the corner function of a grid node at the station (file comment),
 /// per unit weight; infinite where a line distance is too small for Real to
 /// square.
@@ -340,6 +429,24 @@ struct RoundingKernel {
     prism_rounding_bounds<Real>(p.west, p.east, p.south, p.north, p.bottom, p.top, s, e);
     add_groups(p.density, e, acc);
   }
+  /// The tile bound of prisms (gpu/potential/source_view.hpp): a station
+  /// farther from a tile's box than its largest side takes the box's bound
+  /// (tile_rounding_bounds). Tiles of grid nodes stay per source: a node's e
+  /// comes from its nearest axis-parallel line, which a box bounds only
+  /// through a bound of its own (the grid path is not among the timed cases).
+  using TileSummary = RoundingTile;
+  GEOBEM_HD bool add_tile(const RoundingTile& tile, const Station& s, double acc[6]) const {
+    if (tile.weighted == 0 && !tile.unbounded) return true;  // no weighted prism: add() adds nothing
+    double e[3];
+    if (!tile_rounding_bounds(tile, s, e)) return false;
+    for (int g = 0; g < rounding_groups; ++g)
+      if ((Groups >> g) & 1u) add_tile_rounding(tile, e[g], acc + 2 * g);
+    return true;
+  }
+  GEOBEM_HD void summarize(const Prism& p, RoundingTile& tile) const {
+    if (p.density != 0.0) add_to_rounding_tile(tile, p.west, p.east, p.south, p.north, p.bottom, p.top, p.density);
+  }
+  GEOBEM_HD void summarize(const GridNode&, RoundingTile& tile) const { tile.unbounded = true; }
   GEOBEM_HD void add(const GridNode& n, const Station& s, double acc[6]) const {
     double e[3];
     node_rounding_bounds<Real>(n, s, e);

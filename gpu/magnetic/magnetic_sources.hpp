@@ -48,14 +48,34 @@ struct MagneticKernel {
 template <typename Real>
 struct MagneticRoundingKernel {
   static constexpr int outputs = 2;
+  using TileSummary = gravity::RoundingTile;
   GEOBEM_HD bool wanted(int) const { return true; }
   GEOBEM_HD void add(const MagnetizedPrism& p, const gravity::Station& s, double acc[2]) const {
-    using std::fabs;
-    const double m = fabs(p.magnetization_e) + fabs(p.magnetization_n) + fabs(p.magnetization_u);
+    const double m = weight(p);
     if (m == 0.0) return;
     double e[3];
     gravity::prism_rounding_bounds<Real>(p.west, p.east, p.south, p.north, p.bottom, p.top, s, e);
     gravity::add_rounding(m * e[gravity::group_tensor], acc);
+  }
+  /// The tile bound (gpu/potential/source_view.hpp, gravity::tile_rounding_bounds)
+  /// of the tensor group, as rows 0 and 1.
+  GEOBEM_HD bool add_tile(const gravity::RoundingTile& tile, const gravity::Station& s, double acc[2]) const {
+    if (tile.weighted == 0 && !tile.unbounded) return true;  // no magnetized prism: add() adds nothing
+    double e[3];
+    if (!gravity::tile_rounding_bounds(tile, s, e)) return false;
+    gravity::add_tile_rounding(tile, e[gravity::group_tensor], acc);
+    return true;
+  }
+  GEOBEM_HD void summarize(const MagnetizedPrism& p, gravity::RoundingTile& tile) const {
+    const double m = weight(p);
+    if (m != 0.0) gravity::add_to_rounding_tile(tile, p.west, p.east, p.south, p.north, p.bottom, p.top, m);
+  }
+
+ private:
+  /// Σ_j |M_j|, the prism's weight in the bound.
+  GEOBEM_HD static double weight(const MagnetizedPrism& p) {
+    using std::fabs;
+    return fabs(p.magnetization_e) + fabs(p.magnetization_n) + fabs(p.magnetization_u);
   }
 };
 

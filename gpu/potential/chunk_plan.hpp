@@ -17,10 +17,11 @@ struct ChunkPlan {
 /// `stations` stations of `station_bytes` device bytes each (coordinates and
 /// sums) within `budget_bytes` of device memory: everything at once when it
 /// fits; otherwise at most half the budget for stations and the rest for
-/// sources. Both counts are ≥ 1 and no larger than the totals. Throws
-/// ResourceError naming the budget when it cannot hold one source and one
-/// station.
+/// sources, a multiple of `source_multiple` of them (the launcher's tiles).
+/// Both counts are ≥ 1 and no larger than the totals. Throws ResourceError
+/// naming the budget when it cannot hold one station and one source
+/// (source_multiple sources where the sources take chunks).
 ChunkPlan plan_chunks(std::size_t sources, std::size_t source_bytes, std::size_t stations, std::size_t station_bytes,
-                      std::size_t budget_bytes);
+                      std::size_t budget_bytes, std::size_t source_multiple = 1);
 
 }  // namespace geobem::potential

@@ -15,7 +15,26 @@
 // adds one source's contribution at one station to the station's
 // accumulators (double, whatever the kernel's arithmetic). Station is any
 // copyable struct the kernel reads.
+//
+// Optional, a tile bound: a kernel may bound part of its rows (a rounding
+// estimate) once per tile of bound_tile_sources consecutive sources, tile k
+// being sources [32k, 32k + 32) of the list the launcher sums (both sides
+// form the same tiles: every chunk, launch and split starts on a tile), where
+// a station is far enough from the whole tile. It declares
+//   using TileSummary = ...;   (copyable; a value-initialized one is empty;
+//                               void: no tile bound)
+//   GEOBEM_HD void summarize(const Item&, TileSummary&) const
+//       (adds a source to its tile's summary: tile_summaries on the host,
+//       summarize_tiles of station_sums_cuda.cuh on the device)
+//   GEOBEM_HD bool add_tile(const TileSummary&, const Station&, double acc[outputs]) const
+//       (adds the tile's bound where it holds at the station; true if it did)
+//   GEOBEM_HD void add(const Item&, const Station&, double acc[outputs], bool tile_added) const
+//       (add, less what add_tile added for the whole tile when tile_added).
+// The CUDA launcher summarizes each chunk's tiles on the device beside it
+// (1/32 of a summary's bytes per source).
 #include <cstdint>
+#include <type_traits>
+#include <vector>
 
 #include "gpu/core/host_device.hpp"
 
@@ -28,6 +47,37 @@ struct ListView {
   const T* items;
   GEOBEM_HD T item(std::int64_t index) const { return items[index]; }
 };
+
+/// Sources per tile of a kernel's tile bound (file comment).
+inline constexpr int bound_tile_sources = 32;
+
+/// Whether Kernel has a tile bound (file comment).
+template <typename Kernel, typename = void>
+struct has_tile_bound : std::false_type {};
+template <typename Kernel>
+struct has_tile_bound<Kernel, std::void_t<typename Kernel::TileSummary>>
+    : std::bool_constant<!std::is_void<typename Kernel::TileSummary>::value> {};
+
+/// Kernel's TileSummary; char for a kernel without a tile bound (never read).
+template <typename Kernel, bool = has_tile_bound<Kernel>::value>
+struct tile_summary_of {
+  using type = char;
+};
+template <typename Kernel>
+struct tile_summary_of<Kernel, true> {
+  using type = typename Kernel::TileSummary;
+};
+template <typename Kernel>
+using tile_summary_t = typename tile_summary_of<Kernel>::type;
+
+/// The summaries of the tiles of view.item(0 … count − 1) for a kernel with
+/// a tile bound: ⌈count / bound_tile_sources⌉ of them, on the host.
+template <typename SourceView, typename Kernel>
+std::vector<tile_summary_t<Kernel>> tile_summaries(const SourceView& view, std::int64_t count, const Kernel& kernel) {
+  std::vector<tile_summary_t<Kernel>> tiles((count + bound_tile_sources - 1) / bound_tile_sources);
+  for (std::int64_t p = 0; p < count; ++p) kernel.summarize(view.item(p), tiles[p / bound_tile_sources]);
+  return tiles;
+}
 
 /// The make_view of station_sums_cuda for a list: the chunk itself.
 struct ListChunks {

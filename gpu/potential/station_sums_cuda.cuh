@@ -44,12 +44,16 @@ struct LaunchOptions {
 
 /// Adds Σ kernel.add over sources [y·span, (y+1)·span) ∩ [0, count) of the
 /// view to sums[r·n_stations + s], one station per thread of a Block-thread
-/// block.
+/// block; with the kernel's tile bound (source_view.hpp) where it has one,
+/// tiles[k] summarizing sources [32k, 32k + 32) of the view (span and Block
+/// are multiples of 32).
 template <int Block, typename SourceView, typename Kernel, typename Station>
 __device__ __forceinline__ void tile_loop(const SourceView& view, const Kernel& kernel, std::int64_t count,
-                                          std::int64_t span, const Station* __restrict__ stations, int n_stations,
+                                          std::int64_t span, const tile_summary_t<Kernel>* __restrict__ tiles,
+                                          const Station* __restrict__ stations, int n_stations,
                                           double* __restrict__ sums) {
   using Item = typename SourceView::Item;
+  static_assert(Block % bound_tile_sources == 0, "blocks of whole tiles");
   __shared__ Item tile[Block];
   const int s = blockIdx.x * Block + threadIdx.x;
   const bool active = s < n_stations;
@@ -62,8 +66,17 @@ __device__ __forceinline__ void tile_loop(const SourceView& view, const Kernel& 
     if (p < end) tile[threadIdx.x] = view.item(p);
     __syncthreads();
     const int n = static_cast<int>(std::min<std::int64_t>(Block, end - base));
-    if (active)
-      for (int t = 0; t < n; ++t) kernel.add(tile[t], station, acc);
+    if (active) {
+      if constexpr (has_tile_bound<Kernel>::value) {
+        for (int first = 0; first < n; first += bound_tile_sources) {
+          const bool added = kernel.add_tile(tiles[(base + first) / bound_tile_sources], station, acc);
+          const int last = std::min(n, first + bound_tile_sources);
+          for (int t = first; t < last; ++t) kernel.add(tile[t], station, acc, added);
+        }
+      } else {
+        for (int t = 0; t < n; ++t) kernel.add(tile[t], station, acc);
+      }
+    }
     __syncthreads();
   }
   if (active && begin < end) {
@@ -77,8 +90,9 @@ __device__ __forceinline__ void tile_loop(const SourceView& view, const Kernel& 
 template <int Block, typename SourceView, typename Kernel, typename Station>
 __global__ void __launch_bounds__(Block)
     station_sums_kernel(SourceView view, Kernel kernel, std::int64_t count, std::int64_t span,
-                        const Station* __restrict__ stations, int n_stations, double* __restrict__ sums) {
-  tile_loop<Block>(view, kernel, count, span, stations, n_stations, sums);
+                        const tile_summary_t<Kernel>* __restrict__ tiles, const Station* __restrict__ stations,
+                        int n_stations, double* __restrict__ sums) {
+  tile_loop<Block>(view, kernel, count, span, tiles, stations, n_stations, sums);
 }
 
 /// tile_loop with at most MaxRegisters registers per thread (__maxnreg__ and
@@ -86,30 +100,34 @@ __global__ void __launch_bounds__(Block)
 template <int Block, int MaxRegisters, typename SourceView, typename Kernel, typename Station>
 __global__ void __maxnreg__(MaxRegisters)
     capped_station_sums_kernel(SourceView view, Kernel kernel, std::int64_t count, std::int64_t span,
+                               const tile_summary_t<Kernel>* __restrict__ tiles,
                                const Station* __restrict__ stations, int n_stations, double* __restrict__ sums) {
-  tile_loop<Block>(view, kernel, count, span, stations, n_stations, sums);
+  tile_loop<Block>(view, kernel, count, span, tiles, stations, n_stations, sums);
 }
 
 /// Adds Σ kernel.add over sources [0, count) at device stations[0, ns) to
 /// the device sums[r·ns + s] in the launch shape {Block, MaxRegisters} (0: no
 /// register cap): view_from(first) is the SourceView of the sources from
-/// `first` on. Launches of about 2^31 pairs each, sources split over grid y
+/// `first` on; `summaries` the device summaries of their tiles for a kernel
+/// with a tile bound (summaries[k]: sources [32k, 32k + 32)), else null. Launches of
+/// about 2^31 pairs each, whole blocks of sources, split over grid y
 /// into about blocks_per_sm blocks of 128 threads per SM in all (LaunchOptions).
 /// `progress` (may be null) advances in source–station pairs. Throws
 /// geobem::DeviceError for a failing CUDA call.
 template <int Block, int MaxRegisters, typename ViewFrom, typename Kernel, typename Station>
 void launch_station_sums(const ViewFrom& view_from, std::int64_t count, const Kernel& kernel,
-                         const Station* stations, std::size_t ns, double* sums, int blocks_per_sm,
-                         ProgressReporter* progress) {
+                         const tile_summary_t<Kernel>* summaries, const Station* stations, std::size_t ns, double* sums,
+                         int blocks_per_sm, ProgressReporter* progress) {
   if (count == 0 || ns == 0) return;
   int device = 0, sm_count = 0;
   GEOBEM_CUDA_CHECK(cudaGetDevice(&device));
   GEOBEM_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
   const unsigned station_blocks = static_cast<unsigned>((ns + Block - 1) / Block);
   // Launches of about 2^31 pairs each: short enough for progress lines,
-  // long enough that launch overhead is negligible.
+  // long enough that launch overhead is negligible; whole blocks, so that
+  // every launch starts on a tile.
   const std::int64_t launch_sources =
-      std::max<std::int64_t>(Block, (std::int64_t(1) << 31) / static_cast<std::int64_t>(ns));
+      std::max<std::int64_t>(1, (std::int64_t(1) << 31) / static_cast<std::int64_t>(ns) / Block) * Block;
   for (std::int64_t first = 0; first < count; first += launch_sources) {
     const std::int64_t n = std::min<std::int64_t>(launch_sources, count - first);
     // Split the sources of this launch over blocks_per_sm blocks of 128
@@ -122,15 +140,44 @@ void launch_station_sums(const ViewFrom& view_from, std::int64_t count, const Ke
     const std::int64_t span = ((tiles + splits - 1) / splits) * Block;
     const dim3 grid(station_blocks, static_cast<unsigned>((n + span - 1) / span));
     const auto view = view_from(first);
+    const tile_summary_t<Kernel>* launch_summaries = summaries ? summaries + first / bound_tile_sources : nullptr;
     if constexpr (MaxRegisters == 0)
-      station_sums_kernel<Block><<<grid, Block>>>(view, kernel, n, span, stations, static_cast<int>(ns), sums);
+      station_sums_kernel<Block><<<grid, Block>>>(view, kernel, n, span, launch_summaries, stations,
+                                                  static_cast<int>(ns), sums);
     else
-      capped_station_sums_kernel<Block, MaxRegisters><<<grid, Block>>>(view, kernel, n, span, stations,
-                                                                        static_cast<int>(ns), sums);
+      capped_station_sums_kernel<Block, MaxRegisters><<<grid, Block>>>(view, kernel, n, span, launch_summaries,
+                                                                        stations, static_cast<int>(ns), sums);
     GEOBEM_CUDA_CHECK_LAUNCH();
     GEOBEM_CUDA_CHECK(cudaDeviceSynchronize());
     if (progress) progress->advance(static_cast<std::uint64_t>(n) * ns);
   }
+}
+
+/// tiles[k] = the summary (kernel.summarize) of sources [32k, 32k + 32) ∩
+/// [0, count) of the view, one thread per tile.
+template <typename SourceView, typename Kernel>
+__global__ void tile_summaries_kernel(SourceView view, Kernel kernel, std::int64_t count,
+                                      tile_summary_t<Kernel>* __restrict__ tiles) {
+  const std::int64_t k = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  const std::int64_t first = k * bound_tile_sources;
+  if (first >= count) return;
+  tile_summary_t<Kernel> summary{};
+  const std::int64_t last = std::min<std::int64_t>(count, first + bound_tile_sources);
+  for (std::int64_t p = first; p < last; ++p) kernel.summarize(view.item(p), summary);
+  tiles[k] = summary;
+}
+
+/// Fills the device tiles[0, ⌈count / 32⌉) with the summaries of the tiles
+/// of the device view's sources [0, count) for a kernel with a tile bound
+/// (source_view.hpp). Throws geobem::DeviceError for a failing CUDA call.
+template <typename SourceView, typename Kernel>
+void summarize_tiles(const SourceView& view, std::int64_t count, const Kernel& kernel,
+                     tile_summary_t<Kernel>* tiles) {
+  const std::int64_t n = (count + bound_tile_sources - 1) / bound_tile_sources;
+  if (n == 0) return;
+  constexpr int threads = 128;
+  tile_summaries_kernel<<<static_cast<unsigned>((n + threads - 1) / threads), threads>>>(view, kernel, count, tiles);
+  GEOBEM_CUDA_CHECK_LAUNCH();
 }
 
 /// Sums[r · stations.size() + s] of Kernel::outputs rows: Σ over all sources
@@ -138,37 +185,56 @@ void launch_station_sums(const ViewFrom& view_from, std::int64_t count, const Ke
 /// shape {Block, MaxRegisters} (0: no register cap). `stored` goes to the
 /// device in chunks; make_view(device pointer into a chunk, index of that
 /// element among all of `stored`) gives the SourceView of the sources from
-/// there on (ListChunks for a plain list). `progress` advances in
-/// source–station pairs. Throws InputError for a memory limit that
-/// cannot hold one source and one station, geobem::DeviceError for a failing
-/// CUDA call.
+/// there on (ListChunks for a plain list). For a kernel with a tile bound
+/// (source_view.hpp) every chunk is whole tiles, summarized on the device
+/// beside it. `progress` advances in source–station pairs. Throws
+/// ResourceError for a memory limit that cannot hold one source (a tile's
+/// sources) and one station, geobem::DeviceError for a failing CUDA call.
 template <int Block, int MaxRegisters, typename Stored, typename MakeView, typename Kernel, typename Station>
 std::vector<double> station_sums_cuda(const std::vector<Stored>& stored, const std::vector<Station>& stations,
                                       const MakeView& make_view, const Kernel& kernel, const LaunchOptions& options,
                                       ProgressReporter& progress) {
-  constexpr int rows = Kernel::outputs;
+  constexpr int rows = Kernel::outputs, tile = bound_tile_sources;
+  constexpr bool bounded = has_tile_bound<Kernel>::value;
+  using Tiles = tile_summary_t<Kernel>;
   const std::size_t n_stations = stations.size(), n_sources = stored.size();
   std::vector<double> sums(static_cast<std::size_t>(rows) * n_stations, 0.0);
   if (n_sources == 0 || n_stations == 0) return sums;
-  const ChunkPlan plan = plan_chunks(n_sources, sizeof(Stored), n_stations, sizeof(Station) + rows * sizeof(double),
-                                     device_memory_budget(options.memory_limit_bytes));
+  // A source's bytes with its share of a tile's summary; a chunk's partial
+  // last tile takes one summary more, kept out of the budget first.
+  const std::size_t source_bytes = sizeof(Stored) + (bounded ? (sizeof(Tiles) + tile - 1) / tile : 0);
+  const std::size_t budget = device_memory_budget(options.memory_limit_bytes);
+  const ChunkPlan plan =
+      plan_chunks(n_sources, source_bytes, n_stations, sizeof(Station) + rows * sizeof(double),
+                  bounded ? budget - std::min(budget, sizeof(Tiles)) : budget, bounded ? std::size_t(tile) : 1);
   DeviceBuffer<Stored> d_sources(plan.sources_per_chunk);
+  DeviceBuffer<Tiles> d_tiles(bounded ? (plan.sources_per_chunk + tile - 1) / tile : 0);
   DeviceBuffer<Station> d_stations(plan.stations_per_chunk);
   DeviceBuffer<double> d_sums(static_cast<std::size_t>(rows) * plan.stations_per_chunk);
+  // The chunk [p0, p0 + chunk) of `stored` into the device buffers, its tiles summarized.
+  const auto load = [&](std::size_t p0, std::size_t chunk) {
+    d_sources.upload(stored.data() + p0, chunk);
+    if constexpr (bounded)
+      summarize_tiles(make_view(d_sources.data(), static_cast<std::int64_t>(p0)), static_cast<std::int64_t>(chunk),
+                      kernel, d_tiles.data());
+  };
   const bool sources_once = plan.sources_per_chunk == n_sources;
-  if (sources_once) d_sources.upload(stored.data(), n_sources);
+  if (sources_once) load(0, n_sources);
   for (std::size_t s0 = 0; s0 < n_stations; s0 += plan.stations_per_chunk) {
     const std::size_t ns = std::min(plan.stations_per_chunk, n_stations - s0);
     d_stations.upload(stations.data() + s0, ns);
     GEOBEM_CUDA_CHECK(cudaMemset(d_sums.data(), 0, rows * ns * sizeof(double)));
     for (std::size_t p0 = 0; p0 < n_sources; p0 += plan.sources_per_chunk) {
       const std::size_t chunk = std::min(plan.sources_per_chunk, n_sources - p0);
-      if (!sources_once) d_sources.upload(stored.data() + p0, chunk);
-      const Stored* chunk_data = sources_once ? d_sources.data() + p0 : d_sources.data();
+      if (!sources_once) load(p0, chunk);
+      // p0 is whole tiles (plan_chunks' multiple): tile k of the chunk is tile p0/32 + k of all.
+      const std::size_t offset = sources_once ? p0 : 0;
+      const Stored* chunk_data = d_sources.data() + offset;
+      const Tiles* chunk_tiles = bounded ? d_tiles.data() + offset / tile : nullptr;
       const auto view_from = [&](std::int64_t first) {
         return make_view(chunk_data + first, static_cast<std::int64_t>(p0) + first);
       };
-      launch_station_sums<Block, MaxRegisters>(view_from, static_cast<std::int64_t>(chunk), kernel,
+      launch_station_sums<Block, MaxRegisters>(view_from, static_cast<std::int64_t>(chunk), kernel, chunk_tiles,
                                                d_stations.data(), ns, d_sums.data(), options.blocks_per_sm,
                                                &progress);
     }

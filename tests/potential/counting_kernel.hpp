@@ -5,6 +5,7 @@
 // s + 1. Rows: 0 Σ 1, 1 Σ v_i, 2 Σ index, 3 Σ (s + 1), 4 never added (not
 // wanted). Every sum is an integer below 2^53, so exact in double whatever
 // the order of the additions.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -63,6 +64,64 @@ inline std::vector<double> counted_sums(const std::vector<double>& values, int n
     rows[n_stations + s] = value_sum;
     rows[2 * n_stations + s] = n * (n - 1) / 2;
     rows[3 * n_stations + s] = n * (s + 1);
+  }
+  return rows;
+}
+
+/// What a tile of counted sources sums to (CountingTileKernel).
+struct CountedTile {
+  double count, value_sum, index_sum, first;
+};
+
+/// CountingKernel with a tile bound (gpu/potential/source_view.hpp): rows
+/// 0–2 of a tile come from its summary where the station's id is odd or the
+/// tile's number (first index / 32) is a multiple of 3, else source by
+/// source; row 3 is always per source; row 4 counts the sources the tile
+/// bound covered. The rows 0–3 are CountingKernel's exactly only if the
+/// launcher's tiles are the summarized ones (every chunk, launch and split
+/// on a tile).
+struct CountingTileKernel {
+  static constexpr int outputs = 5;
+  using TileSummary = CountedTile;
+  GEOBEM_HD bool wanted(int) const { return true; }
+  GEOBEM_HD static bool bounded(const CountedTile& tile, const CountingStation& station) {
+    return static_cast<long long>(station.id) % 2 == 1 || static_cast<long long>(tile.first / 32) % 3 == 0;
+  }
+  GEOBEM_HD bool add_tile(const CountedTile& tile, const CountingStation& station, double acc[5]) const {
+    if (!bounded(tile, station)) return false;
+    acc[0] += tile.count;
+    acc[1] += tile.value_sum;
+    acc[2] += tile.index_sum;
+    acc[4] += tile.count;
+    return true;
+  }
+  GEOBEM_HD void add(const CountedSource& source, const CountingStation& station, double acc[5],
+                     bool tile_added) const {
+    if (!tile_added) {
+      acc[0] += 1.0;
+      acc[1] += source.value;
+      acc[2] += source.index;
+    }
+    acc[3] += station.id;
+  }
+  GEOBEM_HD void summarize(const CountedSource& source, CountedTile& tile) const {
+    tile.first = tile.count == 0 ? source.index : (source.index < tile.first ? source.index : tile.first);
+    tile.count += 1;
+    tile.value_sum += source.value;
+    tile.index_sum += source.index;
+  }
+};
+
+/// CountingKernel's rows over `values` at n_stations stations with row 4
+/// of CountingTileKernel (the sources its tile bound covers).
+inline std::vector<double> counted_tile_sums(const std::vector<double>& values, int n_stations) {
+  std::vector<double> rows = counted_sums(values, n_stations);
+  const std::int64_t n = static_cast<std::int64_t>(values.size());
+  for (int s = 0; s < n_stations; ++s) {
+    double covered = 0;
+    for (std::int64_t first = 0; first < n; first += 32)
+      if ((s + 1) % 2 == 1 || (first / 32) % 3 == 0) covered += static_cast<double>(std::min<std::int64_t>(32, n - first));
+    rows[4 * static_cast<std::size_t>(n_stations) + s] = covered;
   }
   return rows;
 }

@@ -61,6 +61,16 @@ TEST(StationSumsCpu, AKernelPairSumsBothKernelsInOnePass) {
   EXPECT_EQ(second, exact);
 }
 
+TEST(StationSumsCpu, ATileBoundCoversWholeTilesOfThirtyTwoSources) {
+  ProgressReporter quiet("", 1, "", true);
+  for (const std::int64_t n : {0, 1, 31, 32, 33, 1001}) {
+    const auto values = counted_values(n);
+    const auto sums = station_sums_cpu(test::CountingView{values.data(), 0}, n, counting_stations(7),
+                                       test::CountingTileKernel{}, quiet);
+    EXPECT_EQ(sums, test::counted_tile_sums(values, 7)) << n << " sources";
+  }
+}
+
 TEST(ChunkPlan, EverythingAtOnceWhenItFits) {
   const ChunkPlan plan = plan_chunks(1000, 56, 500, 104, 1 << 20);
   EXPECT_EQ(plan.sources_per_chunk, 1000u);
@@ -81,6 +91,18 @@ TEST(ChunkPlan, ChunksStayWithinTheBudget) {
   EXPECT_EQ(few.stations_per_chunk, 10u);
   EXPECT_EQ(few.sources_per_chunk, 1000u);
   EXPECT_THROW(plan_chunks(10, 56, 10, per_station, 56), geobem::ResourceError);
+}
+
+TEST(ChunkPlan, ChunksOfSourcesAreWholeTilesWhenAsked) {
+  const std::size_t per_station = 24 + 10 * 8;
+  for (const std::size_t budget : {std::size_t(4096), std::size_t(100000), std::size_t(1) << 24}) {
+    const ChunkPlan plan = plan_chunks(1000000, 56, 300000, per_station, budget, 32);
+    EXPECT_EQ(plan.sources_per_chunk % 32, 0u) << budget;
+    EXPECT_GE(plan.sources_per_chunk, 32u);
+    EXPECT_LE(plan.sources_per_chunk * 56 + plan.stations_per_chunk * per_station, budget);
+  }
+  EXPECT_EQ(plan_chunks(1000, 56, 10, per_station, 1 << 20, 32).sources_per_chunk, 1000u);  // all at once
+  EXPECT_THROW(plan_chunks(1000, 56, 10, per_station, 2 * per_station + 56 * 20, 32), geobem::ResourceError);
 }
 
 }  // namespace

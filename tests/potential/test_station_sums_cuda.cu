@@ -63,6 +63,33 @@ TEST_F(StationSumsCuda, AKernelPairSumsBothKernelsInOnePassAsTheCpu) {
   EXPECT_EQ(second, test::counted_sums(values, 300));
 }
 
+TEST_F(StationSumsCuda, ATileBoundCoversTheSameTilesAsTheCpuInEveryShapeAndChunking) {
+  ProgressReporter quiet("", 1, "", true);
+  const auto make_view = [](const double* chunk, std::int64_t first) { return test::CountingView{chunk, first}; };
+  for (const std::int64_t n : {1, 33, 5003})
+    for (const int n_stations : {1, 130}) {
+      const auto values = test::counted_values(n);
+      const auto stations = test::counting_stations(n_stations);
+      const auto cpu = station_sums_cpu(test::CountingView{values.data(), 0}, n, stations,
+                                        test::CountingTileKernel{}, quiet);
+      ASSERT_EQ(cpu, test::counted_tile_sums(values, n_stations));
+      for (const KernelShape& shape : shape_values(TestedShapes{}))
+        for (const int blocks_per_sm : {1, 64})
+          // No limit, then about 600 sources and 60 stations per chunk.
+          for (const std::size_t limit : {std::size_t(0), std::size_t(600 * 8 + 60 * (8 + 5 * 8))}) {
+            std::vector<double> gpu;
+            ASSERT_TRUE(in_shape(TestedShapes{}, shape, [&](auto compiled) {
+              using S = decltype(compiled);
+              gpu = station_sums_cuda<S::block, S::max_registers>(values, stations, make_view,
+                                                                  test::CountingTileKernel{},
+                                                                  LaunchOptions{blocks_per_sm, limit}, quiet);
+            }));
+            EXPECT_EQ(gpu, cpu) << n << " sources, " << n_stations << " stations, shape " << shape.block_size << "/"
+                                << shape.max_registers << ", " << blocks_per_sm << " blocks per SM, limit " << limit;
+          }
+    }
+}
+
 TEST_F(StationSumsCuda, NoSourcesOrStationsGiveZeroRows) {
   ProgressReporter quiet("", 1, "", true);
   const auto make_view = [](const double* chunk, std::int64_t first) { return test::CountingView{chunk, first}; };
