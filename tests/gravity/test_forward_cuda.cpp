@@ -23,6 +23,7 @@
 #include "gpu/gravity/gravity.hpp"
 #include "gpu/gravity/grid_nodes.hpp"
 #include "gpu/gravity/prism_kernels.hpp"
+#include "gpu/gravity/rounding_estimate.hpp"
 #include "mesh/prisms/model_generators.hpp"
 #include "mesh/prisms/stations.hpp"
 #include "tests/gravity/gravity_test_support.hpp"
@@ -157,6 +158,35 @@ TEST_F(ForwardCuda, SinglePrecisionOnTheSeedGeometry) {
     EXPECT_LE(vs_double[f], 2e-5) << field_name(Field(f));  // the bound of test_forward_cpu.cpp
     EXPECT_LE(vs_single[f], 2e-5) << field_name(Field(f));
   }
+}
+
+TEST_F(ForwardCuda, RoundingSumsMatchCpuWithTheSameTiles) {
+  // The sphere model's prisms in grid order (tiles of 32 neighbours, far
+  // from most stations: the tile bound) and random prisms (tiles spread over
+  // the model: per source), one chunk and a 64 KiB budget (chunks of whole
+  // tiles), both precisions, all ten fields and g_z alone.
+  std::mt19937_64 rng(29);
+  const auto grid = prisms::grid_prisms(prisms::sphere_grid(prisms::couder_grid(60, 60, 12), prisms::couder_spheres()));
+  const auto random = random_prisms(3001, rng);
+  const auto stations = prisms::grid_stations({0, 22000, 0, 22000, 23, 19, 100});
+  ProgressReporter quiet("test", 0, "pairs", true);
+  CudaTuning capped;
+  capped.memory_limit_bytes = 64 * 1024;
+  for (const auto* prisms : {&grid, &random})
+    for (const Precision precision : {Precision::Double, Precision::Single})
+      for (const unsigned mask : {0x3ffu, unsigned(bit_g_z)}) {
+        std::vector<double> cpu, one, chunked;
+        forward_cpu(*prisms, stations, mask, precision, quiet, &cpu);
+        forward_cuda(*prisms, stations, mask, precision, quiet, {}, &one);
+        forward_cuda(*prisms, stations, mask, precision, quiet, capped, &chunked);
+        const std::size_t n = stations.size();
+        for (int row = 0; row < 2 * rounding_groups; ++row) {
+          if (mask == unsigned(bit_g_z) && row / 2 != group_g) continue;  // g_z alone sums the g group
+          SCOPED_TRACE("row " + std::to_string(row) + ", mask " + std::to_string(mask));
+          EXPECT_LE(largest_relative_difference(&one[row * n], &cpu[row * n], n), 1e-12);
+          EXPECT_LE(largest_relative_difference(&chunked[row * n], &cpu[row * n], n), 1e-12);
+        }
+      }
 }
 
 TEST_F(ForwardCuda, GridPathMatchesCpuAndGeneralPath) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <string>
 
 #include "gpu/core/device.hpp"
 #include "gpu/core/relative_difference.hpp"
@@ -72,6 +73,30 @@ TEST_F(PrismLayerCuda, ChunkedStreamingMatchesOneChunk) {
   // 256 KiB: several chunks of heights and of stations.
   const auto chunked = layer_sums_cuda(layer, 0, cells, stations, mask, Precision::Double, quiet, 256 * 1024);
   expect_close(chunked, whole, stations.size(), mask, 1e-13);
+}
+
+TEST_F(PrismLayerCuda, RoundingSumsMatchCpuWithTheSameTiles) {
+  // The estimate's tile bound over tiles of 32 neighbouring cells: the same
+  // tiles on both devices, one chunk and a capped budget (chunks of whole
+  // tiles), the face kernel's (g_z) and the whole prisms' (all ten).
+  const PrismLayer layer = random_layer(150, 120);
+  const auto stations = draped_stations(layer, 4);
+  const std::int64_t cells = static_cast<std::int64_t>(layer.cell_count());
+  ProgressReporter quiet("", 1, "", true);
+  const std::size_t n = stations.size();
+  for (const unsigned mask : {field_mask(parse_fields("all")), unsigned(bit_g_z)})
+    for (const Precision precision : {Precision::Double, Precision::Single}) {
+      std::vector<double> cpu, one, chunked;
+      layer_sums_cpu(layer, 0, cells, stations, mask, precision, quiet, &cpu);
+      layer_sums_cuda(layer, 0, cells, stations, mask, precision, quiet, 0, &one);
+      layer_sums_cuda(layer, 0, cells, stations, mask, precision, quiet, 96 * 1024, &chunked);
+      for (int row = 0; row < 6; ++row) {
+        if (mask == unsigned(bit_g_z) && row / 2 != 1) continue;  // g_z alone sums the g group
+        SCOPED_TRACE("row " + std::to_string(row) + ", mask " + std::to_string(mask));
+        EXPECT_LE(largest_relative_difference(&one[row * n], &cpu[row * n], n), 1e-12);
+        EXPECT_LE(largest_relative_difference(&chunked[row * n], &cpu[row * n], n), 1e-12);
+      }
+    }
 }
 
 }  // namespace

@@ -61,5 +61,30 @@ TEST_F(MagneticCuda, LayerMatchesCpu) {
                s.size(), 1e-12);
 }
 
+TEST_F(MagneticCuda, RoundingSumsMatchCpuWithTheSameTiles) {
+  // The estimate's tile bound over tiles of 32 neighbouring cells: the same
+  // tiles on both devices, one chunk and a capped budget (chunks of whole tiles).
+  MagneticLayer layer;
+  layer.layer.geometry = {160, 130, -3200.0, -2600.0, 40.0, 40.0, 0.0, 0.0, 0.0};
+  std::mt19937_64 rng(4);
+  std::uniform_real_distribution<double> height(-200.0, 900.0);
+  for (int c = 0; c < 160 * 130; ++c) layer.layer.surface.push_back(height(rng));
+  layer.magnetization_above = induced_magnetization(0.01, {51000.0, 64.0, -5.0});
+  layer.magnetization_below = {0.0, 0.0, 0.2};
+  const auto s = stations(37 * 31);
+  const std::int64_t cells = static_cast<std::int64_t>(layer.layer.cell_count());
+  ProgressReporter quiet("", 1, "", true);
+  for (const gravity::Precision precision : {gravity::Precision::Double, gravity::Precision::Single}) {
+    std::vector<double> cpu, one, chunked;
+    magnetic_layer_sums_cpu(layer, 0, cells, s, precision, quiet, &cpu);
+    magnetic_layer_sums_cuda(layer, 0, cells, s, precision, quiet, 0, &one);
+    magnetic_layer_sums_cuda(layer, 0, cells, s, precision, quiet, 128 * 1024, &chunked);
+    for (int row = 0; row < 2; ++row) {
+      EXPECT_LE(largest_relative_difference(&one[row * s.size()], &cpu[row * s.size()], s.size()), 1e-12) << row;
+      EXPECT_LE(largest_relative_difference(&chunked[row * s.size()], &cpu[row * s.size()], s.size()), 1e-12) << row;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace geobem::magnetic
