@@ -9,7 +9,9 @@
 // largest error per field group over the station's group magnitude, the
 // largest estimate, the largest ratio error/estimate over all values (at
 // most 1 if the estimate is honest), and the stations whose estimate misses
-// single precision's accuracy goal against those whose error does.
+// single precision's accuracy goal against those whose error does; on the
+// CPU, how much the estimate's tile bound gives away against bounding every
+// prism on its own (tile_looseness.hpp).
 #include <boost/program_options.hpp>
 
 #include <algorithm>
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "bench/gravity/bench_timing.hpp"
+#include "bench/gravity/tile_looseness.hpp"
 #include "gpu/core/device.hpp"
 #include "gpu/core/input_error.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
@@ -127,6 +130,10 @@ int run_bench(int argc, char** argv) {
     time_path("general", sources, stations, device, precision, repeat);
     time_path("grid", nodes, stations, device, precision, repeat);
   }
+  // The tile bound runs in double only (RoundingKernel).
+  bench::print_tile_looseness("general", potential::ListView<Prism>{sources.data()},
+                              static_cast<std::int64_t>(sources.size()), stations, RoundingKernel<double>{}, {0, 1, 2},
+                              Precision::Double);
   ForwardOptions options;
   options.device = device;
   options.quiet = true;

@@ -10,7 +10,9 @@
 // times the drivers alone, with the rounding estimate in the same pass, or
 // both, in every compiled launch shape of the g_z face kernel
 // (cuda_layer_face_shapes()) and of the magnetic kernel (cuda_layer_shapes()),
-// double.
+// double. --looseness K (CPU) prints instead how much the estimate's tile
+// bound gives away against bounding every cell on its own, at every K-th
+// station (tile_looseness.hpp).
 // --peer-case DIR writes the layer, the stations and geobem's results for
 // bench/gravity/terrain_harmonica_peer.py:
 //   easting.npy (1, NE), northing.npy (1, NN): prism centres (m)
@@ -35,9 +37,11 @@
 
 #include "bench/gravity/bench_timing.hpp"
 #include "bench/gravity/harmonica_case.hpp"
+#include "bench/gravity/tile_looseness.hpp"
 #include "gpu/core/device.hpp"
 #include "gpu/core/input_error.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
+#include "gpu/gravity/layer_faces.hpp"
 #include "gpu/gravity/layer_sources.hpp"
 #include "gpu/gravity/prism_layer_forward.hpp"
 #include "gpu/magnetic/magnetic.hpp"
@@ -123,6 +127,7 @@ int run(int argc, char** argv) {
   magnetic::InducingField field{51000.0, 64.0, -5.0};
   int step = 1, repeat = 3, reference_stations = 16;
   std::string sweep;
+  int looseness_step = 0;
   cli::StageOptions command("terrain_bench", "g_z and b of a prism layer on DEM-node stations, timed.");
   command.add_device(&device_choice);
   command.add()
@@ -139,7 +144,10 @@ int run(int argc, char** argv) {
     ("peer-case", cli::optional_value(&peer_case), "write the case for terrain_harmonica_peer.py into DIR")
     ("shapes", po::value(&sweep),
      "CUDA: time the g_z face kernel and the magnetic kernel in every compiled launch shape: fields (alone), "
-     "estimated (with the rounding estimate in the same pass) or both");
+     "estimated (with the rounding estimate in the same pass) or both")
+    ("looseness", po::value(&looseness_step)->default_value(looseness_step),
+     "K > 0: on the CPU at every K-th station, the estimate's tile bound against bounding every cell on its own "
+     "(g_z faces and b), then exit");
   if (!command.parse(argc, argv)) return 0;
   if (!sweep.empty() && sweep != "fields" && sweep != "estimated" && sweep != "both")
     throw InputError::usage("--shapes " + sweep + ": expected fields, estimated or both");
@@ -154,6 +162,21 @@ int run(int argc, char** argv) {
       const double h = layer.surface[i + g.shape_e * j];
       if (!std::isnan(h)) stations.push_back({g.west_centre + i * g.spacing_e, g.south_centre + j * g.spacing_n, h + clearance});
     }
+  if (looseness_step > 0) {
+    std::vector<gravity::Station> some;
+    for (std::size_t s = 0; s < stations.size(); s += static_cast<std::size_t>(looseness_step))
+      some.push_back(stations[s]);
+    const std::int64_t all_cells = static_cast<std::int64_t>(layer.cell_count());
+    const gravity::LayerFaceView faces{g, layer.surface.data(), 0};
+    bench::print_tile_looseness("layer g_z faces", faces, all_cells, some,
+                                gravity::FaceRoundingKernel<double>{g.reference}, {gravity::group_g},
+                                gravity::Precision::Double);
+    const auto above = magnetic::induced_magnetization(susceptibility, field);
+    const auto cells_view = magnetic::magnetic_layer_view(g, above, {0.0, 0.0, 0.0}, layer.surface.data(), 0);
+    bench::print_tile_looseness("layer b", cells_view, all_cells, some, magnetic::MagneticRoundingKernel<double>{},
+                                {0}, gravity::Precision::Double);
+    return 0;
+  }
   const ComputeDevice device = resolve_device(parse_device_choice(device_choice));
   const std::size_t cells = gravity::massive_cell_count(layer);
   const double pairs = static_cast<double>(cells) * static_cast<double>(stations.size());

@@ -144,12 +144,15 @@ struct FaceGzKernel {
 template <typename Real>
 struct FaceRoundingKernel {
   static constexpr int outputs = FieldRoundingKernel<Real, true>::outputs;
-  using TileSummary = RoundingTile;
+  using TileSummary = tile_bound_summary<Real>;
   double reference;
   GEOBEM_HD bool wanted(int row) const { return FieldRoundingKernel<Real, true>{}.wanted(row); }
   GEOBEM_HD void add(const LayerFace& f, const Station& station, double acc[outputs]) const {
     if (f.weight == 0.0) return;
     FieldRoundingKernel<Real, true>{}.add(cell(f), station, acc);
+  }
+  GEOBEM_HD void add(const LayerFace& f, const Station& station, double acc[outputs], bool tile_added) const {
+    if (!tile_added) add(f, station, acc);
   }
   /// The tile bound of the cells' prisms (RoundingKernel::add_tile).
   GEOBEM_HD bool add_tile(const RoundingTile& tile, const Station& station, double acc[outputs]) const {

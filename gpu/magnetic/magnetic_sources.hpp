@@ -48,7 +48,7 @@ struct MagneticKernel {
 template <typename Real>
 struct MagneticRoundingKernel {
   static constexpr int outputs = 2;
-  using TileSummary = gravity::RoundingTile;
+  using TileSummary = gravity::tile_bound_summary<Real>;  // double only (gravity::RoundingKernel)
   GEOBEM_HD bool wanted(int) const { return true; }
   GEOBEM_HD void add(const MagnetizedPrism& p, const gravity::Station& s, double acc[2]) const {
     const double m = weight(p);
@@ -56,6 +56,9 @@ struct MagneticRoundingKernel {
     double e[3];
     gravity::prism_rounding_bounds<Real>(p.west, p.east, p.south, p.north, p.bottom, p.top, s, e);
     gravity::add_rounding(m * e[gravity::group_tensor], acc);
+  }
+  GEOBEM_HD void add(const MagnetizedPrism& p, const gravity::Station& s, double acc[2], bool tile_added) const {
+    if (!tile_added) add(p, s, acc);
   }
   /// The tile bound (gpu/potential/source_view.hpp, gravity::tile_rounding_bounds)
   /// of the tensor group, as rows 0 and 1.
