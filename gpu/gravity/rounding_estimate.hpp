@@ -41,7 +41,9 @@
 // sources, below every bound used. A prism's e for a station farther than
 // its largest side is computed in single precision and inflated so that it
 // stays at least the double value (far_prism_rounding_bounds); the sums stay
-// in double.
+// in double. In double precision a station far from a whole tile of 32
+// sources takes one bound for the tile (tile_rounding_bounds: the launcher's
+// tile bound, gpu/potential/source_view.hpp).
 #include <array>
 #include <cmath>
 #include <cstdint>
