@@ -1,7 +1,8 @@
 // CUDA driver of the prism-list and grid paths: the source × station
 // launcher (gpu/potential/station_sums_cuda.cuh) with FieldSumsKernel over a
-// list of prisms or weighted grid nodes, alone or with RoundingKernel in the
-// same pass (potential::KernelPair). The prism kernels are compiled in
+// list of prisms or weighted grid nodes, with RoundingKernel in a pass of its
+// own (double prisms: its tile bound) or in the same pass
+// (potential::KernelPair). The prism kernels are compiled in
 // several launch shapes (prism_shapes.hpp; CudaTuning::shape), timed by
 // bench/gravity.
 #include <algorithm>
@@ -84,18 +85,32 @@ std::vector<double> launch(Shapes shapes, const KernelShape& shape, const std::v
   }
 }
 
+/// Whether the rounding estimate of Source in Real runs as a pass of its own
+/// (the estimate's tile bound: double, prisms; rounding_estimate.hpp): its
+/// far tiles cost one bound per station and tile, and the field kernel keeps
+/// its own shape and registers. Else it runs in the fields' pass.
+template <typename Real, typename Source>
+constexpr bool estimate_apart = std::is_same<Real, double>::value && std::is_same<Source, Prism>::value;
+
 /// The field kernel in Real (pairs out of line or not), alone or with the
-/// rounding estimate in the same pass (its rows into *rounding).
+/// rounding estimate (its rows into *rounding): in a pass of its own
+/// (estimate_apart), else in the same pass.
 template <typename Real, bool GzOnly, typename Source>
 std::vector<double> sums_in_shape(const KernelShape& shape, bool out_of_line, const std::vector<Source>& sources,
                                   const std::vector<Station>& stations, unsigned mask,
                                   const potential::LaunchOptions& options, ProgressReporter& progress,
                                   std::vector<double>* rounding) {
   if (rounding) {
-    using Pair = potential::KernelPair<FieldSumsKernel<Real, GzOnly>, FieldRoundingKernel<Real, GzOnly>>;
-    std::vector<double> sums =
-        launch(EstimatedPrismShapes{}, shape, sources, stations, Pair{{mask}, {}}, options, progress);
-    return potential::split_rows(std::move(sums), field_count, stations.size(), *rounding);
+    if constexpr (estimate_apart<Real, Source>) {
+      ProgressReporter silent("", 1, "", true);  // progress counts the fields' pairs
+      *rounding = potential::station_sums_cuda<FixedShape::block, FixedShape::max_registers>(
+          sources, stations, potential::ListChunks{}, FieldRoundingKernel<Real, GzOnly>{}, options, silent);
+    } else {
+      using Pair = potential::KernelPair<FieldSumsKernel<Real, GzOnly>, FieldRoundingKernel<Real, GzOnly>>;
+      std::vector<double> sums =
+          launch(EstimatedPrismShapes{}, shape, sources, stations, Pair{{mask}, {}}, options, progress);
+      return potential::split_rows(std::move(sums), field_count, stations.size(), *rounding);
+    }
   }
   if constexpr (std::is_same<Source, Prism>::value)
     if (out_of_line)
@@ -120,7 +135,8 @@ std::vector<double> forward_cuda(const std::vector<Source>& sources, const std::
     return std::vector<double>(10 * stations.size(), 0.0);
   }
   const bool gz_only = mask == unsigned(bit_g_z), single = precision == Precision::Single;
-  const KernelShape shape = resolve_shape<Source>(tuning, single, gz_only, rounding != nullptr);
+  // The estimate in the fields' pass: single precision (estimate_apart).
+  const KernelShape shape = resolve_shape<Source>(tuning, single, gz_only, rounding != nullptr && single);
   const potential::LaunchOptions options{tuning.blocks_per_sm, tuning.memory_limit_bytes};
   const bool out_of_line = tuning.out_of_line_pairs;
   if (single)

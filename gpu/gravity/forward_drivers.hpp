@@ -46,7 +46,7 @@ struct CudaTuning {
   /// (gpu/potential/chunk_plan.hpp).
   std::size_t memory_limit_bytes = 0;
   /// Launch shape of the prism kernels, one of cuda_kernel_shapes() (with
-  /// the rounding estimate: cuda_estimated_kernel_shapes(); else forward_cuda
+  /// the rounding estimate in single precision: cuda_estimated_kernel_shapes(); else forward_cuda
   /// throws InputError); block_size 0: each kernel's fastest
   /// shape (prism_shapes.hpp, default_prism_shape). Out-of-line pairs (the
   /// fields alone) and the grid path's node kernels exist in the shape

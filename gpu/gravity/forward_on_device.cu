@@ -133,15 +133,24 @@ void resident_tile_sums(const Kernel& kernel, const Prism* prisms, std::int64_t 
                                                              potential::LaunchOptions{}.blocks_per_sm, progress);
 }
 
-/// The fields of `mask` in Real and their rounding sums in one pass (as
-/// forward_cuda with its rounding rows), in the host path's default shape:
+/// The fields of `mask` in Real and their rounding sums as forward_cuda
+/// with its rounding rows (double: two passes, the fields in their own
+/// default shape; single: one pass), in the host path's default shapes:
 /// sums holds the ten field rows, then the six rounding rows.
 template <typename Real, bool GzOnly>
 void resident_field_sums(unsigned mask, const Prism* prisms, std::int64_t count, const Station* stations,
                          std::size_t ns, double* sums, ProgressReporter& progress) {
-  using Pair = potential::KernelPair<FieldSumsKernel<Real, GzOnly>, FieldRoundingKernel<Real, GzOnly>>;
-  using S = DefaultPrismShape<std::is_same<Real, float>::value, GzOnly, true>;
-  resident_tile_sums<S>(Pair{{mask}, {}}, prisms, count, stations, ns, sums, &progress);
+  constexpr bool single = std::is_same<Real, float>::value;
+  if constexpr (!single) {
+    resident_tile_sums<DefaultPrismShape<false, GzOnly, false>>(FieldSumsKernel<Real, GzOnly>{mask}, prisms, count,
+                                                                stations, ns, sums, &progress);
+    resident_tile_sums(FieldRoundingKernel<Real, GzOnly>{}, prisms, count, stations, ns, sums + field_count * ns,
+                       nullptr);
+  } else {
+    using Pair = potential::KernelPair<FieldSumsKernel<Real, GzOnly>, FieldRoundingKernel<Real, GzOnly>>;
+    resident_tile_sums<DefaultPrismShape<true, GzOnly, true>>(Pair{{mask}, {}}, prisms, count, stations, ns, sums,
+                                                              &progress);
+  }
 }
 
 /// Whether a station lies in a closed box.

@@ -1,7 +1,8 @@
 // CUDA driver of the prism layer: the surface heights stream to the device in
 // chunks (the source × station launcher, gpu/potential/station_sums_cuda.cuh)
 // and each thread forms its tile's prisms (or, for g_z alone, surface faces:
-// layer_faces.hpp) from them, so the device never holds a prism list.
+// layer_faces.hpp) from them, so the device never holds a prism list. In
+// double the rounding estimate runs in a pass of its own.
 #include <tuple>
 #include <type_traits>
 
@@ -17,33 +18,42 @@ namespace geobem::gravity {
 namespace {
 
 /// The layer kernels over cells [first, first + count) (g_z alone face by
-/// face), with RoundingKernel in the same pass where `rounding` is given.
+/// face), with the rounding estimate where `rounding` is given: in double in
+/// a pass of its own (its tile bound: one bound per station and tile of far
+/// cells), so that the field kernels keep their own shapes and registers; in
+/// single in the fields' pass.
 template <typename Real>
 std::vector<double> run(const PrismLayer& layer, std::int64_t first, std::int64_t count,
                         const std::vector<Station>& stations, unsigned mask, ProgressReporter& progress,
                         std::size_t memory_limit_bytes, std::vector<double>* rounding, KernelShape shape) {
   potential::LaunchOptions launch;
   launch.memory_limit_bytes = memory_limit_bytes;
+  constexpr bool apart = std::is_same<Real, double>::value;
+  ProgressReporter silent("", 1, "", true);  // the estimate's pass and the rim: progress counts the fields' pairs
   // The heights of this share only: the stored data the launcher streams.
   const std::vector<double> surface(layer.surface.begin() + first, layer.surface.begin() + first + count);
   if (mask == unsigned(bit_g_z)) {
-    // Face by face (layer_faces.hpp): surface faces, alone or with the
-    // estimate, in `shape` (LayerFaceShapes), then the reference edges that
-    // do not cancel (few: no progress of their own).
+    // Face by face (layer_faces.hpp): surface faces in `shape`
+    // (LayerFaceShapes; single precision with the estimate in the same
+    // pass), then the reference edges that do not cancel (few: no progress
+    // of their own).
     const auto face_view = [&](const double* chunk, std::int64_t index) {
       return LayerFaceView{layer.geometry, chunk, first + index};
     };
     using Pair = potential::KernelPair<FaceGzKernel<Real>, FaceRoundingKernel<Real>>;
-    using Shapes = std::conditional_t<std::is_same<Real, double>::value, LayerFaceShapes, std::tuple<Shape<128, 0>>>;
+    using Shapes = std::conditional_t<apart, LayerFaceShapes, std::tuple<Shape<128, 0>>>;
+    const FaceRoundingKernel<Real> bounds{layer.geometry.reference};
+    if (rounding && apart)
+      *rounding = potential::station_sums_cuda<128, 0>(surface, stations, face_view, bounds, launch, silent);
     const std::vector<double> faces =
-        rounding ? potential::split_rows(potential::station_sums_cuda_in(
-                                             Shapes{}, shape, "layer_sums_cuda", surface, stations, face_view,
-                                             Pair{{}, {layer.geometry.reference}}, launch, progress),
-                                         FaceGzKernel<Real>::outputs, stations.size(), *rounding)
-                 : potential::station_sums_cuda_in(Shapes{}, shape, "layer_sums_cuda", surface, stations, face_view,
-                                                   FaceGzKernel<Real>{}, launch, progress);
+        rounding && !apart
+            ? potential::split_rows(potential::station_sums_cuda_in(Shapes{}, shape, "layer_sums_cuda", surface,
+                                                                    stations, face_view, Pair{{}, bounds}, launch,
+                                                                    progress),
+                                    FaceGzKernel<Real>::outputs, stations.size(), *rounding)
+            : potential::station_sums_cuda_in(Shapes{}, shape, "layer_sums_cuda", surface, stations, face_view,
+                                              FaceGzKernel<Real>{}, launch, progress);
     const std::vector<ReferenceEdge> edges = reference_edges(layer, first, count);
-    ProgressReporter silent("", 1, "", true);
     const std::vector<double> rim =
         potential::station_sums_cuda<128, 0>(edges, stations, potential::ListChunks{},
                                              ReferenceEdgeGzKernel<Real>{layer.geometry.reference}, launch, silent);
@@ -53,7 +63,10 @@ std::vector<double> run(const PrismLayer& layer, std::int64_t first, std::int64_
     return LayerView{layer.geometry, chunk, first + index};
   };
   const LayerFieldsKernel<Real, false> fields{{mask}};
-  if (!rounding) return potential::station_sums_cuda<128, 0>(surface, stations, view, fields, launch, progress);
+  if (rounding && apart)
+    *rounding = potential::station_sums_cuda<128, 0>(surface, stations, view, RoundingKernel<Real>{}, launch, silent);
+  if (!rounding || apart)
+    return potential::station_sums_cuda<128, 0>(surface, stations, view, fields, launch, progress);
   using Pair = potential::KernelPair<LayerFieldsKernel<Real, false>, RoundingKernel<Real>>;
   return potential::split_rows(
       potential::station_sums_cuda<128, 0>(surface, stations, view, Pair{fields, {}}, launch, progress), field_count,

@@ -31,13 +31,13 @@ ForwardResult forward_model_layer(const PrismLayer& layer, const std::vector<Sta
 /// The drivers behind it, over cells [first, first + count) of the layer:
 /// raw sums Σ density·kernel, sums[f · stations + s] for Field index f (10
 /// rows, rows outside `mask` zero), before field_scale. With `rounding`,
-/// the same pass also sums the cells' rounding estimate into *rounding (the
-/// rows of RoundingKernel, rounding_estimate.hpp). The CUDA driver uses the
+/// they also sum the cells' rounding estimate into *rounding (the rows of
+/// RoundingKernel, rounding_estimate.hpp; on CUDA in double in a pass of its
+/// own, else in the same pass). The CUDA driver uses the
 /// current device and at most memory_limit_bytes (0: the device memory
 /// budget, 80% of the free memory); `shape` is the launch shape of the g_z
-/// face kernel, alone or with the estimate, in double (one of
-/// cuda_layer_face_shapes(); {0, 0}: the default, prism_shapes.hpp), the
-/// other kernels run {128, 0}.
+/// face kernel in double (one of cuda_layer_face_shapes(); {0, 0}: the
+/// default, prism_shapes.hpp), the other kernels run {128, 0}.
 /// Throws InputError for a shape that is not compiled.
 std::vector<double> layer_sums_cpu(const PrismLayer& layer, std::int64_t first, std::int64_t count,
                                    const std::vector<Station>& stations, unsigned mask, Precision precision,
@@ -47,8 +47,8 @@ std::vector<double> layer_sums_cuda(const PrismLayer& layer, std::int64_t first,
                                     ProgressReporter& progress, std::size_t memory_limit_bytes = 0,
                                     std::vector<double>* rounding = nullptr, const KernelShape& shape = {});
 
-/// The launch shapes compiled for layer_sums_cuda's g_z face kernel, alone
-/// and with the estimate (double), timed by terrain_bench --shapes.
+/// The launch shapes compiled for layer_sums_cuda's g_z face kernel
+/// (double), timed by terrain_bench --shapes.
 std::vector<KernelShape> cuda_layer_face_shapes();
 
 }  // namespace geobem::gravity

@@ -21,7 +21,8 @@ using PrismShapes = std::tuple<Shape<128, 0>, Shape<64, 0>, Shape<32, 0>, Shape<
                                Shape<128, 64>>;
 
 /// The shapes of the kernels that sum the fields and their rounding
-/// estimate in one pass (forward_model's): fewer, as each costs compile time.
+/// estimate in one pass (forward_model's in single precision; in double the
+/// estimate runs in a pass of its own): fewer, as each costs compile time.
 using EstimatedPrismShapes = std::tuple<Shape<128, 0>, Shape<64, 0>, Shape<128, 128>, Shape<32, 120>,
                                         Shape<128, 96>, Shape<128, 80>, Shape<128, 64>>;
 
@@ -38,9 +39,9 @@ constexpr KernelShape default_prism_shape(bool single, bool gz_only, bool estima
   return estimated ? KernelShape{128, 96} : KernelShape{128, 80};
 }
 
-/// The shapes of a prism layer's g_z face kernel (layer_sums_cuda), alone
-/// and with its rounding estimate in one pass (forward_model_layer's): double
-/// only, single precision runs {128, 0}. Block sizes alone, and caps at and
+/// The shapes of a prism layer's g_z face kernel in double (layer_sums_cuda;
+/// forward_model_layer's estimate runs in a pass of its own), single
+/// precision runs {128, 0}. Block sizes alone, and caps at and
 /// below the kernel's own register count.
 using LayerFaceShapes = std::tuple<Shape<128, 0>, Shape<64, 0>, Shape<256, 0>, Shape<128, 96>, Shape<128, 80>,
                                    Shape<128, 72>, Shape<128, 64>>;

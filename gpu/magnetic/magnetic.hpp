@@ -109,17 +109,17 @@ std::vector<double> magnetic_layer_sums_cpu(const MagneticLayer& layer, std::int
                                             const std::vector<gravity::Station>& stations,
                                             gravity::Precision precision, ProgressReporter& progress,
                                             std::vector<double>* rounding = nullptr);
-/// `shape`: the launch shape of the kernel (the field alone, or with its
-/// bounds) in double, one of cuda_layer_shapes() ({0, 0}: the default,
-/// magnetic_shapes.hpp); throws InputError for a shape that is not compiled.
+/// `shape`: the launch shape of the field kernel in double, one of
+/// cuda_layer_shapes() ({0, 0}: the default, magnetic_shapes.hpp); throws
+/// InputError for a shape that is not compiled.
 std::vector<double> magnetic_layer_sums_cuda(const MagneticLayer& layer, std::int64_t first, std::int64_t count,
                                              const std::vector<gravity::Station>& stations,
                                              gravity::Precision precision, ProgressReporter& progress,
                                              std::size_t memory_limit_bytes = 0,
                                              std::vector<double>* rounding = nullptr,
                                              const potential::KernelShape& shape = {});
-/// The launch shapes compiled for magnetic_layer_sums_cuda's kernel, alone
-/// and with its bounds (double), timed by terrain_bench --shapes.
+/// The launch shapes compiled for magnetic_layer_sums_cuda's field kernel
+/// (double), timed by terrain_bench --shapes.
 std::vector<potential::KernelShape> cuda_layer_shapes();
 
 }  // namespace geobem::magnetic

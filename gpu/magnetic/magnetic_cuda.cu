@@ -1,7 +1,8 @@
 // CUDA drivers of the magnetic prisms: the source × station launcher
 // (gpu/potential/station_sums_cuda.cuh) over a prism list or a layer's
 // heights, streamed in chunks within the device memory budget, for the field
-// alone or with its rounding bounds in the same pass.
+// alone or with its rounding bounds (a pass of their own in double, the same
+// pass in single).
 #include <tuple>
 #include <type_traits>
 
@@ -15,10 +16,11 @@
 namespace geobem::magnetic {
 namespace {
 
-/// MagneticKernel in Real over `stored` (make_view: station_sums_cuda's),
-/// with MagneticRoundingKernel in the same pass where `rounding` is given,
-/// in one of `shapes` (double; {0, 0}: DefaultShape or DefaultFieldShape;
-/// single precision runs {128, 0}).
+/// MagneticKernel in Real over `stored` (make_view: station_sums_cuda's) in
+/// one of `shapes` (double; {0, 0}: DefaultFieldShape; single precision runs
+/// {128, 0}), with MagneticRoundingKernel where `rounding` is given: in
+/// double in a pass of its own (its tile bound: one bound per station and
+/// tile of far prisms), in single in the field's pass.
 template <typename Real, typename Shapes, typename Stored, typename MakeView>
 std::vector<double> sums_in(Shapes, const KernelShape& shape, const std::vector<Stored>& stored,
                             const MakeView& make_view, const std::vector<gravity::Station>& stations,
@@ -26,9 +28,13 @@ std::vector<double> sums_in(Shapes, const KernelShape& shape, const std::vector<
                             std::vector<double>* rounding) {
   constexpr bool is_double = std::is_same<Real, double>::value;
   using Compiled = std::conditional_t<is_double, Shapes, std::tuple<Shape<128, 0>>>;
-  const KernelShape fallback = !is_double ? KernelShape{128, 0} : rounding ? DefaultShape::value : DefaultFieldShape::value;
-  const KernelShape resolved = shape.block_size != 0 ? shape : fallback;
-  if (!rounding)
+  const KernelShape resolved = shape.block_size != 0 ? shape : (is_double ? DefaultFieldShape::value : KernelShape{128, 0});
+  if (rounding && is_double) {
+    ProgressReporter silent("", 1, "", true);  // progress counts the field's pairs
+    *rounding = potential::station_sums_cuda<128, 0>(stored, stations, make_view, MagneticRoundingKernel<Real>{},
+                                                     launch, silent);
+  }
+  if (!rounding || is_double)
     return potential::station_sums_cuda_in(Compiled{}, resolved, "magnetic drivers", stored, stations, make_view,
                                            MagneticKernel<Real>{}, launch, progress);
   using Pair = potential::KernelPair<MagneticKernel<Real>, MagneticRoundingKernel<Real>>;
@@ -56,8 +62,8 @@ std::vector<double> magnetic_sums_cuda(const std::vector<MagnetizedPrism>& prism
                                        const std::vector<gravity::Station>& stations, gravity::Precision precision,
                                        ProgressReporter& progress, std::size_t memory_limit_bytes,
                                        std::vector<double>* rounding) {
-  return sums(std::tuple<DefaultShape, DefaultFieldShape>{}, KernelShape{}, prisms, potential::ListChunks{}, stations, precision, progress,
-              memory_limit_bytes, rounding);
+  return sums(std::tuple<DefaultFieldShape>{}, KernelShape{}, prisms, potential::ListChunks{}, stations, precision,
+              progress, memory_limit_bytes, rounding);
 }
 
 std::vector<double> magnetic_layer_sums_cuda(const MagneticLayer& layer, std::int64_t first, std::int64_t count,
