@@ -26,7 +26,9 @@ using KernelShape = potential::KernelShape;
 /// fields and g_z alone), {128, 0} first; bench/gravity times them.
 std::vector<KernelShape> cuda_kernel_shapes();
 /// The shapes of the CUDA prism kernels that sum the rounding estimate in
-/// the same pass (forward_cuda with `rounding`), {128, 0} first.
+/// the same pass (forward_cuda with `rounding` in single precision; in double
+/// the estimate runs in a pass of its own beside the field kernel, in
+/// cuda_kernel_shapes()), {128, 0} first.
 std::vector<KernelShape> cuda_estimated_kernel_shapes();
 
 /// Launch choices of the CUDA driver, measured by bench/gravity (RESULTS.md).
@@ -60,9 +62,10 @@ struct CudaTuning {
 /// mask are zero). Multiply by G and the unit factor (field_scale). The kernel
 /// runs in `precision` (station-relative coordinates formed in double), the
 /// sums are accumulated in double. `progress` advances in prism–station pairs.
-/// With `rounding`, the same pass over sources and stations also sums the
-/// rounding estimate into *rounding (the six rows of RoundingKernel,
-/// rounding_estimate.hpp). forward_cpu uses all OpenMP threads;
+/// With `rounding`, the drivers also sum the rounding estimate into
+/// *rounding (the six rows of RoundingKernel, rounding_estimate.hpp): forward_cuda
+/// in a pass of its own for prisms in double (the estimate's tile bound),
+/// else in the same pass. forward_cpu uses all OpenMP threads;
 /// forward_cuda the current CUDA device (throws geobem::DeviceError on a
 /// failing CUDA call).
 /// Source is Prism or GridNode (the two compiled).

@@ -71,7 +71,7 @@ std::vector<Source> share_of(std::vector<Source> sources, const ForwardOptions& 
 }
 
 /// Raw sums of the drivers over `sources` (10 rows), with a progress line,
-/// and the rounding sums of the same pass into `rounding`.
+/// and the rounding sums into `rounding`.
 template <typename Source>
 std::vector<double> driver_sums(const std::vector<Source>& sources, const std::vector<Station>& stations,
                                 unsigned mask, const ForwardOptions& options, const char* label,
