@@ -2,7 +2,8 @@
 // How much the rounding estimate's tile bound (rounding_estimate.hpp,
 // tile_rounding_bounds) gives away against bounding every source on its own:
 // the same rounding kernel summed on the CPU with and without its tile bound,
-// and per station the ratio of the absolute bounds of a group.
+// per station the ratio of the absolute bounds of a group, and the share of
+// (station, tile) pairs the tile bound takes.
 #include <algorithm>
 #include <cstdio>
 #include <vector>
@@ -37,6 +38,17 @@ void print_tile_looseness(const char* what, const SourceView& view, std::int64_t
   const auto tiled = potential::station_sums_cpu(view, count, stations, kernel, quiet);
   const auto per_source = potential::station_sums_cpu(view, count, stations, PerSourceRounding<Kernel>{kernel}, quiet);
   const std::size_t n = stations.size();
+  // The (station, tile) pairs the tile bound takes: the rest run source by source.
+  const auto tiles = potential::tile_summaries(view, count, kernel);
+  std::size_t far = 0;
+#pragma omp parallel for reduction(+ : far) schedule(dynamic, 16)
+  for (std::size_t s = 0; s < n; ++s)
+    for (const auto& tile : tiles) {
+      double scratch[Kernel::outputs] = {};
+      far += kernel.add_tile(tile, stations[s], scratch) ? 1 : 0;
+    }
+  std::printf("%s: the tile bound takes %zu of %zu (station, tile) pairs (%.2f %%)\n", what, far, n * tiles.size(),
+              100.0 * static_cast<double>(far) / static_cast<double>(n * tiles.size()));
   for (const int g : groups) {
     std::vector<double> ratio;
     for (std::size_t s = 0; s < n; ++s) {

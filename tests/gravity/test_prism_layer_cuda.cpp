@@ -90,11 +90,16 @@ TEST_F(PrismLayerCuda, RoundingSumsMatchCpuWithTheSameTiles) {
       layer_sums_cpu(layer, 0, cells, stations, mask, precision, quiet, &cpu);
       layer_sums_cuda(layer, 0, cells, stations, mask, precision, quiet, 0, &one);
       layer_sums_cuda(layer, 0, cells, stations, mask, precision, quiet, 96 * 1024, &chunked);
+      // The bounds of far sources come from the device's single-precision
+      // approximations (rsqrtf, __fdividef) and the host's correctly rounded
+      // operations, both within [1, 1 + 2e-5] of the double bound
+      // (test_far_rounding.cpp): the sums of squares and fourth powers agree to
+      // 1e-4; the tiles' own bounds are double on both sides.
       for (int row = 0; row < 6; ++row) {
         if (mask == unsigned(bit_g_z) && row / 2 != 1) continue;  // g_z alone sums the g group
         SCOPED_TRACE("row " + std::to_string(row) + ", mask " + std::to_string(mask));
-        EXPECT_LE(largest_relative_difference(&one[row * n], &cpu[row * n], n), 1e-12);
-        EXPECT_LE(largest_relative_difference(&chunked[row * n], &cpu[row * n], n), 1e-12);
+        EXPECT_LE(largest_relative_difference(&one[row * n], &cpu[row * n], n), 1e-4);
+        EXPECT_LE(largest_relative_difference(&chunked[row * n], &one[row * n], n), 1e-12);
       }
     }
 }

@@ -79,9 +79,14 @@ TEST_F(MagneticCuda, RoundingSumsMatchCpuWithTheSameTiles) {
     magnetic_layer_sums_cpu(layer, 0, cells, s, precision, quiet, &cpu);
     magnetic_layer_sums_cuda(layer, 0, cells, s, precision, quiet, 0, &one);
     magnetic_layer_sums_cuda(layer, 0, cells, s, precision, quiet, 128 * 1024, &chunked);
+    // The bounds of far sources come from the device's single-precision
+    // approximations (rsqrtf, __fdividef) and the host's correctly rounded
+    // operations, both within [1, 1 + 2e-5] of the double bound
+    // (test_far_rounding.cpp): the sums of squares and fourth powers agree to
+    // 1e-4; the tiles' own bounds are double on both sides.
     for (int row = 0; row < 2; ++row) {
-      EXPECT_LE(largest_relative_difference(&one[row * s.size()], &cpu[row * s.size()], s.size()), 1e-12) << row;
-      EXPECT_LE(largest_relative_difference(&chunked[row * s.size()], &cpu[row * s.size()], s.size()), 1e-12) << row;
+      EXPECT_LE(largest_relative_difference(&one[row * s.size()], &cpu[row * s.size()], s.size()), 1e-4) << row;
+      EXPECT_LE(largest_relative_difference(&chunked[row * s.size()], &one[row * s.size()], s.size()), 1e-12) << row;
     }
   }
 }
