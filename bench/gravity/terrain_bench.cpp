@@ -42,6 +42,7 @@
 #include "gpu/core/input_error.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/layer_faces.hpp"
+#include "gpu/gravity/station_contact.hpp"
 #include "gpu/gravity/layer_sources.hpp"
 #include "gpu/gravity/prism_layer_forward.hpp"
 #include "gpu/magnetic/magnetic.hpp"
@@ -128,6 +129,7 @@ int run(int argc, char** argv) {
   int step = 1, repeat = 3, reference_stations = 16;
   std::string sweep;
   int looseness_step = 0;
+  bool host_parts = false;
   cli::StageOptions command("terrain_bench", "g_z and b of a prism layer on DEM-node stations, timed.");
   command.add_device(&device_choice);
   command.add()
@@ -147,7 +149,10 @@ int run(int argc, char** argv) {
      "estimated (with the rounding estimate in the same pass) or both")
     ("looseness", po::value(&looseness_step)->default_value(looseness_step),
      "K > 0: on the CPU at every K-th station, the estimate's tile bound against bounding every cell on its own "
-     "(g_z faces and b), then exit");
+     "(g_z faces and b), then exit")
+    ("host-parts", po::bool_switch(&host_parts),
+     "time forward_model_layer's host phases (checks, station limits, reference edges, box, units and estimates) "
+     "on the CPU, then exit");
   if (!command.parse(argc, argv)) return 0;
   if (!sweep.empty() && sweep != "fields" && sweep != "estimated" && sweep != "both")
     throw InputError::usage("--shapes " + sweep + ": expected fields, estimated or both");
@@ -162,6 +167,27 @@ int run(int argc, char** argv) {
       const double h = layer.surface[i + g.shape_e * j];
       if (!std::isnan(h)) stations.push_back({g.west_centre + i * g.spacing_e, g.south_centre + j * g.spacing_n, h + clearance});
     }
+  if (host_parts) {
+    // The host phases of forward_model_layer for g_z around its drivers, on
+    // the CPU (the sums and bounds stand in as zeros).
+    const auto time = [&](const char* what, const auto& phase) {
+      std::printf("host %-22s %9.4f s\n", what, warm_best_time(repeat, phase));
+    };
+    time("check_prism_layer", [&] { gravity::check_prism_layer(layer); });
+    time("layer_station_limits", [&] {
+      gravity::layer_station_limits<1>(g, layer.surface, {g.density_above}, {g.density_below}, stations);
+    });
+    time("reference_edges", [&] { gravity::reference_edges(layer, 0, static_cast<std::int64_t>(layer.cell_count())); });
+    time("cells_box", [&] { gravity::cells_box(layer, true, true); });
+    gravity::ForwardOptions quiet_options;
+    quiet_options.quiet = true;
+    time("finish_result", [&] {
+      gravity::finish_result(std::vector<double>(10 * stations.size(), 1.0), 1u << static_cast<int>(gravity::Field::g_z),
+                             stations, quiet_options, {}, std::vector<double>(6 * stations.size(), 0.0),
+                             gravity::cells_box(layer, true, true));
+    });
+    return 0;
+  }
   if (looseness_step > 0) {
     std::vector<gravity::Station> some;
     for (std::size_t s = 0; s < stations.size(); s += static_cast<std::size_t>(looseness_step))
