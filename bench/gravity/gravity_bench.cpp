@@ -65,7 +65,7 @@ int run_bench(int argc, char** argv) {
       ("repeat", po::value(&repeat)->default_value(repeat), "CUDA runs per case (best is reported)")
       ("shapes", po::value(&sweep),
        "also time every compiled launch shape of the double kernels: fields (alone), estimated (with the rounding "
-       "estimate in the same pass) or both")
+       "estimate: its own pass in double, the same pass in single) or both")
       ("peer-case", po::value(&peer_case), "write the case and double results for harmonica_peer.py to DIR, then stop");
   if (!command.parse(argc, argv)) return 0;  // --help
   bench::check_repeat(repeat);
@@ -158,7 +158,7 @@ int run_bench(int argc, char** argv) {
     }
   }
   // The public call: checks, the limits at stations on the model, the
-  // drivers with the rounding estimate in the same pass, units, estimates.
+  // drivers with the rounding estimate (its own pass in double), units, estimates.
   ForwardOptions options;
   options.device = ComputeDevice::Cuda;
   options.quiet = true;
@@ -171,7 +171,7 @@ int run_bench(int argc, char** argv) {
     std::printf("\n%-8s %-9s %-6s %10s\n", "block", "registers", "fields", "time_s");
     for (const bool estimated : {false, true}) {
       if (sweep != "both" && sweep != (estimated ? "estimated" : "fields")) continue;
-      std::printf("%s\n", estimated ? "with the rounding estimate in the same pass" : "fields alone");
+      std::printf("%s\n", estimated ? "with the rounding estimate (its own pass)" : "fields alone");
       for (const KernelShape& shape : estimated ? cuda_estimated_kernel_shapes() : cuda_kernel_shapes())
         for (const unsigned mask : {0x3ffu, unsigned(bit_g_z)}) {
           CudaTuning tuning;

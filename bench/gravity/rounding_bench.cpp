@@ -3,8 +3,8 @@
 // et al. (2013) at a chosen size (mesh/prisms couder_grid, couder_spheres),
 // stations 100 m above it. For the general path (prisms) and the grid path
 // (nodes), double and single: the drivers' time for all ten fields and for
-// g_z alone, alone and with the estimate's sums in the same pass (best of
-// --repeat), and, against the
+// g_z alone, alone and with the estimate's sums as forward_model takes them
+// (best of --repeat), and, against the
 // double result (whose own estimate is printed), the single precision's
 // largest error per field group over the station's group magnitude, the
 // largest estimate, the largest ratio error/estimate over all values (at
@@ -39,7 +39,8 @@ using geobem::bench::best_time;
 namespace {
 
 /// Seconds of the drivers (all ten fields, g_z), alone and with the
-/// estimate's sums in the same pass (as forward_model runs them).
+/// estimate's sums as forward_model takes them (prisms in double: a pass of
+/// its own; else the same pass).
 template <typename Source>
 void time_path(const char* path, const std::vector<Source>& sources, const std::vector<Station>& stations,
                ComputeDevice device, Precision precision, int repeat) {
@@ -59,8 +60,8 @@ void time_path(const char* path, const std::vector<Source>& sources, const std::
   const double g_z = best_time(repeat, [&] { drivers(unsigned(bit_g_z), false); });
   const double all_estimated = best_time(repeat, [&] { drivers(0x3ffu, true); });
   const double g_z_estimated = best_time(repeat, [&] { drivers(unsigned(bit_g_z), true); });
-  std::printf("%-7s %-6s %zu sources x %zu stations: drivers all ten %.4f s, g_z %.4f s; with the estimate in the "
-              "same pass %.4f s, %.4f s (+%.0f%%, +%.0f%%)\n",
+  std::printf("%-7s %-6s %zu sources x %zu stations: drivers all ten %.4f s, g_z %.4f s; with the estimate "
+              "%.4f s, %.4f s (+%.0f%%, +%.0f%%)\n",
               path, precision == Precision::Single ? "single" : "double", sources.size(), stations.size(), all, g_z,
               all_estimated, g_z_estimated, 100 * (all_estimated / all - 1), 100 * (g_z_estimated / g_z - 1));
 }
