@@ -7,8 +7,8 @@
 // estimate, limits or units), to show what the public call adds. The layer
 // is magnetized by induction (--susceptibility in --field-intensity,
 // --inclination, --declination). --shapes fields|estimated|both (CUDA) then
-// times the drivers alone, with the rounding estimate in the same pass, or
-// both, in every compiled launch shape of the g_z face kernel
+// times the drivers alone, with the rounding estimate (its own pass in
+// double), or both, in every compiled launch shape of the g_z face kernel
 // (cuda_layer_face_shapes()) and of the magnetic kernel (cuda_layer_shapes()),
 // double. --looseness K (CPU) prints instead how much the estimate's tile
 // bound gives away against bounding every cell on its own, at every K-th
@@ -92,7 +92,7 @@ std::vector<double> long_double_reference(const magnetic::MagneticLayer& layer,
 
 #if GEOBEM_WITH_CUDA
 /// The drivers in double in every compiled launch shape, the kernels alone
-/// (`estimated` false) or with the rounding estimate in the same pass: the
+/// (`estimated` false) or with the rounding estimate (its own pass): the
 /// layer's g_z face kernel, then the magnetic layer kernel.
 void shape_sweep(const gravity::PrismLayer& layer, const magnetic::MagneticLayer& magnetized,
                  const std::vector<gravity::Station>& stations, int repeat, bool estimated) {
@@ -146,7 +146,7 @@ int run(int argc, char** argv) {
     ("peer-case", cli::optional_value(&peer_case), "write the case for terrain_harmonica_peer.py into DIR")
     ("shapes", po::value(&sweep),
      "CUDA: time the g_z face kernel and the magnetic kernel in every compiled launch shape: fields (alone), "
-     "estimated (with the rounding estimate in the same pass) or both")
+     "estimated (with the rounding estimate: its own pass in double) or both")
     ("looseness", po::value(&looseness_step)->default_value(looseness_step),
      "K > 0: on the CPU at every K-th station, the estimate's tile bound against bounding every cell on its own "
      "(g_z faces and b), then exit")
