@@ -167,6 +167,16 @@ void cells_beside(double x, std::int64_t count, const Line& line, double spacing
   }
 }
 
+/// The cell k of `count` cells between the edges line(0) … line(count)
+/// with line(k) < x < line(k + 1); −1 where x is on an edge or outside.
+template <typename Line>
+std::int64_t cell_strictly_holding(double x, std::int64_t count, const Line& line, double spacing) {
+  const double guess = std::floor((x - line(0)) / spacing);
+  if (!(guess >= 0 && guess < double(count))) return -1;
+  const std::int64_t k = static_cast<std::int64_t>(guess);
+  return line(k) < x && x < line(k + 1) ? k : -1;
+}
+
 /// Adds `weights` of a box whose closed box contains the station to the
 /// octants of the box that hold it; occupied where a weight is nonzero.
 template <int Components>
@@ -323,6 +333,18 @@ StationLimits<Components> layer_station_limits(const LayerGeometry& g, const std
   const auto line_n = [&](std::int64_t k) { return northing_line(g, k); };
   for (std::size_t s = 0; s < stations.size(); ++s) {
     const Station& p = stations[s];
+    // Strictly inside one column (off its side faces) the eight octants see
+    // one cell, whose prism spans the reference to the surface height: they
+    // take different values only on its top or bottom plane. Elsewhere every
+    // octant has the same value, every Walsh coefficient but c0 vanishes and
+    // analyse_octants finds nothing (the occupied octants matter only beside
+    // a face), so most stations of a survey above the terrain skip it.
+    const std::int64_t column_e = cell_strictly_holding(p.easting, g.shape_e, line_e, g.spacing_e);
+    const std::int64_t column_n = cell_strictly_holding(p.northing, g.shape_n, line_n, g.spacing_n);
+    if (column_e >= 0 && column_n >= 0) {
+      const double height = surface[static_cast<std::size_t>(column_e + g.shape_e * column_n)];
+      if (p.upward != height && p.upward != g.reference) continue;
+    }
     std::int64_t cell_e[2], cell_n[2];
     cells_beside(p.easting, g.shape_e, line_e, g.spacing_e, cell_e);
     cells_beside(p.northing, g.shape_n, line_n, g.spacing_n, cell_n);

@@ -4,9 +4,12 @@
 // reference and skipped (NaN) cells against the prism list written out here
 // by Harmonica's prism_layer rule (centres on the nodes, ± half a spacing;
 // Uieda et al. 2020) and summed by forward_model; shares of the cells (MPI
-// ranks) adding up to the whole; single precision within 1e-5.
+// ranks) adding up to the whole; single precision within 1e-5; the station
+// limits against the octants found by probing a step into each.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -14,6 +17,7 @@
 #include "gpu/gravity/layer_faces.hpp"
 #include "gpu/gravity/prism_layer.hpp"
 #include "gpu/gravity/prism_layer_forward.hpp"
+#include "gpu/gravity/station_contact.hpp"
 #include "gravity_test_support.hpp"
 
 namespace geobem::gravity {
@@ -141,6 +145,92 @@ TEST(PrismLayer, SharesOfTheCellsAddUpAndSinglePrecisionIsClose) {
     for (double d : relative_max_difference(forward_model_layer(layer, stations, fields, single), whole))
       EXPECT_LT(d, 1e-5) << list;
   }
+}
+
+/// A station's octants on a layer found by probing: the point a small step
+/// into each octant, inside which prism of Harmonica's rule it lies (its
+/// weights) and whether it lies below its column's terrain surface.
+template <int Components>
+Octants<Components> probed_octants(const PrismLayer& layer, const Station& p,
+                                   const std::array<double, Components>& above,
+                                   const std::array<double, Components>& below) {
+  const LayerGeometry& g = layer.geometry;
+  const double step = 1e-7 * std::min(g.spacing_e, g.spacing_n);
+  Octants<Components> octants;
+  for (int o = 0; o < 8; ++o) {
+    const double q[3] = {p.easting + (o & 1 ? step : -step), p.northing + (o & 2 ? step : -step),
+                         p.upward + (o & 4 ? step : -step)};
+    std::int64_t i = -1, j = -1;
+    for (std::int64_t k = 0; k < g.shape_e; ++k)
+      if (easting_line(g, k) < q[0] && q[0] < easting_line(g, k + 1)) i = k;
+    for (std::int64_t k = 0; k < g.shape_n; ++k)
+      if (northing_line(g, k) < q[1] && q[1] < northing_line(g, k + 1)) j = k;
+    if (i < 0 || j < 0) continue;
+    const double height = layer.surface[static_cast<std::size_t>(i + g.shape_e * j)];
+    if (std::isnan(height)) continue;
+    if (q[2] < height) octants.occupied |= 1u << o;
+    if (height == g.reference) continue;
+    if (std::min(height, g.reference) < q[2] && q[2] < std::max(height, g.reference))
+      for (int c = 0; c < Components; ++c) octants.value[c][o] = (height > g.reference ? above : below)[c];
+  }
+  return octants;
+}
+
+/// layer_station_limits against the probed octants at stations on and off
+/// the grid lines, on the terrain, on the reference plane and off them all.
+template <int Components>
+void expect_layer_limits_as_probed(const PrismLayer& layer, const std::array<double, Components>& above,
+                                   const std::array<double, Components>& below) {
+  const LayerGeometry& g = layer.geometry;
+  std::mt19937_64 rng(20261129);
+  const auto pick = [&](int choices) { return std::uniform_int_distribution<int>(0, choices - 1)(rng); };
+  const auto uniform = [&](double low, double high) { return std::uniform_real_distribution<double>(low, high)(rng); };
+  // Along an axis: a grid line (the outer ones too), a cell centre, anywhere.
+  const auto coordinate = [&](std::int64_t cells, const auto& line) {
+    const std::int64_t k = std::uniform_int_distribution<std::int64_t>(0, cells)(rng);
+    const int how = pick(3);
+    if (how == 0) return line(k);
+    if (how == 1) return 0.5 * (line(k) + line(k + 1));
+    return uniform(line(-1), line(cells + 1));
+  };
+  std::vector<Station> stations;
+  for (int s = 0; s < 4000; ++s) {
+    const double e = coordinate(g.shape_e, [&](std::int64_t k) { return easting_line(g, k); });
+    const double n = coordinate(g.shape_n, [&](std::int64_t k) { return northing_line(g, k); });
+    // Upward: the surface of a cell at or beside the point, the reference, anywhere.
+    const std::int64_t i = std::clamp<std::int64_t>(
+        static_cast<std::int64_t>(std::floor((e - easting_line(g, 0)) / g.spacing_e)) - pick(2), 0, g.shape_e - 1);
+    const std::int64_t j = std::clamp<std::int64_t>(
+        static_cast<std::int64_t>(std::floor((n - northing_line(g, 0)) / g.spacing_n)) - pick(2), 0, g.shape_n - 1);
+    const int how = pick(3);
+    const double u = how == 0 ? layer.surface[static_cast<std::size_t>(i + g.shape_e * j)]
+                              : (how == 1 ? g.reference : uniform(-500.0, 1000.0));
+    stations.push_back({e, n, std::isnan(u) ? g.reference : u});
+  }
+  const StationLimits<Components> limits = layer_station_limits<Components>(g, layer.surface, above, below, stations);
+  std::size_t next = 0;
+  for (std::size_t s = 0; s < stations.size(); ++s) {
+    StationLimit<Components> expected;
+    expected.station = s;
+    if (!analyse_octants(probed_octants<Components>(layer, stations[s], above, below), expected)) continue;
+    ASSERT_LT(next, limits.size()) << "station " << s;
+    const StationLimit<Components>& got = limits[next++];
+    ASSERT_EQ(got.station, s);
+    for (int c = 0; c < Components; ++c) {
+      EXPECT_EQ(got.undefined[c], expected.undefined[c]) << "station " << s;
+      EXPECT_EQ(got.interior[c], expected.interior[c]) << "station " << s;
+      for (int a = 0; a < 3; ++a) EXPECT_EQ(got.shift[c][a], expected.shift[c][a]) << "station " << s;
+    }
+  }
+  EXPECT_EQ(next, limits.size());
+  EXPECT_GT(limits.size(), stations.size() / 10);  // the battery meets faces, edges and vertices
+}
+
+TEST(PrismLayer, StationLimitsAreThoseOfTheProbedOctants) {
+  const PrismLayer layer = rough_layer(19, 13, 20261129);
+  const LayerGeometry& g = layer.geometry;
+  expect_layer_limits_as_probed<1>(layer, {g.density_above}, {g.density_below});
+  expect_layer_limits_as_probed<3>(layer, {1.5, -0.25, 3.0}, {-2.0, 0.75, 0.5});
 }
 
 TEST(PrismLayer, BadLayersAreRefused) {
