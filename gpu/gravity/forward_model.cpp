@@ -60,13 +60,18 @@ void check_options(const ForwardOptions& options) {
                      std::to_string(options.parts) + " does not exist");
 }
 
+/// The first and one past the last source of share options.part of
+/// options.parts contiguous shares of n sources.
+std::array<std::size_t, 2> share_bounds(std::size_t n, const ForwardOptions& options) {
+  const std::size_t parts = static_cast<std::size_t>(options.parts);
+  return {n * static_cast<std::size_t>(options.part) / parts, n * static_cast<std::size_t>(options.part + 1) / parts};
+}
+
 /// Share options.part of options.parts contiguous shares of `sources`.
 template <typename Source>
 std::vector<Source> share_of(std::vector<Source> sources, const ForwardOptions& options) {
   if (options.parts == 1) return sources;
-  const std::size_t n = sources.size(), parts = static_cast<std::size_t>(options.parts);
-  const std::size_t first = n * static_cast<std::size_t>(options.part) / parts;
-  const std::size_t last = n * static_cast<std::size_t>(options.part + 1) / parts;
+  const auto [first, last] = share_bounds(sources.size(), options);
   return std::vector<Source>(sources.begin() + first, sources.begin() + last);
 }
 
@@ -225,22 +230,31 @@ const char* to_string(ForwardPath path) {
   return path == ForwardPath::Auto ? "auto" : (path == ForwardPath::General ? "general" : "grid");
 }
 
-ForwardResult forward_model(std::vector<Prism> prisms, const std::vector<Station>& stations,
-                            const std::vector<Field>& fields, const ForwardOptions& options) {
+namespace {
+
+/// The checks of forward_model before any prism is read.
+void check_call(const std::vector<Field>& fields, const ForwardOptions& options) {
   if (fields.empty()) throw InputError("forward_model: the field list is empty");
   check_options(options);
-  // One pass over the prisms: check each, keep the massive ones in place and
-  // grow the model's box (no second list: the drivers read this one).
-  ModelBox model;
+}
+
+/// Checks each prism and grows the box of the massive ones; their count.
+std::size_t check_prisms(const std::vector<Prism>& prisms, ModelBox& model) {
   std::size_t massive = 0;
   for (std::size_t i = 0; i < prisms.size(); ++i) {
-    const Prism p = prisms[i];
+    const Prism& p = prisms[i];
     if (!valid_prism(p)) throw InputError(prism_problem(i));
     if (p.density == 0.0) continue;
     model.add(p.west, p.east, p.south, p.north, p.bottom, p.top);
-    prisms[massive++] = p;
+    ++massive;
   }
-  prisms.resize(massive);
+  return massive;
+}
+
+/// forward_model on checked prisms, all of nonzero density, in the box `model`.
+ForwardResult forward_massive(const std::vector<Prism>& prisms, const ModelBox& model,
+                              const std::vector<Station>& stations, const std::vector<Field>& fields,
+                              const ForwardOptions& options) {
   check_stations(stations);
   // Part 0 alone turns the limits into the survey side's, for the whole
   // model; none where no station lies in the model's closed box.
@@ -256,11 +270,48 @@ ForwardResult forward_model(std::vector<Prism> prisms, const std::vector<Station
     }
     limits = list_station_limits<1>(boxes, densities, stations);
   }
-  const std::vector<Prism> share = share_of(std::move(prisms), options);
   const unsigned mask = field_mask(fields);
   std::vector<double> bounds;
-  std::vector<double> sums = driver_sums(share, stations, mask, options, "prisms", bounds);
+  const auto [first, last] = share_bounds(prisms.size(), options);
+  std::vector<double> sums =
+      options.parts == 1
+          ? driver_sums(prisms, stations, mask, options, "prisms", bounds)
+          : driver_sums(std::vector<Prism>(prisms.begin() + first, prisms.begin() + last), stations, mask, options,
+                        "prisms", bounds);
   return finish_result(std::move(sums), mask, stations, options, limits, std::move(bounds), model.box);
+}
+
+}  // namespace
+
+ForwardResult forward_model(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
+                            const std::vector<Field>& fields, const ForwardOptions& options) {
+  check_call(fields, options);
+  ModelBox model;
+  const std::size_t massive = check_prisms(prisms, model);
+  // The caller's list itself where every prism has a density, else a list
+  // of the massive ones: the drivers' shares, tiles and progress count those
+  // alone.
+  if (massive == prisms.size()) return forward_massive(prisms, model, stations, fields, options);
+  std::vector<Prism> kept;
+  kept.reserve(massive);
+  for (const Prism& p : prisms)
+    if (p.density != 0.0) kept.push_back(p);
+  return forward_massive(kept, model, stations, fields, options);
+}
+
+ForwardResult forward_model(std::vector<Prism>&& prisms, const std::vector<Station>& stations,
+                            const std::vector<Field>& fields, const ForwardOptions& options) {
+  check_call(fields, options);
+  ModelBox model;
+  const std::size_t massive = check_prisms(prisms, model);
+  // The massive prisms compacted in place: no second list.
+  if (massive != prisms.size()) {
+    std::size_t kept = 0;
+    for (const Prism& p : prisms)
+      if (p.density != 0.0) prisms[kept++] = p;
+    prisms.resize(massive);
+  }
+  return forward_massive(prisms, model, stations, fields, options);
 }
 
 #if !GEOBEM_WITH_CUDA

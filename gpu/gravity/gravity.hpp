@@ -109,9 +109,12 @@ void complete_estimates(ForwardResult& result);
 /// or one beyond max_station_coordinate, InputError::usage for single
 /// precision that no station can use (complete_estimates),
 /// geobem::DeviceError for a failing CUDA call.
-/// `prisms` is taken by value and compacted in place: a caller done with its
-/// list passes it with std::move and no copy of the prisms is made.
-ForwardResult forward_model(std::vector<Prism> prisms, const std::vector<Station>& stations,
+/// A list of prisms that all have a density is read where it lies; one with
+/// zero-density prisms is copied without them (this overload) or compacted in
+/// place (the next: a caller done with its list passes it with std::move).
+ForwardResult forward_model(const std::vector<Prism>& prisms, const std::vector<Station>& stations,
+                            const std::vector<Field>& fields, const ForwardOptions& options);
+ForwardResult forward_model(std::vector<Prism>&& prisms, const std::vector<Station>& stations,
                             const std::vector<Field>& fields, const ForwardOptions& options);
 
 /// Gravity of a checked prism grid at stations by the grid path: the corner

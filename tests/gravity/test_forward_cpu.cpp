@@ -48,8 +48,10 @@ TEST(ForwardCpu, ZeroDensityPrismsChangeNothing) {
 }
 
 TEST(ForwardCpu, AListMovedInEqualsTheCallersCopy) {
-  // forward_model compacts its own list in place: the caller's vector, when
-  // passed as an lvalue, is left as it was, and moving it in gives the same fields.
+  // forward_model reads a caller's list where it lies when every prism has a
+  // density, copies the massive ones otherwise, and compacts a list moved in
+  // in place: the caller's vector, passed as an lvalue, is left as it was,
+  // and the three give the same fields.
   const std::vector<Prism> prisms{{0, 10, 0, 10, -20, -10, 0.0}, {0, 10, 0, 10, -20, -10, 1000},
                                   {100, 200, 0, 10, -20, -10, 0.0}, {20, 30, 0, 5, -30, -5, -200}};
   std::vector<Prism> caller = prisms;
@@ -61,6 +63,10 @@ TEST(ForwardCpu, AListMovedInEqualsTheCallersCopy) {
   for (std::size_t i = 0; i < prisms.size(); ++i) EXPECT_EQ(caller[i].density, prisms[i].density);
   const auto moved = forward_model(std::move(caller), stations, parse_fields("all"), options);
   for (int f = 0; f < field_count; ++f) EXPECT_EQ(copied.values[f], moved.values[f]);
+  const std::vector<Prism> massive{prisms[1], prisms[3]};
+  const auto as_given = forward_model(massive, stations, parse_fields("all"), options);
+  for (int f = 0; f < field_count; ++f) EXPECT_EQ(as_given.values[f], moved.values[f]);
+  for (int f = 0; f < field_count; ++f) EXPECT_EQ(as_given.error_estimate[f], moved.error_estimate[f]);
 }
 
 TEST(ForwardCpu, ABadPrismIsNamedByItsIndexInTheGivenList) {
