@@ -16,6 +16,10 @@
 // is no device) for bench/gravity/harmonica_peer.py and
 // bench/python/python_bench.py (harmonica_case.hpp): "all" and "g_z" time the
 // public call forward_model(), "all_driver" and "g_z_driver" its driver alone.
+// --host-parts times forward_model's host phases over the prisms on the CPU
+// (g_z at no station, so the driver sums nothing): the public call on the
+// list as built, on a copy moved in (what the call once made of a list it
+// was given), and its driver alone with the rounding sums, best of --repeat.
 #include <boost/program_options.hpp>
 
 #include <algorithm>
@@ -55,6 +59,7 @@ int run_bench(int argc, char** argv) {
   int repeat = 3;
   std::string sweep;
   std::string peer_case;
+  bool host_parts = false;
   cli::StageOptions command("gravity_bench",
                             "Prism-station pairs per second of the CPU and CUDA gravity drivers on the paper's case.");
   command.add()
@@ -66,7 +71,10 @@ int run_bench(int argc, char** argv) {
       ("shapes", po::value(&sweep),
        "also time every compiled launch shape of the double kernels: fields (alone), estimated (with the rounding "
        "estimate: its own pass in double, the same pass in single) or both")
-      ("peer-case", po::value(&peer_case), "write the case and double results for harmonica_peer.py to DIR, then stop");
+      ("peer-case", po::value(&peer_case), "write the case and double results for harmonica_peer.py to DIR, then stop")
+      ("host-parts", po::bool_switch(&host_parts),
+       "time forward_model's host phases over the prisms on the CPU (g_z at no station: the public call, the "
+       "call on a copy moved in, the driver alone with the rounding sums), then exit");
   if (!command.parse(argc, argv)) return 0;  // --help
   bench::check_repeat(repeat);
   if (cells.size() != 3) throw InputError::usage("--cells needs three counts");
@@ -80,6 +88,24 @@ int run_bench(int argc, char** argv) {
   const double pairs = double(prisms.size()) * double(stations.size());
   std::printf("model %zux%zux%zu cells, %zu prisms; %zu stations; %.4g pairs\n", cells_e, cells_n, cells_u,
               prisms.size(), stations.size(), pairs);
+
+  if (host_parts) {
+    ForwardOptions options;
+    options.device = ComputeDevice::Cpu;
+    options.quiet = true;
+    ProgressReporter quiet("bench", 0, "pairs", true);
+    const std::vector<Station> none;
+    const std::vector<Field> g_z{Field::g_z};
+    const double given = best_time(repeat, [&] { forward_model(prisms, none, g_z, options); });
+    const double moved = best_time(repeat, [&] { forward_model(std::vector<Prism>(prisms), none, g_z, options); });
+    std::vector<double> rounding;
+    const double driver =
+        best_time(repeat, [&] { forward_cpu(prisms, none, 1u << 3, Precision::Double, quiet, &rounding); });
+    std::printf("host forward_model, list as built  %9.4f s\n", given);
+    std::printf("host forward_model, copy moved in  %9.4f s\n", moved);
+    std::printf("host forward_cpu alone             %9.4f s\n", driver);
+    return 0;
+  }
 
   if (!peer_case.empty()) {
     // Two times per case, both from host vectors to host results: the
