@@ -27,6 +27,7 @@
 #include <boost/program_options.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -181,11 +182,18 @@ int run(int argc, char** argv) {
     time("cells_box", [&] { gravity::cells_box(layer, true, true); });
     gravity::ForwardOptions quiet_options;
     quiet_options.quiet = true;
-    time("finish_result", [&] {
-      gravity::finish_result(std::vector<double>(10 * stations.size(), 1.0), 1u << static_cast<int>(gravity::Field::g_z),
-                             stations, quiet_options, {}, std::vector<double>(6 * stations.size(), 0.0),
-                             gravity::cells_box(layer, true, true));
-    });
+    // finish_result consumes its sums and bounds: they are made before each
+    // timed call, outside it.
+    const gravity::Box box = gravity::cells_box(layer, true, true);
+    double finish_seconds = 1e300;
+    for (int r = 0; r <= repeat; ++r) {
+      std::vector<double> sums(10 * stations.size(), 1.0), bounds(6 * stations.size(), 0.0);
+      const auto start = std::chrono::steady_clock::now();
+      gravity::finish_result(std::move(sums), 1u << static_cast<int>(gravity::Field::g_z), stations, quiet_options,
+                             {}, std::move(bounds), box);
+      if (r > 0) finish_seconds = std::min(finish_seconds, seconds_since(start));
+    }
+    std::printf("host %-22s %9.4f s\n", "finish_result", finish_seconds);
     return 0;
   }
   if (looseness_step > 0) {
