@@ -21,6 +21,19 @@ void expect_close(const std::vector<double>& a, const std::vector<double>& b, st
     EXPECT_LT(largest_relative_difference(a.data() + c * n, b.data() + c * n, n), tol) << "component " << c;
 }
 
+/// A layer of 160 × 130 cells of 40 m with random heights (`seed`) over
+/// -200…900 m, magnetized by induction above and by remanence below.
+MagneticLayer random_layer(unsigned seed) {
+  MagneticLayer layer;
+  layer.layer.geometry = {160, 130, -3200.0, -2600.0, 40.0, 40.0, 0.0, 0.0, 0.0};
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> height(-200.0, 900.0);
+  for (int c = 0; c < 160 * 130; ++c) layer.layer.surface.push_back(height(rng));
+  layer.magnetization_above = induced_magnetization(0.01, {51000.0, 64.0, -5.0});
+  layer.magnetization_below = {0.0, 0.0, 0.2};
+  return layer;
+}
+
 std::vector<gravity::Station> stations(int n) {
   std::vector<gravity::Station> out;
   for (int k = 0; k < n; ++k) out.push_back({-3000.0 + 6000.0 * (k % 37) / 36, -2500.0 + 5000.0 * (k / 37) / 30, 150.0});
@@ -44,13 +57,7 @@ TEST_F(MagneticCuda, PrismListMatchesCpu) {
 }
 
 TEST_F(MagneticCuda, LayerMatchesCpu) {
-  MagneticLayer layer;
-  layer.layer.geometry = {160, 130, -3200.0, -2600.0, 40.0, 40.0, 0.0, 0.0, 0.0};
-  std::mt19937_64 rng(3);
-  std::uniform_real_distribution<double> height(-200.0, 900.0);
-  for (int c = 0; c < 160 * 130; ++c) layer.layer.surface.push_back(height(rng));
-  layer.magnetization_above = induced_magnetization(0.01, {51000.0, 64.0, -5.0});
-  layer.magnetization_below = {0.0, 0.0, 0.2};
+  const MagneticLayer layer = random_layer(3);
   const auto s = stations(37 * 31);
   const std::int64_t cells = static_cast<std::int64_t>(layer.layer.cell_count());
   ProgressReporter quiet("", 1, "", true);
@@ -64,13 +71,7 @@ TEST_F(MagneticCuda, LayerMatchesCpu) {
 TEST_F(MagneticCuda, RoundingSumsMatchCpuWithTheSameTiles) {
   // The estimate's tile bound over tiles of 32 neighbouring cells: the same
   // tiles on both devices, one chunk and a capped budget (chunks of whole tiles).
-  MagneticLayer layer;
-  layer.layer.geometry = {160, 130, -3200.0, -2600.0, 40.0, 40.0, 0.0, 0.0, 0.0};
-  std::mt19937_64 rng(4);
-  std::uniform_real_distribution<double> height(-200.0, 900.0);
-  for (int c = 0; c < 160 * 130; ++c) layer.layer.surface.push_back(height(rng));
-  layer.magnetization_above = induced_magnetization(0.01, {51000.0, 64.0, -5.0});
-  layer.magnetization_below = {0.0, 0.0, 0.2};
+  const MagneticLayer layer = random_layer(4);
   const auto s = stations(37 * 31);
   const std::int64_t cells = static_cast<std::int64_t>(layer.layer.cell_count());
   ProgressReporter quiet("", 1, "", true);

@@ -22,6 +22,29 @@ class StationSumsCuda : public test::CudaTest {};
 
 using TestedShapes = std::tuple<Shape<128, 0>, Shape<32, 0>, Shape<64, 112>>;
 
+/// station_sums_cuda of `kernel` over `values` at `stations` in every tested
+/// shape, with 1 and 64 blocks per SM, without a memory limit and with about
+/// 600 sources and 60 stations per chunk: each equal to the CPU's sums `cpu`.
+template <typename Kernel, typename Station>
+void expect_every_launch_matches(const std::vector<double>& values, const std::vector<Station>& stations,
+                                 const Kernel& kernel, const std::vector<double>& cpu) {
+  ProgressReporter quiet("", 1, "", true);
+  const auto make_view = [](const double* chunk, std::int64_t first) { return test::CountingView{chunk, first}; };
+  for (const KernelShape& shape : shape_values(TestedShapes{}))
+    for (const int blocks_per_sm : {1, 64})
+      for (const std::size_t limit : {std::size_t(0), std::size_t(600 * 8 + 60 * (8 + 5 * 8))}) {
+        std::vector<double> gpu;
+        ASSERT_TRUE(in_shape(TestedShapes{}, shape, [&](auto compiled) {
+          using S = decltype(compiled);
+          gpu = station_sums_cuda<S::block, S::max_registers>(values, stations, make_view, kernel,
+                                                              LaunchOptions{blocks_per_sm, limit}, quiet);
+        }));
+        EXPECT_EQ(gpu, cpu) << values.size() << " sources, " << stations.size() << " stations, shape "
+                            << shape.block_size << "/" << shape.max_registers << ", " << blocks_per_sm
+                            << " blocks per SM, limit " << limit;
+      }
+}
+
 TEST_F(StationSumsCuda, EverySourceOnceAtEveryStationInEveryShapeAndChunking) {
   ProgressReporter quiet("", 1, "", true);
   for (const std::int64_t n : {1, 127, 5003})
@@ -32,20 +55,7 @@ TEST_F(StationSumsCuda, EverySourceOnceAtEveryStationInEveryShapeAndChunking) {
       const auto cpu =
           station_sums_cpu(test::CountingView{values.data(), 0}, n, stations, test::CountingKernel{}, quiet);
       ASSERT_EQ(cpu, exact);
-      const auto make_view = [](const double* chunk, std::int64_t first) { return test::CountingView{chunk, first}; };
-      for (const KernelShape& shape : shape_values(TestedShapes{}))
-        for (const int blocks_per_sm : {1, 64})
-          // No limit, then about 600 sources and 60 stations per chunk.
-          for (const std::size_t limit : {std::size_t(0), std::size_t(600 * 8 + 60 * (8 + 5 * 8))}) {
-            std::vector<double> gpu;
-            ASSERT_TRUE(in_shape(TestedShapes{}, shape, [&](auto compiled) {
-              using S = decltype(compiled);
-              gpu = station_sums_cuda<S::block, S::max_registers>(values, stations, make_view, test::CountingKernel{},
-                                                                  LaunchOptions{blocks_per_sm, limit}, quiet);
-            }));
-            EXPECT_EQ(gpu, cpu) << n << " sources, " << n_stations << " stations, shape " << shape.block_size << "/"
-                                << shape.max_registers << ", " << blocks_per_sm << " blocks per SM, limit " << limit;
-          }
+      expect_every_launch_matches(values, stations, test::CountingKernel{}, cpu);
     }
 }
 
@@ -65,7 +75,6 @@ TEST_F(StationSumsCuda, AKernelPairSumsBothKernelsInOnePassAsTheCpu) {
 
 TEST_F(StationSumsCuda, ATileBoundCoversTheSameTilesAsTheCpuInEveryShapeAndChunking) {
   ProgressReporter quiet("", 1, "", true);
-  const auto make_view = [](const double* chunk, std::int64_t first) { return test::CountingView{chunk, first}; };
   for (const std::int64_t n : {1, 33, 5003})
     for (const int n_stations : {1, 130}) {
       const auto values = test::counted_values(n);
@@ -73,20 +82,7 @@ TEST_F(StationSumsCuda, ATileBoundCoversTheSameTilesAsTheCpuInEveryShapeAndChunk
       const auto cpu = station_sums_cpu(test::CountingView{values.data(), 0}, n, stations,
                                         test::CountingTileKernel{}, quiet);
       ASSERT_EQ(cpu, test::counted_tile_sums(values, n_stations));
-      for (const KernelShape& shape : shape_values(TestedShapes{}))
-        for (const int blocks_per_sm : {1, 64})
-          // No limit, then about 600 sources and 60 stations per chunk.
-          for (const std::size_t limit : {std::size_t(0), std::size_t(600 * 8 + 60 * (8 + 5 * 8))}) {
-            std::vector<double> gpu;
-            ASSERT_TRUE(in_shape(TestedShapes{}, shape, [&](auto compiled) {
-              using S = decltype(compiled);
-              gpu = station_sums_cuda<S::block, S::max_registers>(values, stations, make_view,
-                                                                  test::CountingTileKernel{},
-                                                                  LaunchOptions{blocks_per_sm, limit}, quiet);
-            }));
-            EXPECT_EQ(gpu, cpu) << n << " sources, " << n_stations << " stations, shape " << shape.block_size << "/"
-                                << shape.max_registers << ", " << blocks_per_sm << " blocks per SM, limit " << limit;
-          }
+      expect_every_launch_matches(values, stations, test::CountingTileKernel{}, cpu);
     }
 }
 
