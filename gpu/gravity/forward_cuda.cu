@@ -85,23 +85,16 @@ std::vector<double> launch(Shapes shapes, const KernelShape& shape, const std::v
   }
 }
 
-/// Whether the rounding estimate of Source in Real runs as a pass of its own
-/// (the estimate's tile bound: double, prisms; rounding_estimate.hpp): its
-/// far tiles cost one bound per station and tile, and the field kernel keeps
-/// its own shape and registers. Else it runs in the fields' pass.
-template <typename Real, typename Source>
-constexpr bool estimate_apart = std::is_same<Real, double>::value && std::is_same<Source, Prism>::value;
-
 /// The field kernel in Real (pairs out of line or not), alone or with the
 /// rounding estimate (its rows into *rounding): in a pass of its own
-/// (estimate_apart), else in the same pass.
+/// (rounding_pass_apart), else in the same pass.
 template <typename Real, bool GzOnly, typename Source>
 std::vector<double> sums_in_shape(const KernelShape& shape, bool out_of_line, const std::vector<Source>& sources,
                                   const std::vector<Station>& stations, unsigned mask,
                                   const potential::LaunchOptions& options, ProgressReporter& progress,
                                   std::vector<double>* rounding) {
   if (rounding) {
-    if constexpr (estimate_apart<Real, Source>) {
+    if constexpr (rounding_pass_apart<Real, Source>) {
       ProgressReporter silent("", 1, "", true);  // progress counts the fields' pairs
       *rounding = potential::station_sums_cuda<FixedShape::block, FixedShape::max_registers>(
           sources, stations, potential::ListChunks{}, FieldRoundingKernel<Real, GzOnly>{}, options, silent);
@@ -135,7 +128,7 @@ std::vector<double> forward_cuda(const std::vector<Source>& sources, const std::
     return std::vector<double>(10 * stations.size(), 0.0);
   }
   const bool gz_only = mask == unsigned(bit_g_z), single = precision == Precision::Single;
-  // The estimate in the fields' pass: single precision (estimate_apart).
+  // The estimate in the fields' pass: single precision (rounding_pass_apart).
   const KernelShape shape = resolve_shape<Source>(tuning, single, gz_only, rounding != nullptr && single);
   const potential::LaunchOptions options{tuning.blocks_per_sm, tuning.memory_limit_bytes};
   const bool out_of_line = tuning.out_of_line_pairs;

@@ -140,8 +140,7 @@ void resident_tile_sums(const Kernel& kernel, const Prism* prisms, std::int64_t 
 template <typename Real, bool GzOnly>
 void resident_field_sums(unsigned mask, const Prism* prisms, std::int64_t count, const Station* stations,
                          std::size_t ns, double* sums, ProgressReporter& progress) {
-  constexpr bool single = std::is_same<Real, float>::value;
-  if constexpr (!single) {
+  if constexpr (rounding_pass_apart<Real, Prism>) {
     resident_tile_sums<DefaultPrismShape<false, GzOnly, false>>(FieldSumsKernel<Real, GzOnly>{mask}, prisms, count,
                                                                 stations, ns, sums, &progress);
     resident_tile_sums(FieldRoundingKernel<Real, GzOnly>{}, prisms, count, stations, ns, sums + field_count * ns,

@@ -10,6 +10,7 @@
 #include "gpu/gravity/layer_sources.hpp"
 #include "gpu/gravity/prism_layer_forward.hpp"
 #include "gpu/gravity/prism_shapes.hpp"
+#include "gpu/gravity/rounding_estimate.hpp"
 #include "gpu/potential/kernel_pair.hpp"
 #include "gpu/potential/source_view.hpp"
 #include "gpu/potential/station_sums_cuda.cuh"
@@ -28,7 +29,7 @@ std::vector<double> run(const PrismLayer& layer, std::int64_t first, std::int64_
                         std::size_t memory_limit_bytes, std::vector<double>* rounding, KernelShape shape) {
   potential::LaunchOptions launch;
   launch.memory_limit_bytes = memory_limit_bytes;
-  constexpr bool apart = std::is_same<Real, double>::value;
+  constexpr bool apart = rounding_pass_apart<Real, LayerFace>;  // layer prisms alike
   ProgressReporter silent("", 1, "", true);  // the estimate's pass and the rim: progress counts the fields' pairs
   // The heights of this share only: the stored data the launcher streams.
   const std::vector<double> surface(layer.surface.begin() + first, layer.surface.begin() + first + count);

@@ -378,6 +378,15 @@ GEOBEM_HD inline bool tile_rounding_bounds(const RoundingTile& tile, const Stati
 template <typename Real>
 using tile_bound_summary = std::conditional_t<std::is_same<Real, double>::value, RoundingTile, void>;
 
+/// Whether the CUDA drivers run the rounding estimate of sources of type
+/// Source in Real as a pass of its own, beside the field kernel: where its
+/// tile bound applies (double; grid nodes stay per source). There a far tile
+/// costs one bound per station and the field kernel keeps its own launch
+/// shape and registers; elsewhere one pass reads each tile for both.
+template <typename Real, typename Source>
+inline constexpr bool rounding_pass_apart =
+    std::is_same<Real, double>::value && !std::is_same<Source, GridNode>::value;
+
 /// Adds a bounded tile's terms to a group's two sums (add_rounding):
 /// Σ(w·e)² ≤ e²·Σw², Σ(w·e)⁴ ≤ e⁴·Σw⁴ with e the tile's bound of the group.
 GEOBEM_HD inline void add_tile_rounding(const RoundingTile& tile, double e, double acc[2]) {

@@ -6,6 +6,7 @@
 #include <tuple>
 #include <type_traits>
 
+#include "gpu/gravity/rounding_estimate.hpp"
 #include "gpu/magnetic/magnetic.hpp"
 #include "gpu/magnetic/magnetic_shapes.hpp"
 #include "gpu/magnetic/magnetic_sources.hpp"
@@ -29,12 +30,13 @@ std::vector<double> sums_in(Shapes, const KernelShape& shape, const std::vector<
   constexpr bool is_double = std::is_same<Real, double>::value;
   using Compiled = std::conditional_t<is_double, Shapes, std::tuple<Shape<128, 0>>>;
   const KernelShape resolved = shape.block_size != 0 ? shape : (is_double ? DefaultFieldShape::value : KernelShape{128, 0});
-  if (rounding && is_double) {
+  constexpr bool apart = gravity::rounding_pass_apart<Real, MagnetizedPrism>;
+  if (rounding && apart) {
     ProgressReporter silent("", 1, "", true);  // progress counts the field's pairs
     *rounding = potential::station_sums_cuda<128, 0>(stored, stations, make_view, MagneticRoundingKernel<Real>{},
                                                      launch, silent);
   }
-  if (!rounding || is_double)
+  if (!rounding || apart)
     return potential::station_sums_cuda_in(Compiled{}, resolved, "magnetic drivers", stored, stations, make_view,
                                            MagneticKernel<Real>{}, launch, progress);
   using Pair = potential::KernelPair<MagneticKernel<Real>, MagneticRoundingKernel<Real>>;
