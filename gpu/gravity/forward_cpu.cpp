@@ -1,11 +1,11 @@
 // OpenMP driver of the prism-list and grid paths: the source × station
 // launcher (gpu/potential/station_sums_cpu.hpp) with the CUDA path's kernel
 // (FieldSumsKernel of source_fields.hpp) over a list of prisms or grid nodes,
-// alone or with RoundingKernel in the same pass (potential::KernelPair).
+// with RoundingKernel where the estimate is wanted: in a pass of its own or in
+// the same one (rounding_pass_apart), as on the GPU.
 #include "gpu/gravity/forward_drivers.hpp"
 #include "gpu/gravity/rounding_estimate.hpp"
 #include "gpu/gravity/source_fields.hpp"
-#include "gpu/potential/kernel_pair.hpp"
 #include "gpu/potential/source_view.hpp"
 #include "gpu/potential/station_sums_cpu.hpp"
 
@@ -17,11 +17,8 @@ std::vector<double> sums(const std::vector<Source>& sources, const std::vector<S
                          ProgressReporter& progress, std::vector<double>* rounding) {
   const potential::ListView<Source> view{sources.data()};
   const auto count = static_cast<std::int64_t>(sources.size());
-  const FieldSumsKernel<Real, false> fields{mask};
-  if (!rounding) return potential::station_sums_cpu(view, count, stations, fields, progress);
-  using Pair = potential::KernelPair<FieldSumsKernel<Real, false>, RoundingKernel<Real>>;
-  return potential::split_rows(potential::station_sums_cpu(view, count, stations, Pair{fields, {}}, progress),
-                               field_count, stations.size(), *rounding);
+  return potential::two_kernel_sums_cpu<rounding_pass_apart<Real, Source>>(
+      view, count, stations, FieldSumsKernel<Real, false>{mask}, RoundingKernel<Real>{}, rounding, progress);
 }
 
 }  // namespace

@@ -96,7 +96,7 @@ std::vector<double> sums_in_shape(const KernelShape& shape, bool out_of_line, co
   if (rounding) {
     if constexpr (rounding_pass_apart<Real, Source>) {
       ProgressReporter silent("", 1, "", true);  // progress counts the fields' pairs
-      *rounding = potential::station_sums_cuda<FixedShape::block, FixedShape::max_registers>(
+      *rounding = potential::station_sums_cuda<RoundingPassShape::block, RoundingPassShape::max_registers>(
           sources, stations, potential::ListChunks{}, FieldRoundingKernel<Real, GzOnly>{}, options, silent);
     } else {
       using Pair = potential::KernelPair<FieldSumsKernel<Real, GzOnly>, FieldRoundingKernel<Real, GzOnly>>;

@@ -150,9 +150,13 @@ void complete_estimates(ForwardResult& result) {
     names.push_back(field_name(field));
     groups.push_back(group);
     std::vector<double> bound(n);
-    for (std::size_t s = 0; s < n; ++s)
-      bound[s] = field_scale(field) *
-                 rounding_bound(budget.sums[2 * group * n + s], budget.sums[(2 * group + 1) * n + s], budget.precision);
+    const double scale = field_scale(field);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
+      const std::size_t s = static_cast<std::size_t>(i);
+      bound[s] = scale * rounding_bound(budget.sums[2 * group * n + s], budget.sums[(2 * group + 1) * n + s],
+                                        budget.precision);
+    }
     absolute.push_back(std::move(bound));
   }
   for (const std::string& text : assess_accuracy(names, groups, result.values, absolute, budget, result.error_estimate))

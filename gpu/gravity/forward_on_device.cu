@@ -143,8 +143,8 @@ void resident_field_sums(unsigned mask, const Prism* prisms, std::int64_t count,
   if constexpr (rounding_pass_apart<Real, Prism>) {
     resident_tile_sums<DefaultPrismShape<false, GzOnly, false>>(FieldSumsKernel<Real, GzOnly>{mask}, prisms, count,
                                                                 stations, ns, sums, &progress);
-    resident_tile_sums(FieldRoundingKernel<Real, GzOnly>{}, prisms, count, stations, ns, sums + field_count * ns,
-                       nullptr);
+    resident_tile_sums<RoundingPassShape>(FieldRoundingKernel<Real, GzOnly>{}, prisms, count, stations, ns,
+                                          sums + field_count * ns, nullptr);
   } else {
     using Pair = potential::KernelPair<FieldSumsKernel<Real, GzOnly>, FieldRoundingKernel<Real, GzOnly>>;
     resident_tile_sums<DefaultPrismShape<true, GzOnly, true>>(Pair{{mask}, {}}, prisms, count, stations, ns, sums,

@@ -140,7 +140,8 @@ struct FaceGzKernel {
 
 /// The rounding sums of g (RoundingKernel's g group) over the cells of
 /// surface faces (the cell's prism between the face and the reference at
-/// `reference`), for FaceGzKernel's pass (potential::KernelPair).
+/// `reference`): beside FaceGzKernel, in a pass of its own or in the same
+/// one (rounding_pass_apart).
 template <typename Real>
 struct FaceRoundingKernel {
   static constexpr int outputs = FieldRoundingKernel<Real, true>::outputs;
@@ -150,9 +151,6 @@ struct FaceRoundingKernel {
   GEOBEM_HD void add(const LayerFace& f, const Station& station, double acc[outputs]) const {
     if (f.weight == 0.0) return;
     FieldRoundingKernel<Real, true>{}.add(cell(f), station, acc);
-  }
-  GEOBEM_HD void add(const LayerFace& f, const Station& station, double acc[outputs], bool tile_added) const {
-    if (!tile_added) add(f, station, acc);
   }
   /// The tile bound of the cells' prisms (RoundingKernel::add_tile).
   GEOBEM_HD bool add_tile(const RoundingTile& tile, const Station& station, double acc[outputs]) const {

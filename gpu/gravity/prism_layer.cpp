@@ -4,8 +4,10 @@
 // forward_model, and the layer checks.
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "gpu/core/input_error.hpp"
 #include "gpu/gravity/forward_drivers.hpp"
@@ -15,7 +17,6 @@
 #include "gpu/gravity/prism_layer_forward.hpp"
 #include "gpu/gravity/rounding_estimate.hpp"
 #include "gpu/gravity/station_contact.hpp"
-#include "gpu/potential/kernel_pair.hpp"
 #include "gpu/potential/source_view.hpp"
 #include "gpu/potential/station_sums_cpu.hpp"
 
@@ -23,26 +24,20 @@ namespace geobem::gravity {
 namespace {
 
 /// The layer kernels over cells [first, first + count) on the CPU (g_z alone
-/// face by face), with RoundingKernel in the same pass where `rounding` is
-/// given.
+/// face by face), with the rounding estimate where `rounding` is given: in a
+/// pass of its own or in the same one (rounding_pass_apart), as on the GPU.
 template <typename Real>
 std::vector<double> cpu_run(const PrismLayer& layer, std::int64_t first, std::int64_t count,
                             const std::vector<Station>& stations, unsigned mask, ProgressReporter& progress,
                             std::vector<double>* rounding) {
+  constexpr bool apart = rounding_pass_apart<Real, LayerFace>;  // layer prisms alike
   const double* surface = layer.surface.data() + first;
   if (mask == unsigned(bit_g_z)) {
     // Face by face (layer_faces.hpp): surface faces, then the reference
     // edges that do not cancel (few: no progress of their own).
-    const LayerFaceView faces_view{layer.geometry, surface, first};
-    const std::vector<double> faces =
-        rounding ? potential::split_rows(
-                       potential::station_sums_cpu(
-                           faces_view, count, stations,
-                           potential::KernelPair<FaceGzKernel<Real>, FaceRoundingKernel<Real>>{
-                               {}, {layer.geometry.reference}},
-                           progress),
-                       FaceGzKernel<Real>::outputs, stations.size(), *rounding)
-                 : potential::station_sums_cpu(faces_view, count, stations, FaceGzKernel<Real>{}, progress);
+    const std::vector<double> faces = potential::two_kernel_sums_cpu<apart>(
+        LayerFaceView{layer.geometry, surface, first}, count, stations, FaceGzKernel<Real>{},
+        FaceRoundingKernel<Real>{layer.geometry.reference}, rounding, progress);
     const std::vector<ReferenceEdge> edges = reference_edges(layer, first, count);
     ProgressReporter silent("", 1, "", true);
     const std::vector<double> rim =
@@ -51,12 +46,9 @@ std::vector<double> cpu_run(const PrismLayer& layer, std::int64_t first, std::in
                                     ReferenceEdgeGzKernel<Real>{layer.geometry.reference}, silent);
     return g_z_rows(faces, rim);
   }
-  const LayerView view{layer.geometry, surface, first};
-  const LayerFieldsKernel<Real, false> fields{{mask}};
-  if (!rounding) return potential::station_sums_cpu(view, count, stations, fields, progress);
-  using Pair = potential::KernelPair<LayerFieldsKernel<Real, false>, RoundingKernel<Real>>;
-  return potential::split_rows(potential::station_sums_cpu(view, count, stations, Pair{fields, {}}, progress),
-                               field_count, stations.size(), *rounding);
+  return potential::two_kernel_sums_cpu<apart>(LayerView{layer.geometry, surface, first}, count, stations,
+                                               LayerFieldsKernel<Real, false>{{mask}}, RoundingKernel<Real>{},
+                                               rounding, progress);
 }
 
 }  // namespace
@@ -121,11 +113,16 @@ ForwardResult forward_model_layer(const PrismLayer& layer, const std::vector<Sta
       throw InputError("forward_model_layer: station " + std::to_string(i) + " has a non-finite coordinate");
   const LayerShare share = layer_share(layer, options);
   const unsigned mask = field_mask(fields);
-  // Part 0 alone turns the limits into the survey side's, for the whole layer.
-  const StationLimits<1> limits =
-      options.part == 0 ? layer_station_limits<1>(layer.geometry, layer.surface, {layer.geometry.density_above},
-                                                  {layer.geometry.density_below}, stations)
-                        : StationLimits<1>{};
+  // The station limits (part 0 alone turns them into the survey side's, for
+  // the whole layer) and the model's box need no sums: a thread forms them
+  // while the drivers sum.
+  std::future<std::pair<StationLimits<1>, Box>> host_side = std::async(std::launch::async, [&] {
+    return std::make_pair(
+        options.part == 0 ? layer_station_limits<1>(layer.geometry, layer.surface, {layer.geometry.density_above},
+                                                    {layer.geometry.density_below}, stations)
+                          : StationLimits<1>{},
+        cells_box(layer, layer.geometry.density_above != 0.0, layer.geometry.density_below != 0.0));
+  });
   std::vector<double> bounds;
   std::vector<double> sums = layer_share_sums(
       "gravity prism layer", options, share, stations.size(),
@@ -136,8 +133,8 @@ ForwardResult forward_model_layer(const PrismLayer& layer, const std::vector<Sta
       [&](ProgressReporter& progress) {
         return layer_sums_cpu(layer, share.first, share.count, stations, mask, options.precision, progress, &bounds);
       });
-  return finish_result(std::move(sums), mask, stations, options, limits, std::move(bounds),
-                       cells_box(layer, layer.geometry.density_above != 0.0, layer.geometry.density_below != 0.0));
+  const auto [limits, box] = host_side.get();
+  return finish_result(std::move(sums), mask, stations, options, limits, std::move(bounds), box);
 }
 
 }  // namespace geobem::gravity

@@ -3,8 +3,10 @@
 // and each thread forms its tile's prisms (or, for g_z alone, surface faces:
 // layer_faces.hpp) from them, so the device never holds a prism list. In
 // double the rounding estimate runs in a pass of its own.
+#include <future>
 #include <tuple>
 #include <type_traits>
+#include <vector>
 
 #include "gpu/gravity/layer_faces.hpp"
 #include "gpu/gravity/layer_sources.hpp"
@@ -38,25 +40,30 @@ std::vector<double> run(const PrismLayer& layer, std::int64_t first, std::int64_
     // (LayerFaceShapes; single precision with the estimate in the same
     // pass), then the reference edges that do not cancel (few: no progress
     // of their own).
+    // The reference edges need no sums: a thread finds them while the faces sum.
+    std::future<std::vector<ReferenceEdge>> edges =
+        std::async(std::launch::async, [&] { return reference_edges(layer, first, count); });
     const auto face_view = [&](const double* chunk, std::int64_t index) {
       return LayerFaceView{layer.geometry, chunk, first + index};
     };
-    using Pair = potential::KernelPair<FaceGzKernel<Real>, FaceRoundingKernel<Real>>;
     using Shapes = std::conditional_t<apart, LayerFaceShapes, std::tuple<Shape<128, 0>>>;
     const FaceRoundingKernel<Real> bounds{layer.geometry.reference};
-    if (rounding && apart)
-      *rounding = potential::station_sums_cuda<128, 0>(surface, stations, face_view, bounds, launch, silent);
-    const std::vector<double> faces =
-        rounding && !apart
-            ? potential::split_rows(potential::station_sums_cuda_in(Shapes{}, shape, "layer_sums_cuda", surface,
-                                                                    stations, face_view, Pair{{}, bounds}, launch,
-                                                                    progress),
-                                    FaceGzKernel<Real>::outputs, stations.size(), *rounding)
-            : potential::station_sums_cuda_in(Shapes{}, shape, "layer_sums_cuda", surface, stations, face_view,
-                                              FaceGzKernel<Real>{}, launch, progress);
-    const std::vector<ReferenceEdge> edges = reference_edges(layer, first, count);
+    const auto faces_pass = [&](const auto& kernel) {
+      return potential::station_sums_cuda_in(Shapes{}, shape, "layer_sums_cuda", surface, stations, face_view, kernel,
+                                             launch, progress);
+    };
+    std::vector<double> faces;
+    if constexpr (!apart) {
+      if (rounding)
+        faces = potential::split_rows(
+            faces_pass(potential::KernelPair<FaceGzKernel<Real>, FaceRoundingKernel<Real>>{{}, bounds}),
+            FaceGzKernel<Real>::outputs, stations.size(), *rounding);
+    } else if (rounding) {
+      *rounding = potential::station_sums_cuda<RoundingPassShape::block, RoundingPassShape::max_registers>(surface, stations, face_view, bounds, launch, silent);
+    }
+    if (!rounding || apart) faces = faces_pass(FaceGzKernel<Real>{});
     const std::vector<double> rim =
-        potential::station_sums_cuda<128, 0>(edges, stations, potential::ListChunks{},
+        potential::station_sums_cuda<128, 0>(edges.get(), stations, potential::ListChunks{},
                                              ReferenceEdgeGzKernel<Real>{layer.geometry.reference}, launch, silent);
     return g_z_rows(faces, rim);
   }
@@ -64,14 +71,17 @@ std::vector<double> run(const PrismLayer& layer, std::int64_t first, std::int64_
     return LayerView{layer.geometry, chunk, first + index};
   };
   const LayerFieldsKernel<Real, false> fields{{mask}};
-  if (rounding && apart)
-    *rounding = potential::station_sums_cuda<128, 0>(surface, stations, view, RoundingKernel<Real>{}, launch, silent);
-  if (!rounding || apart)
-    return potential::station_sums_cuda<128, 0>(surface, stations, view, fields, launch, progress);
-  using Pair = potential::KernelPair<LayerFieldsKernel<Real, false>, RoundingKernel<Real>>;
-  return potential::split_rows(
-      potential::station_sums_cuda<128, 0>(surface, stations, view, Pair{fields, {}}, launch, progress), field_count,
-      stations.size(), *rounding);
+  if constexpr (!apart) {
+    if (rounding) {
+      using Pair = potential::KernelPair<LayerFieldsKernel<Real, false>, RoundingKernel<Real>>;
+      return potential::split_rows(
+          potential::station_sums_cuda<128, 0>(surface, stations, view, Pair{fields, {}}, launch, progress),
+          field_count, stations.size(), *rounding);
+    }
+  } else if (rounding) {
+    *rounding = potential::station_sums_cuda<RoundingPassShape::block, RoundingPassShape::max_registers>(surface, stations, view, RoundingKernel<Real>{}, launch, silent);
+  }
+  return potential::station_sums_cuda<128, 0>(surface, stations, view, fields, launch, progress);
 }
 
 }  // namespace

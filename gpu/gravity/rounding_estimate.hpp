@@ -57,6 +57,7 @@
 #include "gpu/gravity/grid_node_kernels.hpp"
 #include "gpu/gravity/prism.hpp"
 #include "gpu/gravity/prism_layer.hpp"
+#include "gpu/potential/kernel_shape.hpp"
 
 namespace geobem::gravity {
 
@@ -206,6 +207,45 @@ GEOBEM_HD inline float far_divide(float x, float y) {
 #endif
 }
 
+/// The single-precision arithmetic of far_prism_rounding_bounds, from a
+/// box's quantities in float (each rounded once from double): the sides
+/// (largest a, smallest a_min), per axis the station's distance from the
+/// box's slab (`along`) and from its nearer face plane (`plane`), the
+/// squared distances of its farthest corner (far2) and of the box (box2).
+/// Returns false, e untouched, where box2 ≤ (reach·a)² or a size is outside
+/// the range the path is proven for (far_prism_rounding_bounds, whose proof
+/// covers any box given so); tile_rounding_bounds runs it on a tile's box.
+GEOBEM_HD inline bool far_bounds_in_single(const float side[3], const float along[3], const float plane[3], float far2,
+                                           float box2, float reach, double e[3]) {
+  const float pi_up = 3.14159274f;  // float(π) > π
+  const float a = side[0] > side[1] ? (side[0] > side[2] ? side[0] : side[2]) : (side[1] > side[2] ? side[1] : side[2]);
+  const float a_min =
+      side[0] < side[1] ? (side[0] < side[2] ? side[0] : side[2]) : (side[1] < side[2] ? side[1] : side[2]);
+  if (!(box2 > reach * reach * a * a) || !(a_min >= 1e-30f) || !(a >= 1e-18f) || !(far2 <= 1e36f)) return false;
+  // The arctangent quotient of prism_rounding_bounds, picked the same way.
+  const int u_of[3] = {1, 2, 0}, w_of[3] = {0, 1, 2};
+  float h_most = side[u_of[0]], m_most = plane[w_of[0]] > 2 * along[u_of[0]] ? plane[w_of[0]] : 2 * along[u_of[0]];
+  for (int k = 1; k < 3; ++k) {
+    const float h = side[u_of[k]], m = plane[w_of[k]] > 2 * along[u_of[k]] ? plane[w_of[k]] : 2 * along[u_of[k]];
+    if (h * m_most > h_most * m) {
+      h_most = h;
+      m_most = m;
+    }
+  }
+  // m below 1e-30 with h ≥ 1e-30: a quotient above π (also where
+  // __fdividef leaves its range).
+  const float quotient = m_most >= 1e-30f ? far_divide(h_most, m_most) : pi_up;
+  const float atans = quotient < pi_up ? quotient : pi_up;
+  const float inverse_far = far_rsqrt(far2), R = far2 * inverse_far;
+  const float logs = a * far_rsqrt(box2);
+  const float r_atans = R * atans, g_atans = a < r_atans ? a : r_atans;
+  const float g = R * logs + g_atans;
+  e[group_potential] = static_cast<double>((R * g) * far_bound_inflation);
+  e[group_g] = static_cast<double>(g * far_bound_inflation);
+  e[group_tensor] = static_cast<double>((logs + atans) * far_bound_inflation);
+  return true;
+}
+
 /// The bounds e of prism_rounding_bounds for a prism farther from the
 /// station than its largest side, computed in single precision whatever the
 /// kernels' arithmetic: in the FP64-bound field kernels the FP32 and
@@ -235,7 +275,6 @@ GEOBEM_HD inline float far_divide(float x, float y) {
 /// double path's over decades of sizes, aspects and distances.
 GEOBEM_HD inline bool far_prism_rounding_bounds(const double rel[6], const double size[3], double e[3]) {
   using std::fabs;
-  const float pi_up = 3.14159274f;  // float(π) > π
   float side[3], along[3], plane[3], far2 = 0, box2 = 0;
   for (int k = 0; k < 3; ++k) {
     side[k] = static_cast<float>(size[k]);
@@ -247,32 +286,7 @@ GEOBEM_HD inline bool far_prism_rounding_bounds(const double rel[6], const doubl
     far2 += m * m;
     box2 += along[k] * along[k];
   }
-  const float a = side[0] > side[1] ? (side[0] > side[2] ? side[0] : side[2]) : (side[1] > side[2] ? side[1] : side[2]);
-  const float a_min =
-      side[0] < side[1] ? (side[0] < side[2] ? side[0] : side[2]) : (side[1] < side[2] ? side[1] : side[2]);
-  if (!(box2 > a * a) || !(a_min >= 1e-30f) || !(a >= 1e-18f) || !(far2 <= 1e36f)) return false;
-  // The arctangent quotient of prism_rounding_bounds, picked the same way.
-  const int u_of[3] = {1, 2, 0}, w_of[3] = {0, 1, 2};
-  float h_most = side[u_of[0]], m_most = plane[w_of[0]] > 2 * along[u_of[0]] ? plane[w_of[0]] : 2 * along[u_of[0]];
-  for (int k = 1; k < 3; ++k) {
-    const float h = side[u_of[k]], m = plane[w_of[k]] > 2 * along[u_of[k]] ? plane[w_of[k]] : 2 * along[u_of[k]];
-    if (h * m_most > h_most * m) {
-      h_most = h;
-      m_most = m;
-    }
-  }
-  // m below 1e-30 with h ≥ 1e-30: a quotient above π (also where
-  // __fdividef leaves its range).
-  const float quotient = m_most >= 1e-30f ? far_divide(h_most, m_most) : pi_up;
-  const float atans = quotient < pi_up ? quotient : pi_up;
-  const float inverse_far = far_rsqrt(far2), R = far2 * inverse_far;
-  const float logs = a * far_rsqrt(box2);
-  const float r_atans = R * atans, g_atans = a < r_atans ? a : r_atans;
-  const float g = R * logs + g_atans;
-  e[group_potential] = static_cast<double>((R * g) * far_bound_inflation);
-  e[group_g] = static_cast<double>(g * far_bound_inflation);
-  e[group_tensor] = static_cast<double>((logs + atans) * far_bound_inflation);
-  return true;
+  return far_bounds_in_single(side, along, plane, far2, box2, 1.0f, e);
 }
 
 /// e (potential, g, tensor; the drivers' raw units per unit density) of a
@@ -323,53 +337,56 @@ GEOBEM_HD inline void add_to_rounding_tile(RoundingTile& tile, double west, doub
 }
 
 /// Relative margin of a tile's bounds over the bounds of its prisms: covers
-/// the single-precision bounds' inflation (far_bound_inflation) and the
-/// rounding of the tile's own sums.
+/// the single-precision bounds' inflation and rounding (far_bound_inflation:
+/// a prism's float bound may sit that much above its exact value, the
+/// tile's may not sit below its own) and the rounding of the tile's sums.
 inline constexpr double tile_bound_inflation = 1.0 + 1.0 / 16384.0;
 
+/// How near a tile's box a station may be and still take the tile bound, in
+/// the tile's largest side: the bound's a/D overstates a near prism's
+/// logarithm more as D shrinks, so nearer stations bound source by source.
+/// At half a side the estimate on a DEM layer is a median 2.4 times the
+/// per-source one against 1.9 at a whole side, and half as many (station,
+/// tile) pairs are left to the sources (bench/RESULTS.md, "The estimate's
+/// pass warp by warp").
+inline constexpr double tile_reach = 0.5;
+
 /// The bounds e (potential, g, tensor) of every prism of a tile at the
-/// station, where the station is farther from the tile's box than the
-/// tile's largest side a: returns false where it is not (or the tile is
-/// unbounded or empty). Each quantity of the far prisms' bound (the double
-/// path where D > a, far_prism_rounding_bounds) is bounded from the box:
-/// a prism's largest side ≤ a; its farthest vertex R ≤ the box's farthest
-/// corner (a vertex of a prism lies in the box, and the distance is largest
-/// at a corner of a box); its distance D ≥ the box's D_min > a (the prism
-/// lies in the box), so every prism is far; its arctangent quotient h_u/m_u
-/// with m_u = max(|w| to its nearer face plane, 2·distance from its slab
-/// along u) has h_u ≤ the tile's largest side along u and m_u ≥ max(the
-/// box's slab distance along w, 2·its slab distance along u) (the prism's
-/// face planes and slab lie within the box's slab). The bounds e_V =
-/// R·(R·a/D + min(a, R·A)), e_g = R·a/D + min(a, R·A), e_T = a/D + A grow
-/// with R, a, A and shrink with D, so the box's values bound every prism's;
-/// they are inflated by tile_bound_inflation.
+/// station, where the station is farther from the tile's box than
+/// tile_reach times the tile's largest side a: returns false where it is
+/// not, or the tile is unbounded or empty, or its sizes leave the range of
+/// far_bounds_in_single. Each quantity of a prism's bound, on either path of
+/// prism_rounding_bounds, is bounded from the box: a prism's largest side ≤
+/// a; its farthest vertex R ≤ the box's farthest corner (a vertex of a
+/// prism lies in the box, and the distance is largest at a corner of a
+/// box); its logarithm ln(1 + a_p/ρ) ≤ a_p/ρ ≤ a/D, ρ (its nearest edge's
+/// distance, or its own distance D_p > a_p on the far path) being at least
+/// the box's distance D > 0 (the prism lies in the box; so the station is
+/// on no edge and the finite parts do not arise); its arctangent quotient
+/// h_u/m_u with m_u = max(|w| to its nearer face plane, 2·distance from its
+/// slab along u) has h_u ≤ the tile's largest side along u and m_u ≥
+/// max(the box's slab distance along w, 2·its slab distance along u) (the
+/// prism's face planes and slab lie within the box's slab). The bounds e_V
+/// = R·(R·a/D + min(a, R·A)), e_g = R·a/D + min(a, R·A), e_T = a/D + A grow
+/// with R, a, A and shrink with D, so the box's values bound every prism's.
+/// They are the far path's formulas on the box (its slab distances standing
+/// for the face planes' too), computed as it computes them, in single
+/// precision (far_bounds_in_single, whose rounding its inflation covers),
+/// then inflated by tile_bound_inflation.
 GEOBEM_HD inline bool tile_rounding_bounds(const RoundingTile& tile, const Station& s, double e[3]) {
-  using std::sqrt;
   if (tile.weighted == 0 || tile.unbounded) return false;
-  const double pi = 3.14159265358979323846, infinity = std::numeric_limits<double>::infinity();
   const double at[3] = {s.easting, s.northing, s.upward};
-  double along[3], far2 = 0, box2 = 0;
+  float side[3], along[3], far2 = 0, box2 = 0;
   for (int k = 0; k < 3; ++k) {
-    const double lo = tile.box[2 * k] - at[k], hi = tile.box[2 * k + 1] - at[k];
-    along[k] = lo > 0 ? lo : (hi < 0 ? -hi : 0.0);
-    const double m = larger(lo < 0 ? -lo : lo, hi < 0 ? -hi : hi);
+    side[k] = static_cast<float>(tile.side[k]);
+    const float lo = static_cast<float>(tile.box[2 * k] - at[k]), hi = static_cast<float>(tile.box[2 * k + 1] - at[k]);
+    along[k] = lo > 0 ? lo : (hi < 0 ? -hi : 0.0f);
+    const float l = lo < 0 ? -lo : lo, h = hi < 0 ? -hi : hi, m = l > h ? l : h;
     far2 += m * m;
     box2 += along[k] * along[k];
   }
-  const double a = larger(larger(tile.side[0], tile.side[1]), tile.side[2]);
-  if (!(box2 > a * a)) return false;
-  const double R = sqrt(far2), logs = a / sqrt(box2);
-  const int u_of[3] = {1, 2, 0}, w_of[3] = {0, 1, 2};
-  double atans = 0;
-  for (int k = 0; k < 3; ++k) {
-    const double h = tile.side[u_of[k]], m = larger(along[w_of[k]], 2 * along[u_of[k]]);
-    atans = larger(atans, m > 0 ? h / m : (h > 0 ? infinity : 0.0));
-  }
-  atans = smaller(pi, atans);
-  const double g = R * logs + smaller(a, R * atans);
-  e[group_potential] = R * g * tile_bound_inflation;
-  e[group_g] = g * tile_bound_inflation;
-  e[group_tensor] = (logs + atans) * tile_bound_inflation;
+  if (!far_bounds_in_single(side, along, along, far2, box2, static_cast<float>(tile_reach), e)) return false;
+  for (int g = 0; g < rounding_groups; ++g) e[g] *= tile_bound_inflation;
   return true;
 }
 
@@ -378,14 +395,19 @@ GEOBEM_HD inline bool tile_rounding_bounds(const RoundingTile& tile, const Stati
 template <typename Real>
 using tile_bound_summary = std::conditional_t<std::is_same<Real, double>::value, RoundingTile, void>;
 
-/// Whether the CUDA drivers run the rounding estimate of sources of type
-/// Source in Real as a pass of its own, beside the field kernel: where its
-/// tile bound applies (double; grid nodes stay per source). There a far tile
-/// costs one bound per station and the field kernel keeps its own launch
-/// shape and registers; elsewhere one pass reads each tile for both.
+/// Whether the drivers (CPU and CUDA) run the rounding estimate of sources of
+/// type Source in Real as a pass of its own, beside the field kernel: where
+/// its tile bound applies (double; grid nodes stay per source). There a far
+/// tile costs one bound per station and the field kernel keeps its own
+/// launch shape and registers; elsewhere one pass reads each tile for both
+/// (potential::KernelPair, which has no tile bound).
 template <typename Real, typename Source>
 inline constexpr bool rounding_pass_apart =
     std::is_same<Real, double>::value && !std::is_same<Source, GridNode>::value;
+
+/// The launch shape of the estimate's own pass (rounding_pass_apart) in the
+/// CUDA drivers (bench/RESULTS.md, "The estimate's pass warp by warp").
+using RoundingPassShape = potential::Shape<128, 0>;
 
 /// Adds a bounded tile's terms to a group's two sums (add_rounding):
 /// Σ(w·e)² ≤ e²·Σw², Σ(w·e)⁴ ≤ e⁴·Σw⁴ with e the tile's bound of the group.
@@ -434,8 +456,9 @@ GEOBEM_HD inline void node_rounding_bounds(const GridNode& node, const Station& 
 /// rows per group of (|weight|·e) over prisms or grid nodes: rows 2g and
 /// 2g + 1 for group g of Groups (bit g; the other rows stay zero: g_z alone
 /// needs the g group only, and its kernel then carries no other terms). The
-/// drivers run it in the field kernel's pass (potential::KernelPair), one
-/// read of each source per station for both.
+/// drivers run it in a pass of its own where its tile bound applies
+/// (rounding_pass_apart), else in the field kernel's pass
+/// (potential::KernelPair), one read of each source per station for both.
 template <typename Real, unsigned Groups = all_rounding_groups>
 struct RoundingKernel {
   static constexpr int outputs = 2 * rounding_groups;
@@ -455,10 +478,6 @@ struct RoundingKernel {
   /// comes from its nearest axis-parallel line, which a box bounds only
   /// through a bound of its own (the grid path is not among the timed cases).
   using TileSummary = tile_bound_summary<Real>;
-  template <typename Source>
-  GEOBEM_HD void add(const Source& source, const Station& s, double acc[6], bool tile_added) const {
-    if (!tile_added) add(source, s, acc);
-  }
   GEOBEM_HD bool add_tile(const RoundingTile& tile, const Station& s, double acc[6]) const {
     if (tile.weighted == 0 && !tile.unbounded) return true;  // no weighted prism: add() adds nothing
     double e[3];

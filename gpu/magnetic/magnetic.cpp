@@ -20,7 +20,6 @@
 #include "gpu/gravity/rounding_estimate.hpp"
 #include "gpu/gravity/station_contact.hpp"
 #include "gpu/magnetic/magnetic_sources.hpp"
-#include "gpu/potential/kernel_pair.hpp"
 #include "gpu/potential/source_view.hpp"
 #include "gpu/potential/station_sums_cpu.hpp"
 
@@ -121,14 +120,13 @@ Result finish(std::vector<double> sums, const std::vector<gravity::Station>& sta
 }
 
 /// MagneticKernel in Real over view.item(0 … count − 1), with
-/// MagneticRoundingKernel in the same pass where `rounding` is given.
+/// MagneticRoundingKernel where `rounding` is given: in a pass of its own or
+/// in the same one (gravity::rounding_pass_apart), as on the GPU.
 template <typename Real, typename View>
 std::vector<double> cpu_sums_in(const View& view, std::int64_t count, const std::vector<gravity::Station>& stations,
                                 ProgressReporter& progress, std::vector<double>* rounding) {
-  if (!rounding) return potential::station_sums_cpu(view, count, stations, MagneticKernel<Real>{}, progress);
-  using Pair = potential::KernelPair<MagneticKernel<Real>, MagneticRoundingKernel<Real>>;
-  return potential::split_rows(potential::station_sums_cpu(view, count, stations, Pair{}, progress),
-                               MagneticKernel<Real>::outputs, stations.size(), *rounding);
+  return potential::two_kernel_sums_cpu<gravity::rounding_pass_apart<Real, MagnetizedPrism>>(
+      view, count, stations, MagneticKernel<Real>{}, MagneticRoundingKernel<Real>{}, rounding, progress);
 }
 
 /// cpu_sums_in for Real of `precision`.

@@ -30,19 +30,20 @@ std::vector<double> sums_in(Shapes, const KernelShape& shape, const std::vector<
   constexpr bool is_double = std::is_same<Real, double>::value;
   using Compiled = std::conditional_t<is_double, Shapes, std::tuple<Shape<128, 0>>>;
   const KernelShape resolved = shape.block_size != 0 ? shape : (is_double ? DefaultFieldShape::value : KernelShape{128, 0});
-  constexpr bool apart = gravity::rounding_pass_apart<Real, MagnetizedPrism>;
-  if (rounding && apart) {
+  if constexpr (!gravity::rounding_pass_apart<Real, MagnetizedPrism>) {
+    if (rounding) {
+      using Pair = potential::KernelPair<MagneticKernel<Real>, MagneticRoundingKernel<Real>>;
+      return potential::split_rows(potential::station_sums_cuda_in(Compiled{}, resolved, "magnetic drivers", stored,
+                                                                   stations, make_view, Pair{}, launch, progress),
+                                   MagneticKernel<Real>::outputs, stations.size(), *rounding);
+    }
+  } else if (rounding) {
     ProgressReporter silent("", 1, "", true);  // progress counts the field's pairs
-    *rounding = potential::station_sums_cuda<128, 0>(stored, stations, make_view, MagneticRoundingKernel<Real>{},
+    *rounding = potential::station_sums_cuda<gravity::RoundingPassShape::block, gravity::RoundingPassShape::max_registers>(stored, stations, make_view, MagneticRoundingKernel<Real>{},
                                                      launch, silent);
   }
-  if (!rounding || apart)
-    return potential::station_sums_cuda_in(Compiled{}, resolved, "magnetic drivers", stored, stations, make_view,
-                                           MagneticKernel<Real>{}, launch, progress);
-  using Pair = potential::KernelPair<MagneticKernel<Real>, MagneticRoundingKernel<Real>>;
-  return potential::split_rows(potential::station_sums_cuda_in(Compiled{}, resolved, "magnetic drivers", stored,
-                                                               stations, make_view, Pair{}, launch, progress),
-                               MagneticKernel<Real>::outputs, stations.size(), *rounding);
+  return potential::station_sums_cuda_in(Compiled{}, resolved, "magnetic drivers", stored, stations, make_view,
+                                         MagneticKernel<Real>{}, launch, progress);
 }
 
 /// sums_in for Real of `precision`.

@@ -57,9 +57,6 @@ struct MagneticRoundingKernel {
     gravity::prism_rounding_bounds<Real>(p.west, p.east, p.south, p.north, p.bottom, p.top, s, e);
     gravity::add_rounding(m * e[gravity::group_tensor], acc);
   }
-  GEOBEM_HD void add(const MagnetizedPrism& p, const gravity::Station& s, double acc[2], bool tile_added) const {
-    if (!tile_added) add(p, s, acc);
-  }
   /// The tile bound (gpu/potential/source_view.hpp, gravity::tile_rounding_bounds)
   /// of the tensor group, as rows 0 and 1.
   GEOBEM_HD bool add_tile(const gravity::RoundingTile& tile, const gravity::Station& s, double acc[2]) const {

@@ -16,22 +16,23 @@
 // accumulators (double, whatever the kernel's arithmetic). Station is any
 // copyable struct the kernel reads.
 //
-// Optional, a tile bound: a kernel may bound part of its rows (a rounding
-// estimate) once per tile of bound_tile_sources consecutive sources, tile k
-// being sources [32k, 32k + 32) of the list the launcher sums (both sides
-// form the same tiles: every chunk, launch and split starts on a tile), where
-// a station is far enough from the whole tile. It declares
+// Optional, a tile bound: a kernel (a rounding estimate) may add all its rows
+// for a tile of bound_tile_sources consecutive sources at once where a
+// station is far enough from the whole tile, tile k being sources [32k,
+// 32k + 32) of the list the launcher sums (both sides form the same tiles:
+// every chunk, launch and split starts on a tile). It declares
 //   using TileSummary = ...;   (copyable; a value-initialized one is empty;
 //                               void: no tile bound)
 //   GEOBEM_HD void summarize(const Item&, TileSummary&) const
 //       (adds a source to its tile's summary: tile_summaries on the host,
 //       summarize_tiles of station_sums_cuda.cuh on the device)
 //   GEOBEM_HD bool add_tile(const TileSummary&, const Station&, double acc[outputs]) const
-//       (adds the tile's bound where it holds at the station; true if it did)
-//   GEOBEM_HD void add(const Item&, const Station&, double acc[outputs], bool tile_added) const
-//       (add, less what add_tile added for the whole tile when tile_added).
+//       (where the bound holds at the station, adds the tile's rows and
+//       returns true: the launcher then skips the tile's sources at that
+//       station; else adds nothing and returns false).
 // The CUDA launcher summarizes each chunk's tiles on the device beside it
-// (1/32 of a summary's bytes per source).
+// (1/32 of a summary's bytes per source). A kernel pair (kernel_pair.hpp)
+// has no tile bound: a tile-bounded kernel runs in a pass of its own.
 #include <cstdint>
 #include <type_traits>
 #include <vector>

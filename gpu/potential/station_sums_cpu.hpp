@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpu/core/progress.hpp"
+#include "gpu/potential/kernel_pair.hpp"
 #include "gpu/potential/source_view.hpp"
 
 namespace geobem::potential {
@@ -31,9 +32,9 @@ void station_sum_cpu(const SourceView& view, std::int64_t count, const std::vect
                      const Station& station, const Kernel& kernel, double acc[Kernel::outputs]) {
   if constexpr (has_tile_bound<Kernel>::value) {
     for (std::int64_t first = 0; first < count; first += bound_tile_sources) {
-      const bool added = kernel.add_tile(tiles[first / bound_tile_sources], station, acc);
+      if (kernel.add_tile(tiles[first / bound_tile_sources], station, acc)) continue;
       const std::int64_t last = std::min<std::int64_t>(count, first + bound_tile_sources);
-      for (std::int64_t p = first; p < last; ++p) kernel.add(view.item(p), station, acc, added);
+      for (std::int64_t p = first; p < last; ++p) kernel.add(view.item(p), station, acc);
     }
   } else {
     for (std::int64_t p = 0; p < count; ++p) kernel.add(view.item(p), station, acc);
@@ -70,6 +71,26 @@ std::vector<double> station_sums_cpu(const SourceView& view, std::int64_t count,
   }
   note_cpu_threads(threads);
   return sums;
+}
+
+/// First's sums (station_sums_cpu; returned) over view.item(0 … count − 1),
+/// and where `second_rows` is given Second's into it: when Apart in a pass
+/// of its own (where Second's tile bound pays), else in First's pass
+/// (KernelPair). `progress` counts First's pairs.
+template <bool Apart, typename SourceView, typename First, typename Second, typename Station>
+std::vector<double> two_kernel_sums_cpu(const SourceView& view, std::int64_t count,
+                                        const std::vector<Station>& stations, const First& first,
+                                        const Second& second, std::vector<double>* second_rows,
+                                        ProgressReporter& progress) {
+  if (!second_rows) return station_sums_cpu(view, count, stations, first, progress);
+  if constexpr (Apart) {
+    ProgressReporter silent("", 1, "", true);
+    *second_rows = station_sums_cpu(view, count, stations, second, silent);
+    return station_sums_cpu(view, count, stations, first, progress);
+  } else {
+    return split_rows(station_sums_cpu(view, count, stations, KernelPair<First, Second>{first, second}, progress),
+                      First::outputs, stations.size(), *second_rows);
+  }
 }
 
 }  // namespace geobem::potential

@@ -4,6 +4,9 @@
 // thread owns one station; the threads of a block each form one source of
 // the current tile (SourceView::item) into shared memory, then every thread
 // adds the whole tile to its station's accumulators in double (Kernel::add).
+// A kernel with a tile bound runs warp by warp instead (add_bounded_tiles):
+// a warp forms a tile's sources only where one of its stations cannot bound
+// the tile as a whole.
 // Blocks are also split over ranges of sources (grid y) so that a station set
 // smaller than the GPU still fills it; the partial sums meet with double
 // atomicAdd, so the order of the sources' sums varies from run to run. The
@@ -30,6 +33,12 @@
 
 namespace geobem::potential {
 
+/// Tiles whose bounds a station takes at once in add_bounded_tiles before any
+/// of them is formed source by source (independent bounds, one vote of the
+/// warp each); 1, 2 and 8 timed the same on the layer (bench/RESULTS.md,
+/// "The estimate's pass warp by warp").
+inline constexpr int bounded_tiles_per_group = 4;
+
 /// Launch choices of station_sums_cuda that are not compile-time.
 struct LaunchOptions {
   /// Blocks of 128 threads launched per SM per launch (sources split over
@@ -42,43 +51,89 @@ struct LaunchOptions {
   std::size_t memory_limit_bytes = 0;
 };
 
+/// Adds Σ kernel.add over sources [begin, end) of the view to a station's
+/// accumulators acc (where `active`: the threads past the last station
+/// still take part in the block's barriers), a Block-thread block forming
+/// each tile of Block sources into shared memory (`tile`) once for all its
+/// stations.
+template <int Block, typename SourceView, typename Kernel, typename Station>
+__device__ __forceinline__ void add_shared_tiles(const SourceView& view, const Kernel& kernel, std::int64_t begin,
+                                                 std::int64_t end, const Station& station, bool active, double* acc,
+                                                 typename SourceView::Item* tile) {
+  for (std::int64_t base = begin; base < end; base += Block) {
+    const std::int64_t p = base + threadIdx.x;
+    if (p < end) tile[threadIdx.x] = view.item(p);
+    __syncthreads();
+    const int n = static_cast<int>(std::min<std::int64_t>(Block, end - base));
+    if (active)
+      for (int t = 0; t < n; ++t) kernel.add(tile[t], station, acc);
+    __syncthreads();
+  }
+}
+
+/// add_shared_tiles for a kernel with a tile bound (source_view.hpp; tiles[k]
+/// summarizes sources [32k, 32k + 32) of the view, `begin` is a multiple of
+/// 32), warp by warp: each station first takes the bounds of a group of
+/// tiles; only a tile that some station of the warp could not bound is then
+/// formed, by that warp alone (its 32 items of `tile`), and summed source by
+/// source at those stations. A far tile costs one bound per station, and no
+/// warp waits for another's sources.
+template <typename SourceView, typename Kernel, typename Station>
+__device__ __forceinline__ void add_bounded_tiles(const SourceView& view, const Kernel& kernel, std::int64_t begin,
+                                                  std::int64_t end, const tile_summary_t<Kernel>* __restrict__ tiles,
+                                                  const Station& station, bool active, double* acc,
+                                                  typename SourceView::Item* tile) {
+  constexpr int width = bound_tile_sources, group = bounded_tiles_per_group;
+  static_assert(width == 32, "a tile per warp");
+  const int lane = threadIdx.x % width, warp_first = threadIdx.x - lane;
+  for (std::int64_t base = begin; base < end; base += group * width) {
+    // Bit g: tile g of the group is left to its sources at this station
+    // (mine) or at some station of the warp (warp).
+    unsigned mine = 0, warp = 0;
+#pragma unroll
+    for (int g = 0; g < group; ++g) {
+      const std::int64_t first = base + g * width;
+      const bool left = active && first < end && !kernel.add_tile(tiles[first / width], station, acc);
+      mine |= unsigned(left) << g;
+      warp |= unsigned(__any_sync(0xffffffffu, left)) << g;
+    }
+    while (warp != 0) {
+      const int g = __ffs(warp) - 1;
+      warp &= warp - 1;
+      const std::int64_t first = base + g * width, p = first + lane;
+      if (p < end) tile[threadIdx.x] = view.item(p);
+      __syncwarp();
+      if ((mine >> g) & 1u) {
+        const int n = static_cast<int>(std::min<std::int64_t>(width, end - first));
+        for (int t = 0; t < n; ++t) kernel.add(tile[warp_first + t], station, acc);
+      }
+      __syncwarp();
+    }
+  }
+}
+
 /// Adds Σ kernel.add over sources [y·span, (y+1)·span) ∩ [0, count) of the
-/// view to sums[r·n_stations + s], one station per thread of a Block-thread
-/// block; with the kernel's tile bound (source_view.hpp) where it has one,
-/// tiles[k] summarizing sources [32k, 32k + 32) of the view (span and Block
-/// are multiples of 32).
+/// view to sums[r·n_stations + s] (atomically: the splits over grid y meet
+/// there), one station per thread of a Block-thread block (span and Block
+/// are multiples of 32): add_bounded_tiles for a kernel with a tile bound,
+/// `tiles` its summaries, else add_shared_tiles.
 template <int Block, typename SourceView, typename Kernel, typename Station>
 __device__ __forceinline__ void tile_loop(const SourceView& view, const Kernel& kernel, std::int64_t count,
                                           std::int64_t span, const tile_summary_t<Kernel>* __restrict__ tiles,
                                           const Station* __restrict__ stations, int n_stations,
                                           double* __restrict__ sums) {
-  using Item = typename SourceView::Item;
-  static_assert(Block % bound_tile_sources == 0, "blocks of whole tiles");
-  __shared__ Item tile[Block];
+  static_assert(Block % bound_tile_sources == 0, "blocks of whole warps and tiles");
+  __shared__ typename SourceView::Item tile[Block];
   const int s = blockIdx.x * Block + threadIdx.x;
   const bool active = s < n_stations;
   const Station station = active ? stations[s] : Station{};
   const std::int64_t begin = static_cast<std::int64_t>(blockIdx.y) * span;
   const std::int64_t end = std::min(count, begin + span);
   double acc[Kernel::outputs] = {};
-  for (std::int64_t base = begin; base < end; base += Block) {
-    const std::int64_t p = base + threadIdx.x;
-    if (p < end) tile[threadIdx.x] = view.item(p);
-    __syncthreads();
-    const int n = static_cast<int>(std::min<std::int64_t>(Block, end - base));
-    if (active) {
-      if constexpr (has_tile_bound<Kernel>::value) {
-        for (int first = 0; first < n; first += bound_tile_sources) {
-          const bool added = kernel.add_tile(tiles[(base + first) / bound_tile_sources], station, acc);
-          const int last = std::min(n, first + bound_tile_sources);
-          for (int t = first; t < last; ++t) kernel.add(tile[t], station, acc, added);
-        }
-      } else {
-        for (int t = 0; t < n; ++t) kernel.add(tile[t], station, acc);
-      }
-    }
-    __syncthreads();
-  }
+  if constexpr (has_tile_bound<Kernel>::value)
+    add_bounded_tiles(view, kernel, begin, end, tiles, station, active, acc, tile);
+  else
+    add_shared_tiles<Block>(view, kernel, begin, end, station, active, acc, tile);
   if (active && begin < end) {
 #pragma unroll
     for (int r = 0; r < Kernel::outputs; ++r)

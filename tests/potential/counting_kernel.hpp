@@ -74,12 +74,12 @@ struct CountedTile {
 };
 
 /// CountingKernel with a tile bound (gpu/potential/source_view.hpp): rows
-/// 0–2 of a tile come from its summary where the station's id is odd or the
+/// 0–3 of a tile come from its summary where the station's id is odd or the
 /// tile's number (first index / 32) is a multiple of 3, else source by
-/// source; row 3 is always per source; row 4 counts the sources the tile
-/// bound covered. The rows 0–3 are CountingKernel's exactly only if the
-/// launcher's tiles are the summarized ones (every chunk, launch and split
-/// on a tile).
+/// source; row 4 counts the sources the tile bound covered. The rows 0–3 are
+/// CountingKernel's exactly only if the launcher's tiles are the summarized
+/// ones (every chunk, launch and split on a tile) and it skips the sources of
+/// a bounded tile.
 struct CountingTileKernel {
   static constexpr int outputs = 5;
   using TileSummary = CountedTile;
@@ -92,16 +92,14 @@ struct CountingTileKernel {
     acc[0] += tile.count;
     acc[1] += tile.value_sum;
     acc[2] += tile.index_sum;
+    acc[3] += tile.count * station.id;
     acc[4] += tile.count;
     return true;
   }
-  GEOBEM_HD void add(const CountedSource& source, const CountingStation& station, double acc[5],
-                     bool tile_added) const {
-    if (!tile_added) {
-      acc[0] += 1.0;
-      acc[1] += source.value;
-      acc[2] += source.index;
-    }
+  GEOBEM_HD void add(const CountedSource& source, const CountingStation& station, double acc[5]) const {
+    acc[0] += 1.0;
+    acc[1] += source.value;
+    acc[2] += source.index;
     acc[3] += station.id;
   }
   GEOBEM_HD void summarize(const CountedSource& source, CountedTile& tile) const {
