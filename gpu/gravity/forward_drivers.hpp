@@ -63,9 +63,9 @@ struct CudaTuning {
 /// runs in `precision` (station-relative coordinates formed in double), the
 /// sums are accumulated in double. `progress` advances in prism–station pairs.
 /// With `rounding`, the drivers also sum the rounding estimate into
-/// *rounding (the six rows of RoundingKernel, rounding_estimate.hpp): forward_cuda
-/// in a pass of its own for prisms in double (the estimate's tile bound),
-/// else in the same pass. forward_cpu uses all OpenMP threads;
+/// *rounding (the six rows of RoundingKernel, rounding_estimate.hpp): both
+/// drivers in a pass of its own for prisms in double (the estimate's tile
+/// bound, rounding_pass_apart), else in the same pass. forward_cpu uses all OpenMP threads;
 /// forward_cuda the current CUDA device (throws geobem::DeviceError on a
 /// failing CUDA call).
 /// Source is Prism or GridNode (the two compiled).

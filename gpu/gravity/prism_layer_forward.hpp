@@ -32,8 +32,8 @@ ForwardResult forward_model_layer(const PrismLayer& layer, const std::vector<Sta
 /// raw sums Σ density·kernel, sums[f · stations + s] for Field index f (10
 /// rows, rows outside `mask` zero), before field_scale. With `rounding`,
 /// they also sum the cells' rounding estimate into *rounding (the rows of
-/// RoundingKernel, rounding_estimate.hpp; on CUDA in double in a pass of its
-/// own, else in the same pass). The CUDA driver uses the
+/// RoundingKernel, rounding_estimate.hpp; in double in a pass of its own,
+/// rounding_pass_apart, else in the same pass). The CUDA driver uses the
 /// current device and at most memory_limit_bytes (0: the device memory
 /// budget, 80% of the free memory); `shape` is the launch shape of the g_z
 /// face kernel in double (one of cuda_layer_face_shapes(); {0, 0}: the

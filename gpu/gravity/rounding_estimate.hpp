@@ -470,8 +470,8 @@ struct RoundingKernel {
     add_groups(p.density, e, acc);
   }
   /// The tile bound of prisms in double (gpu/potential/source_view.hpp): a
-  /// station farther from a tile's box than its largest side takes the box's
-  /// bound (tile_rounding_bounds). Single precision stays per source: its
+  /// station farther from a tile's box than tile_reach of its largest side
+  /// takes the box's bound (tile_rounding_bounds). Single precision stays per source: its
   /// estimates sit near the accuracy goal, where the coarser bound (about
   /// 1.3 to 2 times the per-source one) would warn at more stations
   /// (bench/RESULTS.md). Tiles of grid nodes stay per source: a node's e

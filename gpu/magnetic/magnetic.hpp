@@ -95,8 +95,8 @@ void complete_estimates(Result& result);
 /// The drivers: raw sums Σ T·M (3 rows: e, n, u; multiply by
 /// field_factor_nt), sums[c · stations + s]; with `rounding`, they also sum
 /// the rounding bounds into *rounding (MagneticRoundingKernel's two rows,
-/// magnetic_sources.hpp; on CUDA in double in a pass of its own, else in the
-/// same pass). CUDA: current device, at most
+/// magnetic_sources.hpp; in double in a pass of its own,
+/// gravity::rounding_pass_apart, else in the same pass). CUDA: current device, at most
 /// memory_limit_bytes (0: 80% of the free memory), streamed in chunks.
 std::vector<double> magnetic_sums_cpu(const std::vector<MagnetizedPrism>& prisms,
                                       const std::vector<gravity::Station>& stations, gravity::Precision precision,

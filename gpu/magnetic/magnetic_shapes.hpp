@@ -19,10 +19,10 @@ using LayerShapes = std::tuple<Shape<128, 0>, Shape<64, 0>, Shape<128, 128>, Sha
                                Shape<128, 80>, Shape<128, 64>>;
 
 /// The default shape of the field kernel in double (layers and prism
-/// lists; the bounds run in {128, 0}): the fastest of `terrain_bench --shapes fields` on one H200
-/// (bench/RESULTS.md "Prism kernels: the singular-station limits out of
-/// line": the layer's b 2.753 s against 3.218 s uncapped at 140 registers,
-/// 2.771 s at 96, 2.846 s at 64).
+/// lists; the bounds run in gravity::RoundingPassShape): the fastest of
+/// `terrain_bench --shapes fields` on one H200 (bench/RESULTS.md "Prism
+/// kernels: the singular-station limits out of line": the layer's b 2.753 s
+/// against 3.218 s uncapped at 140 registers, 2.771 s at 96, 2.846 s at 64).
 using DefaultFieldShape = Shape<128, 80>;
 
 }  // namespace geobem::magnetic
