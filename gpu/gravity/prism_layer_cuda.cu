@@ -59,7 +59,8 @@ std::vector<double> run(const PrismLayer& layer, std::int64_t first, std::int64_
             faces_pass(potential::KernelPair<FaceGzKernel<Real>, FaceRoundingKernel<Real>>{{}, bounds}),
             FaceGzKernel<Real>::outputs, stations.size(), *rounding);
     } else if (rounding) {
-      *rounding = potential::station_sums_cuda<RoundingPassShape::block, RoundingPassShape::max_registers>(surface, stations, face_view, bounds, launch, silent);
+      *rounding = potential::station_sums_cuda<RoundingPassShape::block, RoundingPassShape::max_registers>(
+          surface, stations, face_view, bounds, launch, silent);
     }
     if (!rounding || apart) faces = faces_pass(FaceGzKernel<Real>{});
     const std::vector<double> rim =
@@ -79,7 +80,8 @@ std::vector<double> run(const PrismLayer& layer, std::int64_t first, std::int64_
           field_count, stations.size(), *rounding);
     }
   } else if (rounding) {
-    *rounding = potential::station_sums_cuda<RoundingPassShape::block, RoundingPassShape::max_registers>(surface, stations, view, RoundingKernel<Real>{}, launch, silent);
+    *rounding = potential::station_sums_cuda<RoundingPassShape::block, RoundingPassShape::max_registers>(
+        surface, stations, view, RoundingKernel<Real>{}, launch, silent);
   }
   return potential::station_sums_cuda<128, 0>(surface, stations, view, fields, launch, progress);
 }
