@@ -29,7 +29,8 @@ std::vector<double> sums_in(Shapes, const KernelShape& shape, const std::vector<
                             std::vector<double>* rounding) {
   constexpr bool is_double = std::is_same<Real, double>::value;
   using Compiled = std::conditional_t<is_double, Shapes, std::tuple<Shape<128, 0>>>;
-  const KernelShape resolved = shape.block_size != 0 ? shape : (is_double ? DefaultFieldShape::value : KernelShape{128, 0});
+  const KernelShape resolved =
+      shape.block_size != 0 ? shape : (is_double ? DefaultFieldShape::value : KernelShape{128, 0});
   if constexpr (!gravity::rounding_pass_apart<Real, MagnetizedPrism>) {
     if (rounding) {
       using Pair = potential::KernelPair<MagneticKernel<Real>, MagneticRoundingKernel<Real>>;
@@ -39,8 +40,9 @@ std::vector<double> sums_in(Shapes, const KernelShape& shape, const std::vector<
     }
   } else if (rounding) {
     ProgressReporter silent("", 1, "", true);  // progress counts the field's pairs
-    *rounding = potential::station_sums_cuda<gravity::RoundingPassShape::block, gravity::RoundingPassShape::max_registers>(stored, stations, make_view, MagneticRoundingKernel<Real>{},
-                                                     launch, silent);
+    using Pass = gravity::RoundingPassShape;
+    *rounding = potential::station_sums_cuda<Pass::block, Pass::max_registers>(
+        stored, stations, make_view, MagneticRoundingKernel<Real>{}, launch, silent);
   }
   return potential::station_sums_cuda_in(Compiled{}, resolved, "magnetic drivers", stored, stations, make_view,
                                          MagneticKernel<Real>{}, launch, progress);

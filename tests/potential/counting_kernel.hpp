@@ -118,7 +118,8 @@ inline std::vector<double> counted_tile_sums(const std::vector<double>& values, 
   for (int s = 0; s < n_stations; ++s) {
     double covered = 0;
     for (std::int64_t first = 0; first < n; first += 32)
-      if ((s + 1) % 2 == 1 || (first / 32) % 3 == 0) covered += static_cast<double>(std::min<std::int64_t>(32, n - first));
+      if ((s + 1) % 2 == 1 || (first / 32) % 3 == 0)
+        covered += static_cast<double>(std::min<std::int64_t>(32, n - first));
     rows[4 * static_cast<std::size_t>(n_stations) + s] = covered;
   }
   return rows;
